@@ -1,0 +1,54 @@
+//! Pairing engines. Every system is a pure function from a [`Tournament`] (the history so far)
+//! and the entrants to pair to a [`RoundPairing`]; absolute and quality criteria become edge
+//! weights for the generic maximum-weight matching.
+
+use crate::model::StartNo;
+use serde::{Deserialize, Serialize};
+use std::fmt::Write as _;
+
+/// One board of a paired round.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub struct Board {
+    /// Red (White in TRF): moves first.
+    pub red: StartNo,
+    /// Black.
+    pub black: StartNo,
+}
+
+/// The pairing of one round: boards in board order, and the pairing-allocated bye (轮空).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundPairing {
+    /// Boards, board 1 first.
+    pub boards: Vec<Board>,
+    /// Who gets the pairing-allocated bye, if anyone.
+    pub bye: Option<StartNo>,
+}
+
+impl RoundPairing {
+    /// The pairing in the reference fixtures' text format: one `red black` line per board,
+    /// then `bye N` when there is a pairing-allocated bye. LF line ends.
+    pub fn to_text(&self) -> String {
+        let mut out = String::new();
+        for board in &self.boards {
+            let _ = writeln!(out, "{} {}", board.red, board.black);
+        }
+        if let Some(bye) = self.bye {
+            let _ = writeln!(out, "bye {bye}");
+        }
+        out
+    }
+}
+
+/// Why a round could not be paired.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum PairingError {
+    /// Occurs when no pairing satisfies the absolute criteria (e.g. everyone has met).
+    #[error("no legal pairing exists: {reason}")]
+    NoValidPairing {
+        /// What could not be satisfied.
+        reason: String,
+    },
+    /// Occurs when the tournament state is inconsistent (unknown opponent, asymmetric game…).
+    #[error("invalid tournament state: {0}")]
+    InvalidState(String),
+}

@@ -1,0 +1,2 @@
+//! arbiter binary (placeholder entry until the server lands).
+fn main() {}
