@@ -52,3 +52,26 @@ pub enum PairingError {
     #[error("invalid tournament state: {0}")]
     InvalidState(String),
 }
+
+/// The round the next pairing is for: one after the last round that has a game or a
+/// pairing-allocated bye.
+pub fn next_round(tournament: &crate::model::Tournament) -> u32 {
+    tournament.rounds_played() + 1
+}
+
+/// The entrants to pair in `round`, ascending: everyone except those whose record for that
+/// round already says they are absent or have a bye (`H`, `Z`, `F`, `U`, or a game).
+///
+/// Absences for the round to be paired come in as bye records in that round's column (TRF
+/// `0000 - H`/`Z`/`F`; `XXZ` and `240` lines are read into the same form).
+pub fn entrants_to_pair(tournament: &crate::model::Tournament, round: u32) -> Vec<StartNo> {
+    tournament
+        .entrants
+        .iter()
+        .filter(|e| match e.round(round) {
+            None => true,
+            Some(r) => r.opponent.is_none() && r.result == crate::model::ResultCode::Pending,
+        })
+        .map(|e| e.start_no)
+        .collect()
+}
