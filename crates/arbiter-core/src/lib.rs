@@ -14,3 +14,4 @@
 
 pub mod model;
 pub mod pairing;
+pub mod trf;
