@@ -14,3 +14,5 @@
 
 pub mod model;
 pub mod pairing;
+pub mod standings;
+pub mod trf;
