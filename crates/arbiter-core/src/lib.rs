@@ -15,3 +15,4 @@
 pub mod knockout;
 pub mod model;
 pub mod pairing;
+pub mod setup;
