@@ -51,6 +51,16 @@ pub enum Command {
         #[command(subcommand)]
         action: AdminAction,
     },
+    /// TRF file tools.
+    Trf {
+        /// TRF action.
+        #[command(subcommand)]
+        action: TrfAction,
+    },
+    /// Print the standings of a TRF file as TSV.
+    Standings(StandingsArgs),
+    /// Print a random hidden-piece set-up with its commitment.
+    Setup(SetupArgs),
     /// Start a throwaway PostgreSQL cluster, run COMMAND with DATABASE_URL pointing at it,
     /// then stop the cluster (used by the test script).
     WithDb {
@@ -127,9 +137,9 @@ pub struct StandingsArgs {
     /// A named preset chain (e.g. `seed002_main`).
     #[arg(long)]
     pub preset: Option<String>,
-    /// Unplayed-round handling: cxa, fide2023, fide2026, none.
-    #[arg(long, default_value = "cxa")]
-    pub unplayed: String,
+    /// Unplayed-round handling: cxa (default), fide2023, fide2026, none.
+    #[arg(long)]
+    pub unplayed: Option<String>,
 }
 
 /// Games with hidden-piece set-ups.

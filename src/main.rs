@@ -1,6 +1,7 @@
 //! The `arbiter` binary: parse the command line, set up logging, run the subcommand.
 
-use arbiter::config::{AdminAction, Cli, Command};
+use arbiter::cli::ToolOutcome;
+use arbiter::config::{AdminAction, Cli, Command, TrfAction};
 use arbiter::{cli, startup};
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
@@ -23,13 +24,20 @@ fn main() -> std::process::ExitCode {
                 }
             };
         }
+        Some(Command::Trf {
+            action: TrfAction::Normalize { file },
+        }) => {
+            return finish(cli::trf_normalize(&file));
+        }
+        Some(Command::Standings(ref standings)) => return finish(cli::standings(standings)),
+        Some(Command::Setup(ref setup)) => return finish(cli::setup(setup)),
         command => run_async(async move {
             match command {
                 None | Some(Command::Serve) => startup::serve(&args.server).await,
                 Some(Command::Admin {
                     action: AdminAction::Create { name },
                 }) => cli::create_admin(&args.server, &name).await,
-                Some(Command::WithDb { .. }) => unreachable!("handled above"),
+                Some(_) => anyhow::bail!("this subcommand does not run a server"),
             }
         }),
     };
@@ -47,4 +55,12 @@ fn run_async(future: impl std::future::Future<Output = anyhow::Result<()>>) -> a
         .enable_all()
         .build()?
         .block_on(future)
+}
+
+/// Prints a file tool's output and turns its code into the process exit code.
+fn finish(outcome: ToolOutcome) -> std::process::ExitCode {
+    use std::io::Write as _;
+    let _ = std::io::stdout().write_all(outcome.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
+    std::process::ExitCode::from(outcome.code)
 }
