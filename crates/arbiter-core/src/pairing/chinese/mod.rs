@@ -1,0 +1,3 @@
+//! Chinese Swiss (积分编排制).
+
+mod blossom;
