@@ -607,6 +607,7 @@ mod tests {
     /// Exhaustive maximum over all matchings (small graphs only), with the cardinality first
     /// when asked.
     fn brute(n: usize, edges: &[(usize, usize, i128)], maxcard: bool) -> (usize, i128) {
+        #[allow(clippy::too_many_arguments)]
         fn rec(
             v: usize,
             n: usize,
@@ -745,13 +746,19 @@ mod speed {
                 if next(10) < 9 {
                     let lvl_i = i / 80;
                     let lvl_j = j / 80;
-                    let w = (1i128 << 80) - ((lvl_j - lvl_i) as i128) * (1 << 40) - next(1000) as i128;
+                    let w =
+                        (1i128 << 80) - ((lvl_j - lvl_i) as i128) * (1 << 40) - next(1000) as i128;
                     edges.push((i, j, w));
                 }
             }
         }
         let t = std::time::Instant::now();
         let mate = max_weight_matching(n, &edges, true);
-        eprintln!("n={n} m={} in {:?}, matched {}", edges.len(), t.elapsed(), mate.iter().filter(|m| m.is_some()).count());
+        eprintln!(
+            "n={n} m={} in {:?}, matched {}",
+            edges.len(),
+            t.elapsed(),
+            mate.iter().filter(|m| m.is_some()).count()
+        );
     }
 }
