@@ -9,5 +9,7 @@ mod api;
 mod auth;
 mod embedded;
 mod health;
+mod interchange;
 mod migrations;
+mod registration;
 mod support;
