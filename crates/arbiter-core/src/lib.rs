@@ -12,7 +12,9 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod knockout;
 pub mod model;
 pub mod pairing;
+pub mod setup;
 pub mod standings;
 pub mod trf;

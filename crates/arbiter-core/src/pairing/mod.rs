@@ -2,6 +2,9 @@
 //! and the entrants to pair to a [`RoundPairing`]; absolute and quality criteria become edge
 //! weights for the generic maximum-weight matching.
 
+pub mod matching;
+pub mod round_robin;
+
 use crate::model::StartNo;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
