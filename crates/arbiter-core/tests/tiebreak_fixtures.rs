@@ -53,9 +53,7 @@ fn value_hundredths(v: &TiebreakValue) -> i64 {
         TiebreakValue::Hundredths(h) => *h,
         TiebreakValue::Count(n) => n * 100,
         TiebreakValue::Position(n) => i64::from(*n) * 100,
-        TiebreakValue::Scores(_) | TiebreakValue::Ranks(_) => {
-            panic!("no sequence keys in the fixtures")
-        }
+        TiebreakValue::Scores(_) => panic!("no sequence keys in the fixtures"),
     }
 }
 

@@ -78,11 +78,10 @@ pub enum TiebreakValue {
     /// FOULS and LOT where lower is better.
     Count(i64),
     /// A sequence compared element by element, higher first (PREV: S_{n−1}, S_{n−2}, …;
-    /// CUT_EARLY: PS − S₁, PS − S₁ − S₂, …; PREV reading C: OPP − last opponent, …).
+    /// CUT_EARLY: PS − S₁, PS − S₁ − S₂, …; PREV reading C: OPP − last opponent, …;
+    /// PREV reading B: **minus** the rank after round n−1, n−2, …, so that higher is better
+    /// here too, e.g. `-3/-1`).
     Scores(Vec<Points>),
-    /// Earlier ranks compared element by element, lower first (PREV reading B: rank after
-    /// round n−1, n−2, …).
-    Ranks(Vec<u32>),
     /// DE: the position inside the group still tied when DE was applied (ties share it), or
     /// 0 when DE did not separate that group or was not needed.
     Position(u32),
@@ -109,15 +108,6 @@ impl fmt::Display for TiebreakValue {
                         f.write_str("/")?;
                     }
                     write!(f, "{p}")?;
-                }
-                Ok(())
-            }
-            TiebreakValue::Ranks(list) => {
-                for (i, r) in list.iter().enumerate() {
-                    if i > 0 {
-                        f.write_str("/")?;
-                    }
-                    write!(f, "{r}")?;
                 }
                 Ok(())
             }
@@ -180,10 +170,14 @@ pub fn rank(t: &Tournament, options: &StandingsOptions) -> Standings {
         {
             let earlier = previous_ranks(t, options, ctx.rounds);
             for (i, p) in ctx.players.iter().enumerate() {
-                values[i][k] = TiebreakValue::Ranks(
+                // Minus the rank, in whole points, so that "higher is better" holds.
+                values[i][k] = TiebreakValue::Scores(
                     earlier
                         .iter()
-                        .map(|ranks| ranks.get(&p.start_no).copied().unwrap_or(u32::MAX))
+                        .map(|ranks| {
+                            let rank = ranks.get(&p.start_no).copied().unwrap_or(u32::MAX);
+                            Points::whole(-i64::from(rank))
+                        })
                         .collect(),
                 );
             }
@@ -319,7 +313,6 @@ fn compare(key: TiebreakKey, a: &TiebreakValue, b: &TiebreakValue) -> Ordering {
             _ => y.cmp(x),
         },
         (Scores(x), Scores(y)) => y.cmp(x),
-        (Ranks(x), Ranks(y)) => x.cmp(y),
         (Position(x), Position(y)) => x.cmp(y),
         _ => Ordering::Equal,
     }

@@ -256,9 +256,10 @@ fn prev_readings_b_and_c_are_options() {
     let mut options = chain(&["PREV"]);
     options.prev_reading = PrevReading::PreviousStandings;
     let s = rank(&t, &options);
-    assert_eq!(value_of(&s, 3, 0).to_string(), "1/1");
-    assert_eq!(value_of(&s, 1, 0).to_string(), "3/1");
-    assert_eq!(value_of(&s, 2, 0).to_string(), "3/4");
+    // Shown as minus the ranks, so that higher is better like every other sequence.
+    assert_eq!(value_of(&s, 3, 0).to_string(), "-1/-1");
+    assert_eq!(value_of(&s, 1, 0).to_string(), "-3/-1");
+    assert_eq!(value_of(&s, 2, 0).to_string(), "-3/-4");
     assert_eq!(order(&s)[1..4], [(3, 2), (1, 3), (2, 4)]);
 
     // Reading C (对手分逆减): OPP is 6 for all three (each met 5, on 6 points, once).
