@@ -12,5 +12,6 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod generator;
 pub mod model;
 pub mod pairing;
