@@ -16,3 +16,5 @@ pub mod knockout;
 pub mod model;
 pub mod pairing;
 pub mod setup;
+pub mod standings;
+pub mod trf;

@@ -3,6 +3,7 @@
 //! weights for the generic maximum-weight matching.
 
 pub mod chinese;
+pub mod matching;
 pub mod round_robin;
 
 use crate::model::StartNo;

@@ -1,0 +1,1347 @@
+//! Maximum-weight matching on general graphs (Edmonds' blossom algorithm, primal-dual,
+//! O(n³) per full solve), with exact integer weights.
+//!
+//! Knows nothing about chess: pairing systems encode their criteria as edge weights.
+//!
+//! Two entry points:
+//! - [`max_weight_matching`]: one-shot, plain maximum weight or maximum weight among the
+//!   maximum-cardinality matchings.
+//! - [`Matcher`]: a dense graph that keeps its optimum (matching and dual variables) between
+//!   solves. After edge weights around a few vertices change, [`Matcher::solve`] repairs the
+//!   optimum locally instead of starting over; this is what makes the Dutch system's many
+//!   "is there still an optimum with this choice?" questions affordable. The matcher always
+//!   computes a maximum-weight matching among the maximum-cardinality ones.
+//!
+//! The algorithm follows the classic formulation by Galil ("Efficient algorithms for finding
+//! maximum matching in graphs", 1986) in the well-known structure of J. van Rantwijk's
+//! implementation: vertex duals are stored doubled so that everything stays integral.
+
+use std::cmp::Ordering;
+use std::fmt::Debug;
+
+/// An exact integer edge weight usable by the matcher.
+///
+/// The solver needs headroom: edge weights must stay below a quarter of the type's maximum
+/// (dual variables reach twice the largest weight, and slacks add two duals).
+pub trait MatchWeight: Copy + Ord + Debug {
+    /// Zero.
+    const ZERO: Self;
+    /// `self + rhs` (must not overflow under the headroom rule).
+    fn add(self, rhs: Self) -> Self;
+    /// `self - rhs`.
+    fn sub(self, rhs: Self) -> Self;
+    /// `2 · self`.
+    fn double(self) -> Self;
+    /// `⌊self / 2⌋`.
+    fn half(self) -> Self;
+    /// Whether the value is odd (used to keep dual parities aligned).
+    fn is_odd(self) -> bool;
+    /// One.
+    fn one() -> Self;
+}
+
+macro_rules! impl_match_weight_int {
+    ($t:ty) => {
+        impl MatchWeight for $t {
+            const ZERO: Self = 0;
+            fn add(self, rhs: Self) -> Self {
+                self + rhs
+            }
+            fn sub(self, rhs: Self) -> Self {
+                self - rhs
+            }
+            fn double(self) -> Self {
+                self * 2
+            }
+            fn half(self) -> Self {
+                self.div_euclid(2)
+            }
+            fn is_odd(self) -> bool {
+                self.rem_euclid(2) == 1
+            }
+            fn one() -> Self {
+                1
+            }
+        }
+    };
+}
+impl_match_weight_int!(i64);
+impl_match_weight_int!(i128);
+
+/// A fixed-width signed (two's complement) integer of `L` 64-bit limbs, little-endian, for
+/// weights wider than 128 bits (the Dutch criteria need hundreds of bits in big events).
+#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+pub struct Wide<const L: usize>(pub [u64; L]);
+
+impl<const L: usize> Wide<L> {
+    /// Zero.
+    pub const fn zero() -> Self {
+        Wide([0; L])
+    }
+
+    /// A non-negative value from a `u64`.
+    pub fn from_u64(v: u64) -> Self {
+        let mut limbs = [0; L];
+        if L > 0 {
+            limbs[0] = v;
+        }
+        Wide(limbs)
+    }
+
+    /// Number of value bits available (the top bit is the sign).
+    pub const BITS: u32 = 64 * L as u32 - 1;
+
+    /// Whether the value is zero.
+    pub fn is_zero(&self) -> bool {
+        self.0.iter().all(|&l| l == 0)
+    }
+
+    /// Whether the value is negative.
+    pub fn is_negative(&self) -> bool {
+        L > 0 && self.0[L - 1] >> 63 == 1
+    }
+
+    /// Logical shift left by `bits` (bits shifted out are lost).
+    pub fn shifted_left(self, bits: u32) -> Self {
+        let mut out = [0u64; L];
+        let limb_shift = (bits / 64) as usize;
+        let bit_shift = bits % 64;
+        for i in (0..L).rev() {
+            if i < limb_shift {
+                break;
+            }
+            let src = i - limb_shift;
+            let mut v = self.0[src] << bit_shift;
+            if bit_shift > 0 && src > 0 {
+                v |= self.0[src - 1] >> (64 - bit_shift);
+            }
+            out[i] = v;
+        }
+        Wide(out)
+    }
+
+    /// Bitwise or.
+    pub fn or(self, rhs: Self) -> Self {
+        let mut out = self.0;
+        for (o, r) in out.iter_mut().zip(rhs.0.iter()) {
+            *o |= r;
+        }
+        Wide(out)
+    }
+
+    /// Wrapping addition.
+    pub fn wrapping_add(self, rhs: Self) -> Self {
+        let mut out = [0u64; L];
+        let mut carry = false;
+        for (i, o) in out.iter_mut().enumerate() {
+            let (s1, c1) = self.0[i].overflowing_add(rhs.0[i]);
+            let (s2, c2) = s1.overflowing_add(u64::from(carry));
+            *o = s2;
+            carry = c1 || c2;
+        }
+        Wide(out)
+    }
+
+    /// Wrapping subtraction.
+    pub fn wrapping_sub(self, rhs: Self) -> Self {
+        let mut out = [0u64; L];
+        let mut borrow = false;
+        for (i, o) in out.iter_mut().enumerate() {
+            let (s1, b1) = self.0[i].overflowing_sub(rhs.0[i]);
+            let (s2, b2) = s1.overflowing_sub(u64::from(borrow));
+            *o = s2;
+            borrow = b1 || b2;
+        }
+        Wide(out)
+    }
+}
+
+impl<const L: usize> Debug for Wide<L> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Wide(0x")?;
+        for l in self.0.iter().rev() {
+            write!(f, "{l:016x}")?;
+        }
+        write!(f, ")")
+    }
+}
+
+impl<const L: usize> Ord for Wide<L> {
+    fn cmp(&self, other: &Self) -> Ordering {
+        match (self.is_negative(), other.is_negative()) {
+            (true, false) => return Ordering::Less,
+            (false, true) => return Ordering::Greater,
+            _ => {}
+        }
+        for i in (0..L).rev() {
+            match self.0[i].cmp(&other.0[i]) {
+                Ordering::Equal => {}
+                o => return o,
+            }
+        }
+        Ordering::Equal
+    }
+}
+
+impl<const L: usize> PartialOrd for Wide<L> {
+    fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
+        Some(self.cmp(other))
+    }
+}
+
+impl<const L: usize> MatchWeight for Wide<L> {
+    const ZERO: Self = Wide([0; L]);
+    fn add(self, rhs: Self) -> Self {
+        self.wrapping_add(rhs)
+    }
+    fn sub(self, rhs: Self) -> Self {
+        self.wrapping_sub(rhs)
+    }
+    fn double(self) -> Self {
+        self.shifted_left(1)
+    }
+    fn half(self) -> Self {
+        // Arithmetic shift right by one.
+        let mut out = [0u64; L];
+        let sign = if self.is_negative() { 1u64 << 63 } else { 0 };
+        #[allow(clippy::needless_range_loop)]
+        for i in 0..L {
+            let hi = if i + 1 < L { self.0[i + 1] << 63 } else { sign };
+            out[i] = (self.0[i] >> 1) | hi;
+        }
+        Wide(out)
+    }
+    fn is_odd(self) -> bool {
+        L > 0 && self.0[0] & 1 == 1
+    }
+    fn one() -> Self {
+        Wide::from_u64(1)
+    }
+}
+
+const NONE: usize = usize::MAX;
+
+/// A dense graph with a persistent maximum-weight maximum-cardinality matching.
+///
+/// Vertices are `0..n`. Edges are set with [`Matcher::set_weight`]; `None` removes an edge.
+/// [`Matcher::solve`] returns the optimum; later calls reuse the previous optimum and only
+/// repair the region around vertices whose edges changed (each changed vertex is unmatched
+/// and re-augmented, with its dual variable lowered to the tightest feasible value).
+///
+/// Repairs are proven exact when the graph has a perfect matching (an odd graph gets a
+/// virtual partner for its one unmatched vertex); if a repaired solve ends with free
+/// vertices anyway, the matcher falls back to a fresh solve, so the result is always an
+/// exact optimum (just slower on graphs without a (near-)perfect matching).
+pub struct Matcher<W: MatchWeight> {
+    n: usize,
+    /// Internal vertex count: `n`, plus one virtual vertex joined to everyone with weight
+    /// zero when `n` is odd, so that repairs work on graphs with a perfect matching.
+    m: usize,
+    weights: Vec<W>,
+    edges: Vec<bool>,
+    dirty: Vec<usize>,
+    is_dirty: Vec<bool>,
+    fresh: bool,
+    st: State<W>,
+}
+
+impl<W: MatchWeight> Matcher<W> {
+    /// A graph of `n` isolated vertices.
+    pub fn new(n: usize) -> Self {
+        let m = n + n % 2;
+        let mut edges = vec![false; m * m];
+        if m > n {
+            for v in 0..n {
+                edges[v * m + n] = true;
+                edges[n * m + v] = true;
+            }
+        }
+        Matcher {
+            n,
+            m,
+            weights: vec![W::ZERO; m * m],
+            edges,
+            dirty: Vec::new(),
+            is_dirty: vec![false; m],
+            fresh: true,
+            st: State::new(m),
+        }
+    }
+
+    /// Number of vertices.
+    pub fn len(&self) -> usize {
+        self.n
+    }
+
+    /// Whether the graph has no vertices.
+    pub fn is_empty(&self) -> bool {
+        self.n == 0
+    }
+
+    /// Sets (or with `None` removes) the edge `{u, v}`. Marks `u` for repair at the next solve.
+    ///
+    /// # Panics
+    /// Panics when `u == v` or a vertex is out of range.
+    pub fn set_weight(&mut self, u: usize, v: usize, weight: Option<W>) {
+        assert!(u != v && u < self.n && v < self.n, "bad edge {u}-{v}");
+        let (a, b) = (u * self.m + v, v * self.m + u);
+        match weight {
+            Some(w) => {
+                self.weights[a] = w;
+                self.weights[b] = w;
+                self.edges[a] = true;
+                self.edges[b] = true;
+            }
+            None => {
+                self.weights[a] = W::ZERO;
+                self.weights[b] = W::ZERO;
+                self.edges[a] = false;
+                self.edges[b] = false;
+            }
+        }
+        if !self.is_dirty[u] {
+            self.is_dirty[u] = true;
+            self.dirty.push(u);
+        }
+    }
+
+    /// The weight of edge `{u, v}`, if it exists.
+    pub fn weight(&self, u: usize, v: usize) -> Option<W> {
+        let i = u * self.m + v;
+        self.edges[i].then(|| self.weights[i])
+    }
+
+    /// Forgets the current optimum: the next solve starts from scratch.
+    pub fn reset(&mut self) {
+        self.fresh = true;
+    }
+
+    /// Computes (or repairs) the maximum-weight matching among maximum-cardinality matchings.
+    pub fn solve(&mut self) {
+        let graph = Graph {
+            n: self.m,
+            w: &self.weights,
+            e: &self.edges,
+        };
+        if self.fresh {
+            self.st.init(&graph);
+            self.st.run(&graph, true);
+            self.fresh = false;
+        } else {
+            let dirty = std::mem::take(&mut self.dirty);
+            for &v in &dirty {
+                self.st.release_vertex(&graph, v);
+            }
+            self.st.align_free_parities();
+            self.st.run(&graph, true);
+            let free = (0..self.m).filter(|&v| self.st.mate[v] == NONE).count();
+            if free > 0 {
+                // Repairs are only proven exact when a perfect matching exists.
+                self.st.init(&graph);
+                self.st.run(&graph, true);
+            }
+        }
+        for v in self.dirty.drain(..) {
+            self.is_dirty[v] = false;
+        }
+        for d in self.is_dirty.iter_mut() {
+            *d = false;
+        }
+    }
+
+    /// The partner of `v` in the current optimum.
+    pub fn mate(&self, v: usize) -> Option<usize> {
+        let p = self.st.mate[v];
+        let u = p % self.m;
+        (p != NONE && u < self.n).then_some(u)
+    }
+
+    /// The partner of every vertex in the current optimum.
+    pub fn matching(&self) -> Vec<Option<usize>> {
+        (0..self.n).map(|v| self.mate(v)).collect()
+    }
+}
+
+/// Maximum-weight matching of the graph on vertices `0..n` with the given edges
+/// `(u, v, weight)`. With `max_cardinality`, the maximum-weight matching among the
+/// maximum-cardinality ones. Returns each vertex's partner.
+///
+/// Duplicate edges: the last one wins. Self-loops are ignored.
+pub fn max_weight_matching<W: MatchWeight>(
+    n: usize,
+    edges: &[(usize, usize, W)],
+    max_cardinality: bool,
+) -> Vec<Option<usize>> {
+    let mut weights = vec![W::ZERO; n * n];
+    let mut present = vec![false; n * n];
+    for &(u, v, w) in edges {
+        if u == v || u >= n || v >= n {
+            continue;
+        }
+        weights[u * n + v] = w;
+        weights[v * n + u] = w;
+        present[u * n + v] = true;
+        present[v * n + u] = true;
+    }
+    let graph = Graph {
+        n,
+        w: &weights,
+        e: &present,
+    };
+    let mut st = State::new(n);
+    st.init(&graph);
+    st.run(&graph, max_cardinality);
+    (0..n)
+        .map(|v| (st.mate[v] != NONE).then(|| st.mate[v] % n))
+        .collect()
+}
+
+struct Graph<'a, W> {
+    n: usize,
+    w: &'a [W],
+    e: &'a [bool],
+}
+
+impl<W: MatchWeight> Graph<'_, W> {
+    #[inline]
+    fn has(&self, i: usize, j: usize) -> bool {
+        self.e[i * self.n + j]
+    }
+    #[inline]
+    fn wt(&self, i: usize, j: usize) -> W {
+        self.w[i * self.n + j]
+    }
+}
+
+/// Solver state. "Endpoints" are directed edges `p = a·n + b`, standing for the end at `b` of
+/// edge `{a, b}`; flipping gives the other end.
+struct State<W> {
+    n: usize,
+    mate: Vec<usize>,
+    label: Vec<u8>,
+    labelend: Vec<usize>,
+    inblossom: Vec<usize>,
+    blossomparent: Vec<usize>,
+    blossomchilds: Vec<Vec<usize>>,
+    blossombase: Vec<usize>,
+    blossomendps: Vec<Vec<usize>>,
+    bestedge: Vec<usize>,
+    blossombestedges: Vec<Option<Vec<usize>>>,
+    unusedblossoms: Vec<usize>,
+    dualvar: Vec<W>,
+    allowedge: Vec<bool>,
+    allowed_list: Vec<usize>,
+    queue: Vec<usize>,
+}
+
+impl<W: MatchWeight> State<W> {
+    fn new(n: usize) -> Self {
+        State {
+            n,
+            mate: vec![NONE; n],
+            label: vec![0; 2 * n],
+            labelend: vec![NONE; 2 * n],
+            inblossom: (0..n).collect(),
+            blossomparent: vec![NONE; 2 * n],
+            blossomchilds: vec![Vec::new(); 2 * n],
+            blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
+            blossomendps: vec![Vec::new(); 2 * n],
+            bestedge: vec![NONE; 2 * n],
+            blossombestedges: vec![None; 2 * n],
+            unusedblossoms: (n..2 * n).rev().collect(),
+            dualvar: vec![W::ZERO; 2 * n],
+            allowedge: vec![false; n * n],
+            allowed_list: Vec::new(),
+            queue: Vec::new(),
+        }
+    }
+
+    fn init(&mut self, g: &Graph<'_, W>) {
+        let n = self.n;
+        let mut maxweight = W::ZERO;
+        for (i, &w) in g.w.iter().enumerate() {
+            if g.e[i] && w > maxweight {
+                maxweight = w;
+            }
+        }
+        // Even initial duals keep every free vertex at the same parity.
+        if maxweight.is_odd() {
+            maxweight = maxweight.add(W::one());
+        }
+        *self = State::new(n);
+        for v in 0..n {
+            self.dualvar[v] = maxweight;
+        }
+    }
+
+    #[inline]
+    fn endpoint(&self, p: usize) -> usize {
+        p % self.n
+    }
+
+    #[inline]
+    fn flip(&self, p: usize) -> usize {
+        (p % self.n) * self.n + p / self.n
+    }
+
+    #[inline]
+    fn slack(&self, g: &Graph<'_, W>, p: usize) -> W {
+        let (i, j) = (p / self.n, p % self.n);
+        self.dualvar[i]
+            .add(self.dualvar[j])
+            .sub(g.wt(i, j).double())
+    }
+
+    #[inline]
+    fn edge_key(&self, p: usize) -> usize {
+        let (i, j) = (p / self.n, p % self.n);
+        if i < j {
+            i * self.n + j
+        } else {
+            j * self.n + i
+        }
+    }
+
+    fn allow(&mut self, p: usize) {
+        let k = self.edge_key(p);
+        if !self.allowedge[k] {
+            self.allowedge[k] = true;
+            self.allowed_list.push(k);
+        }
+    }
+
+    fn leaves(&self, b: usize, out: &mut Vec<usize>) {
+        if b < self.n {
+            out.push(b);
+            return;
+        }
+        let mut stack = vec![b];
+        while let Some(x) = stack.pop() {
+            if x < self.n {
+                out.push(x);
+            } else {
+                for &c in self.blossomchilds[x].iter().rev() {
+                    stack.push(c);
+                }
+            }
+        }
+    }
+
+    fn leaves_of(&self, b: usize) -> Vec<usize> {
+        let mut v = Vec::new();
+        self.leaves(b, &mut v);
+        v
+    }
+
+    fn assign_label(&mut self, w: usize, t: u8, p: usize) {
+        let mut w = w;
+        let mut t = t;
+        let mut p = p;
+        loop {
+            let b = self.inblossom[w];
+            self.label[w] = t;
+            self.label[b] = t;
+            self.labelend[w] = p;
+            self.labelend[b] = p;
+            self.bestedge[w] = NONE;
+            self.bestedge[b] = NONE;
+            if t == 1 {
+                let mut q = std::mem::take(&mut self.queue);
+                self.leaves(b, &mut q);
+                self.queue = q;
+                return;
+            }
+            let base = self.blossombase[b];
+            let mb = self.mate[base];
+            w = self.endpoint(mb);
+            t = 1;
+            p = self.flip(mb);
+        }
+    }
+
+    fn scan_blossom(&mut self, v: usize, w: usize) -> usize {
+        let mut path = Vec::new();
+        let mut base = NONE;
+        let (mut v, mut w) = (v, w);
+        while v != NONE || w != NONE {
+            if v != NONE {
+                let mut b = self.inblossom[v];
+                if self.label[b] & 4 != 0 {
+                    base = self.blossombase[b];
+                    break;
+                }
+                path.push(b);
+                self.label[b] = 5;
+                if self.labelend[b] == NONE {
+                    v = NONE;
+                } else {
+                    v = self.endpoint(self.labelend[b]);
+                    b = self.inblossom[v];
+                    v = self.endpoint(self.labelend[b]);
+                }
+            }
+            if w != NONE {
+                std::mem::swap(&mut v, &mut w);
+            }
+        }
+        for b in path {
+            self.label[b] = 1;
+        }
+        base
+    }
+
+    /// `v`–`w` is the tight edge closing the blossom; `v`'s side is traced first.
+    fn add_blossom(&mut self, g: &Graph<'_, W>, base: usize, v: usize, w: usize) {
+        let n = self.n;
+        let bb = self.inblossom[base];
+        let mut bv = self.inblossom[v];
+        let mut bw = self.inblossom[w];
+        let b = self
+            .unusedblossoms
+            .pop()
+            .expect("at most n blossoms exist at once");
+        self.blossombase[b] = base;
+        self.blossomparent[b] = NONE;
+        self.blossomparent[bb] = b;
+        let mut path = Vec::new();
+        let mut endps = Vec::new();
+        while bv != bb {
+            self.blossomparent[bv] = b;
+            path.push(bv);
+            endps.push(self.labelend[bv]);
+            let vv = self.endpoint(self.labelend[bv]);
+            bv = self.inblossom[vv];
+        }
+        path.push(bb);
+        path.reverse();
+        endps.reverse();
+        // The end at v of edge {w, v}.
+        endps.push(w * n + v);
+        while bw != bb {
+            self.blossomparent[bw] = b;
+            path.push(bw);
+            endps.push(self.flip(self.labelend[bw]));
+            let ww = self.endpoint(self.labelend[bw]);
+            bw = self.inblossom[ww];
+        }
+        self.label[b] = 1;
+        self.labelend[b] = self.labelend[bb];
+        self.dualvar[b] = W::ZERO;
+        self.blossomchilds[b] = path.clone();
+        self.blossomendps[b] = endps;
+        for leaf in self.leaves_of(b) {
+            if self.label[self.inblossom[leaf]] == 2 {
+                self.queue.push(leaf);
+            }
+            self.inblossom[leaf] = b;
+        }
+        let mut bestedgeto = vec![NONE; 2 * n];
+        for &sub in &path {
+            let lists: Vec<usize> = match self.blossombestedges[sub].take() {
+                Some(list) => list,
+                None => {
+                    let mut list = Vec::new();
+                    for leaf in self.leaves_of(sub) {
+                        for j in 0..n {
+                            if g.has(leaf, j) {
+                                list.push(leaf * n + j);
+                            }
+                        }
+                    }
+                    list
+                }
+            };
+            for p in lists {
+                let (mut i, mut j) = (p / n, p % n);
+                if self.inblossom[j] == b {
+                    std::mem::swap(&mut i, &mut j);
+                }
+                let bj = self.inblossom[j];
+                let q = i * n + j;
+                if bj != b
+                    && self.label[bj] == 1
+                    && (bestedgeto[bj] == NONE || self.slack(g, q) < self.slack(g, bestedgeto[bj]))
+                {
+                    bestedgeto[bj] = q;
+                }
+            }
+            self.bestedge[sub] = NONE;
+        }
+        let list: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        let mut best = NONE;
+        for &k in &list {
+            if best == NONE || self.slack(g, k) < self.slack(g, best) {
+                best = k;
+            }
+        }
+        self.blossombestedges[b] = Some(list);
+        self.bestedge[b] = best;
+    }
+
+    fn expand_blossom(&mut self, b: usize, endstage: bool) {
+        let childs = self.blossomchilds[b].clone();
+        for &s in &childs {
+            self.blossomparent[s] = NONE;
+            if s < self.n {
+                self.inblossom[s] = s;
+            } else if endstage && self.dualvar[s] == W::ZERO {
+                self.expand_blossom(s, endstage);
+            } else {
+                for leaf in self.leaves_of(s) {
+                    self.inblossom[leaf] = s;
+                }
+            }
+        }
+        if !endstage && self.label[b] == 2 {
+            let len = childs.len() as isize;
+            let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
+            let entrychild = self.inblossom[self.endpoint(self.flip(self.labelend[b]))];
+            let mut j = childs
+                .iter()
+                .position(|&c| c == entrychild)
+                .expect("entry child is a child") as isize;
+            let (jstep, endptrick): (isize, isize) = if j & 1 == 1 {
+                j -= len;
+                (1, 0)
+            } else {
+                (-1, 1)
+            };
+            let endps = self.blossomendps[b].clone();
+            let trick = |s: &Self, p: usize, t: isize| if t == 1 { s.flip(p) } else { p };
+            let mut p = self.labelend[b];
+            while j != 0 {
+                let e1 = self.endpoint(self.flip(p));
+                self.label[e1] = 0;
+                let q = endps[at(j - endptrick)];
+                let e2 = self.endpoint(self.flip(trick(self, q, endptrick)));
+                self.label[e2] = 0;
+                self.assign_label(e1, 2, p);
+                self.allow(q);
+                j += jstep;
+                p = trick(self, endps[at(j - endptrick)], endptrick);
+                self.allow(p);
+                j += jstep;
+            }
+            let bv = childs[at(j)];
+            let e = self.endpoint(self.flip(p));
+            self.label[e] = 2;
+            self.label[bv] = 2;
+            self.labelend[e] = p;
+            self.labelend[bv] = p;
+            self.bestedge[bv] = NONE;
+            j += jstep;
+            while childs[at(j)] != entrychild {
+                let bv = childs[at(j)];
+                if self.label[bv] == 1 {
+                    j += jstep;
+                    continue;
+                }
+                let mut found = NONE;
+                for leaf in self.leaves_of(bv) {
+                    if self.label[leaf] != 0 {
+                        found = leaf;
+                        break;
+                    }
+                }
+                if found != NONE {
+                    let v = found;
+                    self.label[v] = 0;
+                    let mb = self.mate[self.blossombase[bv]];
+                    let e = self.endpoint(mb);
+                    self.label[e] = 0;
+                    let le = self.labelend[v];
+                    self.assign_label(v, 2, le);
+                }
+                j += jstep;
+            }
+        }
+        self.label[b] = 0;
+        self.labelend[b] = NONE;
+        self.blossomchilds[b] = Vec::new();
+        self.blossomendps[b] = Vec::new();
+        self.blossombase[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.bestedge[b] = NONE;
+        self.unusedblossoms.push(b);
+    }
+
+    fn augment_blossom(&mut self, b: usize, v: usize) {
+        let mut t = v;
+        while self.blossomparent[t] != b {
+            t = self.blossomparent[t];
+        }
+        if t >= self.n {
+            self.augment_blossom(t, v);
+        }
+        let len = self.blossomchilds[b].len() as isize;
+        let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
+        let i = self.blossomchilds[b]
+            .iter()
+            .position(|&c| c == t)
+            .expect("child of blossom") as isize;
+        let mut j = i;
+        let (jstep, endptrick): (isize, isize) = if i & 1 == 1 {
+            j -= len;
+            (1, 0)
+        } else {
+            (-1, 1)
+        };
+        while j != 0 {
+            j += jstep;
+            let t1 = self.blossomchilds[b][at(j)];
+            let q = self.blossomendps[b][at(j - endptrick)];
+            let p = if endptrick == 1 { self.flip(q) } else { q };
+            if t1 >= self.n {
+                let e = self.endpoint(p);
+                self.augment_blossom(t1, e);
+            }
+            j += jstep;
+            let t2 = self.blossomchilds[b][at(j)];
+            if t2 >= self.n {
+                let e = self.endpoint(self.flip(p));
+                self.augment_blossom(t2, e);
+            }
+            let (a, c) = (self.endpoint(p), self.endpoint(self.flip(p)));
+            self.mate[a] = self.flip(p);
+            self.mate[c] = p;
+        }
+        let iu = i as usize;
+        self.blossomchilds[b].rotate_left(iu);
+        self.blossomendps[b].rotate_left(iu);
+        self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
+    }
+
+    /// Augments along the tight edge `{v, w}` between two S-trees.
+    fn augment_matching(&mut self, v: usize, w: usize) {
+        let n = self.n;
+        for (s0, p0) in [(v, v * n + w), (w, w * n + v)] {
+            let mut s = s0;
+            let mut p = p0;
+            loop {
+                let bs = self.inblossom[s];
+                if bs >= n {
+                    self.augment_blossom(bs, s);
+                }
+                self.mate[s] = p;
+                if self.labelend[bs] == NONE {
+                    break;
+                }
+                let t = self.endpoint(self.labelend[bs]);
+                let bt = self.inblossom[t];
+                s = self.endpoint(self.labelend[bt]);
+                let j = self.endpoint(self.flip(self.labelend[bt]));
+                if bt >= n {
+                    self.augment_blossom(bt, j);
+                }
+                self.mate[j] = self.labelend[bt];
+                p = self.flip(self.labelend[bt]);
+            }
+        }
+    }
+
+    /// Runs stages until no augmenting path is left.
+    fn run(&mut self, g: &Graph<'_, W>, maxcardinality: bool) {
+        let n = self.n;
+        loop {
+            // Stage set-up.
+            for x in self.label.iter_mut() {
+                *x = 0;
+            }
+            for x in self.bestedge.iter_mut() {
+                *x = NONE;
+            }
+            for x in self.blossombestedges[n..].iter_mut() {
+                *x = None;
+            }
+            for k in self.allowed_list.drain(..) {
+                self.allowedge[k] = false;
+            }
+            self.queue.clear();
+            let mut any_free = false;
+            for v in 0..n {
+                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
+                    self.assign_label(v, 1, NONE);
+                    any_free = true;
+                }
+            }
+            if !any_free {
+                return;
+            }
+            let mut augmented = false;
+            loop {
+                while let Some(v) = self.queue.pop() {
+                    for w in 0..n {
+                        if !g.has(v, w) {
+                            continue;
+                        }
+                        let bw = self.inblossom[w];
+                        if self.inblossom[v] == bw {
+                            continue;
+                        }
+                        let key = if v < w { v * n + w } else { w * n + v };
+                        let p = v * n + w;
+                        let mut kslack = W::ZERO;
+                        if !self.allowedge[key] {
+                            kslack = self.slack(g, p);
+                            if kslack <= W::ZERO {
+                                self.allowedge[key] = true;
+                                self.allowed_list.push(key);
+                            }
+                        }
+                        if self.allowedge[key] {
+                            if self.label[bw] == 0 {
+                                // w becomes T; the end at v labels it.
+                                self.assign_label(w, 2, w * n + v);
+                            } else if self.label[bw] == 1 {
+                                let base = self.scan_blossom(v, w);
+                                if base != NONE {
+                                    self.add_blossom(g, base, v, w);
+                                } else {
+                                    self.augment_matching(v, w);
+                                    augmented = true;
+                                    break;
+                                }
+                            } else if self.label[w] == 0 {
+                                self.label[w] = 2;
+                                self.labelend[w] = w * n + v;
+                            }
+                        } else if self.label[bw] == 1 {
+                            let b = self.inblossom[v];
+                            if self.bestedge[b] == NONE || kslack < self.slack(g, self.bestedge[b])
+                            {
+                                self.bestedge[b] = p;
+                            }
+                        } else if self.label[w] == 0
+                            && (self.bestedge[w] == NONE
+                                || kslack < self.slack(g, self.bestedge[w]))
+                        {
+                            self.bestedge[w] = p;
+                        }
+                    }
+                    if augmented {
+                        break;
+                    }
+                }
+                if augmented {
+                    break;
+                }
+                // Dual adjustment.
+                let mut deltatype = 0u8;
+                let mut delta = W::ZERO;
+                let mut deltaedge = NONE;
+                let mut deltablossom = NONE;
+                if !maxcardinality {
+                    deltatype = 1;
+                    delta = self.dualvar[..n].iter().copied().min().unwrap_or(W::ZERO);
+                }
+                for v in 0..n {
+                    if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
+                        let d = self.slack(g, self.bestedge[v]);
+                        if deltatype == 0 || d < delta {
+                            delta = d;
+                            deltatype = 2;
+                            deltaedge = self.bestedge[v];
+                        }
+                    }
+                }
+                for b in 0..2 * n {
+                    if self.blossomparent[b] == NONE
+                        && self.label[b] == 1
+                        && self.bestedge[b] != NONE
+                        && (b < n || self.blossombase[b] != NONE)
+                    {
+                        let d = self.slack(g, self.bestedge[b]).half();
+                        if deltatype == 0 || d < delta {
+                            delta = d;
+                            deltatype = 3;
+                            deltaedge = self.bestedge[b];
+                        }
+                    }
+                }
+                for b in n..2 * n {
+                    if self.blossombase[b] != NONE
+                        && self.blossomparent[b] == NONE
+                        && self.label[b] == 2
+                        && (deltatype == 0 || self.dualvar[b] < delta)
+                    {
+                        delta = self.dualvar[b];
+                        deltatype = 4;
+                        deltablossom = b;
+                    }
+                }
+                if deltatype == 0 {
+                    // Maximum cardinality reached; no more improvement.
+                    deltatype = 1;
+                    let m = self.dualvar[..n].iter().copied().min().unwrap_or(W::ZERO);
+                    delta = if m > W::ZERO { m } else { W::ZERO };
+                }
+                for v in 0..n {
+                    match self.label[self.inblossom[v]] {
+                        1 => self.dualvar[v] = self.dualvar[v].sub(delta),
+                        2 => self.dualvar[v] = self.dualvar[v].add(delta),
+                        _ => {}
+                    }
+                }
+                for b in n..2 * n {
+                    if self.blossombase[b] != NONE && self.blossomparent[b] == NONE {
+                        match self.label[b] {
+                            1 => self.dualvar[b] = self.dualvar[b].add(delta),
+                            2 => self.dualvar[b] = self.dualvar[b].sub(delta),
+                            _ => {}
+                        }
+                    }
+                }
+                match deltatype {
+                    1 => break,
+                    2 => {
+                        let (mut i, mut j) = (deltaedge / n, deltaedge % n);
+                        self.allow(deltaedge);
+                        if self.label[self.inblossom[i]] == 0 {
+                            std::mem::swap(&mut i, &mut j);
+                        }
+                        let _ = j;
+                        self.queue.push(i);
+                    }
+                    3 => {
+                        let i = deltaedge / n;
+                        self.allow(deltaedge);
+                        self.queue.push(i);
+                    }
+                    _ => self.expand_blossom(deltablossom, false),
+                }
+            }
+            if !augmented {
+                return;
+            }
+            for b in n..2 * n {
+                if self.blossomparent[b] == NONE
+                    && self.blossombase[b] != NONE
+                    && self.label[b] == 1
+                    && self.dualvar[b] == W::ZERO
+                {
+                    self.expand_blossom(b, true);
+                }
+            }
+        }
+    }
+
+    /// Prepares vertex `v` (whose edges changed) for a repair: dissolves every blossom that
+    /// contains it (moving each blossom's dual onto its vertices, which keeps all edges
+    /// feasible), unmatches edges that lost tightness, unmatches `v`, and sets `v`'s dual to
+    /// the smallest feasible value.
+    fn release_vertex(&mut self, g: &Graph<'_, W>, v: usize) {
+        let n = self.n;
+        while self.inblossom[v] != v {
+            let b = self.inblossom[v];
+            let z = self.dualvar[b];
+            let leaves = self.leaves_of(b);
+            if z != W::ZERO {
+                for &u in &leaves {
+                    self.dualvar[u] = self.dualvar[u].add(z);
+                }
+                let base = self.blossombase[b];
+                let mb = self.mate[base];
+                if mb != NONE {
+                    let other = self.endpoint(mb);
+                    self.mate[other] = NONE;
+                    self.mate[base] = NONE;
+                }
+            }
+            let childs = std::mem::take(&mut self.blossomchilds[b]);
+            for &s in &childs {
+                self.blossomparent[s] = NONE;
+                if s < n {
+                    self.inblossom[s] = s;
+                } else {
+                    for leaf in self.leaves_of(s) {
+                        self.inblossom[leaf] = s;
+                    }
+                }
+            }
+            self.blossomendps[b] = Vec::new();
+            self.blossombase[b] = NONE;
+            self.blossombestedges[b] = None;
+            self.bestedge[b] = NONE;
+            self.label[b] = 0;
+            self.labelend[b] = NONE;
+            self.dualvar[b] = W::ZERO;
+            self.unusedblossoms.push(b);
+        }
+        if self.mate[v] != NONE {
+            let u = self.endpoint(self.mate[v]);
+            self.mate[u] = NONE;
+            self.mate[v] = NONE;
+        }
+        let mut need: Option<W> = None;
+        for x in 0..n {
+            if x != v && g.has(v, x) {
+                let d = g.wt(v, x).double().sub(self.dualvar[x]);
+                if need.is_none_or(|m| d > m) {
+                    need = Some(d);
+                }
+            }
+        }
+        if let Some(d) = need {
+            self.dualvar[v] = d;
+        }
+    }
+
+    /// Gives every free top-level blossom the same dual parity (the parity invariant that
+    /// keeps slack halving exact), by raising duals where needed.
+    fn align_free_parities(&mut self) {
+        let n = self.n;
+        let mut target: Option<bool> = None;
+        for v in 0..n {
+            if self.mate[v] != NONE {
+                continue;
+            }
+            let parity = self.dualvar[v].is_odd();
+            match target {
+                None => target = Some(parity),
+                Some(t) if t != parity => self.raise_free(v),
+                _ => {}
+            }
+        }
+    }
+
+    /// Adds one to the duals of the free vertex `v`'s top-level blossom without breaking
+    /// tightness inside it.
+    fn raise_free(&mut self, v: usize) {
+        loop {
+            let b = self.inblossom[v];
+            if b == v {
+                self.dualvar[v] = self.dualvar[v].add(W::one());
+                return;
+            }
+            if self.dualvar[b] >= W::one() {
+                for u in self.leaves_of(b) {
+                    self.dualvar[u] = self.dualvar[u].add(W::one());
+                }
+                self.dualvar[b] = self.dualvar[b].sub(W::one());
+                return;
+            }
+            // A zero-dual blossom can be dissolved without changing any slack.
+            let childs = std::mem::take(&mut self.blossomchilds[b]);
+            for &s in &childs {
+                self.blossomparent[s] = NONE;
+                if s < self.n {
+                    self.inblossom[s] = s;
+                } else {
+                    for leaf in self.leaves_of(s) {
+                        self.inblossom[leaf] = s;
+                    }
+                }
+            }
+            self.blossomendps[b] = Vec::new();
+            self.blossombase[b] = NONE;
+            self.blossombestedges[b] = None;
+            self.bestedge[b] = NONE;
+            self.label[b] = 0;
+            self.labelend[b] = NONE;
+            self.unusedblossoms.push(b);
+        }
+    }
+}
+
+#[cfg(test)]
+#[allow(clippy::needless_range_loop)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn brute(n: usize, edges: &[(usize, usize, i64)], maxcard: bool) -> (usize, i64) {
+        let mut w = vec![vec![None; n]; n];
+        for &(u, v, x) in edges {
+            w[u][v] = Some(x);
+            w[v][u] = Some(x);
+        }
+        fn go(
+            i: usize,
+            used: &mut Vec<bool>,
+            w: &Vec<Vec<Option<i64>>>,
+            card: usize,
+            total: i64,
+            best: &mut (usize, i64),
+            maxcard: bool,
+        ) {
+            let n = used.len();
+            let mut i = i;
+            while i < n && used[i] {
+                i += 1;
+            }
+            if i == n {
+                let better = if maxcard {
+                    (card, total) > *best
+                } else {
+                    total > best.1
+                };
+                if better {
+                    *best = (card, total);
+                }
+                return;
+            }
+            used[i] = true;
+            go(i + 1, used, w, card, total, best, maxcard);
+            for j in i + 1..n {
+                if !used[j] {
+                    if let Some(x) = w[i][j] {
+                        used[j] = true;
+                        go(i + 1, used, w, card + 1, total + x, best, maxcard);
+                        used[j] = false;
+                    }
+                }
+            }
+            used[i] = false;
+        }
+        let mut best = (0, 0);
+        go(0, &mut vec![false; n], &w, 0, 0, &mut best, maxcard);
+        best
+    }
+
+    fn score(mates: &[Option<usize>], edges: &[(usize, usize, i64)]) -> (usize, i64) {
+        let mut card = 0;
+        let mut total = 0;
+        for &(u, v, x) in edges {
+            if mates[u] == Some(v) {
+                assert_eq!(mates[v], Some(u));
+                card += 1;
+                total += x;
+            }
+        }
+        (card, total)
+    }
+
+    fn graph() -> impl Strategy<Value = (usize, Vec<(usize, usize, i64)>)> {
+        (2usize..9).prop_flat_map(|n| {
+            let pairs: Vec<(usize, usize)> = (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .collect();
+            let len = pairs.len();
+            (
+                Just(n),
+                Just(pairs),
+                proptest::collection::vec(proptest::option::weighted(0.6, 0i64..20), len),
+            )
+                .prop_map(|(n, pairs, ws)| {
+                    let edges = pairs
+                        .into_iter()
+                        .zip(ws)
+                        .filter_map(|((i, j), w)| w.map(|w| (i, j, w)))
+                        .collect();
+                    (n, edges)
+                })
+        })
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(400))]
+
+        #[test]
+        fn one_shot_matches_brute_force((n, edges) in graph()) {
+            let mates = max_weight_matching(n, &edges, false);
+            prop_assert_eq!(score(&mates, &edges).1, brute(n, &edges, false).1);
+            let mates = max_weight_matching(n, &edges, true);
+            prop_assert_eq!(score(&mates, &edges), brute(n, &edges, true));
+        }
+
+        #[test]
+        fn repaired_solves_match_brute_force(
+            (n, edges) in graph(),
+            changes in proptest::collection::vec((0usize..9, 0usize..9, proptest::option::weighted(0.7, 0i64..20)), 1..12),
+        ) {
+            let mut m = Matcher::<i64>::new(n);
+            let mut current: std::collections::BTreeMap<(usize, usize), i64> = edges.iter().map(|&(u, v, w)| ((u, v), w)).collect();
+            for &(u, v, w) in &edges {
+                m.set_weight(u, v, Some(w));
+            }
+            m.solve();
+            for (step, &(a, b, w)) in changes.iter().enumerate() {
+                let (a, b) = (a % n, b % n);
+                if a == b {
+                    continue;
+                }
+                let key = (a.min(b), a.max(b));
+                match w {
+                    Some(w) => { current.insert(key, w); }
+                    None => { current.remove(&key); }
+                }
+                m.set_weight(a, b, w);
+                if step % 2 == 0 {
+                    m.solve();
+                    let list: Vec<(usize, usize, i64)> = current.iter().map(|(&(u, v), &w)| (u, v, w)).collect();
+                    prop_assert_eq!(score(&m.matching(), &list), brute(n, &list, true));
+                }
+            }
+            m.solve();
+            let list: Vec<(usize, usize, i64)> = current.iter().map(|(&(u, v), &w)| (u, v, w)).collect();
+            prop_assert_eq!(score(&m.matching(), &list), brute(n, &list, true));
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Dense graphs always have a perfect matching, so every solve here is a repair.
+        #[test]
+        fn repairs_on_complete_graphs_stay_optimal(
+            half in 1usize..5,
+            weights in proptest::collection::vec(0i64..1000, 45),
+            changes in proptest::collection::vec((0usize..10, 0usize..10, 0i64..1000), 1..20),
+        ) {
+            let n = 2 * half + usize::from(weights[0] % 2 == 1);
+            let mut m = Matcher::<i64>::new(n);
+            let mut w = vec![vec![0i64; n]; n];
+            let mut k = 0;
+            for i in 0..n {
+                for j in i + 1..n {
+                    w[i][j] = weights[k % weights.len()];
+                    w[j][i] = w[i][j];
+                    m.set_weight(i, j, Some(w[i][j]));
+                    k += 1;
+                }
+            }
+            m.solve();
+            for &(a, b, x) in &changes {
+                let (a, b) = (a % n, b % n);
+                if a == b {
+                    continue;
+                }
+                w[a][b] = x;
+                w[b][a] = x;
+                m.set_weight(a, b, Some(x));
+                m.solve();
+                let list: Vec<(usize, usize, i64)> = (0..n)
+                    .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                    .map(|(i, j)| (i, j, w[i][j]))
+                    .collect();
+                prop_assert_eq!(score(&m.matching(), &list), brute(n, &list, true));
+            }
+        }
+    }
+
+    #[test]
+    fn wide_arithmetic_is_twos_complement() {
+        let a = Wide::<2>::from_u64(5);
+        let b = Wide::<2>::from_u64(7);
+        let d = a.sub(b);
+        assert!(d.is_negative());
+        assert_eq!(d.add(b), a);
+        assert_eq!(d.half(), Wide::<2>::ZERO.sub(Wide::from_u64(1)));
+        assert!(d < a);
+        let big = Wide::<2>::from_u64(1).shifted_left(100);
+        assert!(big > Wide::from_u64(u64::MAX));
+        assert_eq!(big.half().double(), big);
+    }
+
+    #[test]
+    fn wide_weights_agree_with_i64() {
+        let edges = [(0, 1, 5i64), (1, 2, 11), (2, 3, 5), (3, 0, 6), (0, 2, 3)];
+        let wide: Vec<(usize, usize, Wide<3>)> = edges
+            .iter()
+            .map(|&(u, v, w)| (u, v, Wide::from_u64(w as u64).shifted_left(130)))
+            .collect();
+        let a = max_weight_matching(4, &edges, false);
+        let b = max_weight_matching(4, &wide, false);
+        assert_eq!(a, b);
+    }
+}

@@ -1,0 +1,5 @@
+//! Database access: SQL only, no HTTP types and no business rules. Functions take an executor
+//! so the caller decides whether they run inside a transaction.
+
+pub mod tournament;
+pub mod user;

@@ -1,0 +1,225 @@
+//! User-interface languages and the message catalogue (zh-Hant, zh-Hans, en). Templates never
+//! hold UI text: they look keys up here.
+
+use serde::{Deserialize, Serialize};
+
+/// A UI language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lang {
+    /// Traditional Chinese (繁體中文).
+    #[serde(rename = "zh-Hant")]
+    ZhHant,
+    /// Simplified Chinese (简体中文).
+    #[serde(rename = "zh-Hans")]
+    ZhHans,
+    /// English.
+    #[serde(rename = "en")]
+    En,
+}
+
+impl Lang {
+    /// Every language, in switcher order.
+    pub const ALL: [Lang; 3] = [Lang::ZhHant, Lang::ZhHans, Lang::En];
+
+    /// The BCP 47 tag (`zh-Hant`, `zh-Hans`, `en`), also the `lang` HTML attribute.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::ZhHant => "zh-Hant",
+            Lang::ZhHans => "zh-Hans",
+            Lang::En => "en",
+        }
+    }
+
+    /// The language's own name, for the switcher.
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::ZhHant => "繁體中文",
+            Lang::ZhHans => "简体中文",
+            Lang::En => "English",
+        }
+    }
+
+    /// Reads a tag as given in `?lang=` or a cookie (exact tags, case-insensitive).
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        match tag.trim().to_ascii_lowercase().as_str() {
+            "zh-hant" | "zh-tw" | "zh-hk" | "zh-mo" => Some(Lang::ZhHant),
+            "zh-hans" | "zh-cn" | "zh-sg" | "zh" => Some(Lang::ZhHans),
+            "en" => Some(Lang::En),
+            t if t.starts_with("en-") => Some(Lang::En),
+            t if t.starts_with("zh-hant") => Some(Lang::ZhHant),
+            t if t.starts_with("zh-hans") => Some(Lang::ZhHans),
+            _ => None,
+        }
+    }
+
+    /// Picks the best language from an `Accept-Language` header (by q-value, then order).
+    pub fn from_accept_language(header: &str) -> Option<Lang> {
+        let mut best: Option<(u32, usize, Lang)> = None;
+        for (index, part) in header.split(',').enumerate() {
+            let mut pieces = part.split(';');
+            let tag = pieces.next().unwrap_or("").trim();
+            let q = pieces
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            // q-values have at most three decimals: compare them as integers.
+            let q = (q.clamp(0.0, 1.0) * 1000.0).round() as u32;
+            if q == 0 {
+                continue;
+            }
+            if let Some(lang) = Lang::from_tag(tag) {
+                if best.is_none_or(|(bq, bi, _)| q > bq || (q == bq && index < bi)) {
+                    best = Some((q, index, lang));
+                }
+            }
+        }
+        best.map(|(_, _, lang)| lang)
+    }
+
+    /// The language for a request: `?lang=`, then the `lang` cookie, then `Accept-Language`,
+    /// then the event's default.
+    pub fn negotiate(
+        query: Option<&str>,
+        cookie: Option<&str>,
+        accept: Option<&str>,
+        default: Lang,
+    ) -> Lang {
+        query
+            .and_then(Lang::from_tag)
+            .or_else(|| cookie.and_then(Lang::from_tag))
+            .or_else(|| accept.and_then(Lang::from_accept_language))
+            .unwrap_or(default)
+    }
+}
+
+/// Looks UI text up in one language.
+#[derive(Debug, Clone, Copy)]
+pub struct Tr {
+    /// The language.
+    pub lang: Lang,
+}
+
+impl Tr {
+    /// The text for `key`; the key itself when the catalogue lacks it (a test keeps that from
+    /// happening for the keys we ship).
+    pub fn t(&self, key: &str) -> &'static str {
+        match CATALOGUE.binary_search_by(|(k, ..)| (*k).cmp(key)) {
+            Ok(i) => {
+                let (_, en, hant, hans) = CATALOGUE[i];
+                match self.lang {
+                    Lang::En => en,
+                    Lang::ZhHant => hant,
+                    Lang::ZhHans => hans,
+                }
+            }
+            Err(_) => {
+                tracing::warn!(key, "missing UI text");
+                "?"
+            }
+        }
+    }
+
+    /// The `lang` attribute value.
+    pub fn tag(&self) -> &'static str {
+        self.lang.tag()
+    }
+}
+
+/// (key, en, zh-Hant, zh-Hans), sorted by key (binary search; a test checks the order).
+static CATALOGUE: &[(&str, &str, &str, &str)] = &[
+    (
+        "app.name",
+        "arbiter",
+        "arbiter 編排系統",
+        "arbiter 编排系统",
+    ),
+    (
+        "app.tagline",
+        "Swiss-system tournaments for Xiangqi, Jieqi and Banqi",
+        "象棋、揭棋、暗棋積分編排賽事管理",
+        "象棋、揭棋、暗棋积分编排赛事管理",
+    ),
+    (
+        "error.not_found",
+        "Page not found",
+        "找不到頁面",
+        "找不到页面",
+    ),
+    (
+        "error.title",
+        "Something went wrong",
+        "發生錯誤",
+        "发生错误",
+    ),
+    ("game.banqi", "Banqi", "暗棋", "暗棋"),
+    ("game.jieqi", "Jieqi", "揭棋", "揭棋"),
+    ("game.xiangqi", "Xiangqi", "象棋", "象棋"),
+    (
+        "home.empty",
+        "No tournaments yet. An arbiter can create one from the dashboard.",
+        "尚無賽事。裁判可於管理頁面建立賽事。",
+        "尚无赛事。裁判可在管理页面创建赛事。",
+    ),
+    ("home.title", "Tournaments", "賽事", "赛事"),
+    ("nav.home", "Home", "首頁", "首页"),
+    ("nav.language", "Language", "語言", "语言"),
+    ("status.cancelled", "Cancelled", "已取消", "已取消"),
+    ("status.draft", "Draft", "籌備中", "筹备中"),
+    ("status.finished", "Finished", "已結束", "已结束"),
+    (
+        "status.registration",
+        "Registration open",
+        "報名中",
+        "报名中",
+    ),
+    ("status.running", "In progress", "進行中", "进行中"),
+    ("table.date", "Date", "日期", "日期"),
+    ("table.game", "Game", "棋種", "棋种"),
+    ("table.name", "Name", "名稱", "名称"),
+    ("table.status", "Status", "狀態", "状态"),
+    ("table.venue", "Venue", "地點", "地点"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogue_is_sorted_and_complete() {
+        for pair in CATALOGUE.windows(2) {
+            assert!(
+                pair[0].0 < pair[1].0,
+                "{} must sort before {}",
+                pair[0].0,
+                pair[1].0
+            );
+        }
+        for (key, en, hant, hans) in CATALOGUE {
+            assert!(
+                !en.is_empty() && !hant.is_empty() && !hans.is_empty(),
+                "{key} lacks a language"
+            );
+        }
+    }
+
+    #[test]
+    fn accept_language_prefers_the_highest_quality() {
+        assert_eq!(
+            Lang::from_accept_language("en;q=0.5, zh-TW;q=0.9"),
+            Some(Lang::ZhHant)
+        );
+        assert_eq!(
+            Lang::from_accept_language("zh-CN,zh;q=0.9,en;q=0.8"),
+            Some(Lang::ZhHans)
+        );
+        assert_eq!(Lang::from_accept_language("fr, de"), None);
+        assert_eq!(
+            Lang::negotiate(Some("en"), Some("zh-Hans"), None, Lang::ZhHant),
+            Lang::En
+        );
+        assert_eq!(
+            Lang::negotiate(None, None, None, Lang::ZhHant),
+            Lang::ZhHant
+        );
+    }
+}
