@@ -285,3 +285,54 @@ fn generated_events_pair_legally_optimally_and_deterministically() {
     );
     assert!(stats.exhaustive > 0);
 }
+
+#[test]
+#[ignore = "timing probe; run in release with --nocapture"]
+fn timing_probe_thousand_entrants() {
+    let n = 1000;
+    let mut rng = Lcg(2026);
+    let mut t = Tournament {
+        scoring: Scoring::two_one_zero(),
+        entrants: (1..=n)
+            .map(|i| Entrant {
+                start_no: i,
+                name: format!("P{i}"),
+                ..Entrant::default()
+            })
+            .collect(),
+        ..Tournament::default()
+    };
+    let options = ChineseOptions::default();
+    for round in 1..=9 {
+        let start = std::time::Instant::now();
+        let p = pair(&t, &options).expect("pairs");
+        eprintln!(
+            "round {round}: {:?} crossings {:?}",
+            start.elapsed(),
+            p.report.quality.crossings
+        );
+        for b in &p.pairing.boards {
+            let (red, black) = match rng.below(100) {
+                0..=39 => (ResultCode::Win, ResultCode::Loss),
+                40..=64 => (ResultCode::Draw, ResultCode::Draw),
+                65..=94 => (ResultCode::Loss, ResultCode::Win),
+                _ => (ResultCode::ForfeitWin, ResultCode::ForfeitLoss),
+            };
+            set(
+                &mut t,
+                round,
+                b.red,
+                RoundRecord::game(b.black, Side::Red, red),
+            );
+            set(
+                &mut t,
+                round,
+                b.black,
+                RoundRecord::game(b.red, Side::Black, black),
+            );
+        }
+        if let Some(bye) = p.pairing.bye {
+            set(&mut t, round, bye, RoundRecord::bye(ResultCode::PairingBye));
+        }
+    }
+}

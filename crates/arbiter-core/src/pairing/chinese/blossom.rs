@@ -34,10 +34,17 @@ impl Solution {
     /// Reduced cost of a (possibly new) edge `(i, j)` of weight `w`, doubled as in the solver.
     pub fn slack(&self, i: usize, j: usize, w: i128) -> i128 {
         let mut s = self.dual[i] + self.dual[j] - 2 * w;
-        for b in &self.blossoms[i] {
-            if self.blossoms[j].contains(b) {
-                s += 2 * self.dual[*b];
+        // Chains are innermost first, so the blossoms holding both vertices are a common
+        // suffix of the two chains.
+        for (a, b) in self.blossoms[i]
+            .iter()
+            .rev()
+            .zip(self.blossoms[j].iter().rev())
+        {
+            if a != b {
+                break;
             }
+            s += 2 * self.dual[*a];
         }
         s
     }
