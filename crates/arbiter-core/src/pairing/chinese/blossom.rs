@@ -733,6 +733,44 @@ mod tests {
 }
 
 #[cfg(test)]
+mod agreement {
+    use super::*;
+
+    #[test]
+    fn the_sparse_solver_agrees_with_the_shared_dense_matcher() {
+        let mut state: u64 = 99;
+        let mut next = |m: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % m
+        };
+        for _ in 0..300 {
+            let n = 2 + next(30) as usize;
+            let mut edges = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if next(3) == 0 {
+                        edges.push((i, j, next(1 << 20) as i128 + (1 << 40)));
+                    }
+                }
+            }
+            let total = |mate: &[Option<usize>]| -> (usize, i128) {
+                edges
+                    .iter()
+                    .filter(|&&(i, j, _)| mate[i] == Some(j))
+                    .fold((0, 0), |(c, w), &(_, _, x)| (c + 1, w + x))
+            };
+            let ours = total(&max_weight_matching(n, &edges, false));
+            let shared = total(&crate::pairing::matching::max_weight_matching(
+                n, &edges, false,
+            ));
+            assert_eq!(ours, shared);
+        }
+    }
+}
+
+#[cfg(test)]
 mod speed {
     use super::*;
 
