@@ -14,7 +14,9 @@ use arbiter_core::model::{
     Entrant, ForbiddenPairs, ResultCode, RoundRecord, Scoring, Side, StartNo, Tournament,
 };
 use arbiter_core::pairing::chinese::{pair, ChineseOptions, Evaluator, QualityKey};
-use arbiter_core::pairing::{entrants_to_pair, next_round, Board, PairingError, RoundPairing};
+use arbiter_core::pairing::{
+    entrants_to_pair, matching, next_round, Board, PairingError, RoundPairing,
+};
 
 /// A small deterministic generator (PCG-style LCG), so the test needs no RNG crate.
 struct Lcg(u64);
@@ -214,6 +216,30 @@ fn run_event(seed: u64, stats: &mut Stats) {
                 "seed {seed} round {round}: not the exhaustive optimum"
             );
         }
+        // Independent of the engine's own bookkeeping: no rematch, no forbidden pair, no
+        // same-club pair when avoided.
+        for b in &paired.pairing.boards {
+            let history = &t.entrants[b.red as usize - 1].rounds;
+            assert!(
+                !history
+                    .iter()
+                    .take(round as usize - 1)
+                    .any(|r| r.opponent == Some(b.black)
+                        && (r.result.is_played()
+                            || (r.result.is_forfeit() && options.forfeit_counts_as_met))),
+                "seed {seed} round {round}: rematch {} - {}",
+                b.red,
+                b.black
+            );
+            assert!(!t
+                .forbidden
+                .iter()
+                .any(|f| f.entrants.contains(&b.red) && f.entrants.contains(&b.black)));
+            let club = |id: StartNo| t.entrants[id as usize - 1].club.clone();
+            assert!(
+                !(options.avoid_same_club && club(b.red).is_some() && club(b.red) == club(b.black))
+            );
+        }
         // Colour rules hold unless relaxed, and relaxations are reported.
         let mut broken = 0;
         for b in &paired.pairing.boards {
@@ -230,6 +256,31 @@ fn run_event(seed: u64, stats: &mut Stats) {
         if broken > 0 {
             stats.relaxed += 1;
             assert!(key.violations > 0);
+            // Independent check with the shared matcher: no pairing keeps every rule.
+            let k = ids.len();
+            let ok = |id: StartNo, side: Side| {
+                let (streak, diff) = breaks(&t, id, side);
+                !streak && !diff
+            };
+            let mut edges: Vec<(usize, usize, i64)> = Vec::new();
+            for i in 0..k {
+                for j in i + 1..k {
+                    let (a, b) = (ids[i], ids[j]);
+                    let colour_ok = (ok(a, Side::Red) && ok(b, Side::Black))
+                        || (ok(a, Side::Black) && ok(b, Side::Red));
+                    if colour_ok && eval.may_meet(a, b) {
+                        edges.push((i, j, 1));
+                    }
+                }
+                if k % 2 == 1 {
+                    edges.push((i, k, 1));
+                }
+            }
+            let mate = matching::max_weight_matching(k + k % 2, &edges, true);
+            assert!(
+                mate.iter().any(Option::is_none),
+                "seed {seed} round {round}: relaxed although a legal pairing exists"
+            );
         }
         // Bye only for an odd field, to someone being paired.
         assert_eq!(paired.pairing.bye.is_some(), ids.len() % 2 == 1);
