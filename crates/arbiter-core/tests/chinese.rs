@@ -354,7 +354,7 @@ fn timing_probe_thousand_entrants() {
         ..Tournament::default()
     };
     let options = ChineseOptions::default();
-    for round in 1..=9 {
+    for round in 1..=11 {
         let start = std::time::Instant::now();
         let p = pair(&t, &options).expect("pairs");
         eprintln!(

@@ -186,7 +186,7 @@ impl Evaluator {
 fn half_split(ctx: &Context) -> Option<Solved> {
     let n = ctx.n();
     // Everyone has 0 points and no history in round 1: ranking order is 序号 order.
-    let bye = (n % 2 == 1).then_some(n - 1);
+    let bye = (n % 2 == 1).then(|| n - 1);
     let m = n - usize::from(bye.is_some());
     let half = m / 2;
     let pairs: Vec<(usize, usize)> = (0..half).map(|k| (k, k + half)).collect();
