@@ -185,11 +185,14 @@ impl Evaluator {
 /// (last in order) on the bye for an odd field.
 fn half_split(ctx: &Context) -> Option<Solved> {
     let n = ctx.n();
-    // Everyone has 0 points and no history in round 1: ranking order is 序号 order.
-    let bye = (n % 2 == 1).then(|| n - 1);
-    let m = n - usize::from(bye.is_some());
-    let half = m / 2;
-    let pairs: Vec<(usize, usize)> = (0..half).map(|k| (k, k + half)).collect();
+    // Everyone has 0 points and no history in round 1: the order is 序号 order (or the
+    // caller's tie order), and the bye goes to the first bye candidate (highest 序号).
+    let bye = (n % 2 == 1)
+        .then(|| (0..n).find(|&i| ctx.bye_rank[i] == 0))
+        .flatten();
+    let rest: Vec<usize> = (0..n).filter(|&i| Some(i) != bye).collect();
+    let half = rest.len() / 2;
+    let pairs: Vec<(usize, usize)> = (0..half).map(|k| (rest[k], rest[k + half])).collect();
     pairs
         .iter()
         .all(|&(i, j)| ctx.legal(i, j))
