@@ -755,7 +755,12 @@ pub async fn split(
         for (i, e) in pool_entrants.into_iter().enumerate() {
             let lap = i / k;
             let pos = i % k;
-            groups[if lap % 2 == 0 { pos } else { k - 1 - pos }].push(e);
+            groups[if lap.is_multiple_of(2) {
+                pos
+            } else {
+                k - 1 - pos
+            }]
+            .push(e);
         }
     } else {
         let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);

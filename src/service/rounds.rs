@@ -521,10 +521,10 @@ pub async fn set_result(
     let black_fouls = input.black_fouls.unwrap_or(0);
     check.range("red_fouls", red_fouls, 0, 99);
     check.range("black_fouls", black_fouls, 0, 99);
-    if reported.ends_with("forfeit") || reported.ends_with("forfeits") {
-        if red_fouls > 0 || black_fouls > 0 {
-            check.error("result", "a forfeited game has no fouls");
-        }
+    if (reported.ends_with("forfeit") || reported.ends_with("forfeits"))
+        && (red_fouls > 0 || black_fouls > 0)
+    {
+        check.error("result", "a forfeited game has no fouls");
     }
     check.finish()?;
 
