@@ -69,6 +69,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(rounds::pair_next_round, rounds::list_rounds))
         .routes(routes!(rounds::get_round, rounds::delete_round))
         .routes(routes!(rounds::publish_round))
+        .routes(routes!(rounds::edit_round))
         .routes(routes!(rounds::put_result))
         .routes(routes!(rounds::get_standings))
         .routes(routes!(
