@@ -12,4 +12,5 @@ mod health;
 mod interchange;
 mod migrations;
 mod registration;
+mod seeds;
 mod support;
