@@ -127,51 +127,45 @@ impl Tr {
 
 /// (key, en, zh-Hant, zh-Hans), sorted by key (binary search; a test checks the order).
 static CATALOGUE: &[(&str, &str, &str, &str)] = &[
-    (
-        "app.name",
-        "arbiter",
-        "arbiter 編排系統",
-        "arbiter 编排系统",
-    ),
-    (
-        "app.tagline",
-        "Swiss-system tournaments for Xiangqi, Jieqi and Banqi",
-        "象棋、揭棋、暗棋積分編排賽事管理",
-        "象棋、揭棋、暗棋积分编排赛事管理",
-    ),
-    (
-        "error.not_found",
-        "Page not found",
-        "找不到頁面",
-        "找不到页面",
-    ),
-    (
-        "error.title",
-        "Something went wrong",
-        "發生錯誤",
-        "发生错误",
-    ),
+    ("app.name", "arbiter", "arbiter 編排系統", "arbiter 编排系统"),
+    ("app.tagline", "Swiss-system tournaments for Xiangqi, Jieqi and Banqi", "象棋、揭棋、暗棋積分編排賽事管理", "象棋、揭棋、暗棋积分编排赛事管理"),
+    ("dashboard.empty", "No tournaments yet.", "尚無賽事。", "尚无赛事。"),
+    ("dashboard.logged_in_as", "Logged in as", "目前登入：", "当前登录："),
+    ("dashboard.title", "Dashboard", "管理頁面", "管理页面"),
+    ("error.bad_form", "The form could not be read", "無法讀取表單", "无法读取表单"),
+    ("error.csrf", "This form has expired or did not come from this site. Go back, reload the page and try again.", "此表單已過期或並非來自本網站。請返回並重新載入頁面後再試。", "此表单已过期或并非来自本网站。请返回并刷新页面后再试。"),
+    ("error.forbidden", "Not allowed", "不允許此操作", "不允许此操作"),
+    ("error.form_content_type", "The form must be sent as application/x-www-form-urlencoded.", "表單須以 application/x-www-form-urlencoded 格式送出。", "表单须以 application/x-www-form-urlencoded 格式提交。"),
+    ("error.form_invalid", "Some fields are missing or malformed", "部分欄位缺漏或格式錯誤", "部分字段缺失或格式错误"),
+    ("error.form_too_large", "The form is too large.", "表單內容過大。", "表单内容过大。"),
+    ("error.internal", "Internal server error. Please try again later.", "伺服器內部錯誤，請稍後再試。", "服务器内部错误，请稍后再试。"),
+    ("error.not_found", "Page not found", "找不到頁面", "找不到页面"),
+    ("error.title", "Something went wrong", "發生錯誤", "发生错误"),
     ("game.banqi", "Banqi", "暗棋", "暗棋"),
     ("game.jieqi", "Jieqi", "揭棋", "揭棋"),
     ("game.xiangqi", "Xiangqi", "象棋", "象棋"),
-    (
-        "home.empty",
-        "No tournaments yet. An arbiter can create one from the dashboard.",
-        "尚無賽事。裁判可於管理頁面建立賽事。",
-        "尚无赛事。裁判可在管理页面创建赛事。",
-    ),
+    ("home.empty", "No tournaments yet. An arbiter can create one from the dashboard.", "尚無賽事。裁判可於管理頁面建立賽事。", "尚无赛事。裁判可在管理页面创建赛事。"),
     ("home.title", "Tournaments", "賽事", "赛事"),
+    ("login.failed", "Wrong username or password.", "帳號或密碼錯誤。", "用户名或密码错误。"),
+    ("login.password", "Password", "密碼", "密码"),
+    ("login.submit", "Log in", "登入", "登录"),
+    ("login.title", "Arbiter login", "裁判登入", "裁判登录"),
+    ("login.too_many", "Too many failed attempts. Wait ten minutes and try again.", "失敗次數過多，請十分鐘後再試。", "失败次数过多，请十分钟后再试。"),
+    ("login.username", "Username", "帳號", "用户名"),
+    ("login.username_required", "Enter your username.", "請輸入帳號。", "请输入用户名。"),
+    ("nav.account", "Account", "帳號", "账号"),
+    ("nav.dashboard", "Dashboard", "管理頁面", "管理页面"),
     ("nav.home", "Home", "首頁", "首页"),
     ("nav.language", "Language", "語言", "语言"),
+    ("nav.login", "Arbiter login", "裁判登入", "裁判登录"),
+    ("nav.logout", "Log out", "登出", "退出登录"),
+    ("role.admin", "administrator", "管理員", "管理员"),
+    ("role.arbiter", "arbiter", "裁判", "裁判"),
+    ("role.scorer", "scorer", "記分員", "记分员"),
     ("status.cancelled", "Cancelled", "已取消", "已取消"),
     ("status.draft", "Draft", "籌備中", "筹备中"),
     ("status.finished", "Finished", "已結束", "已结束"),
-    (
-        "status.registration",
-        "Registration open",
-        "報名中",
-        "报名中",
-    ),
+    ("status.registration", "Registration open", "報名中", "报名中"),
     ("status.running", "In progress", "進行中", "进行中"),
     ("table.date", "Date", "日期", "日期"),
     ("table.game", "Game", "棋種", "棋种"),
@@ -200,6 +194,56 @@ mod tests {
                 "{key} lacks a language"
             );
         }
+    }
+
+    /// Every literal key a template looks up (`tr.t("…")`) is in the catalogue, and so is every
+    /// value of the columns templates turn into keys (`game.…`, `status.…`, `role.…`).
+    #[test]
+    fn every_key_the_templates_use_exists() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).expect("templates folder") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    out.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(
+            std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/templates")),
+            &mut files,
+        );
+        let known = |key: &str| CATALOGUE.binary_search_by(|(k, ..)| (*k).cmp(key)).is_ok();
+        let mut missing = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("template");
+            for piece in text.split("tr.t(\"").skip(1) {
+                let key = piece.split('"').next().unwrap_or("");
+                if !known(key) {
+                    missing.push(format!("{}: {key}", file.display()));
+                }
+            }
+        }
+        for key in [
+            "game.xiangqi",
+            "game.jieqi",
+            "game.banqi",
+            "status.draft",
+            "status.registration",
+            "status.running",
+            "status.finished",
+            "status.cancelled",
+            "role.admin",
+            "role.arbiter",
+            "role.scorer",
+        ] {
+            if !known(key) {
+                missing.push(key.to_string());
+            }
+        }
+        assert!(missing.is_empty(), "missing UI text: {missing:?}");
     }
 
     #[test]

@@ -9,4 +9,5 @@ mod auth;
 mod embedded;
 mod health;
 mod migrations;
+mod pages;
 mod support;
