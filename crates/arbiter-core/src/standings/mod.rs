@@ -380,3 +380,6 @@ pub fn command(trf_text: &str, args: &CommandArgs) -> Result<String, CommandErro
     }
     Ok(to_tsv(&standings))
 }
+
+#[cfg(test)]
+mod tests;
