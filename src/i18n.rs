@@ -159,6 +159,8 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("nav.language", "Language", "語言", "语言"),
     ("nav.login", "Arbiter login", "裁判登入", "裁判登录"),
     ("nav.logout", "Log out", "登出", "退出登录"),
+    ("print.button", "Print", "列印", "打印"),
+    ("print.view", "Print view", "列印版", "打印版"),
     ("role.admin", "administrator", "管理員", "管理员"),
     ("role.arbiter", "arbiter", "裁判", "裁判"),
     ("role.scorer", "scorer", "記分員", "记分员"),

@@ -135,3 +135,31 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for AppForm<
             })
     }
 }
+
+/// `Path<T>` for pages: a malformed id in the URL (not a UUID, a round that is not a number)
+/// names a page that does not exist, so it answers the HTML 404 page.
+#[derive(Debug)]
+pub struct PagePath<T>(pub T);
+
+impl<S: Send + Sync, T: serde::de::DeserializeOwned + Send> FromRequestParts<S> for PagePath<T> {
+    type Rejection = PageError;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &S,
+    ) -> Result<Self, Self::Rejection> {
+        match axum::extract::Path::<T>::from_request_parts(parts, state).await {
+            Ok(axum::extract::Path(value)) => Ok(PagePath(value)),
+            Err(rejection) => {
+                tracing::debug!(%rejection, "page path rejected");
+                let lang = LangPrefs::from_parts(parts).resolve(Lang::ZhHant);
+                Err(PageError::new(
+                    StatusCode::NOT_FOUND,
+                    lang,
+                    "error.not_found",
+                    "",
+                ))
+            }
+        }
+    }
+}

@@ -57,7 +57,11 @@ fn every_dutch_fixture_pairs_like_the_reference_engine() {
         }
         total += 1;
         let expected = std::fs::read_to_string(case.with_extension(suffix)).expect("expected");
-        let name = case.file_stem().expect("stem").to_string_lossy().to_string();
+        let name = case
+            .file_stem()
+            .expect("stem")
+            .to_string_lossy()
+            .to_string();
         match pair(&t, &DutchOptions { edition }) {
             Ok(p) => {
                 let got = p.to_text();

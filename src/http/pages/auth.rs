@@ -1,6 +1,6 @@
 //! `GET/POST /login` and `POST /logout`: browser sessions in an HttpOnly cookie.
 
-use super::session::{self, ClientIp, LoginLimiter};
+use super::session::{self, ClientIp, RateLimiter};
 use super::{HtmlPage, PageCtx, PageError};
 use crate::http::extract::AppForm;
 use crate::http::AppState;
@@ -117,7 +117,7 @@ pub async fn create_session(
             None,
         );
     }
-    let limiter = LoginLimiter::global();
+    let limiter = RateLimiter::logins();
     if !limiter.allowed(ip, &username, Instant::now()) {
         return again(
             ctx,

@@ -273,29 +273,37 @@ impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
     }
 }
 
-/// Failed logins per (client address, username) in a sliding window (SPEC §13). In memory,
-/// per process: good enough to stop password guessing against one server.
+/// Counts events (failed logins, registrations) per (client address, name) in a sliding window
+/// (SPEC §13: login and registration are rate-limited). In memory, per process: good enough to
+/// stop password guessing or form flooding against one server.
 #[derive(Debug)]
-pub struct LoginLimiter {
+pub struct RateLimiter {
     max_failures: usize,
     window: Duration,
     failures: Mutex<HashMap<(IpAddr, String), Vec<Instant>>>,
 }
 
-impl LoginLimiter {
-    /// A limiter allowing `max_failures` failures per `window`.
-    pub fn new(max_failures: usize, window: Duration) -> LoginLimiter {
-        LoginLimiter {
+impl RateLimiter {
+    /// A limiter allowing `max_failures` events per `window`.
+    pub fn new(max_failures: usize, window: Duration) -> RateLimiter {
+        RateLimiter {
             max_failures,
             window,
             failures: Mutex::new(HashMap::new()),
         }
     }
 
-    /// The limiter the login page uses: 10 failures per 10 minutes.
-    pub fn global() -> &'static LoginLimiter {
-        static LIMITER: OnceLock<LoginLimiter> = OnceLock::new();
-        LIMITER.get_or_init(|| LoginLimiter::new(10, Duration::from_secs(600)))
+    /// The limiter of failed logins: 10 per (address, username) per 10 minutes.
+    pub fn logins() -> &'static RateLimiter {
+        static LIMITER: OnceLock<RateLimiter> = OnceLock::new();
+        LIMITER.get_or_init(|| RateLimiter::new(10, Duration::from_secs(600)))
+    }
+
+    /// The limiter of public registrations: 20 per (address, tournament) per hour, enough for
+    /// a family or a school club registering from one connection.
+    pub fn registrations() -> &'static RateLimiter {
+        static LIMITER: OnceLock<RateLimiter> = OnceLock::new();
+        LIMITER.get_or_init(|| RateLimiter::new(20, Duration::from_secs(3600)))
     }
 
     fn key(ip: IpAddr, username: &str) -> (IpAddr, String) {
@@ -324,7 +332,7 @@ impl LoginLimiter {
         times.len() < self.max_failures
     }
 
-    /// Records a failed attempt at `now`.
+    /// Records an event (a failed attempt, a registration) at `now`.
     pub fn record_failure(&self, ip: IpAddr, username: &str, now: Instant) {
         let mut map = self.lock();
         // Forget stale keys now and then so memory stays bounded under a spray of usernames.
@@ -337,7 +345,7 @@ impl LoginLimiter {
         map.entry(Self::key(ip, username)).or_default().push(now);
     }
 
-    /// Forgets the failures of a key after a successful login.
+    /// Forgets the events of a key (after a successful login).
     pub fn record_success(&self, ip: IpAddr, username: &str) {
         self.lock().remove(&Self::key(ip, username));
     }
@@ -349,7 +357,7 @@ mod tests {
 
     #[test]
     fn the_limiter_blocks_after_the_allowed_failures_and_forgets_them_later() {
-        let limiter = LoginLimiter::new(3, Duration::from_secs(60));
+        let limiter = RateLimiter::new(3, Duration::from_secs(60));
         let ip = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
         let t0 = Instant::now();
         for i in 0..3 {

@@ -203,11 +203,19 @@ impl Context {
                 }
             }
             let pref = if imbalance > 1 {
-                Some(if whites > blacks { Side::Black } else { Side::Red })
+                Some(if whites > blacks {
+                    Side::Black
+                } else {
+                    Side::Red
+                })
             } else if run >= 2 {
                 last.map(Side::opposite)
             } else if imbalance == 1 {
-                Some(if whites > blacks { Side::Black } else { Side::Red })
+                Some(if whites > blacks {
+                    Side::Black
+                } else {
+                    Side::Red
+                })
             } else {
                 last.map(Side::opposite)
             };
@@ -273,8 +281,8 @@ impl Context {
             }
         }
         for f in &t.forbidden {
-            let applies = f.first_round.is_none_or(|a| a <= round)
-                && f.last_round.is_none_or(|b| round <= b);
+            let applies =
+                f.first_round.is_none_or(|a| a <= round) && f.last_round.is_none_or(|b| round <= b);
             if !applies {
                 continue;
             }
@@ -424,10 +432,14 @@ impl Context {
         // Board order: higher player's raw score, lower player's raw score, higher's number.
         let key = |r: &Row| {
             let (w, b) = (sorted[r.white], sorted[r.black]);
-            let w_higher = (w.raw_score, std::cmp::Reverse(w.rank))
-                > (b.raw_score, std::cmp::Reverse(b.rank));
+            let w_higher =
+                (w.raw_score, std::cmp::Reverse(w.rank)) > (b.raw_score, std::cmp::Reverse(b.rank));
             let (h, l) = if w_higher { (w, b) } else { (b, w) };
-            (std::cmp::Reverse(h.raw_score), std::cmp::Reverse(l.raw_score), h.rank)
+            (
+                std::cmp::Reverse(h.raw_score),
+                std::cmp::Reverse(l.raw_score),
+                h.rank,
+            )
         };
         rows.sort_by_key(|r| key(r));
         RoundPairing {
@@ -542,9 +554,8 @@ impl Weigher<'_> {
         }
         let Layout { b, s, k } = *self.layout;
         let small = |w: W, bits: u32, v: u64| w.shl(bits).add(W::from_u64(v));
-        let mut w = W::from_u64(
-            1 + u64::from(!self.bye_candidate(h)) + u64::from(!self.bye_candidate(l)),
-        );
+        let mut w =
+            W::from_u64(1 + u64::from(!self.bye_candidate(h)) + u64::from(!self.bye_candidate(l)));
         w = small(w, b, u64::from(cur));
         w = w.shl(s);
         if cur {
@@ -653,9 +664,8 @@ impl Context {
                     let (h, l) = (sorted[u], sorted[v]);
                     let w: Option<W<L>> = if n % 2 == 1 {
                         self.compatible(l, h).then(|| {
-                            let f1 = 1
-                                + u64::from(!l.eligible_for_bye)
-                                + u64::from(!h.eligible_for_bye);
+                            let f1 =
+                                1 + u64::from(!l.eligible_for_bye) + u64::from(!h.eligible_for_bye);
                             W::<L>::from_u64(f1)
                                 .shl(layout.s)
                                 .add(W::from_u64(u64::from(shifts[&l.score] + shifts[&h.score])))
@@ -671,9 +681,7 @@ impl Context {
             m.solve();
             let mates = m.matching();
             let unmatched: Vec<usize> = (0..n).filter(|&v| mates[v].is_none()).collect();
-            if unmatched.len() > 1
-                || unmatched.iter().any(|&v| !sorted[v].eligible_for_bye)
-            {
+            if unmatched.len() > 1 || unmatched.iter().any(|&v| !sorted[v].eligible_for_bye) {
                 return Err(PairingError::NoValidPairing {
                     reason: "the entrants cannot all be paired without a rematch, a colour \
                              conflict, a forbidden pair or an ineligible bye"

@@ -47,8 +47,8 @@ pub fn read_trf(text: &str) -> Tournament {
                     "b" => Some(Side::Black),
                     _ => None,
                 };
-                let result = ResultCode::from_trf_letter(block.as_bytes()[7] as char)
-                    .expect("result code");
+                let result =
+                    ResultCode::from_trf_letter(block.as_bytes()[7] as char).expect("result code");
                 e.rounds.push(RoundRecord {
                     opponent: (opp != 0).then_some(opp),
                     colour: if opp != 0 { colour } else { None },
