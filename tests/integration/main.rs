@@ -5,6 +5,7 @@
     clippy::unwrap_used,
     reason = "a test that cannot unwrap should fail loudly"
 )]
+mod api;
 mod auth;
 mod embedded;
 mod health;

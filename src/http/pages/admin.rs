@@ -33,7 +33,7 @@ pub async fn show_dashboard(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
 ) -> Response {
-    let tournaments = match service::tournaments::list(&state.db).await {
+    let tournaments = match service::tournaments::list_summaries(&state.db).await {
         Ok(list) => list,
         Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
     };

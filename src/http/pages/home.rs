@@ -53,7 +53,7 @@ pub struct HomePage {
 
 /// `GET /`
 pub async fn show_home(State(state): State<AppState>, ctx: PageCtx) -> Response {
-    let tournaments = match service::tournaments::list(&state.db).await {
+    let tournaments = match service::tournaments::list_summaries(&state.db).await {
         Ok(list) => list,
         Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
     };
