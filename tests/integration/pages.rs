@@ -414,3 +414,206 @@ async fn pages_carry_security_headers(pool: PgPool) {
     assert_eq!(page.headers["x-frame-options"], "DENY");
     assert_eq!(page.headers["x-content-type-options"], "nosniff");
 }
+
+// ---------------------------------------------------------------- public pages
+
+use crate::support::{add_entrants, admin_token, call, expect, tournament_with_section};
+use serde_json::{json, Value};
+
+/// A section with 5 entrants (one named like a script), round 1 paired and board 1 decided.
+async fn played_section(pool: &PgPool) -> (String, String, Value) {
+    let token = admin_token(pool).await;
+    let (tid, sid) = tournament_with_section(pool, &token, "xiangqi", json!({"rounds": 3})).await;
+    add_entrants(pool, &token, &sid, 4).await;
+    expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/entrants"),
+            Some(&token),
+            Some(json!({"name": "<script>alert(1)</script>", "club": "<b>club</b>", "email": "secret@example.org"})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let round = expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let board = round["boards"][0]["id"].as_str().unwrap().to_string();
+    expect(
+        &call(
+            pool,
+            "PUT",
+            &format!("/api/v1/boards/{board}/result"),
+            Some(&token),
+            Some(json!({"result": "red_wins", "black_fouls": 1})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    (tid, sid, round)
+}
+
+fn assert_escaped(page: &Reply) {
+    assert!(!page.text.contains("<script>"), "unescaped: {}", page.text);
+    assert!(!page.text.contains("<b>club"), "unescaped club");
+    assert!(
+        !page.text.contains("secret@example.org"),
+        "contact data leaked"
+    );
+}
+
+#[sqlx::test]
+async fn the_public_pages_show_a_section_from_the_services(pool: PgPool) {
+    let (tid, sid, round) = played_section(&pool).await;
+    let mut browser = Browser::new(&pool);
+
+    let home = browser.get(&format!("/t/{tid}?lang=en")).await;
+    assert_eq!(home.status, StatusCode::OK, "{}", home.text);
+    assert!(home.text.contains("<h1>Open</h1>"));
+    assert!(home
+        .text
+        .contains(&format!(r#"<a href="/s/{sid}/entrants">A</a>"#)));
+    assert!(home.text.contains("Chinese Swiss"));
+
+    let entrants = browser.get(&format!("/s/{sid}/entrants")).await;
+    assert_eq!(entrants.status, StatusCode::OK);
+    for name in [
+        "P1",
+        "P2",
+        "P3",
+        "P4",
+        "&#60;script&#62;alert(1)&#60;/script&#62;",
+    ] {
+        assert!(
+            entrants.text.contains(name),
+            "{name} missing: {}",
+            entrants.text
+        );
+    }
+    assert!(
+        !entrants.text.contains("p1@example.org"),
+        "contact data leaked"
+    );
+    assert!(entrants.text.contains("5 entrants"));
+    assert_escaped(&entrants);
+
+    let pairings = browser.get(&format!("/s/{sid}/pairings/1")).await;
+    assert_eq!(pairings.status, StatusCode::OK);
+    let red = round["boards"][0]["red"]["name"].as_str().unwrap();
+    assert!(pairings.text.contains(red));
+    assert!(pairings.text.contains("1 : 0"), "result shown");
+    assert!(pairings.text.contains("1 foul(s)"), "fouls shown");
+    assert!(
+        pairings.text.contains(">bye<"),
+        "the bye of the odd entrant"
+    );
+    assert!(pairings.text.contains(r#"aria-current="page">Round 1</a>"#));
+    assert_escaped(&pairings);
+
+    let standings = browser.get(&format!("/s/{sid}/standings")).await;
+    assert_eq!(standings.status, StatusCode::OK);
+    assert!(standings.text.contains("After round 1"));
+    assert!(
+        standings.text.contains("provisional"),
+        "results are missing"
+    );
+    assert!(standings.text.contains("<abbr"), "tiebreak columns");
+    assert_escaped(&standings);
+
+    let crosstable = browser.get(&format!("/s/{sid}/crosstable")).await;
+    assert_eq!(crosstable.status, StatusCode::OK);
+    assert!(
+        crosstable.text.contains("R 1"),
+        "the winner's cell: {}",
+        crosstable.text
+    );
+    assert!(crosstable.text.contains("B 0"), "the loser's cell");
+    assert_escaped(&crosstable);
+
+    for print in [
+        format!("/s/{sid}/entrants/print"),
+        format!("/s/{sid}/pairings/1/print"),
+        format!("/s/{sid}/standings/print"),
+        format!("/s/{sid}/crosstable/print"),
+    ] {
+        let page = browser.get(&print).await;
+        assert_eq!(page.status, StatusCode::OK, "{print}");
+        assert!(page.text.contains("/static/css/sheet.css"), "{print}");
+        assert!(!page.text.contains(r#"<header class="site">"#), "{print}");
+        assert!(page.text.contains(r#"<table class="grid"#), "{print}");
+        assert_escaped(&page);
+    }
+}
+
+#[sqlx::test]
+async fn an_arbiter_sees_no_contact_data_on_public_pages_either(pool: PgPool) {
+    let (_, sid, _) = played_section(&pool).await;
+    // The section's admin is "chief" (support's admin_token) with this password.
+    let mut browser = Browser::new(&pool);
+    browser.log_in("chief", "a long password").await;
+    let entrants = browser.get(&format!("/s/{sid}/entrants")).await;
+    assert!(entrants.text.contains("chief"), "logged in");
+    assert!(!entrants.text.contains("@example.org"));
+}
+
+#[sqlx::test]
+async fn public_pages_answer_404_pages_for_unknown_or_malformed_ids(pool: PgPool) {
+    let (_, sid, _) = played_section(&pool).await;
+    let mut browser = Browser::new(&pool);
+    for uri in [
+        "/t/not-a-uuid".to_string(),
+        format!("/t/{}", uuid::Uuid::new_v4()),
+        format!("/s/{}/standings", uuid::Uuid::new_v4()),
+        format!("/s/{sid}/pairings/9"),
+        format!("/s/{sid}/pairings/x"),
+        format!("/s/{sid}/pairings/1/print/x"),
+    ] {
+        let page = browser.get(&format!("{uri}?lang=en")).await;
+        assert_eq!(page.status, StatusCode::NOT_FOUND, "{uri}");
+        assert!(page.content_type.starts_with("text/html"), "{uri}");
+        assert!(
+            page.text.contains("not found") || page.text.contains("Page not found"),
+            "{uri}: {}",
+            page.text
+        );
+    }
+}
+
+#[sqlx::test]
+async fn event_pages_fall_back_to_the_event_language(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let t = expect(
+        &call(
+            &pool,
+            "POST",
+            "/api/v1/tournaments",
+            Some(&token),
+            Some(json!({"name": "Open", "game": "banqi", "default_language": "en"})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let tid = t["id"].as_str().unwrap();
+    let mut browser = Browser::new(&pool);
+    let page = browser.get(&format!("/t/{tid}")).await;
+    assert!(page.text.contains(r#"<html lang="en">"#));
+    // The site's own pages keep the site default.
+    assert!(browser
+        .get("/")
+        .await
+        .text
+        .contains(r#"<html lang="zh-Hant">"#));
+    // A visitor's choice beats the event default.
+    browser.accept_language = Some("zh-CN".to_string());
+    let page = browser.get(&format!("/t/{tid}")).await;
+    assert!(page.text.contains(r#"<html lang="zh-Hans">"#));
+}

@@ -6,6 +6,7 @@
 pub mod admin;
 pub mod auth;
 pub mod home;
+pub mod public;
 pub mod session;
 
 use super::AppState;
@@ -27,6 +28,27 @@ pub fn router() -> Router<AppState> {
         .route("/login", get(auth::show_login).post(auth::create_session))
         .route("/logout", post(auth::delete_session))
         .route("/admin", get(admin::show_dashboard))
+        .route("/t/{tournament_id}", get(public::show_tournament))
+        .route("/s/{section_id}/entrants", get(public::show_entrants))
+        .route(
+            "/s/{section_id}/entrants/print",
+            get(public::print_entrants),
+        )
+        .route("/s/{section_id}/pairings/{n}", get(public::show_pairings))
+        .route(
+            "/s/{section_id}/pairings/{n}/print",
+            get(public::print_pairings),
+        )
+        .route("/s/{section_id}/standings", get(public::show_standings))
+        .route(
+            "/s/{section_id}/standings/print",
+            get(public::print_standings),
+        )
+        .route("/s/{section_id}/crosstable", get(public::show_crosstable))
+        .route(
+            "/s/{section_id}/crosstable/print",
+            get(public::print_crosstable),
+        )
         .layer(middleware::from_fn(session::page_layer))
 }
 
