@@ -54,15 +54,6 @@ function sleep(ms) {
   return new Promise((ok) => setTimeout(ok, ms));
 }
 
-/** Runs SQL on the test database; values are passed as psql variables, never spliced. */
-function sql(script, vars = {}) {
-  const args = [databaseUrl, '-v', 'ON_ERROR_STOP=1', '-q', '-t', '-A', '-f', '-'];
-  for (const [k, v] of Object.entries(vars)) args.push('-v', `${k}=${v}`);
-  const r = spawnSync('psql', args, { input: script, encoding: 'utf8' });
-  if (r.status !== 0) throw new Error(`psql failed: ${r.stderr}`);
-  return r.stdout.trim();
-}
-
 function assert(condition, message) {
   if (!condition) throw new Error(message);
 }
@@ -115,16 +106,48 @@ function stopServer() {
   if (server && server.exitCode === null) server.kill('SIGTERM');
 }
 
-/** Test data: written with SQL until the API can create tournaments. */
-function seed() {
-  const id = sql(
-    `insert into tournament (name, venue, status, default_language)
-     values (:'name', :'venue', 'registration', 'zh-Hant') returning tournament_id;`,
-    { name: EVIL, venue: '"><img src=x onerror=alert(2)>' },
-  );
-  sql(`insert into tournament (name, venue, starts_on, status)
-       values ('第一屆揭棋公開賽', '多倫多', date '2026-12-05', 'running');`);
-  return { evilId: id };
+/** Calls the JSON API; fails the set-up on any unexpected status. */
+async function api(method, path, body, token) {
+  const headers = { 'content-type': 'application/json' };
+  if (token) headers.authorization = `Bearer ${token}`;
+  const r = await fetch(`${base}${path}`, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  const text = await r.text();
+  if (!r.ok) throw new Error(`${method} ${path}: ${r.status} ${text}`);
+  return text ? JSON.parse(text) : null;
+}
+
+/** Test data, made through the API as an arbiter would: two tournaments, one section with
+ *  13 entrants (one named like a script), round 1 paired with all but one result entered. */
+const data = {};
+async function seed() {
+  const { token } = await api('POST', '/api/v1/auth/login', ADMIN);
+  const evil = await api('POST', '/api/v1/tournaments', {
+    name: EVIL, game: 'banqi', venue: '"><img src=x onerror=alert(2)>',
+  }, token);
+  const open = await api('POST', '/api/v1/tournaments', {
+    name: '第一屆揭棋公開賽', game: 'jieqi', venue: '多倫多', starts_on: '2026-12-05',
+    ends_on: '2026-12-06', organiser: '揭棋協會', time_control: '10′+10″', default_language: 'zh-Hant',
+  }, token);
+  const section = await api('POST', `/api/v1/tournaments/${open.id}/sections`, { name: '公開組', rounds: 5 }, token);
+  const names = ['陳大文', '李小龍', '張三', '王五', '趙六', 'Alice Wong', '林志明', '黃美玲', '吳家豪', '周杰', '鄭成功', '許冠文'];
+  for (const [i, name] of names.entries()) {
+    await api('POST', `/api/v1/sections/${section.id}/entrants`, {
+      name, club: i % 3 ? '多倫多棋會' : 'Scarborough Xiangqi Club', rating: 2100 - 25 * i,
+      email: `p${i}@example.org`,
+    }, token);
+  }
+  await api('POST', `/api/v1/sections/${section.id}/entrants`, { name: EVIL, club: '<b>club</b>' }, token);
+  const round = await api('POST', `/api/v1/sections/${section.id}/rounds`, undefined, token);
+  const results = ['red_wins', 'black_wins', 'draw', 'black_forfeits'];
+  const played = round.boards.filter((b) => b.black);
+  for (const [i, board] of played.slice(0, -1).entries()) {
+    await api('PUT', `/api/v1/boards/${board.id}/result`, { result: results[i % results.length], red_fouls: i === 1 ? 1 : 0 }, token);
+  }
+  Object.assign(data, { evilId: evil.id, tournamentId: open.id, sectionId: section.id });
 }
 
 // ---------------------------------------------------------------- per-test page checks
@@ -207,6 +230,7 @@ test('the home page lists tournaments in the language of Accept-Language', async
   assert((await page.getAttribute('html', 'lang')) === 'en', 'expected English');
   assert((await page.textContent('h1')) === 'Tournaments', 'English heading');
   assert((await page.locator('table.list tbody tr').count()) === 2, 'two tournaments');
+  assert((await page.textContent('table.list')).includes(EVIL), 'the script name is text');
 }, { context: { locale: 'en-US' } });
 
 test('a Chinese browser gets Traditional or Simplified Chinese', async ({ browser, allowed }) => {
@@ -323,6 +347,59 @@ test('unknown pages answer 404 with a page in the visitor language', async ({ pa
   assert((await page.textContent('h1')) === 'Page not found', 'English 404');
 }, { allow: [404] });
 
+test('a visitor follows a section from the tournament home through every tab', async ({ page }) => {
+  await page.goto(`${base}/`);
+  await Promise.all([page.waitForURL(/\/t\//), page.click('text=第一屆揭棋公開賽')]);
+  assert((await page.getAttribute('html', 'lang')) === 'en', 'the visitor language beats the event default');
+  await Promise.all([page.waitForURL(/\/entrants$/), page.click('table.list td:first-child a')]);
+  const names = await page.locator('table.list tbody td:nth-child(2)').allTextContents();
+  assert(names.length === 13 && names.includes(EVIL), `13 entrants incl. the script name: ${names}`);
+  assert(!(await page.content()).includes('@example.org'), 'no contact data');
+  await Promise.all([page.waitForURL(/\/pairings\/1$/), page.click('nav.tabs >> text=Round 1')]);
+  assert((await page.locator('table.pairings tbody tr').count()) === 7, 'six boards and the bye');
+  assert((await page.textContent('table.pairings')).includes('1 : 0'), 'a result');
+  await Promise.all([page.waitForURL(/\/standings$/), page.click('nav.tabs >> text=Standings')]);
+  assert((await page.textContent('main')).includes('provisional'), 'one result is missing');
+  await Promise.all([page.waitForURL(/\/crosstable$/), page.click('nav.tabs >> text=Crosstable')]);
+  assert((await page.locator('table.crosstable tbody tr').count()) === 13, 'crosstable lines');
+});
+
+test('section pages fit a 360-px phone (tables scroll inside their box)', async ({ page }) => {
+  const s = data.sectionId;
+  for (const [path, shot] of [
+    [`/t/${data.tournamentId}`, 'tournament-360.png'],
+    [`/s/${s}/entrants`, 'entrants-360.png'],
+    [`/s/${s}/pairings/1`, 'pairings-360.png'],
+    [`/s/${s}/standings`, 'standings-360.png'],
+    [`/s/${s}/crosstable`, 'crosstable-360.png'],
+  ]) {
+    await page.goto(`${base}${path}`);
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert(width <= 360, `${path} is ${width}px wide`);
+    await page.screenshot({ path: join(out, shot), fullPage: true });
+  }
+}, { context: { locale: 'zh-TW', viewport: { width: 360, height: 740 }, deviceScaleFactor: 2, isMobile: true, hasTouch: true } });
+
+test('print views make clean A4 PDFs without the page chrome', async ({ page }) => {
+  const s = data.sectionId;
+  for (const [path, name] of [
+    [`/s/${s}/entrants/print`, 'entrants'],
+    [`/s/${s}/pairings/1/print`, 'pairings-r1'],
+    [`/s/${s}/standings/print`, 'standings'],
+    [`/s/${s}/crosstable/print`, 'crosstable'],
+  ]) {
+    await page.goto(`${base}${path}`);
+    await page.emulateMedia({ media: 'screen' });
+    assert(await page.isVisible('button[data-print]'), `${path}: the print button is shown on screen`);
+    await page.emulateMedia({ media: 'print' });
+    const bar = await page.evaluate(() => getComputedStyle(document.querySelector('.print-bar')).display);
+    assert(bar === 'none', `${path}: the print bar is hidden on paper`);
+    assert((await page.textContent('h1')) === '第一屆揭棋公開賽', `${path}: heading`);
+    await page.screenshot({ path: join(out, `${name}-print.png`), fullPage: true });
+    await page.pdf({ path: join(out, `${name}.pdf`), format: 'A4' });
+  }
+}, { context: { locale: 'zh-TW' } });
+
 // ---------------------------------------------------------------- runner
 
 async function main() {
@@ -331,7 +408,7 @@ async function main() {
   let browser;
   try {
     await startServer();
-    seed();
+    await seed();
     browser = await chromium.launch({
       executablePath,
       headless: true,

@@ -28,7 +28,6 @@ command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 # Without CJK fonts Chinese pages render as boxes in screenshots and PDFs.
 fc-list 2>/dev/null | grep -qi 'cjk' || missing+=(fonts-noto-cjk)
-command -v psql >/dev/null || missing+=(postgresql-client)
 if [ "${#missing[@]}" -gt 0 ]; then
     apt_install "${missing[@]}"
 fi
