@@ -8,6 +8,7 @@ use anyhow::Context as _;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, PgPool};
 use std::future::Future;
+use std::net::SocketAddr;
 use std::str::FromStr;
 use std::time::Duration;
 use tokio::net::TcpListener;
@@ -109,7 +110,9 @@ impl Application {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        axum::serve(self.listener, http::app(self.state))
+        // Connect info gives handlers the peer address (the login rate limiter keys on it).
+        let app = http::app(self.state).into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(self.listener, app)
             .with_graceful_shutdown(shutdown)
             .await
             .context("HTTP server failed")

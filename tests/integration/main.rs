@@ -11,6 +11,7 @@ mod embedded;
 mod health;
 mod interchange;
 mod migrations;
+mod pages;
 mod registration;
 mod seeds;
 mod support;

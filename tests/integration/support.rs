@@ -12,6 +12,7 @@ use tower::ServiceExt as _;
 pub struct Reply {
     pub status: StatusCode,
     pub content_type: String,
+    pub headers: axum::http::HeaderMap,
     pub text: String,
 }
 
@@ -35,6 +36,7 @@ pub async fn send(pool: &PgPool, request: Request<Body>) -> Reply {
         .and_then(|v| v.to_str().ok())
         .unwrap_or("")
         .to_string();
+    let headers = response.headers().clone();
     let bytes = response
         .into_body()
         .collect()
@@ -44,6 +46,7 @@ pub async fn send(pool: &PgPool, request: Request<Body>) -> Reply {
     Reply {
         status,
         content_type,
+        headers,
         text: String::from_utf8_lossy(&bytes).into_owned(),
     }
 }
