@@ -10,6 +10,7 @@ mod auth;
 mod embedded;
 mod health;
 mod interchange;
+mod knockout;
 mod migrations;
 mod pages;
 mod registration;
