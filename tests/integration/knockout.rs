@@ -65,7 +65,7 @@ async fn game(pool: &PgPool, token: &str, m: &Value, winner: Option<&Value>) -> 
     )
 }
 
-fn match_at<'a>(bracket: &'a Value, round: i64, slot: i64, third: bool) -> &'a Value {
+fn match_at(bracket: &Value, round: i64, slot: i64, third: bool) -> &Value {
     bracket["matches"]
         .as_array()
         .unwrap()
