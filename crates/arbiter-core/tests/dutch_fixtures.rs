@@ -56,6 +56,11 @@ fn every_dutch_fixture_pairs_like_the_reference_engine() {
         if t.entrants.len() > max_players {
             continue;
         }
+        if let Ok(only) = std::env::var("DUTCH_CASE") {
+            if !case.to_string_lossy().contains(&only) {
+                continue;
+            }
+        }
         total += 1;
         let expected = std::fs::read_to_string(case.with_extension(suffix)).expect("expected");
         let name = case
@@ -63,7 +68,12 @@ fn every_dutch_fixture_pairs_like_the_reference_engine() {
             .expect("stem")
             .to_string_lossy()
             .to_string();
-        match pair(&t, &DutchOptions { edition }) {
+        let started = std::time::Instant::now();
+        let result = pair(&t, &DutchOptions { edition });
+        if t.entrants.len() > 150 {
+            eprintln!("{name}: {:.2} s", started.elapsed().as_secs_f64());
+        }
+        match result {
             Ok(p) => {
                 let got = p.to_text();
                 if pairs_and_bye(&got) == pairs_and_bye(&expected) {
