@@ -138,27 +138,29 @@ impl<const L: usize> Wide<L> {
     }
 
     /// Wrapping addition.
+    #[inline]
     pub fn wrapping_add(self, rhs: Self) -> Self {
         let mut out = [0u64; L];
-        let mut carry = false;
+        let mut carry = 0u128;
         for (i, o) in out.iter_mut().enumerate() {
-            let (s1, c1) = self.0[i].overflowing_add(rhs.0[i]);
-            let (s2, c2) = s1.overflowing_add(u64::from(carry));
-            *o = s2;
-            carry = c1 || c2;
+            let sum = u128::from(self.0[i]) + u128::from(rhs.0[i]) + carry;
+            *o = sum as u64;
+            carry = sum >> 64;
         }
         Wide(out)
     }
 
     /// Wrapping subtraction.
+    #[inline]
     pub fn wrapping_sub(self, rhs: Self) -> Self {
         let mut out = [0u64; L];
-        let mut borrow = false;
+        let mut borrow = 0u128;
         for (i, o) in out.iter_mut().enumerate() {
-            let (s1, b1) = self.0[i].overflowing_sub(rhs.0[i]);
-            let (s2, b2) = s1.overflowing_sub(u64::from(borrow));
-            *o = s2;
-            borrow = b1 || b2;
+            let diff = u128::from(self.0[i])
+                .wrapping_sub(u128::from(rhs.0[i]))
+                .wrapping_sub(borrow);
+            *o = diff as u64;
+            borrow = (diff >> 64) & 1;
         }
         Wide(out)
     }
