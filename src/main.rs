@@ -1,2 +1,67 @@
-//! arbiter binary (placeholder entry until the server lands).
-fn main() {}
+//! The `arbiter` binary: parse the command line, set up logging, run the subcommand.
+
+use arbiter::cli::ToolOutcome;
+use arbiter::config::{AdminAction, Cli, Command, TrfAction};
+use arbiter::{cli, startup};
+use clap::Parser;
+use tracing_subscriber::EnvFilter;
+
+fn main() -> std::process::ExitCode {
+    let args = Cli::parse();
+    tracing_subscriber::fmt()
+        .with_env_filter(
+            EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")),
+        )
+        .with_writer(std::io::stderr)
+        .init();
+    let outcome = match args.command {
+        Some(Command::WithDb { command }) => {
+            return match cli::with_throwaway_db(&command) {
+                Ok(code) => std::process::ExitCode::from(u8::try_from(code).unwrap_or(1)),
+                Err(err) => {
+                    eprintln!("error: {err:#}");
+                    std::process::ExitCode::FAILURE
+                }
+            };
+        }
+        Some(Command::Trf {
+            action: TrfAction::Normalize { file },
+        }) => {
+            return finish(cli::trf_normalize(&file));
+        }
+        Some(Command::Pair(ref pair)) => return finish(cli::pair(pair)),
+        Some(Command::Standings(ref standings)) => return finish(cli::standings(standings)),
+        Some(Command::Setup(ref setup)) => return finish(cli::setup(setup)),
+        command => run_async(async move {
+            match command {
+                None | Some(Command::Serve) => startup::serve(&args.server).await,
+                Some(Command::Admin {
+                    action: AdminAction::Create { name },
+                }) => cli::create_admin(&args.server, &name).await,
+                Some(_) => anyhow::bail!("this subcommand does not run a server"),
+            }
+        }),
+    };
+    match outcome {
+        Ok(()) => std::process::ExitCode::SUCCESS,
+        Err(err) => {
+            eprintln!("error: {err:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+fn run_async(future: impl std::future::Future<Output = anyhow::Result<()>>) -> anyhow::Result<()> {
+    tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()?
+        .block_on(future)
+}
+
+/// Prints a file tool's output and turns its code into the process exit code.
+fn finish(outcome: ToolOutcome) -> std::process::ExitCode {
+    use std::io::Write as _;
+    let _ = std::io::stdout().write_all(outcome.stdout.as_bytes());
+    let _ = std::io::stderr().write_all(outcome.stderr.as_bytes());
+    std::process::ExitCode::from(outcome.code)
+}

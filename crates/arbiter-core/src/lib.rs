@@ -13,5 +13,9 @@
 #![warn(missing_docs)]
 
 pub mod generator;
+pub mod knockout;
 pub mod model;
 pub mod pairing;
+pub mod setup;
+pub mod standings;
+pub mod trf;

@@ -3,8 +3,10 @@
 //! weights for the generic maximum-weight matching.
 
 pub mod check;
+pub mod chinese;
 pub mod dutch;
 pub mod matching;
+pub mod round_robin;
 
 use crate::model::StartNo;
 use serde::{Deserialize, Serialize};

@@ -1,0 +1,122 @@
+//! TRF (FIDE Tournament Report File) import and export: TRF-16, TRF-26 and the pairing
+//! engines' extensions (JaVaFo TRF(x) `XX?` lines, bbpPairings `BB?` lines), RULES.md §4.
+//!
+//! - [`parse`] reads a file into the shared [`Tournament`] model. Columns are counted in
+//!   **characters**, not bytes, so names in any script (汉字 included) keep the fixed columns.
+//!   Header lines the model does not cover are kept in [`Tournament::headers`] so that a round
+//!   trip loses nothing. Byes announced by `240` / `XXZ` lines become bye records in that
+//!   round's column (the form the pairing engines read).
+//! - [`write`] emits TRF-16 player lines plus `012`, the TRF-26 `142`/`152`/`162` headers and
+//!   JaVaFo's `XXR`/`XXC`, forbidden pairs and accelerations; UTF-8 with LF line ends.
+//!
+//! Round-trip contract: `parse(&write(&t)) == Ok(t)` for every tournament whose fields fit the
+//! fixed columns (numbers up to 9999, names up to 33 characters without surrounding blanks or
+//! line breaks, points below 100) and that has no information TRF cannot carry (fouls, clubs).
+//! The points column (81–84) is written from [`Entrant::declared_points`] when present, and
+//! otherwise from the points over the completed rounds ([`Tournament::rounds_played`]), which
+//! is what pairing engines expect; reading always fills `declared_points` from the column.
+//!
+//! [`Entrant::declared_points`]: crate::model::Entrant::declared_points
+
+mod read;
+mod write;
+
+pub use read::parse;
+pub use write::write;
+
+#[cfg(test)]
+use crate::model::Tournament;
+
+/// A TRF file that could not be read: where, and why.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}, column {column}: {kind}")]
+pub struct TrfError {
+    /// 1-based line number.
+    pub line: usize,
+    /// 1-based column, counted in characters.
+    pub column: usize,
+    /// What is wrong.
+    pub kind: TrfErrorKind,
+}
+
+/// The reasons a TRF file is rejected.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum TrfErrorKind {
+    /// Occurs when a non-blank line does not start with a three-character record code
+    /// (`001`, `012`, `XXR`, `###`, …) followed by a blank in column 4.
+    #[error("a line must start with a three-character record code and a blank")]
+    MalformedLine,
+    /// Occurs when a player line's starting-rank number (columns 5–8) is missing, not a number
+    /// or zero.
+    #[error("invalid starting-rank number {0:?}")]
+    InvalidStartNo(String),
+    /// Occurs when two player lines carry the same starting-rank number.
+    #[error("starting-rank number {0} appears twice")]
+    DuplicateStartNo(u32),
+    /// Occurs when the rating field (columns 49–52) is not a whole number.
+    #[error("invalid rating {0:?}")]
+    InvalidRating(String),
+    /// Occurs when the points field (columns 81–84) or a points value in a header is not a
+    /// decimal with at most one significant decimal digit.
+    #[error("invalid points {0:?}")]
+    InvalidPoints(String),
+    /// Occurs when the rank field (columns 86–89) is not a whole number.
+    #[error("invalid rank {0:?}")]
+    InvalidRank(String),
+    /// Occurs when a round's opponent field is neither blank, `0000` nor a starting-rank
+    /// number.
+    #[error("invalid opponent {0:?}")]
+    InvalidOpponent(String),
+    /// Occurs when a player is listed as his own opponent.
+    #[error("player {0} is paired against himself")]
+    SelfOpponent(u32),
+    /// Occurs when a round's colour is not `w`, `b`, `-` or blank.
+    #[error("invalid colour {0:?} (expected w, b, - or blank)")]
+    InvalidColour(char),
+    /// Occurs when a round's result is not one of the TRF codes `1 = 0 + - W D L H F U Z` or
+    /// blank.
+    #[error("invalid result code {0:?}")]
+    InvalidResult(char),
+    /// Occurs when an opponent field, a bye line, an absence line, a forbidden-pairs line or an
+    /// acceleration line names a starting-rank number that has no player line.
+    #[error("no player has starting-rank number {0}")]
+    UnknownPlayer(u32),
+    /// Occurs when a list of players (`XXZ`, `XXP`, `240`, `260`, `250`, `XXA`) holds
+    /// something that is not a starting-rank number.
+    #[error("invalid player number {0:?}")]
+    InvalidPlayerNumber(String),
+    /// Occurs when a header the model reads (`142`, `152`, `162`, `XXR`, `XXC`, `XXS`, `BB?`,
+    /// `240`, `250`, `260`) has a value it cannot understand.
+    #[error("invalid {code} record: {reason}")]
+    InvalidHeader {
+        /// The record's three-character code.
+        code: String,
+        /// What is wrong with it.
+        reason: String,
+    },
+    /// Occurs when the scoring lines give a win, draw or loss different points for White and
+    /// for Black (e.g. `XXS WD=1 BD=2`): the model has one value per result.
+    #[error("colour-dependent scoring is not supported")]
+    ColourDependentScoring,
+    /// Occurs when a `240` or `XXZ` line declares a bye for a round in which the player already
+    /// has a game or a different bye.
+    #[error("player {start_no} already has a record in round {round}")]
+    ByeConflict {
+        /// The player.
+        start_no: u32,
+        /// The round (1-based).
+        round: u32,
+    },
+}
+
+#[cfg(test)]
+mod tests;
+
+/// Convenience for tests elsewhere in the crate: parse, panicking with the error's position.
+#[cfg(test)]
+pub(crate) fn parse_ok(text: &str) -> Tournament {
+    match parse(text) {
+        Ok(t) => t,
+        Err(e) => panic!("TRF should parse: {e}"),
+    }
+}

@@ -1,0 +1,199 @@
+//! Subcommands other than `serve`: administration and the test harness's throwaway database.
+
+use crate::config::ServerArgs;
+use crate::embedded_pg::{self, EmbeddedPg};
+use crate::service;
+use crate::startup::{self, Database};
+use anyhow::Context as _;
+use std::io::BufRead as _;
+
+/// `arbiter admin create NAME`: reads the password from the first line of standard input.
+///
+/// On the embedded database this uses the running server's cluster if there is one, and
+/// otherwise starts the cluster itself and stops it afterwards.
+pub async fn create_admin(args: &ServerArgs, name: &str) -> anyhow::Result<()> {
+    let mut password = String::new();
+    std::io::stdin()
+        .lock()
+        .read_line(&mut password)
+        .context("reading the password from standard input")?;
+    let password = password.trim_end_matches(['\r', '\n']);
+    let database = match (
+        &args.database_url,
+        EmbeddedPg::running_server_socket(&args.data_dir),
+    ) {
+        (None, Some(socket_dir)) => {
+            let pool = startup::connect(embedded_pg::socket_options(
+                &socket_dir,
+                embedded_pg::DB_NAME,
+            ))
+            .await?;
+            startup::MIGRATOR.run(&pool).await?;
+            Database {
+                pool,
+                embedded: None,
+            }
+        }
+        _ => Database::open(args).await?,
+    };
+    let result = service::users::create_user(&database.pool, name, password, "admin").await;
+    database.pool.close().await;
+    drop(database);
+    match result {
+        Ok(id) => {
+            println!("created admin {name} ({id})");
+            Ok(())
+        }
+        Err(service::Error::Invalid { message, .. }) => anyhow::bail!("{message}"),
+        Err(err) => Err(err.into()),
+    }
+}
+
+/// `arbiter with-db -- COMMAND…`: runs COMMAND with `DATABASE_URL` set to a throwaway cluster
+/// in a temporary folder, which is stopped and deleted afterwards whatever COMMAND does.
+/// Returns COMMAND's exit code.
+pub fn with_throwaway_db(command: &[String]) -> anyhow::Result<i32> {
+    let (program, rest) = command.split_first().context("no command given")?;
+    let folder = std::env::temp_dir().join(format!("arbiter-test-db-{}", std::process::id()));
+    let pg = EmbeddedPg::start_unlocked(&folder)?;
+    let url = format!(
+        "postgres://{}@localhost/postgres?host={}",
+        embedded_pg::DB_USER,
+        pg.socket_dir().display()
+    );
+    eprintln!(
+        "with-db: throwaway PostgreSQL at {}",
+        pg.socket_dir().display()
+    );
+    let status = std::process::Command::new(program)
+        .args(rest)
+        .env("DATABASE_URL", &url)
+        .status();
+    drop(pg);
+    let _ = std::fs::remove_dir_all(&folder);
+    let status = status.with_context(|| format!("running {program}"))?;
+    Ok(status.code().unwrap_or(1))
+}
+
+/// How a file tool ended: what to print, and the exit code.
+pub struct ToolOutcome {
+    /// Standard output.
+    pub stdout: String,
+    /// Standard error (with a trailing newline when not empty).
+    pub stderr: String,
+    /// Exit code: 0 success, 1 no result (e.g. no legal pairing), 2 invalid input.
+    pub code: u8,
+}
+
+impl ToolOutcome {
+    fn ok(stdout: String) -> ToolOutcome {
+        ToolOutcome {
+            stdout,
+            stderr: String::new(),
+            code: 0,
+        }
+    }
+
+    fn fail(code: u8, message: impl std::fmt::Display) -> ToolOutcome {
+        ToolOutcome {
+            stdout: String::new(),
+            stderr: format!("{message}\n"),
+            code,
+        }
+    }
+}
+
+fn read_file(path: &std::path::Path) -> Result<String, ToolOutcome> {
+    let bytes = std::fs::read(path)
+        .map_err(|e| ToolOutcome::fail(2, format!("{}: {e}", path.display())))?;
+    String::from_utf8(bytes).map_err(|e| {
+        ToolOutcome::fail(
+            2,
+            format!(
+                "{}: not UTF-8 text (byte {})",
+                path.display(),
+                e.utf8_error().valid_up_to()
+            ),
+        )
+    })
+}
+
+/// `arbiter trf normalize FILE`: parse and write back.
+pub fn trf_normalize(path: &std::path::Path) -> ToolOutcome {
+    let text = match read_file(path) {
+        Ok(text) => text,
+        Err(outcome) => return outcome,
+    };
+    match arbiter_core::trf::parse(&text) {
+        Ok(tournament) => ToolOutcome::ok(arbiter_core::trf::write(&tournament)),
+        Err(err) => ToolOutcome::fail(2, err),
+    }
+}
+
+/// `arbiter standings FILE …`: the TSV of the core's standings command.
+pub fn standings(args: &crate::config::StandingsArgs) -> ToolOutcome {
+    let text = match read_file(&args.file) {
+        Ok(text) => text,
+        Err(outcome) => return outcome,
+    };
+    let command = arbiter_core::standings::CommandArgs {
+        points: args.points.clone(),
+        tiebreaks: args.tiebreaks.clone(),
+        preset: args.preset.clone(),
+        unplayed: args.unplayed.clone(),
+    };
+    match arbiter_core::standings::command(&text, &command) {
+        Ok(tsv) => ToolOutcome::ok(tsv),
+        Err(err) => ToolOutcome::fail(2, err),
+    }
+}
+
+/// `arbiter setup --game G [--seed N]`: a set-up sheet with its commitment; from the operating
+/// system's CSPRNG unless a seed asks for a reproducible one.
+pub fn setup(args: &crate::config::SetupArgs) -> ToolOutcome {
+    use arbiter_core::setup::Game;
+    let game = match args.game {
+        crate::config::GameArg::Jieqi => Game::Jieqi,
+        crate::config::GameArg::Banqi => Game::Banqi,
+    };
+    ToolOutcome::ok(match args.seed {
+        Some(seed) => arbiter_core::setup::setup_text(game, seed),
+        None => arbiter_core::setup::setup_sheet_from_rng(game, &mut rand_core::OsRng),
+    })
+}
+
+/// `arbiter pair --system dutch|chinese [--edition 2025|2017] FILE`: the next round in the
+/// reference fixtures' format. Exit 1 when no legal pairing exists, 2 on an invalid file.
+pub fn pair(args: &crate::config::PairArgs) -> ToolOutcome {
+    use arbiter_core::pairing::{self, PairingError};
+    let text = match read_file(&args.file) {
+        Ok(text) => text,
+        Err(outcome) => return outcome,
+    };
+    let tournament = match arbiter_core::trf::parse(&text) {
+        Ok(t) => t,
+        Err(err) => return ToolOutcome::fail(2, err),
+    };
+    let result = match args.system {
+        crate::config::SystemArg::Dutch => {
+            let edition = match args.edition {
+                crate::config::EditionArg::E2025 => pairing::dutch::Edition::E2025,
+                crate::config::EditionArg::E2017 => pairing::dutch::Edition::E2017,
+            };
+            pairing::dutch::pair(&tournament, &pairing::dutch::DutchOptions { edition })
+        }
+        crate::config::SystemArg::Chinese => {
+            pairing::chinese::pair(&tournament, &pairing::chinese::ChineseOptions::default())
+                .map(|p| p.pairing)
+        }
+    };
+    match result {
+        Ok(round) => ToolOutcome::ok(round.to_text()),
+        Err(PairingError::NoValidPairing { reason }) => {
+            ToolOutcome::fail(1, format!("no legal pairing exists: {reason}"))
+        }
+        Err(PairingError::InvalidState(reason)) => {
+            ToolOutcome::fail(2, format!("invalid tournament: {reason}"))
+        }
+    }
+}

@@ -1,0 +1,165 @@
+//! Command-line and environment configuration (clap derive; every flag also reads an env var).
+
+use clap::{Args, Parser, Subcommand, ValueEnum};
+use std::net::SocketAddr;
+use std::path::PathBuf;
+
+/// arbiter: tournament management for Swiss-system Xiangqi, Jieqi and Banqi events.
+#[derive(Debug, Parser)]
+#[command(name = "arbiter", version, about)]
+pub struct Cli {
+    /// Where and how to reach the database (also for `serve` given without subcommand).
+    #[command(flatten)]
+    pub server: ServerArgs,
+    /// What to do; `serve` when omitted.
+    #[command(subcommand)]
+    pub command: Option<Command>,
+}
+
+/// Options shared by `serve` and `admin`.
+#[derive(Debug, Clone, Args)]
+pub struct ServerArgs {
+    /// Address to listen on.
+    #[arg(
+        long,
+        env = "ARBITER_BIND",
+        default_value = "127.0.0.1:8080",
+        global = true
+    )]
+    pub bind: SocketAddr,
+    /// Folder for the embedded PostgreSQL cluster and other state.
+    #[arg(
+        long,
+        env = "ARBITER_DATA_DIR",
+        default_value = "./arbiter-data",
+        global = true
+    )]
+    pub data_dir: PathBuf,
+    /// PostgreSQL URL; when absent an embedded cluster is started in the data folder.
+    #[arg(long, env = "DATABASE_URL", global = true)]
+    pub database_url: Option<String>,
+}
+
+/// Subcommands.
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Run the HTTP server (the default).
+    Serve,
+    /// Administration: users.
+    Admin {
+        /// Admin action.
+        #[command(subcommand)]
+        action: AdminAction,
+    },
+    /// Pair the next round of a TRF file and print it (`red black` per line, `bye N`).
+    Pair(PairArgs),
+    /// TRF file tools.
+    Trf {
+        /// TRF action.
+        #[command(subcommand)]
+        action: TrfAction,
+    },
+    /// Print the standings of a TRF file as TSV.
+    Standings(StandingsArgs),
+    /// Print a random hidden-piece set-up with its commitment.
+    Setup(SetupArgs),
+    /// Start a throwaway PostgreSQL cluster, run COMMAND with DATABASE_URL pointing at it,
+    /// then stop the cluster (used by the test script).
+    WithDb {
+        /// The command and its arguments.
+        #[arg(trailing_var_arg = true, required = true, allow_hyphen_values = true)]
+        command: Vec<String>,
+    },
+}
+
+/// `arbiter admin …`
+#[derive(Debug, Subcommand)]
+pub enum AdminAction {
+    /// Create an admin user; the password is read from standard input (first line).
+    Create {
+        /// Login name.
+        name: String,
+    },
+}
+
+/// `arbiter trf …`
+#[derive(Debug, Subcommand)]
+pub enum TrfAction {
+    /// Parse a TRF file and write it back out (round-trip tool).
+    Normalize {
+        /// The TRF file.
+        file: PathBuf,
+    },
+}
+
+/// Pairing systems offered on the command line.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum SystemArg {
+    /// FIDE Dutch system (C.04.3).
+    Dutch,
+    /// Chinese Swiss (积分编排).
+    Chinese,
+}
+
+/// Editions of the Dutch rules.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum EditionArg {
+    /// 2025 edition (in force from 2026), the default.
+    #[value(name = "2025")]
+    E2025,
+    /// 2017 edition.
+    #[value(name = "2017")]
+    E2017,
+}
+
+/// `arbiter pair`
+#[derive(Debug, Args)]
+pub struct PairArgs {
+    /// Pairing system.
+    #[arg(long, value_enum, default_value = "dutch")]
+    pub system: SystemArg,
+    /// Rules edition (Dutch only).
+    #[arg(long, value_enum, default_value = "2025")]
+    pub edition: EditionArg,
+    /// The TRF file with the tournament so far.
+    pub file: PathBuf,
+}
+
+/// `arbiter standings`
+#[derive(Debug, Args)]
+pub struct StandingsArgs {
+    /// The TRF file.
+    pub file: PathBuf,
+    /// Points for win, draw, loss (e.g. `2,1,0`); default from the file, else 1,0.5,0.
+    #[arg(long)]
+    pub points: Option<String>,
+    /// Comma-separated tiebreak keys in FIDE descriptor syntax (e.g. `BH/C1,SB,DE`).
+    #[arg(long, conflicts_with = "preset")]
+    pub tiebreaks: Option<String>,
+    /// A named preset chain (e.g. `seed002_main`).
+    #[arg(long)]
+    pub preset: Option<String>,
+    /// Unplayed-round handling: cxa (default), fide2023, fide2026, none.
+    #[arg(long)]
+    pub unplayed: Option<String>,
+}
+
+/// Games with hidden-piece set-ups.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum GameArg {
+    /// Jieqi (揭棋).
+    Jieqi,
+    /// Banqi (暗棋).
+    Banqi,
+}
+
+/// `arbiter setup`
+#[derive(Debug, Args)]
+pub struct SetupArgs {
+    /// Which game.
+    #[arg(long, value_enum)]
+    pub game: GameArg,
+    /// Seed for a reproducible set-up; a CSPRNG is used when absent.
+    #[arg(long)]
+    pub seed: Option<u64>,
+}

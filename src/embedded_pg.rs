@@ -1,0 +1,480 @@
+//! A private PostgreSQL cluster started from the system's binaries when no `DATABASE_URL` is
+//! given (SPEC §14): initialised in `<data-dir>/pg`, listening only on a Unix socket inside the
+//! data folder (no TCP port, so it never collides with another PostgreSQL), and stopped with the
+//! server.
+//!
+//! PostgreSQL refuses to run as root; when we are root (containers, these machines) the cluster
+//! runs as an unprivileged system user (`postgres`, else `nobody`) who owns the cluster folders.
+
+use nix::unistd::{Gid, Uid, User};
+use sqlx::postgres::PgConnectOptions;
+use std::fs::{self, File};
+use std::io::Write as _;
+use std::os::unix::fs::PermissionsExt;
+use std::os::unix::process::CommandExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// The role and database the embedded cluster serves.
+pub const DB_USER: &str = "arbiter";
+/// Name of the application database inside the embedded cluster.
+pub const DB_NAME: &str = "arbiter";
+
+/// Why the embedded cluster could not be used.
+#[derive(Debug, thiserror::Error)]
+pub enum EmbeddedPgError {
+    /// Occurs when no `initdb`/`pg_ctl`/`postgres` can be found.
+    #[error(
+        "no PostgreSQL server binaries found (looked at ARBITER_PG_BIN, PATH and \
+         /usr/lib/postgresql/*/bin). Install PostgreSQL (e.g. `apt-get install postgresql`) \
+         or set DATABASE_URL to use an existing server"
+    )]
+    NoBinaries,
+    /// Occurs when another `arbiter` process already uses this data folder.
+    #[error("another arbiter server is already running with data folder {0} (lock file {0}/arbiter.lock is held); stop it first or use another --data-dir")]
+    AlreadyRunning(String),
+    /// Occurs when a PostgreSQL tool exits with an error.
+    #[error("{tool} failed ({status}): {output}")]
+    Tool {
+        /// Which program.
+        tool: String,
+        /// Its exit status.
+        status: String,
+        /// What it printed (and the server log tail, for start failures).
+        output: String,
+    },
+    /// Occurs on a file-system error in the data folder.
+    #[error("{context}: {source}")]
+    Io {
+        /// What we were doing.
+        context: String,
+        /// The error.
+        #[source]
+        source: std::io::Error,
+    },
+    /// Occurs when we are root and no unprivileged user exists to run PostgreSQL.
+    #[error(
+        "running as root, but neither a `postgres` nor a `nobody` user exists to run PostgreSQL as"
+    )]
+    NoUnprivilegedUser,
+}
+
+fn io_err(context: impl Into<String>) -> impl FnOnce(std::io::Error) -> EmbeddedPgError {
+    let context = context.into();
+    move |source| EmbeddedPgError::Io { context, source }
+}
+
+/// The PostgreSQL server binaries we found.
+#[derive(Debug, Clone)]
+pub struct PgBinaries {
+    dir: PathBuf,
+}
+
+impl PgBinaries {
+    /// Finds `initdb`, `pg_ctl` and `postgres`: `ARBITER_PG_BIN`, then `PATH`, then
+    /// `/usr/lib/postgresql/*/bin` (newest version first).
+    pub fn find() -> Result<PgBinaries, EmbeddedPgError> {
+        let has_all = |dir: &Path| {
+            ["initdb", "pg_ctl", "postgres"]
+                .iter()
+                .all(|b| dir.join(b).is_file())
+        };
+        if let Some(dir) = std::env::var_os("ARBITER_PG_BIN") {
+            let dir = PathBuf::from(dir);
+            return if has_all(&dir) {
+                Ok(PgBinaries { dir })
+            } else {
+                Err(EmbeddedPgError::NoBinaries)
+            };
+        }
+        if let Some(path) = std::env::var_os("PATH") {
+            for dir in std::env::split_paths(&path) {
+                if has_all(&dir) {
+                    return Ok(PgBinaries { dir });
+                }
+            }
+        }
+        let mut versions: Vec<(u32, PathBuf)> = fs::read_dir("/usr/lib/postgresql")
+            .into_iter()
+            .flatten()
+            .flatten()
+            .filter_map(|entry| {
+                let version = entry
+                    .file_name()
+                    .to_str()?
+                    .split('.')
+                    .next()?
+                    .parse()
+                    .ok()?;
+                let bin = entry.path().join("bin");
+                has_all(&bin).then_some((version, bin))
+            })
+            .collect();
+        versions.sort();
+        versions
+            .pop()
+            .map(|(_, dir)| PgBinaries { dir })
+            .ok_or(EmbeddedPgError::NoBinaries)
+    }
+
+    fn tool(&self, name: &str) -> PathBuf {
+        self.dir.join(name)
+    }
+}
+
+/// The account PostgreSQL runs as: ourselves, or an unprivileged user when we are root.
+#[derive(Debug, Clone, Copy)]
+struct RunAs {
+    ids: Option<(Uid, Gid)>,
+}
+
+impl RunAs {
+    fn detect() -> Result<RunAs, EmbeddedPgError> {
+        if !Uid::effective().is_root() {
+            return Ok(RunAs { ids: None });
+        }
+        for name in ["postgres", "nobody"] {
+            if let Ok(Some(user)) = User::from_name(name) {
+                return Ok(RunAs {
+                    ids: Some((user.uid, user.gid)),
+                });
+            }
+        }
+        Err(EmbeddedPgError::NoUnprivilegedUser)
+    }
+
+    fn command(&self, program: &Path, cwd: &Path) -> Command {
+        let mut cmd = Command::new(program);
+        cmd.current_dir(cwd).env("LC_ALL", "C").env_remove("PGDATA");
+        if let Some((uid, gid)) = self.ids {
+            cmd.uid(uid.as_raw()).gid(gid.as_raw());
+        }
+        cmd
+    }
+
+    /// Gives a folder we created to the PostgreSQL account.
+    fn own(&self, path: &Path) -> Result<(), EmbeddedPgError> {
+        if let Some((uid, gid)) = self.ids {
+            nix::unistd::chown(path, Some(uid), Some(gid)).map_err(|e| EmbeddedPgError::Io {
+                context: format!("chown {}", path.display()),
+                source: e.into(),
+            })?;
+        }
+        Ok(())
+    }
+
+    /// The PostgreSQL account must be able to reach the data folder: give search (x) permission
+    /// to "others" on any ancestor that lacks it. Search permission lists nothing.
+    fn ensure_traversable(&self, path: &Path) -> Result<(), EmbeddedPgError> {
+        if self.ids.is_none() {
+            return Ok(());
+        }
+        for dir in path.ancestors().skip(1) {
+            if dir.as_os_str().is_empty() {
+                continue;
+            }
+            let meta = fs::metadata(dir).map_err(io_err(format!("stat {}", dir.display())))?;
+            let mode = meta.permissions().mode();
+            if mode & 0o001 == 0 {
+                tracing::warn!(dir = %dir.display(), "granting o+x so the PostgreSQL user can reach the data folder");
+                fs::set_permissions(dir, fs::Permissions::from_mode(mode | 0o001))
+                    .map_err(io_err(format!("chmod o+x {}", dir.display())))?;
+            }
+        }
+        Ok(())
+    }
+}
+
+/// A running embedded cluster. Dropping it stops PostgreSQL (fast shutdown) and releases the
+/// data-folder lock.
+#[derive(Debug)]
+pub struct EmbeddedPg {
+    bins: PgBinaries,
+    run_as: RunAs,
+    data_dir: PathBuf,
+    pg_dir: PathBuf,
+    socket_dir: PathBuf,
+    running: bool,
+    // Held for our lifetime: a second server on the same folder fails at once.
+    _lock: Option<File>,
+}
+
+impl EmbeddedPg {
+    /// Starts (initialising on first use) the cluster of `data_dir`, taking the data-folder
+    /// lock so that no second server runs on it.
+    pub fn start(data_dir: &Path) -> Result<EmbeddedPg, EmbeddedPgError> {
+        let data_dir = prepare_data_dir(data_dir)?;
+        let lock = lock_data_dir(&data_dir)?;
+        let mut pg = EmbeddedPg::open(&data_dir, Some(lock))?;
+        pg.init_and_start()?;
+        Ok(pg)
+    }
+
+    /// Starts a cluster for a caller that does not hold the data-folder lock semantics of a
+    /// server (the test harness's throwaway cluster).
+    pub fn start_unlocked(data_dir: &Path) -> Result<EmbeddedPg, EmbeddedPgError> {
+        let data_dir = prepare_data_dir(data_dir)?;
+        let mut pg = EmbeddedPg::open(&data_dir, None)?;
+        pg.init_and_start()?;
+        Ok(pg)
+    }
+
+    /// If a server already holds `data_dir`, the socket folder to reach its cluster.
+    pub fn running_server_socket(data_dir: &Path) -> Option<PathBuf> {
+        let data_dir = fs::canonicalize(data_dir).ok()?;
+        match lock_data_dir(&data_dir) {
+            Err(EmbeddedPgError::AlreadyRunning(_)) => Some(data_dir.join("run")),
+            _ => None,
+        }
+    }
+
+    fn open(data_dir: &Path, lock: Option<File>) -> Result<EmbeddedPg, EmbeddedPgError> {
+        let bins = PgBinaries::find()?;
+        let run_as = RunAs::detect()?;
+        Ok(EmbeddedPg {
+            bins,
+            run_as,
+            data_dir: data_dir.to_path_buf(),
+            pg_dir: data_dir.join("pg"),
+            socket_dir: data_dir.join("run"),
+            running: false,
+            _lock: lock,
+        })
+    }
+
+    fn init_and_start(&mut self) -> Result<(), EmbeddedPgError> {
+        self.run_as.ensure_traversable(&self.data_dir)?;
+        for dir in [&self.socket_dir, &self.data_dir.join("log")] {
+            fs::create_dir_all(dir).map_err(io_err(format!("create {}", dir.display())))?;
+            self.run_as.own(dir)?;
+        }
+        if !self.pg_dir.join("PG_VERSION").is_file() {
+            self.initdb()?;
+        }
+        self.stop_leftover_postmaster()?;
+        self.pg_ctl_start()?;
+        self.running = true;
+        Ok(())
+    }
+
+    fn initdb(&self) -> Result<(), EmbeddedPgError> {
+        // A folder without PG_VERSION is a failed earlier initdb: it holds no data.
+        if self.pg_dir.exists() {
+            fs::remove_dir_all(&self.pg_dir).map_err(io_err(format!(
+                "remove incomplete {}",
+                self.pg_dir.display()
+            )))?;
+        }
+        fs::create_dir_all(&self.pg_dir)
+            .map_err(io_err(format!("create {}", self.pg_dir.display())))?;
+        fs::set_permissions(&self.pg_dir, fs::Permissions::from_mode(0o700))
+            .map_err(io_err(format!("chmod {}", self.pg_dir.display())))?;
+        self.run_as.own(&self.pg_dir)?;
+        tracing::info!(dir = %self.pg_dir.display(), "initialising embedded PostgreSQL cluster");
+        let mut cmd = self
+            .run_as
+            .command(&self.bins.tool("initdb"), &self.data_dir);
+        cmd.arg("-D").arg(&self.pg_dir).args([
+            "-U",
+            DB_USER,
+            "-E",
+            "UTF8",
+            "--no-locale",
+            "--auth-local=trust",
+            "--auth-host=reject",
+        ]);
+        run(cmd, "initdb")
+    }
+
+    /// After a crash (kill -9 of the server) the previous postmaster may still run, or its
+    /// `postmaster.pid` may be stale. Stop the former, delete the latter.
+    fn stop_leftover_postmaster(&self) -> Result<(), EmbeddedPgError> {
+        let pid_file = self.pg_dir.join("postmaster.pid");
+        let Ok(text) = fs::read_to_string(&pid_file) else {
+            return Ok(());
+        };
+        let pid: Option<i32> = text.lines().next().and_then(|l| l.trim().parse().ok());
+        let alive_postgres = pid.is_some_and(|pid| {
+            fs::read(format!("/proc/{pid}/cmdline"))
+                .map(|cmdline| String::from_utf8_lossy(&cmdline).contains("postgres"))
+                .unwrap_or(false)
+        });
+        if alive_postgres {
+            tracing::warn!(
+                pid,
+                "stopping a PostgreSQL left running by an earlier arbiter"
+            );
+            let mut cmd = self
+                .run_as
+                .command(&self.bins.tool("pg_ctl"), &self.data_dir);
+            cmd.arg("-D")
+                .arg(&self.pg_dir)
+                .args(["-m", "fast", "-w", "-t", "60", "stop"]);
+            if run(cmd, "pg_ctl stop").is_err() {
+                if let Some(pid) = pid {
+                    let _ = nix::sys::signal::kill(
+                        nix::unistd::Pid::from_raw(pid),
+                        nix::sys::signal::Signal::SIGKILL,
+                    );
+                    std::thread::sleep(Duration::from_millis(500));
+                }
+            }
+        }
+        if pid_file.exists() {
+            fs::remove_file(&pid_file)
+                .map_err(io_err(format!("remove stale {}", pid_file.display())))?;
+        }
+        Ok(())
+    }
+
+    fn pg_ctl_start(&self) -> Result<(), EmbeddedPgError> {
+        let log = self.data_dir.join("log").join("postgresql.log");
+        let options = format!(
+            "-c listen_addresses='' -c unix_socket_directories='{}' -c max_connections=200",
+            self.socket_dir.display()
+        );
+        let mut cmd = self
+            .run_as
+            .command(&self.bins.tool("pg_ctl"), &self.data_dir);
+        cmd.arg("-D")
+            .arg(&self.pg_dir)
+            .arg("-l")
+            .arg(&log)
+            .args(["-w", "-t", "120", "-o", &options, "start"])
+            // Its own process group: a Ctrl-C meant for the server must not reach PostgreSQL
+            // before the server has shut down gracefully.
+            .process_group(0);
+        run(cmd, "pg_ctl start").map_err(|err| match err {
+            EmbeddedPgError::Tool {
+                tool,
+                status,
+                output,
+            } => EmbeddedPgError::Tool {
+                tool,
+                status,
+                output: format!("{output}\n--- {} ---\n{}", log.display(), tail(&log, 30)),
+            },
+            other => other,
+        })?;
+        self.wait_for_socket(Duration::from_secs(30));
+        Ok(())
+    }
+
+    fn wait_for_socket(&self, limit: Duration) {
+        let socket = self.socket_dir.join(".s.PGSQL.5432");
+        let started = Instant::now();
+        while !socket.exists() && started.elapsed() < limit {
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    /// Connection options for the application database.
+    pub fn connect_options(&self) -> PgConnectOptions {
+        PgConnectOptions::new()
+            .socket(&self.socket_dir)
+            .username(DB_USER)
+            .database(DB_NAME)
+    }
+
+    /// Connection options for the maintenance database (to create the application database).
+    pub fn maintenance_options(&self) -> PgConnectOptions {
+        socket_options(&self.socket_dir, "postgres")
+    }
+
+    /// The folder holding the Unix socket.
+    pub fn socket_dir(&self) -> &Path {
+        &self.socket_dir
+    }
+
+    /// Stops PostgreSQL (fast shutdown: open transactions roll back). Idempotent.
+    pub fn stop(&mut self) {
+        if !self.running {
+            return;
+        }
+        self.running = false;
+        let mut cmd = self
+            .run_as
+            .command(&self.bins.tool("pg_ctl"), &self.data_dir);
+        cmd.arg("-D")
+            .arg(&self.pg_dir)
+            .args(["-m", "fast", "-w", "-t", "60", "stop"]);
+        match run(cmd, "pg_ctl stop") {
+            Ok(()) => tracing::info!("embedded PostgreSQL stopped"),
+            Err(err) => tracing::error!(%err, "could not stop embedded PostgreSQL"),
+        }
+    }
+}
+
+impl Drop for EmbeddedPg {
+    fn drop(&mut self) {
+        self.stop();
+    }
+}
+
+/// Connection options for database `database` over the Unix socket in `socket_dir`.
+pub fn socket_options(socket_dir: &Path, database: &str) -> PgConnectOptions {
+    PgConnectOptions::new()
+        .socket(socket_dir)
+        .username(DB_USER)
+        .database(database)
+}
+
+fn prepare_data_dir(data_dir: &Path) -> Result<PathBuf, EmbeddedPgError> {
+    fs::create_dir_all(data_dir)
+        .map_err(io_err(format!("create data folder {}", data_dir.display())))?;
+    fs::canonicalize(data_dir).map_err(io_err(format!(
+        "resolve data folder {}",
+        data_dir.display()
+    )))
+}
+
+fn lock_data_dir(data_dir: &Path) -> Result<File, EmbeddedPgError> {
+    let path = data_dir.join("arbiter.lock");
+    let mut file = fs::OpenOptions::new()
+        .create(true)
+        .truncate(false)
+        .write(true)
+        .open(&path)
+        .map_err(io_err(format!("open {}", path.display())))?;
+    match file.try_lock() {
+        Ok(()) => {
+            let _ = file.set_len(0);
+            let _ = writeln!(file, "{}", std::process::id());
+            Ok(file)
+        }
+        Err(std::fs::TryLockError::WouldBlock) => Err(EmbeddedPgError::AlreadyRunning(
+            data_dir.display().to_string(),
+        )),
+        Err(std::fs::TryLockError::Error(e)) => Err(EmbeddedPgError::Io {
+            context: format!("lock {}", path.display()),
+            source: e,
+        }),
+    }
+}
+
+fn run(mut cmd: Command, tool: &str) -> Result<(), EmbeddedPgError> {
+    let output = cmd
+        .stdin(Stdio::null())
+        .output()
+        .map_err(io_err(format!("run {tool}")))?;
+    if output.status.success() {
+        Ok(())
+    } else {
+        Err(EmbeddedPgError::Tool {
+            tool: tool.to_string(),
+            status: output.status.to_string(),
+            output: format!(
+                "{}{}",
+                String::from_utf8_lossy(&output.stdout),
+                String::from_utf8_lossy(&output.stderr)
+            ),
+        })
+    }
+}
+
+fn tail(path: &Path, lines: usize) -> String {
+    let text = fs::read_to_string(path).unwrap_or_default();
+    let all: Vec<&str> = text.lines().collect();
+    all[all.len().saturating_sub(lines)..].join("\n")
+}

@@ -1,0 +1,100 @@
+//! Errors to responses, in one place: `status` maps every `service::Error` to a status code;
+//! `ApiError` renders JSON `{"message", "errors"}`, `PageError` an HTML page.
+
+use crate::service::{Error, FieldErrors};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::Json;
+use serde::Serialize;
+
+/// The one mapping from application errors to HTTP status codes.
+pub fn status(error: &Error) -> StatusCode {
+    match error {
+        Error::NotFound(_) => StatusCode::NOT_FOUND,
+        Error::Invalid { .. } => StatusCode::UNPROCESSABLE_ENTITY,
+        Error::Conflict(_) => StatusCode::CONFLICT,
+        Error::Unauthorized(_) => StatusCode::UNAUTHORIZED,
+        Error::Forbidden(_) => StatusCode::FORBIDDEN,
+        Error::Db(sqlx::Error::PoolTimedOut) => StatusCode::SERVICE_UNAVAILABLE,
+        Error::Db(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
+    }
+}
+
+/// The JSON error body.
+#[derive(Debug, Serialize, utoipa::ToSchema)]
+pub struct ErrorBody {
+    /// What went wrong, for a person.
+    pub message: String,
+    /// Per-field messages (empty when the error is not about a field).
+    #[schema(value_type = Object)]
+    pub errors: FieldErrors,
+}
+
+/// An error answered as JSON.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    body: ErrorBody,
+}
+
+impl ApiError {
+    /// An error with a status and a message, no field errors.
+    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+        ApiError {
+            status,
+            body: ErrorBody {
+                message: message.into(),
+                errors: FieldErrors::new(),
+            },
+        }
+    }
+
+    /// A 400 about one field.
+    pub fn field(status: StatusCode, field: &str, message: impl Into<String>) -> ApiError {
+        let message = message.into();
+        let mut errors = FieldErrors::new();
+        errors.insert(field.to_string(), vec![message.clone()]);
+        ApiError {
+            status,
+            body: ErrorBody { message, errors },
+        }
+    }
+}
+
+impl From<Error> for ApiError {
+    fn from(error: Error) -> ApiError {
+        let status = status(&error);
+        if status.is_server_error() {
+            // Internals go to the log, never to the client.
+            tracing::error!(error = ?error, "request failed");
+            let message = if status == StatusCode::SERVICE_UNAVAILABLE {
+                "the database is busy; try again"
+            } else {
+                "internal server error"
+            };
+            return ApiError::new(status, message);
+        }
+        let errors = match &error {
+            Error::Invalid { fields, .. } => fields.clone(),
+            _ => FieldErrors::new(),
+        };
+        ApiError {
+            status,
+            body: ErrorBody {
+                message: error.to_string(),
+                errors,
+            },
+        }
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        (self.status, Json(self.body)).into_response()
+    }
+}
+
+/// Unknown paths under `/api/v1`.
+pub async fn api_not_found() -> ApiError {
+    ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")
+}

@@ -1,0 +1,51 @@
+//! The arbiter dashboard under `/admin` (login required).
+
+use super::home::TournamentItem;
+use super::session::CurrentUser;
+use super::{HtmlPage, PageCtx, PageError};
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service;
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+
+/// The dashboard view.
+#[derive(Template)]
+#[template(path = "admin/dashboard.html")]
+pub struct DashboardPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Who is logged in.
+    pub username: String,
+    /// Catalogue key of the user's role.
+    pub role_key: String,
+    /// Every tournament.
+    pub tournaments: Vec<TournamentItem>,
+}
+
+/// `GET /admin`
+pub async fn show_dashboard(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+) -> Response {
+    let tournaments = match service::tournaments::list_summaries(&state.db).await {
+        Ok(list) => list,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    HtmlPage(
+        StatusCode::OK,
+        DashboardPage {
+            tr: ctx.tr(),
+            ctx,
+            username: actor.username,
+            role_key: format!("role.{}", actor.role),
+            tournaments: tournaments.into_iter().map(TournamentItem::from).collect(),
+        },
+    )
+    .into_response()
+}

@@ -1,0 +1,838 @@
+//! Public pages (no login): tournament home, and per section the entrant list, pairings,
+//! standings and crosstable, each with a print view (`…/print`, A4). They read the same
+//! services as the API and never show contact data (the services are called without an actor).
+
+use super::{HtmlPage, PageCtx, PageError};
+use crate::http::extract::PagePath;
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service;
+use crate::service::rounds::RoundView;
+use crate::service::sections::Section;
+use crate::service::tournaments::Tournament;
+use arbiter_core::model::ResultCode;
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::Value;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+/// Shows points and tiebreak numbers without trailing zeros (2, 1.5, 12.25).
+pub fn format_number(value: f64) -> String {
+    let text = format!("{value:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A tiebreak value as text: a number, or a sequence (PREV, CUT_EARLY) separated by spaces.
+fn format_value(value: Option<&Value>) -> String {
+    match value {
+        Some(Value::Number(n)) => n.as_f64().map(format_number).unwrap_or_default(),
+        Some(Value::Array(list)) => list
+            .iter()
+            .map(|v| format_value(Some(v)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => String::new(),
+    }
+}
+
+fn date_range(t: &Tournament) -> String {
+    match (t.starts_on, t.ends_on) {
+        (Some(a), Some(b)) if a != b => format!("{a} – {b}"),
+        (Some(a), _) => a.to_string(),
+        (None, Some(b)) => b.to_string(),
+        (None, None) => String::new(),
+    }
+}
+
+// ---------------------------------------------------------------- tournament home
+
+/// One section on the tournament home page.
+pub struct SectionItem {
+    /// Id, for links.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Number of rounds.
+    pub rounds: i32,
+    /// Catalogue key of the pairing system.
+    pub system_key: String,
+    /// Catalogue key of the status.
+    pub status_key: String,
+}
+
+/// `GET /t/{tournament_id}`
+#[derive(Template)]
+#[template(path = "public/tournament.html")]
+pub struct TournamentPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Name.
+    pub name: String,
+    /// Catalogue key of the game.
+    pub game_key: String,
+    /// Catalogue key of the status.
+    pub status_key: String,
+    /// Dates as text.
+    pub dates: String,
+    /// Venue.
+    pub venue: String,
+    /// Organiser.
+    pub organiser: String,
+    /// Time control.
+    pub time_control: String,
+    /// The sections.
+    pub sections: Vec<SectionItem>,
+}
+
+/// `GET /t/{tournament_id}`
+pub async fn show_tournament(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Response {
+    let loaded = async {
+        let t = service::tournaments::get(&state.db, id).await?;
+        let sections = service::sections::list(&state.db, id).await?;
+        Ok::<_, service::Error>((t, sections))
+    }
+    .await;
+    let (t, sections) = match loaded {
+        Ok(found) => found,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    let ctx = ctx.with_default_tag(&t.default_language);
+    HtmlPage(
+        StatusCode::OK,
+        TournamentPage {
+            tr: ctx.tr(),
+            ctx,
+            dates: date_range(&t),
+            name: t.name,
+            game_key: format!("game.{}", t.game),
+            status_key: format!("status.{}", t.status),
+            venue: t.venue.unwrap_or_default(),
+            organiser: t.organiser.unwrap_or_default(),
+            time_control: t.time_control.unwrap_or_default(),
+            sections: sections
+                .into_iter()
+                .map(|s| SectionItem {
+                    id: s.id.to_string(),
+                    name: s.name,
+                    rounds: s.rounds,
+                    system_key: format!("system.{}", s.pairing_system),
+                    status_key: format!("section_status.{}", s.status),
+                })
+                .collect(),
+        },
+    )
+    .into_response()
+}
+
+// ---------------------------------------------------------------- section pages
+
+/// The heading and tabs shared by the section pages.
+pub struct SectionNav {
+    /// Tournament id.
+    pub tournament_id: String,
+    /// Tournament name.
+    pub tournament_name: String,
+    /// Section id.
+    pub section_id: String,
+    /// Section name.
+    pub section_name: String,
+    /// Rounds paired so far.
+    pub rounds: Vec<i32>,
+    /// The page shown: `entrants`, `pairings`, `standings`, `crosstable`.
+    pub tab: &'static str,
+    /// The round shown (pairings), else 0.
+    pub round: i32,
+    /// Rounds planned.
+    pub planned_rounds: i32,
+}
+
+impl SectionNav {
+    /// Whether round `n` is the one shown.
+    pub fn is_round(&self, n: &i32) -> bool {
+        self.tab == "pairings" && self.round == *n
+    }
+}
+
+/// Loads the tournament and section of a section page and fixes the page language to the
+/// event's default unless the visitor chose one.
+async fn load_section(
+    state: &AppState,
+    ctx: PageCtx,
+    section_id: Uuid,
+) -> Result<(PageCtx, Tournament, Section), PageError> {
+    let lang = ctx.lang;
+    let section = service::sections::get(&state.db, section_id)
+        .await
+        .map_err(|err| PageError::from_service(err, lang))?;
+    let tournament = service::tournaments::get(&state.db, section.tournament_id)
+        .await
+        .map_err(|err| PageError::from_service(err, lang))?;
+    let ctx = ctx.with_default_tag(&tournament.default_language);
+    Ok((ctx, tournament, section))
+}
+
+fn nav(
+    t: &Tournament,
+    s: &Section,
+    rounds: &[RoundView],
+    tab: &'static str,
+    round: i32,
+) -> SectionNav {
+    SectionNav {
+        tournament_id: t.id.to_string(),
+        tournament_name: t.name.clone(),
+        section_id: s.id.to_string(),
+        section_name: s.name.clone(),
+        rounds: rounds.iter().map(|r| r.number).collect(),
+        tab,
+        round,
+        planned_rounds: s.rounds,
+    }
+}
+
+/// Screen or print view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum View {
+    Screen,
+    Print,
+}
+
+// ---------------------------------------------------------------- entrants
+
+/// One line of the public entrant list.
+pub struct EntrantLine {
+    /// Starting number, or empty before round 1.
+    pub start_no: String,
+    /// Name (team name for doubles).
+    pub name: String,
+    /// Team members' names, for doubles.
+    pub members: String,
+    /// Club.
+    pub club: String,
+    /// Rating, or empty.
+    pub rating: String,
+    /// Withdrawn.
+    pub withdrawn: bool,
+}
+
+/// What the entrant list shows.
+pub struct EntrantsData {
+    /// The lines, by starting number then registration.
+    pub lines: Vec<EntrantLine>,
+    /// Doubles section (show members).
+    pub doubles: bool,
+}
+
+/// `GET /s/{section_id}/entrants`
+#[derive(Template)]
+#[template(path = "public/entrants.html")]
+pub struct EntrantsPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading and tabs.
+    pub nav: SectionNav,
+    /// The list.
+    pub data: EntrantsData,
+}
+
+/// `GET /s/{section_id}/entrants/print`
+#[derive(Template)]
+#[template(path = "print/entrants.html")]
+pub struct EntrantsPrint {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading.
+    pub nav: SectionNav,
+    /// The list.
+    pub data: EntrantsData,
+}
+
+async fn entrants(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Response {
+    let (ctx, t, s) = match load_section(&state, ctx, id).await {
+        Ok(found) => found,
+        Err(err) => return err.into_response(),
+    };
+    let loaded = async {
+        // No actor: public pages never show contact data, whoever looks.
+        let entrants = service::entrants::list(&state.db, None, id).await?;
+        let rounds = service::rounds::list(&state.db, id).await?;
+        Ok::<_, service::Error>((entrants, rounds))
+    }
+    .await;
+    let (entrants, rounds) = match loaded {
+        Ok(found) => found,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    let doubles = s.entry_type == "doubles";
+    let data = EntrantsData {
+        lines: entrants
+            .into_iter()
+            .map(|e| EntrantLine {
+                start_no: e.start_no.map(|n| n.to_string()).unwrap_or_default(),
+                members: if doubles {
+                    e.members
+                        .iter()
+                        .map(|m| m.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" / ")
+                } else {
+                    String::new()
+                },
+                name: e.name,
+                club: e.club.unwrap_or_default(),
+                rating: e.rating.map(|r| r.to_string()).unwrap_or_default(),
+                withdrawn: e.status == "withdrawn",
+            })
+            .collect(),
+        doubles,
+    };
+    let nav = nav(&t, &s, &rounds, "entrants", 0);
+    let tr = ctx.tr();
+    match view {
+        View::Screen => {
+            HtmlPage(StatusCode::OK, EntrantsPage { tr, ctx, nav, data }).into_response()
+        }
+        View::Print => {
+            HtmlPage(StatusCode::OK, EntrantsPrint { tr, ctx, nav, data }).into_response()
+        }
+    }
+}
+
+/// `GET /s/{section_id}/entrants`
+pub async fn show_entrants(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Response {
+    entrants(state, ctx, id, View::Screen).await
+}
+
+/// `GET /s/{section_id}/entrants/print`
+pub async fn print_entrants(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Response {
+    entrants(state, ctx, id, View::Print).await
+}
+
+// ---------------------------------------------------------------- pairings
+
+/// One side of a board as shown.
+pub struct SideLine {
+    /// Starting number.
+    pub start_no: String,
+    /// Name.
+    pub name: String,
+    /// Fouls in this game (0 hides the mark).
+    pub fouls: i64,
+}
+
+/// One board as shown.
+pub struct BoardLine {
+    /// Board number.
+    pub number: i32,
+    /// Red.
+    pub red: SideLine,
+    /// Black, or `None` for the pairing-allocated bye.
+    pub black: Option<SideLine>,
+    /// Catalogue key of the result (`result.red_wins`…), empty while pending.
+    pub result_key: String,
+}
+
+/// An entrant not on a board.
+pub struct AbsenceLine {
+    /// Starting number.
+    pub start_no: String,
+    /// Name.
+    pub name: String,
+    /// Catalogue key of the kind (`absence.half`…).
+    pub kind_key: String,
+}
+
+/// What the pairing page shows.
+pub struct PairingsData {
+    /// Round number.
+    pub number: i32,
+    /// Catalogue key of the round status.
+    pub status_key: String,
+    /// Boards.
+    pub boards: Vec<BoardLine>,
+    /// Absences.
+    pub absences: Vec<AbsenceLine>,
+}
+
+/// `GET /s/{section_id}/pairings/{n}`
+#[derive(Template)]
+#[template(path = "public/pairings.html")]
+pub struct PairingsPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading and tabs.
+    pub nav: SectionNav,
+    /// The round.
+    pub data: PairingsData,
+}
+
+/// `GET /s/{section_id}/pairings/{n}/print`
+#[derive(Template)]
+#[template(path = "print/pairings.html")]
+pub struct PairingsPrint {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading.
+    pub nav: SectionNav,
+    /// The round.
+    pub data: PairingsData,
+}
+
+fn no_text(start_no: Option<i32>) -> String {
+    start_no.map(|n| n.to_string()).unwrap_or_default()
+}
+
+fn pairings_data(round: &RoundView) -> PairingsData {
+    PairingsData {
+        number: round.number,
+        status_key: format!("round_status.{}", round.status),
+        boards: round
+            .boards
+            .iter()
+            .map(|b| BoardLine {
+                number: b.number,
+                red: SideLine {
+                    start_no: no_text(b.red.start_no),
+                    name: b.red.name.clone(),
+                    fouls: b.red_fouls,
+                },
+                black: b.black.as_ref().map(|black| SideLine {
+                    start_no: no_text(black.start_no),
+                    name: black.name.clone(),
+                    fouls: b.black_fouls,
+                }),
+                result_key: b
+                    .result
+                    .as_ref()
+                    .map(|r| format!("result.{r}"))
+                    .unwrap_or_default(),
+            })
+            .collect(),
+        absences: round
+            .absences
+            .iter()
+            .map(|a| AbsenceLine {
+                start_no: no_text(a.start_no),
+                name: a.name.clone(),
+                kind_key: format!("absence.{}", a.kind),
+            })
+            .collect(),
+    }
+}
+
+async fn pairings(state: AppState, ctx: PageCtx, id: Uuid, number: i32, view: View) -> Response {
+    let (ctx, t, s) = match load_section(&state, ctx, id).await {
+        Ok(found) => found,
+        Err(err) => return err.into_response(),
+    };
+    let rounds = match service::rounds::list(&state.db, id).await {
+        Ok(rounds) => rounds,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    let Some(round) = rounds.iter().find(|r| r.number == number) else {
+        return PageError::from_service(service::Error::NotFound("round"), ctx.lang)
+            .into_response();
+    };
+    let data = pairings_data(round);
+    let nav = nav(&t, &s, &rounds, "pairings", number);
+    let tr = ctx.tr();
+    match view {
+        View::Screen => {
+            HtmlPage(StatusCode::OK, PairingsPage { tr, ctx, nav, data }).into_response()
+        }
+        View::Print => {
+            HtmlPage(StatusCode::OK, PairingsPrint { tr, ctx, nav, data }).into_response()
+        }
+    }
+}
+
+/// `GET /s/{section_id}/pairings/{n}`
+pub async fn show_pairings(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath((id, n)): PagePath<(Uuid, i32)>,
+) -> Response {
+    pairings(state, ctx, id, n, View::Screen).await
+}
+
+/// `GET /s/{section_id}/pairings/{n}/print`
+pub async fn print_pairings(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath((id, n)): PagePath<(Uuid, i32)>,
+) -> Response {
+    pairings(state, ctx, id, n, View::Print).await
+}
+
+// ---------------------------------------------------------------- standings
+
+/// One line of the standings.
+pub struct StandingLine {
+    /// Rank (shared ranks repeat).
+    pub rank: u32,
+    /// Starting number.
+    pub start_no: u32,
+    /// Name.
+    pub name: String,
+    /// Club.
+    pub club: String,
+    /// Points.
+    pub points: String,
+    /// Tiebreak values in chain order.
+    pub tiebreaks: Vec<String>,
+    /// Withdrawn.
+    pub withdrawn: bool,
+}
+
+/// What the standings page shows.
+pub struct StandingsData {
+    /// Rounds evaluated.
+    pub round: u32,
+    /// No result missing.
+    pub is_final: bool,
+    /// Tiebreak keys (column heads).
+    pub tiebreaks: Vec<String>,
+    /// Lines in ranking order.
+    pub lines: Vec<StandingLine>,
+}
+
+/// `GET /s/{section_id}/standings`
+#[derive(Template)]
+#[template(path = "public/standings.html")]
+pub struct StandingsPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading and tabs.
+    pub nav: SectionNav,
+    /// The standings.
+    pub data: StandingsData,
+}
+
+/// `GET /s/{section_id}/standings/print`
+#[derive(Template)]
+#[template(path = "print/standings.html")]
+pub struct StandingsPrint {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading.
+    pub nav: SectionNav,
+    /// The standings.
+    pub data: StandingsData,
+}
+
+fn standings_data(view: service::standings::StandingsView) -> StandingsData {
+    let keys = view.tiebreaks.clone();
+    StandingsData {
+        round: view.round,
+        is_final: view.is_final,
+        lines: view
+            .rows
+            .into_iter()
+            .map(|row| StandingLine {
+                rank: row.rank,
+                start_no: row.start_no,
+                club: row.club.unwrap_or_default(),
+                points: format_number(row.points),
+                tiebreaks: keys
+                    .iter()
+                    .map(|k| format_value(row.tiebreaks.get(k)))
+                    .collect(),
+                withdrawn: row.status == "withdrawn",
+                name: row.name,
+            })
+            .collect(),
+        tiebreaks: keys,
+    }
+}
+
+async fn standings(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Response {
+    let (ctx, t, s) = match load_section(&state, ctx, id).await {
+        Ok(found) => found,
+        Err(err) => return err.into_response(),
+    };
+    let loaded = async {
+        let standings = service::standings::compute(&state.db, id).await?;
+        let rounds = service::rounds::list(&state.db, id).await?;
+        Ok::<_, service::Error>((standings, rounds))
+    }
+    .await;
+    let (standings, rounds) = match loaded {
+        Ok(found) => found,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    let data = standings_data(standings);
+    let nav = nav(&t, &s, &rounds, "standings", 0);
+    let tr = ctx.tr();
+    match view {
+        View::Screen => {
+            HtmlPage(StatusCode::OK, StandingsPage { tr, ctx, nav, data }).into_response()
+        }
+        View::Print => {
+            HtmlPage(StatusCode::OK, StandingsPrint { tr, ctx, nav, data }).into_response()
+        }
+    }
+}
+
+/// `GET /s/{section_id}/standings`
+pub async fn show_standings(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Response {
+    standings(state, ctx, id, View::Screen).await
+}
+
+/// `GET /s/{section_id}/standings/print`
+pub async fn print_standings(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Response {
+    standings(state, ctx, id, View::Print).await
+}
+
+// ---------------------------------------------------------------- crosstable
+
+/// One cell of the crosstable: the opponent's line number, the colour, the outcome.
+pub struct CrossCell {
+    /// The opponent's line number in this table, or empty.
+    pub opponent: String,
+    /// Catalogue key of the colour (`colour.red_short`…), or empty.
+    pub colour_key: &'static str,
+    /// The outcome symbol (`1`, `½`, `0`, `+`, `−`), empty while pending.
+    pub outcome: &'static str,
+    /// Catalogue key of a bye or absence (`absence.pairing`…), or empty.
+    pub absence_key: String,
+}
+
+/// One line of the crosstable.
+pub struct CrossLine {
+    /// Line number (ranking order).
+    pub line: usize,
+    /// Rank.
+    pub rank: u32,
+    /// Starting number.
+    pub start_no: u32,
+    /// Name.
+    pub name: String,
+    /// One cell per round.
+    pub cells: Vec<CrossCell>,
+    /// Points.
+    pub points: String,
+}
+
+/// What the crosstable shows.
+pub struct CrossData {
+    /// Round numbers (columns).
+    pub rounds: Vec<i32>,
+    /// Lines in ranking order.
+    pub lines: Vec<CrossLine>,
+}
+
+/// `GET /s/{section_id}/crosstable`
+#[derive(Template)]
+#[template(path = "public/crosstable.html")]
+pub struct CrosstablePage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading and tabs.
+    pub nav: SectionNav,
+    /// The table.
+    pub data: CrossData,
+}
+
+/// `GET /s/{section_id}/crosstable/print`
+#[derive(Template)]
+#[template(path = "print/crosstable.html")]
+pub struct CrosstablePrint {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading.
+    pub nav: SectionNav,
+    /// The table.
+    pub data: CrossData,
+}
+
+/// The symbol of a result code as printed in crosstables.
+fn outcome_symbol(code: ResultCode) -> &'static str {
+    match code {
+        ResultCode::Win | ResultCode::UnratedWin => "1",
+        ResultCode::Draw | ResultCode::UnratedDraw => "½",
+        ResultCode::Loss | ResultCode::UnratedLoss => "0",
+        ResultCode::ForfeitWin => "+",
+        ResultCode::ForfeitLoss => "−",
+        _ => "",
+    }
+}
+
+fn crosstable_data(
+    standings: &service::standings::StandingsView,
+    rounds: &[RoundView],
+) -> CrossData {
+    let line_of: HashMap<Uuid, usize> = standings
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| (row.entrant_id, i + 1))
+        .collect();
+    let opponent_line = |id: Uuid| line_of.get(&id).map(|n| n.to_string()).unwrap_or_default();
+    let lines = standings
+        .rows
+        .iter()
+        .enumerate()
+        .map(|(i, row)| {
+            let cells = rounds
+                .iter()
+                .map(|round| {
+                    let me = row.entrant_id;
+                    for b in &round.boards {
+                        // The result mapping is the service's, so pages and standings agree.
+                        let (red_code, black_code) =
+                            service::state::result_codes(b.result.as_deref());
+                        if b.red.entrant_id == me {
+                            return match &b.black {
+                                Some(black) => CrossCell {
+                                    opponent: opponent_line(black.entrant_id),
+                                    colour_key: "colour.red_short",
+                                    outcome: outcome_symbol(red_code),
+                                    absence_key: String::new(),
+                                },
+                                None => CrossCell {
+                                    opponent: String::new(),
+                                    colour_key: "",
+                                    outcome: "",
+                                    absence_key: "absence.pairing".to_string(),
+                                },
+                            };
+                        }
+                        if b.black.as_ref().is_some_and(|black| black.entrant_id == me) {
+                            return CrossCell {
+                                opponent: opponent_line(b.red.entrant_id),
+                                colour_key: "colour.black_short",
+                                outcome: outcome_symbol(black_code),
+                                absence_key: String::new(),
+                            };
+                        }
+                    }
+                    let kind = round
+                        .absences
+                        .iter()
+                        .find(|a| a.entrant_id == me)
+                        .map(|a| a.kind.as_str())
+                        .unwrap_or("absent");
+                    CrossCell {
+                        opponent: String::new(),
+                        colour_key: "",
+                        outcome: "",
+                        absence_key: format!("absence.{kind}"),
+                    }
+                })
+                .collect();
+            CrossLine {
+                line: i + 1,
+                rank: row.rank,
+                start_no: row.start_no,
+                name: row.name.clone(),
+                cells,
+                points: format_number(row.points),
+            }
+        })
+        .collect();
+    CrossData {
+        rounds: rounds.iter().map(|r| r.number).collect(),
+        lines,
+    }
+}
+
+async fn crosstable(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Response {
+    let (ctx, t, s) = match load_section(&state, ctx, id).await {
+        Ok(found) => found,
+        Err(err) => return err.into_response(),
+    };
+    let loaded = async {
+        let standings = service::standings::compute(&state.db, id).await?;
+        let rounds = service::rounds::list(&state.db, id).await?;
+        Ok::<_, service::Error>((standings, rounds))
+    }
+    .await;
+    let (standings, rounds) = match loaded {
+        Ok(found) => found,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    let data = crosstable_data(&standings, &rounds);
+    let nav = nav(&t, &s, &rounds, "crosstable", 0);
+    let tr = ctx.tr();
+    match view {
+        View::Screen => {
+            HtmlPage(StatusCode::OK, CrosstablePage { tr, ctx, nav, data }).into_response()
+        }
+        View::Print => {
+            HtmlPage(StatusCode::OK, CrosstablePrint { tr, ctx, nav, data }).into_response()
+        }
+    }
+}
+
+/// `GET /s/{section_id}/crosstable`
+pub async fn show_crosstable(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Response {
+    crosstable(state, ctx, id, View::Screen).await
+}
+
+/// `GET /s/{section_id}/crosstable/print`
+pub async fn print_crosstable(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Response {
+    crosstable(state, ctx, id, View::Print).await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_show_without_trailing_zeros() {
+        assert_eq!(format_number(2.0), "2");
+        assert_eq!(format_number(1.5), "1.5");
+        assert_eq!(format_number(12.25), "12.25");
+        assert_eq!(format_number(0.0), "0");
+        assert_eq!(format_value(Some(&serde_json::json!([1.0, 2.5]))), "1 2.5");
+    }
+}

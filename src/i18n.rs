@@ -1,0 +1,360 @@
+//! User-interface languages and the message catalogue (zh-Hant, zh-Hans, en). Templates never
+//! hold UI text: they look keys up here.
+
+use serde::{Deserialize, Serialize};
+
+/// A UI language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Lang {
+    /// Traditional Chinese (繁體中文).
+    #[serde(rename = "zh-Hant")]
+    ZhHant,
+    /// Simplified Chinese (简体中文).
+    #[serde(rename = "zh-Hans")]
+    ZhHans,
+    /// English.
+    #[serde(rename = "en")]
+    En,
+}
+
+impl Lang {
+    /// Every language, in switcher order.
+    pub const ALL: [Lang; 3] = [Lang::ZhHant, Lang::ZhHans, Lang::En];
+
+    /// The BCP 47 tag (`zh-Hant`, `zh-Hans`, `en`), also the `lang` HTML attribute.
+    pub fn tag(self) -> &'static str {
+        match self {
+            Lang::ZhHant => "zh-Hant",
+            Lang::ZhHans => "zh-Hans",
+            Lang::En => "en",
+        }
+    }
+
+    /// The language's own name, for the switcher.
+    pub fn native_name(self) -> &'static str {
+        match self {
+            Lang::ZhHant => "繁體中文",
+            Lang::ZhHans => "简体中文",
+            Lang::En => "English",
+        }
+    }
+
+    /// Reads a tag as given in `?lang=` or a cookie (exact tags, case-insensitive).
+    pub fn from_tag(tag: &str) -> Option<Lang> {
+        match tag.trim().to_ascii_lowercase().as_str() {
+            "zh-hant" | "zh-tw" | "zh-hk" | "zh-mo" => Some(Lang::ZhHant),
+            "zh-hans" | "zh-cn" | "zh-sg" | "zh" => Some(Lang::ZhHans),
+            "en" => Some(Lang::En),
+            t if t.starts_with("en-") => Some(Lang::En),
+            t if t.starts_with("zh-hant") => Some(Lang::ZhHant),
+            t if t.starts_with("zh-hans") => Some(Lang::ZhHans),
+            _ => None,
+        }
+    }
+
+    /// Picks the best language from an `Accept-Language` header (by q-value, then order).
+    pub fn from_accept_language(header: &str) -> Option<Lang> {
+        let mut best: Option<(u32, usize, Lang)> = None;
+        for (index, part) in header.split(',').enumerate() {
+            let mut pieces = part.split(';');
+            let tag = pieces.next().unwrap_or("").trim();
+            let q = pieces
+                .find_map(|p| p.trim().strip_prefix("q="))
+                .and_then(|q| q.trim().parse::<f32>().ok())
+                .unwrap_or(1.0);
+            // q-values have at most three decimals: compare them as integers.
+            let q = (q.clamp(0.0, 1.0) * 1000.0).round() as u32;
+            if q == 0 {
+                continue;
+            }
+            if let Some(lang) = Lang::from_tag(tag) {
+                if best.is_none_or(|(bq, bi, _)| q > bq || (q == bq && index < bi)) {
+                    best = Some((q, index, lang));
+                }
+            }
+        }
+        best.map(|(_, _, lang)| lang)
+    }
+
+    /// The language for a request: `?lang=`, then the `lang` cookie, then `Accept-Language`,
+    /// then the event's default.
+    pub fn negotiate(
+        query: Option<&str>,
+        cookie: Option<&str>,
+        accept: Option<&str>,
+        default: Lang,
+    ) -> Lang {
+        query
+            .and_then(Lang::from_tag)
+            .or_else(|| cookie.and_then(Lang::from_tag))
+            .or_else(|| accept.and_then(Lang::from_accept_language))
+            .unwrap_or(default)
+    }
+}
+
+/// Looks UI text up in one language.
+#[derive(Debug, Clone, Copy)]
+pub struct Tr {
+    /// The language.
+    pub lang: Lang,
+}
+
+impl Tr {
+    /// The text for `key`; the key itself when the catalogue lacks it (a test keeps that from
+    /// happening for the keys we ship).
+    pub fn t(&self, key: &str) -> &'static str {
+        match CATALOGUE.binary_search_by(|(k, ..)| (*k).cmp(key)) {
+            Ok(i) => {
+                let (_, en, hant, hans) = CATALOGUE[i];
+                match self.lang {
+                    Lang::En => en,
+                    Lang::ZhHant => hant,
+                    Lang::ZhHans => hans,
+                }
+            }
+            Err(_) => {
+                tracing::warn!(key, "missing UI text");
+                "?"
+            }
+        }
+    }
+
+    /// The text for `key` with `{}` replaced by `value` ("Round {}" → "Round 3", "第{}輪").
+    pub fn fmt(&self, key: &str, value: impl std::fmt::Display) -> String {
+        self.t(key).replacen("{}", &value.to_string(), 1)
+    }
+
+    /// The `lang` attribute value.
+    pub fn tag(&self) -> &'static str {
+        self.lang.tag()
+    }
+}
+
+/// (key, en, zh-Hant, zh-Hans), sorted by key (binary search; a test checks the order).
+static CATALOGUE: &[(&str, &str, &str, &str)] = &[
+    ("absence.absent", "absent", "缺席", "缺席"),
+    ("absence.full", "full-point bye", "請假（記全分）", "请假（记全分）"),
+    ("absence.half", "half-point bye", "請假（記半分）", "请假（记半分）"),
+    ("absence.pairing", "bye", "輪空", "轮空"),
+    ("absence.zero", "zero-point bye", "請假（不計分）", "请假（不计分）"),
+    ("app.name", "arbiter", "arbiter 編排系統", "arbiter 编排系统"),
+    ("app.tagline", "Swiss-system tournaments for Xiangqi, Jieqi and Banqi", "象棋、揭棋、暗棋積分編排賽事管理", "象棋、揭棋、暗棋积分编排赛事管理"),
+    ("col.black", "Black", "黑方", "黑方"),
+    ("col.board", "Board", "台次", "台次"),
+    ("col.club", "Club", "單位", "单位"),
+    ("col.members", "Players", "隊員", "队员"),
+    ("col.name", "Name", "姓名", "姓名"),
+    ("col.points", "Points", "積分", "积分"),
+    ("col.rank", "Rank", "名次", "名次"),
+    ("col.rating", "Rating", "等級分", "等级分"),
+    ("col.red", "Red", "紅方", "红方"),
+    ("col.result", "Result", "結果", "结果"),
+    ("col.start_no", "No.", "序號", "序号"),
+    ("col.status", "Status", "狀態", "状态"),
+    ("colour.black_short", "B", "黑", "黑"),
+    ("colour.red_short", "R", "紅", "红"),
+    ("crosstable.legend", "Each cell: opponent's line number, colour (R = Red, B = Black) and result (1 win, ½ draw, 0 loss, + forfeit win, − forfeit loss).", "每格：對手行號、執子（紅／黑）及結果（1 勝，½ 和，0 負，+ 對手棄權，− 棄權負）。", "每格：对手行号、执子（红／黑）及结果（1 胜，½ 和，0 负，+ 对手弃权，− 弃权负）。"),
+    ("dashboard.empty", "No tournaments yet.", "尚無賽事。", "尚无赛事。"),
+    ("dashboard.logged_in_as", "Logged in as", "目前登入：", "当前登录："),
+    ("dashboard.title", "Dashboard", "管理頁面", "管理页面"),
+    ("entrant.withdrawn", "withdrawn", "已退賽", "已退赛"),
+    ("entrants.count", "{} entrants", "共 {} 名", "共 {} 名"),
+    ("entrants.empty", "No entrants yet.", "尚無參賽者。", "尚无参赛者。"),
+    ("error.bad_form", "The form could not be read", "無法讀取表單", "无法读取表单"),
+    ("error.csrf", "This form has expired or did not come from this site. Go back, reload the page and try again.", "此表單已過期或並非來自本網站。請返回並重新載入頁面後再試。", "此表单已过期或并非来自本网站。请返回并刷新页面后再试。"),
+    ("error.forbidden", "Not allowed", "不允許此操作", "不允许此操作"),
+    ("error.form_content_type", "The form must be sent as application/x-www-form-urlencoded.", "表單須以 application/x-www-form-urlencoded 格式送出。", "表单须以 application/x-www-form-urlencoded 格式提交。"),
+    ("error.form_invalid", "Some fields are missing or malformed", "部分欄位缺漏或格式錯誤", "部分字段缺失或格式错误"),
+    ("error.form_too_large", "The form is too large.", "表單內容過大。", "表单内容过大。"),
+    ("error.internal", "Internal server error. Please try again later.", "伺服器內部錯誤，請稍後再試。", "服务器内部错误，请稍后再试。"),
+    ("error.not_found", "Page not found", "找不到頁面", "找不到页面"),
+    ("error.title", "Something went wrong", "發生錯誤", "发生错误"),
+    ("fouls.n", "{} foul(s)", "犯規 {}", "犯规 {}"),
+    ("game.banqi", "Banqi", "暗棋", "暗棋"),
+    ("game.jieqi", "Jieqi", "揭棋", "揭棋"),
+    ("game.xiangqi", "Xiangqi", "象棋", "象棋"),
+    ("home.empty", "No tournaments yet. An arbiter can create one from the dashboard.", "尚無賽事。裁判可於管理頁面建立賽事。", "尚无赛事。裁判可在管理页面创建赛事。"),
+    ("home.title", "Tournaments", "賽事", "赛事"),
+    ("login.failed", "Wrong username or password.", "帳號或密碼錯誤。", "用户名或密码错误。"),
+    ("login.password", "Password", "密碼", "密码"),
+    ("login.submit", "Log in", "登入", "登录"),
+    ("login.title", "Arbiter login", "裁判登入", "裁判登录"),
+    ("login.too_many", "Too many failed attempts. Wait ten minutes and try again.", "失敗次數過多，請十分鐘後再試。", "失败次数过多，请十分钟后再试。"),
+    ("login.username", "Username", "帳號", "用户名"),
+    ("login.username_required", "Enter your username.", "請輸入帳號。", "请输入用户名。"),
+    ("nav.account", "Account", "帳號", "账号"),
+    ("nav.dashboard", "Dashboard", "管理頁面", "管理页面"),
+    ("nav.home", "Home", "首頁", "首页"),
+    ("nav.language", "Language", "語言", "语言"),
+    ("nav.login", "Arbiter login", "裁判登入", "裁判登录"),
+    ("nav.logout", "Log out", "登出", "退出登录"),
+    ("pairings.absent", "Not paired this round", "本輪未編排", "本轮未编排"),
+    ("pairings.empty", "No boards in this round.", "本輪沒有對局。", "本轮没有对局。"),
+    ("print.back", "Back", "返回", "返回"),
+    ("print.button", "Print", "列印", "打印"),
+    ("print.view", "Print view", "列印版", "打印版"),
+    ("result.black_forfeits", "+ : −", "+ : −", "+ : −"),
+    ("result.black_wins", "0 : 1", "黑勝", "黑胜"),
+    ("result.double_forfeit", "− : −", "雙方棄權", "双方弃权"),
+    ("result.double_loss", "0 : 0", "雙負", "双负"),
+    ("result.draw", "½ : ½", "和", "和"),
+    ("result.red_forfeits", "− : +", "紅方棄權", "红方弃权"),
+    ("result.red_wins", "1 : 0", "紅勝", "红胜"),
+    ("role.admin", "administrator", "管理員", "管理员"),
+    ("role.arbiter", "arbiter", "裁判", "裁判"),
+    ("role.scorer", "scorer", "記分員", "记分员"),
+    ("round.n", "Round {}", "第 {} 輪", "第 {} 轮"),
+    ("round_status.completed", "Completed", "已完成", "已完成"),
+    ("round_status.paired", "Paired (not yet published)", "已編排（未公佈）", "已编排（未公布）"),
+    ("round_status.published", "Published", "已公佈", "已公布"),
+    ("section.crosstable", "Crosstable", "成績總表", "成绩总表"),
+    ("section.entrants", "Entrants", "參賽名單", "参赛名单"),
+    ("section.pages", "Section pages", "組別頁面", "组别页面"),
+    ("section.standings", "Standings", "排名", "排名"),
+    ("section_status.cancelled", "Cancelled", "已取消", "已取消"),
+    ("section_status.finished", "Finished", "已結束", "已结束"),
+    ("section_status.open", "Open", "開放", "开放"),
+    ("section_status.running", "In progress", "進行中", "进行中"),
+    ("standings.after_round", "After round {}", "第 {} 輪後", "第 {} 轮后"),
+    ("standings.no_rounds", "No rounds played yet.", "尚未開始比賽。", "尚未开始比赛。"),
+    ("standings.provisional", "provisional: results missing", "暫定：仍有成績未登錄", "暂定：仍有成绩未登记"),
+    ("status.cancelled", "Cancelled", "已取消", "已取消"),
+    ("status.draft", "Draft", "籌備中", "筹备中"),
+    ("status.finished", "Finished", "已結束", "已结束"),
+    ("status.registration", "Registration open", "報名中", "报名中"),
+    ("status.running", "In progress", "進行中", "进行中"),
+    ("system.chinese", "Chinese Swiss", "積分編排", "积分编排"),
+    ("system.dutch", "FIDE Dutch", "FIDE 荷蘭制", "FIDE 荷兰制"),
+    ("system.round_robin", "Round robin", "循環賽", "循环赛"),
+    ("table.date", "Date", "日期", "日期"),
+    ("table.game", "Game", "棋種", "棋种"),
+    ("table.name", "Name", "名稱", "名称"),
+    ("table.status", "Status", "狀態", "状态"),
+    ("table.venue", "Venue", "地點", "地点"),
+    ("tiebreak.help", "Tiebreak (see the event rules)", "對比分（見競賽規程）", "对比分（见竞赛规程）"),
+    ("tournament.no_sections", "No sections yet.", "尚無組別。", "尚无组别。"),
+    ("tournament.organiser", "Organiser", "主辦單位", "主办单位"),
+    ("tournament.pages", "Pages", "頁面", "页面"),
+    ("tournament.rounds", "Rounds", "輪數", "轮数"),
+    ("tournament.sections", "Sections", "組別", "组别"),
+    ("tournament.system", "Pairing system", "編排制度", "编排制度"),
+    ("tournament.time_control", "Time control", "用時", "用时"),
+];
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_catalogue_is_sorted_and_complete() {
+        for pair in CATALOGUE.windows(2) {
+            assert!(
+                pair[0].0 < pair[1].0,
+                "{} must sort before {}",
+                pair[0].0,
+                pair[1].0
+            );
+        }
+        for (key, en, hant, hans) in CATALOGUE {
+            assert!(
+                !en.is_empty() && !hant.is_empty() && !hans.is_empty(),
+                "{key} lacks a language"
+            );
+        }
+    }
+
+    /// Every literal key a template looks up (`tr.t("…")`) is in the catalogue, and so is every
+    /// value of the columns templates turn into keys (`game.…`, `status.…`, `role.…`).
+    #[test]
+    fn every_key_the_templates_use_exists() {
+        fn walk(dir: &std::path::Path, out: &mut Vec<std::path::PathBuf>) {
+            for entry in std::fs::read_dir(dir).expect("templates folder") {
+                let path = entry.expect("entry").path();
+                if path.is_dir() {
+                    walk(&path, out);
+                } else {
+                    out.push(path);
+                }
+            }
+        }
+        let mut files = Vec::new();
+        walk(
+            std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/templates")),
+            &mut files,
+        );
+        let known = |key: &str| CATALOGUE.binary_search_by(|(k, ..)| (*k).cmp(key)).is_ok();
+        let mut missing = Vec::new();
+        for file in files {
+            let text = std::fs::read_to_string(&file).expect("template");
+            for call in ["tr.t(\"", "tr.fmt(\""] {
+                for piece in text.split(call).skip(1) {
+                    let key = piece.split('"').next().unwrap_or("");
+                    if !known(key) {
+                        missing.push(format!("{}: {key}", file.display()));
+                    }
+                }
+            }
+        }
+        for key in [
+            "game.xiangqi",
+            "game.jieqi",
+            "game.banqi",
+            "status.draft",
+            "status.registration",
+            "status.running",
+            "status.finished",
+            "status.cancelled",
+            "role.admin",
+            "role.arbiter",
+            "role.scorer",
+            "system.chinese",
+            "system.dutch",
+            "system.round_robin",
+            "section_status.open",
+            "section_status.running",
+            "section_status.finished",
+            "section_status.cancelled",
+            "round_status.paired",
+            "round_status.published",
+            "round_status.completed",
+            "result.red_wins",
+            "result.black_wins",
+            "result.draw",
+            "result.red_forfeits",
+            "result.black_forfeits",
+            "result.double_forfeit",
+            "result.double_loss",
+            "absence.half",
+            "absence.zero",
+            "absence.full",
+            "absence.absent",
+            "absence.pairing",
+        ] {
+            if !known(key) {
+                missing.push(key.to_string());
+            }
+        }
+        assert!(missing.is_empty(), "missing UI text: {missing:?}");
+    }
+
+    #[test]
+    fn accept_language_prefers_the_highest_quality() {
+        assert_eq!(
+            Lang::from_accept_language("en;q=0.5, zh-TW;q=0.9"),
+            Some(Lang::ZhHant)
+        );
+        assert_eq!(
+            Lang::from_accept_language("zh-CN,zh;q=0.9,en;q=0.8"),
+            Some(Lang::ZhHans)
+        );
+        assert_eq!(Lang::from_accept_language("fr, de"), None);
+        assert_eq!(
+            Lang::negotiate(Some("en"), Some("zh-Hans"), None, Lang::ZhHant),
+            Lang::En
+        );
+        assert_eq!(
+            Lang::negotiate(None, None, None, Lang::ZhHant),
+            Lang::ZhHant
+        );
+    }
+}

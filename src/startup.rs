@@ -1,0 +1,156 @@
+//! Building and running the application: database (embedded or external), migrations,
+//! listener, graceful shutdown.
+
+use crate::config::ServerArgs;
+use crate::embedded_pg::{EmbeddedPg, DB_NAME};
+use crate::http::{self, AppState};
+use anyhow::Context as _;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+use sqlx::{Connection, PgPool};
+use std::future::Future;
+use std::net::SocketAddr;
+use std::str::FromStr;
+use std::time::Duration;
+use tokio::net::TcpListener;
+
+/// The migrations, embedded in the binary.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!();
+
+/// A database the application can use, and the embedded cluster behind it if we started one
+/// (dropping it stops PostgreSQL).
+pub struct Database {
+    /// The pool.
+    pub pool: PgPool,
+    /// The embedded cluster, when no URL was given.
+    pub embedded: Option<EmbeddedPg>,
+}
+
+impl Database {
+    /// Connects to `DATABASE_URL`, or starts the embedded cluster in the data folder; then
+    /// runs the migrations.
+    pub async fn open(args: &ServerArgs) -> anyhow::Result<Database> {
+        let (options, embedded) = match &args.database_url {
+            Some(url) => (
+                PgConnectOptions::from_str(url)
+                    .context("DATABASE_URL is not a valid PostgreSQL URL")?,
+                None,
+            ),
+            None => {
+                let data_dir = args.data_dir.clone();
+                let pg = tokio::task::spawn_blocking(move || EmbeddedPg::start(&data_dir))
+                    .await
+                    .context("embedded PostgreSQL start-up panicked")??;
+                ensure_database(pg.maintenance_options()).await?;
+                (pg.connect_options(), Some(pg))
+            }
+        };
+        let pool = connect(options).await?;
+        MIGRATOR
+            .run(&pool)
+            .await
+            .context("running database migrations")?;
+        Ok(Database { pool, embedded })
+    }
+}
+
+/// Opens a pool with settings suited to the server.
+pub async fn connect(options: PgConnectOptions) -> anyhow::Result<PgPool> {
+    PgPoolOptions::new()
+        .max_connections(20)
+        .acquire_timeout(Duration::from_secs(10))
+        .connect_with(options)
+        .await
+        .context("connecting to PostgreSQL")
+}
+
+/// Creates the application database in a fresh embedded cluster.
+async fn ensure_database(maintenance: PgConnectOptions) -> anyhow::Result<()> {
+    let mut conn = sqlx::PgConnection::connect_with(&maintenance)
+        .await
+        .context("connecting to the embedded PostgreSQL")?;
+    let exists: bool =
+        sqlx::query_scalar("select exists (select 1 from pg_database where datname = $1)")
+            .bind(DB_NAME)
+            .fetch_one(&mut conn)
+            .await?;
+    if !exists {
+        sqlx::query(&format!("create database {DB_NAME}"))
+            .execute(&mut conn)
+            .await?;
+    }
+    conn.close().await?;
+    Ok(())
+}
+
+/// A bound, ready-to-run server.
+pub struct Application {
+    listener: TcpListener,
+    state: AppState,
+}
+
+impl Application {
+    /// Binds the listener (port 0 picks a free port) over an open database.
+    pub async fn build(args: &ServerArgs, pool: PgPool) -> anyhow::Result<Application> {
+        let listener = TcpListener::bind(args.bind)
+            .await
+            .with_context(|| format!("cannot listen on {}", args.bind))?;
+        Ok(Application {
+            listener,
+            state: AppState { db: pool },
+        })
+    }
+
+    /// The port actually bound.
+    pub fn port(&self) -> u16 {
+        self.listener.local_addr().map(|a| a.port()).unwrap_or(0)
+    }
+
+    /// Serves until `shutdown` completes, then finishes in-flight requests.
+    pub async fn run_until_stopped(
+        self,
+        shutdown: impl Future<Output = ()> + Send + 'static,
+    ) -> anyhow::Result<()> {
+        // Connect info gives handlers the peer address (the login rate limiter keys on it).
+        let app = http::app(self.state).into_make_service_with_connect_info::<SocketAddr>();
+        axum::serve(self.listener, app)
+            .with_graceful_shutdown(shutdown)
+            .await
+            .context("HTTP server failed")
+    }
+}
+
+/// Completes on SIGINT or SIGTERM.
+pub async fn shutdown_signal() {
+    let ctrl_c = async {
+        let _ = tokio::signal::ctrl_c().await;
+    };
+    let terminate = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut signal) => {
+                signal.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    tokio::select! {
+        () = ctrl_c => {},
+        () = terminate => {},
+    }
+    tracing::info!("shutdown signal received");
+}
+
+/// `arbiter serve`: open the database, serve until a signal, stop PostgreSQL on the way out
+/// (also when anything fails).
+pub async fn serve(args: &ServerArgs) -> anyhow::Result<()> {
+    let database = Database::open(args).await?;
+    let app = Application::build(args, database.pool.clone()).await?;
+    tracing::info!(
+        "arbiter listening on http://{}:{}/",
+        args.bind.ip(),
+        app.port()
+    );
+    let result = app.run_until_stopped(shutdown_signal()).await;
+    database.pool.close().await;
+    drop(database);
+    result
+}

@@ -1,0 +1,199 @@
+//! The real binary on its embedded PostgreSQL: start, SIGTERM, restart with the data kept,
+//! recovery after SIGKILL, a second server refused, `admin create` beside a running server.
+
+use std::io::{Read as _, Write as _};
+use std::net::{TcpListener, TcpStream};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+const BIN: &str = env!("CARGO_BIN_EXE_arbiter");
+
+fn free_port() -> u16 {
+    TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port()
+}
+
+fn arbiter(data_dir: &Path, port: u16) -> Command {
+    let mut cmd = Command::new(BIN);
+    cmd.arg("--data-dir")
+        .arg(data_dir)
+        .arg("--bind")
+        .arg(format!("127.0.0.1:{port}"))
+        .env_remove("DATABASE_URL")
+        .env("RUST_LOG", "warn");
+    cmd
+}
+
+fn start(data_dir: &Path, port: u16) -> Child {
+    arbiter(data_dir, port)
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn arbiter")
+}
+
+/// A bare HTTP/1.1 GET: status code and body.
+fn http_get(port: u16, path: &str) -> Option<(u16, String)> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).ok()?;
+    stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+    write!(
+        stream,
+        "GET {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"
+    )
+    .ok()?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response).ok()?;
+    let status = response.split(' ').nth(1)?.parse().ok()?;
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    Some((status, body))
+}
+
+fn wait_healthy(port: u16, child: &mut Child) -> String {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(90) {
+        if let Some((200, body)) = http_get(port, "/healthz") {
+            return body;
+        }
+        if let Ok(Some(status)) = child.try_wait() {
+            panic!("arbiter exited early with {status}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+    panic!("arbiter did not become healthy within 90 s");
+}
+
+fn wait_exit(child: &mut Child) -> std::process::ExitStatus {
+    let started = Instant::now();
+    while started.elapsed() < Duration::from_secs(60) {
+        if let Ok(Some(status)) = child.try_wait() {
+            return status;
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    panic!("arbiter did not exit within 60 s");
+}
+
+/// PostgreSQL processes whose command line names this data folder.
+fn postgres_processes(data_dir: &Path) -> Vec<String> {
+    let needle = data_dir.join("pg").display().to_string();
+    std::fs::read_dir("/proc")
+        .unwrap()
+        .flatten()
+        .filter_map(|entry| {
+            let cmdline = std::fs::read(entry.path().join("cmdline")).ok()?;
+            let cmdline = String::from_utf8_lossy(&cmdline).replace('\0', " ");
+            (cmdline.contains("postgres") && cmdline.contains(&needle)).then_some(cmdline)
+        })
+        .collect()
+}
+
+fn signal(child: &Child, sig: nix::sys::signal::Signal) {
+    nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).expect("signal");
+}
+
+fn create_admin(data_dir: &Path, name: &str) -> std::process::Output {
+    let mut child = arbiter(data_dir, 1)
+        .args(["admin", "create", name])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("spawn admin create");
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a long password\n")
+        .unwrap();
+    child.wait_with_output().unwrap()
+}
+
+#[test]
+fn the_embedded_cluster_starts_stops_restarts_and_recovers_from_a_crash() {
+    let tmp = tempfile::tempdir().unwrap();
+    let data_dir = tmp.path().join("data");
+    let port = free_port();
+
+    // First start initialises the cluster.
+    let mut server = start(&data_dir, port);
+    let body = wait_healthy(port, &mut server);
+    assert!(body.contains(r#""database":"ok""#), "{body}");
+    assert!(data_dir.join("pg/PG_VERSION").is_file());
+
+    // A second server on the same data folder is refused at once, with a clear message.
+    let second = arbiter(&data_dir, free_port()).output().unwrap();
+    assert!(!second.status.success());
+    assert!(
+        String::from_utf8_lossy(&second.stderr).contains("already running"),
+        "{:?}",
+        second
+    );
+
+    // `admin create` works beside the running server, on its cluster.
+    let created = create_admin(&data_dir, "chief");
+    assert!(
+        created.status.success(),
+        "{}",
+        String::from_utf8_lossy(&created.stderr)
+    );
+
+    // SIGTERM stops the server and its PostgreSQL.
+    signal(&server, nix::sys::signal::Signal::SIGTERM);
+    assert!(wait_exit(&mut server).success());
+    assert!(
+        postgres_processes(&data_dir).is_empty(),
+        "{:?}",
+        postgres_processes(&data_dir)
+    );
+
+    // A restart reuses the data: the admin made before is still there.
+    let mut server = start(&data_dir, port);
+    wait_healthy(port, &mut server);
+    let again = create_admin(&data_dir, "chief");
+    assert!(!again.status.success());
+    assert!(
+        String::from_utf8_lossy(&again.stderr).contains("already exists"),
+        "{:?}",
+        again
+    );
+
+    // After kill -9 (PostgreSQL is orphaned), the next start recovers.
+    signal(&server, nix::sys::signal::Signal::SIGKILL);
+    wait_exit(&mut server);
+    let mut server = start(&data_dir, port);
+    wait_healthy(port, &mut server);
+    signal(&server, nix::sys::signal::Signal::SIGTERM);
+    assert!(wait_exit(&mut server).success());
+    assert!(postgres_processes(&data_dir).is_empty());
+
+    // With no server running, `admin create` starts and stops the cluster itself.
+    let offline = create_admin(&data_dir, "deputy");
+    assert!(
+        offline.status.success(),
+        "{}",
+        String::from_utf8_lossy(&offline.stderr)
+    );
+    assert!(postgres_processes(&data_dir).is_empty());
+}
+
+#[test]
+fn without_postgresql_binaries_the_server_says_how_to_get_them() {
+    let tmp = tempfile::tempdir().unwrap();
+    let output = arbiter(&tmp.path().join("data"), free_port())
+        .env("ARBITER_PG_BIN", tmp.path())
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("apt-get install postgresql") && stderr.contains("DATABASE_URL"),
+        "{stderr}"
+    );
+}

@@ -1,0 +1,78 @@
+use crate::support::get;
+use axum::http::StatusCode;
+use serde_json::json;
+use sqlx::postgres::PgPoolOptions;
+use sqlx::PgPool;
+use std::time::Duration;
+
+#[sqlx::test]
+async fn healthz_says_ok_when_the_database_answers(pool: PgPool) {
+    let reply = get(&pool, "/healthz").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert_eq!(reply.json(), json!({"status": "ok", "database": "ok"}));
+    let ready = get(&pool, "/readyz").await;
+    assert_eq!(ready.status, StatusCode::OK);
+}
+
+#[tokio::test]
+async fn healthz_says_down_with_503_when_the_database_is_unreachable() {
+    // Port 1 on loopback: nothing listens there, so every connection attempt fails fast.
+    let pool = PgPoolOptions::new()
+        .acquire_timeout(Duration::from_millis(500))
+        .connect_lazy("postgres://nobody@127.0.0.1:1/none")
+        .expect("lazy pool");
+    let reply = get(&pool, "/healthz").await;
+    assert_eq!(reply.status, StatusCode::SERVICE_UNAVAILABLE);
+    assert_eq!(reply.json()["database"], "down");
+    assert_eq!(
+        get(&pool, "/readyz").await.status,
+        StatusCode::SERVICE_UNAVAILABLE
+    );
+}
+
+#[sqlx::test]
+async fn the_home_page_shows_an_empty_state_then_lists_tournaments(pool: PgPool) {
+    let reply = get(&pool, "/?lang=en").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert!(reply.content_type.starts_with("text/html"));
+    assert!(reply.text.contains(r#"<html lang="en">"#));
+    assert!(reply.text.contains("No tournaments yet"), "{}", reply.text);
+
+    sqlx::query(
+        "insert into tournament (name, game) values ('<script>alert(1)</script> Open', 'jieqi')",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let reply = get(&pool, "/?lang=zh-Hant").await;
+    assert!(reply.text.contains(r#"<html lang="zh-Hant">"#));
+    assert!(
+        reply
+            .text
+            .contains("&#60;script&#62;alert(1)&#60;/script&#62; Open")
+            || reply
+                .text
+                .contains("&lt;script&gt;alert(1)&lt;/script&gt; Open"),
+        "{}",
+        reply.text
+    );
+    assert!(!reply.text.contains("<script>alert(1)"));
+    assert!(reply.text.contains("揭棋"));
+}
+
+#[sqlx::test]
+async fn unknown_paths_get_404_json_in_the_api_and_html_elsewhere(pool: PgPool) {
+    let api = get(&pool, "/api/v1/no/such/thing").await;
+    assert_eq!(api.status, StatusCode::NOT_FOUND);
+    assert_eq!(api.json()["message"], "no such API endpoint");
+    let page = get(&pool, "/no/such/page?lang=en").await;
+    assert_eq!(page.status, StatusCode::NOT_FOUND);
+    assert!(page.text.contains("Page not found"));
+}
+
+#[sqlx::test]
+async fn static_files_are_served(pool: PgPool) {
+    let css = get(&pool, "/static/css/app.css").await;
+    assert_eq!(css.status, StatusCode::OK);
+    assert!(css.content_type.starts_with("text/css"));
+}

@@ -1,0 +1,18 @@
+//! Integration tests: real PostgreSQL (`#[sqlx::test]` gives each test its own migrated
+//! database), the real router in process, and the real binary for the embedded cluster.
+
+#![allow(
+    clippy::unwrap_used,
+    reason = "a test that cannot unwrap should fail loudly"
+)]
+mod api;
+mod auth;
+mod embedded;
+mod health;
+mod interchange;
+mod knockout;
+mod migrations;
+mod pages;
+mod registration;
+mod seeds;
+mod support;

@@ -1,0 +1,619 @@
+//! HTML pages: login and sessions, CSRF, forms, languages, escaping.
+
+use crate::support::{send, Reply};
+use arbiter::service;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use sqlx::PgPool;
+use std::collections::BTreeMap;
+
+/// A minimal browser: keeps the cookies the server sets and sends them back.
+struct Browser {
+    pool: PgPool,
+    cookies: BTreeMap<String, String>,
+    accept_language: Option<String>,
+}
+
+impl Browser {
+    fn new(pool: &PgPool) -> Browser {
+        Browser {
+            pool: pool.clone(),
+            cookies: BTreeMap::new(),
+            accept_language: None,
+        }
+    }
+
+    fn cookie_header(&self) -> String {
+        self.cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn absorb(&mut self, reply: &Reply) {
+        for value in reply.headers.get_all("set-cookie") {
+            let value = value.to_str().unwrap();
+            let (pair, attributes) = value.split_once(';').unwrap_or((value, ""));
+            let (name, v) = pair.split_once('=').unwrap();
+            if attributes.contains("Max-Age=0") {
+                self.cookies.remove(name);
+            } else {
+                self.cookies.insert(name.to_string(), v.to_string());
+            }
+        }
+    }
+
+    async fn get(&mut self, uri: &str) -> Reply {
+        let mut request = Request::get(uri).header("cookie", self.cookie_header());
+        if let Some(accept) = &self.accept_language {
+            request = request.header("accept-language", accept);
+        }
+        let reply = send(&self.pool, request.body(Body::empty()).unwrap()).await;
+        self.absorb(&reply);
+        reply
+    }
+
+    async fn post_form(&mut self, uri: &str, fields: &[(&str, &str)]) -> Reply {
+        let body = serde_urlencoded::to_string(fields).unwrap();
+        let request = Request::post(uri)
+            .header("cookie", self.cookie_header())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from(body))
+            .unwrap();
+        let reply = send(&self.pool, request).await;
+        self.absorb(&reply);
+        reply
+    }
+
+    /// Logs in through the form; panics unless it succeeds.
+    async fn log_in(&mut self, username: &str, password: &str) {
+        let form = self.get("/login").await;
+        let csrf = csrf_of(&form.text);
+        let reply = self
+            .post_form(
+                "/login",
+                &[
+                    ("csrf", &csrf),
+                    ("username", username),
+                    ("password", password),
+                ],
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.text);
+    }
+}
+
+/// The CSRF token of the first form on a page.
+fn csrf_of(html: &str) -> String {
+    let start = html
+        .find(r#"name="csrf" value=""#)
+        .unwrap_or_else(|| panic!("no csrf field in {html}"))
+        + r#"name="csrf" value=""#.len();
+    html[start..].split('"').next().unwrap().to_string()
+}
+
+fn location(reply: &Reply) -> &str {
+    reply.headers.get("location").unwrap().to_str().unwrap()
+}
+
+fn set_cookie(reply: &Reply, name: &str) -> Option<String> {
+    reply
+        .headers
+        .get_all("set-cookie")
+        .iter()
+        .map(|v| v.to_str().unwrap().to_string())
+        .find(|v| v.starts_with(&format!("{name}=")))
+}
+
+#[sqlx::test]
+async fn the_dashboard_sends_visitors_to_the_login_page_and_back(pool: PgPool) {
+    service::users::create_user(&pool, "chief-a", "correct horse", "admin")
+        .await
+        .unwrap();
+    let mut browser = Browser::new(&pool);
+    let away = browser.get("/admin?tab=1").await;
+    assert_eq!(away.status, StatusCode::SEE_OTHER);
+    assert_eq!(location(&away), "/login?next=%2Fadmin%3Ftab%3D1");
+    let anonymous = set_cookie(&away, "arbiter_csrf").expect("anonymous CSRF cookie");
+    assert!(anonymous.contains("HttpOnly") && anonymous.contains("SameSite=Lax"));
+
+    let form = browser.get(location(&away)).await;
+    assert_eq!(form.status, StatusCode::OK);
+    assert!(form.content_type.starts_with("text/html"));
+    assert!(form.text.contains(r#"name="next" value="/admin?tab=1""#));
+    let csrf = csrf_of(&form.text);
+    assert_eq!(csrf.len(), 64);
+    assert!(
+        set_cookie(&form, "arbiter_csrf").is_none(),
+        "kept, not renewed"
+    );
+
+    let done = browser
+        .post_form(
+            "/login",
+            &[
+                ("csrf", &csrf),
+                ("username", "chief-a"),
+                ("password", "correct horse"),
+                ("next", "/admin?tab=1"),
+            ],
+        )
+        .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.text);
+    assert_eq!(location(&done), "/admin?tab=1");
+    let session = set_cookie(&done, "arbiter_session").expect("session cookie");
+    for attribute in ["HttpOnly", "SameSite=Lax", "Path=/"] {
+        assert!(session.contains(attribute), "{session} lacks {attribute}");
+    }
+    let stored: i64 =
+        sqlx::query_scalar("select count(*) from user_session where kind = 'browser'")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    assert_eq!(stored, 1);
+
+    let dashboard = browser.get("/admin").await;
+    assert_eq!(dashboard.status, StatusCode::OK);
+    assert!(dashboard.text.contains("chief-a"));
+    assert!(dashboard.text.contains(r#"action="/logout""#));
+    // Logged in, the login page sends the user on.
+    assert_eq!(browser.get("/login").await.status, StatusCode::SEE_OTHER);
+}
+
+#[sqlx::test]
+async fn logging_out_ends_the_session_and_clears_the_cookie(pool: PgPool) {
+    service::users::create_user(&pool, "chief-b", "correct horse", "arbiter")
+        .await
+        .unwrap();
+    let mut browser = Browser::new(&pool);
+    browser.log_in("chief-b", "correct horse").await;
+    let token = browser.cookies["arbiter_session"].clone();
+    let dashboard = browser.get("/admin").await;
+    let csrf = csrf_of(&dashboard.text);
+
+    let out = browser.post_form("/logout", &[("csrf", &csrf)]).await;
+    assert_eq!(out.status, StatusCode::SEE_OTHER);
+    assert_eq!(location(&out), "/");
+    assert!(set_cookie(&out, "arbiter_session")
+        .unwrap()
+        .contains("Max-Age=0"));
+    assert!(service::users::authenticate(&pool, &token)
+        .await
+        .unwrap()
+        .is_none());
+    assert_eq!(browser.get("/admin").await.status, StatusCode::SEE_OTHER);
+}
+
+#[sqlx::test]
+async fn a_failed_login_shows_the_message_next_to_the_field_and_keeps_the_username(pool: PgPool) {
+    service::users::create_user(&pool, "chief-c", "correct horse", "admin")
+        .await
+        .unwrap();
+    let mut browser = Browser::new(&pool);
+    let form = browser.get("/login?lang=en").await;
+    let csrf = csrf_of(&form.text);
+    let wrong = browser
+        .post_form(
+            "/login",
+            &[
+                ("csrf", &csrf),
+                ("username", "chief-c"),
+                ("password", "nope"),
+            ],
+        )
+        .await;
+    assert_eq!(wrong.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(wrong.text.contains(r#"value="chief-c""#));
+    assert!(wrong
+        .text
+        .contains(r#"<p class="field-error" id="password-error">Wrong username or password.</p>"#));
+    assert!(set_cookie(&wrong, "arbiter_session").is_none());
+
+    let empty = browser
+        .post_form(
+            "/login",
+            &[("csrf", &csrf), ("username", " "), ("password", "x")],
+        )
+        .await;
+    assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(empty
+        .text
+        .contains(r#"id="username-error">Enter your username."#));
+}
+
+#[sqlx::test]
+async fn logins_are_rate_limited_per_username(pool: PgPool) {
+    service::users::create_user(&pool, "chief-limited", "correct horse", "admin")
+        .await
+        .unwrap();
+    let mut browser = Browser::new(&pool);
+    let csrf = csrf_of(&browser.get("/login?lang=en").await.text);
+    for _ in 0..10 {
+        let reply = browser
+            .post_form(
+                "/login",
+                &[
+                    ("csrf", &csrf),
+                    ("username", "chief-limited"),
+                    ("password", "guess"),
+                ],
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    }
+    // Even the right password is refused until the window has passed.
+    let blocked = browser
+        .post_form(
+            "/login",
+            &[
+                ("csrf", &csrf),
+                ("username", "chief-limited"),
+                ("password", "correct horse"),
+            ],
+        )
+        .await;
+    assert_eq!(blocked.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(blocked.text.contains("Too many failed attempts"));
+    assert!(set_cookie(&blocked, "arbiter_session").is_none());
+}
+
+#[sqlx::test]
+async fn forms_without_a_valid_csrf_token_get_a_403_page(pool: PgPool) {
+    service::users::create_user(&pool, "chief-d", "correct horse", "admin")
+        .await
+        .unwrap();
+    let mut browser = Browser::new(&pool);
+    browser.get("/login?lang=en").await;
+    for csrf in [
+        "",
+        "0000000000000000000000000000000000000000000000000000000000000000",
+    ] {
+        let reply = browser
+            .post_form(
+                "/login",
+                &[
+                    ("csrf", csrf),
+                    ("username", "chief-d"),
+                    ("password", "correct horse"),
+                ],
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::FORBIDDEN);
+        assert!(reply.content_type.starts_with("text/html"));
+        assert!(reply.text.contains("This form has expired"));
+        assert!(set_cookie(&reply, "arbiter_session").is_none());
+    }
+
+    // A token is bound to the session: another browser's token does not log this one out.
+    browser.log_in("chief-d", "correct horse").await;
+    let mut other = Browser::new(&pool);
+    let foreign = csrf_of(&other.get("/login").await.text);
+    let reply = browser.post_form("/logout", &[("csrf", &foreign)]).await;
+    assert_eq!(reply.status, StatusCode::FORBIDDEN);
+    assert_eq!(browser.get("/admin").await.status, StatusCode::OK);
+}
+
+#[sqlx::test]
+async fn malformed_forms_get_an_html_4xx_not_plain_text(pool: PgPool) {
+    let mut browser = Browser::new(&pool);
+    browser.get("/login").await;
+    let request = Request::post("/login?lang=en")
+        .header("cookie", browser.cookie_header())
+        .header("content-type", "application/json")
+        .body(Body::from("{}"))
+        .unwrap();
+    let reply = send(&pool, request).await;
+    assert_eq!(reply.status, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    assert!(reply.content_type.starts_with("text/html"));
+    assert!(reply.text.contains("application/x-www-form-urlencoded"));
+
+    let request = Request::post("/login?lang=en")
+        .header("cookie", browser.cookie_header())
+        .header("content-type", "application/x-www-form-urlencoded")
+        .body(Body::from("x".repeat(300 * 1024)))
+        .unwrap();
+    let reply = send(&pool, request).await;
+    assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(reply.text.contains("too large"));
+}
+
+#[sqlx::test]
+async fn only_local_next_targets_are_followed(pool: PgPool) {
+    service::users::create_user(&pool, "chief-e", "correct horse", "admin")
+        .await
+        .unwrap();
+    let mut browser = Browser::new(&pool);
+    let csrf = csrf_of(&browser.get("/login?next=//evil.example/").await.text);
+    let reply = browser
+        .post_form(
+            "/login",
+            &[
+                ("csrf", &csrf),
+                ("username", "chief-e"),
+                ("password", "correct horse"),
+                ("next", "https://evil.example/"),
+            ],
+        )
+        .await;
+    assert_eq!(location(&reply), "/admin");
+}
+
+#[sqlx::test]
+async fn the_language_comes_from_the_query_then_the_cookie_then_accept_language(pool: PgPool) {
+    let mut browser = Browser::new(&pool);
+    browser.accept_language = Some("zh-CN,zh;q=0.9".to_string());
+    let page = browser.get("/").await;
+    assert!(page.text.contains(r#"<html lang="zh-Hans">"#));
+    assert!(page.text.contains("赛事"));
+
+    let page = browser.get("/?lang=en").await;
+    assert!(page.text.contains(r#"<html lang="en">"#));
+    assert!(set_cookie(&page, "lang").unwrap().starts_with("lang=en;"));
+    // The choice sticks without the query.
+    let page = browser.get("/login").await;
+    assert!(page.text.contains(r#"<html lang="en">"#));
+    assert!(page.text.contains("Arbiter login"));
+    // The switch keeps the other query parameters.
+    let page = browser.get("/login?next=%2Fadmin").await;
+    assert!(
+        page.text
+            .contains(r#"href="/login?next=%2Fadmin&#38;lang=zh-Hant""#),
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains(r#"aria-current="true">EN</a>"#));
+
+    let anonymous = browser.get("/?lang=zh-Hant").await;
+    assert!(anonymous.text.contains(r#"<html lang="zh-Hant">"#));
+    // An unknown tag is ignored, not stored.
+    let odd = browser.get("/?lang=xx").await;
+    assert!(set_cookie(&odd, "lang").is_none());
+    assert!(odd.text.contains(r#"<html lang="zh-Hant">"#));
+}
+
+#[sqlx::test]
+async fn user_text_is_escaped_everywhere(pool: PgPool) {
+    sqlx::query("insert into tournament (name, venue) values ($1, $2)")
+        .bind("<script>alert(1)</script>")
+        .bind("\"><img src=x onerror=alert(2)>")
+        .execute(&pool)
+        .await
+        .unwrap();
+    service::users::create_user(&pool, "<b>chief</b>", "correct horse", "admin")
+        .await
+        .unwrap();
+    let mut browser = Browser::new(&pool);
+    for uri in ["/", "/admin"] {
+        if uri == "/admin" {
+            browser.log_in("<b>chief</b>", "correct horse").await;
+        }
+        let page = browser.get(uri).await;
+        assert_eq!(page.status, StatusCode::OK);
+        assert!(
+            page.text
+                .contains("&#60;script&#62;alert(1)&#60;/script&#62;")
+                || page.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;")
+        );
+        assert!(!page.text.contains("<script>"));
+        assert!(!page.text.contains("<img"));
+        assert!(!page.text.contains("<b>chief"));
+    }
+    // A reflected `next` is escaped in the attribute too.
+    let page = Browser::new(&pool)
+        .get("/login?next=/%22%3E%3Cscript%3E")
+        .await;
+    assert!(!page.text.contains("\"><script>"));
+}
+
+#[sqlx::test]
+async fn pages_carry_security_headers(pool: PgPool) {
+    let page = Browser::new(&pool).get("/").await;
+    let csp = page.headers["content-security-policy"].to_str().unwrap();
+    assert!(csp.contains("default-src 'self'"));
+    assert_eq!(page.headers["x-frame-options"], "DENY");
+    assert_eq!(page.headers["x-content-type-options"], "nosniff");
+}
+
+// ---------------------------------------------------------------- public pages
+
+use crate::support::{add_entrants, admin_token, call, expect, tournament_with_section};
+use serde_json::{json, Value};
+
+/// A section with 5 entrants (one named like a script), round 1 paired and board 1 decided.
+async fn played_section(pool: &PgPool) -> (String, String, Value) {
+    let token = admin_token(pool).await;
+    let (tid, sid) = tournament_with_section(pool, &token, "xiangqi", json!({"rounds": 3})).await;
+    add_entrants(pool, &token, &sid, 4).await;
+    expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/entrants"),
+            Some(&token),
+            Some(json!({"name": "<script>alert(1)</script>", "club": "<b>club</b>", "email": "secret@example.org"})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let round = expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let board = round["boards"][0]["id"].as_str().unwrap().to_string();
+    expect(
+        &call(
+            pool,
+            "PUT",
+            &format!("/api/v1/boards/{board}/result"),
+            Some(&token),
+            Some(json!({"result": "red_wins", "black_fouls": 1})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    (tid, sid, round)
+}
+
+fn assert_escaped(page: &Reply) {
+    assert!(!page.text.contains("<script>"), "unescaped: {}", page.text);
+    assert!(!page.text.contains("<b>club"), "unescaped club");
+    assert!(
+        !page.text.contains("secret@example.org"),
+        "contact data leaked"
+    );
+}
+
+#[sqlx::test]
+async fn the_public_pages_show_a_section_from_the_services(pool: PgPool) {
+    let (tid, sid, round) = played_section(&pool).await;
+    let mut browser = Browser::new(&pool);
+
+    let home = browser.get(&format!("/t/{tid}?lang=en")).await;
+    assert_eq!(home.status, StatusCode::OK, "{}", home.text);
+    assert!(home.text.contains("<h1>Open</h1>"));
+    assert!(home
+        .text
+        .contains(&format!(r#"<a href="/s/{sid}/entrants">A</a>"#)));
+    assert!(home.text.contains("Chinese Swiss"));
+
+    let entrants = browser.get(&format!("/s/{sid}/entrants")).await;
+    assert_eq!(entrants.status, StatusCode::OK);
+    for name in [
+        "P1",
+        "P2",
+        "P3",
+        "P4",
+        "&#60;script&#62;alert(1)&#60;/script&#62;",
+    ] {
+        assert!(
+            entrants.text.contains(name),
+            "{name} missing: {}",
+            entrants.text
+        );
+    }
+    assert!(
+        !entrants.text.contains("p1@example.org"),
+        "contact data leaked"
+    );
+    assert!(entrants.text.contains("5 entrants"));
+    assert_escaped(&entrants);
+
+    let pairings = browser.get(&format!("/s/{sid}/pairings/1")).await;
+    assert_eq!(pairings.status, StatusCode::OK);
+    let red = round["boards"][0]["red"]["name"].as_str().unwrap();
+    assert!(pairings.text.contains(red));
+    assert!(pairings.text.contains("1 : 0"), "result shown");
+    assert!(pairings.text.contains("1 foul(s)"), "fouls shown");
+    assert!(
+        pairings.text.contains(">bye<"),
+        "the bye of the odd entrant"
+    );
+    assert!(pairings.text.contains(r#"aria-current="page">Round 1</a>"#));
+    assert_escaped(&pairings);
+
+    let standings = browser.get(&format!("/s/{sid}/standings")).await;
+    assert_eq!(standings.status, StatusCode::OK);
+    assert!(standings.text.contains("After round 1"));
+    assert!(
+        standings.text.contains("provisional"),
+        "results are missing"
+    );
+    assert!(standings.text.contains("<abbr"), "tiebreak columns");
+    assert_escaped(&standings);
+
+    let crosstable = browser.get(&format!("/s/{sid}/crosstable")).await;
+    assert_eq!(crosstable.status, StatusCode::OK);
+    assert!(
+        crosstable.text.contains("R 1"),
+        "the winner's cell: {}",
+        crosstable.text
+    );
+    assert!(crosstable.text.contains("B 0"), "the loser's cell");
+    assert_escaped(&crosstable);
+
+    for print in [
+        format!("/s/{sid}/entrants/print"),
+        format!("/s/{sid}/pairings/1/print"),
+        format!("/s/{sid}/standings/print"),
+        format!("/s/{sid}/crosstable/print"),
+    ] {
+        let page = browser.get(&print).await;
+        assert_eq!(page.status, StatusCode::OK, "{print}");
+        assert!(page.text.contains("/static/css/sheet.css"), "{print}");
+        assert!(!page.text.contains(r#"<header class="site">"#), "{print}");
+        assert!(page.text.contains(r#"<table class="grid"#), "{print}");
+        assert_escaped(&page);
+    }
+}
+
+#[sqlx::test]
+async fn an_arbiter_sees_no_contact_data_on_public_pages_either(pool: PgPool) {
+    let (_, sid, _) = played_section(&pool).await;
+    // The section's admin is "chief" (support's admin_token) with this password.
+    let mut browser = Browser::new(&pool);
+    browser.log_in("chief", "a long password").await;
+    let entrants = browser.get(&format!("/s/{sid}/entrants")).await;
+    assert!(entrants.text.contains("chief"), "logged in");
+    assert!(!entrants.text.contains("@example.org"));
+}
+
+#[sqlx::test]
+async fn public_pages_answer_404_pages_for_unknown_or_malformed_ids(pool: PgPool) {
+    let (_, sid, _) = played_section(&pool).await;
+    let mut browser = Browser::new(&pool);
+    for uri in [
+        "/t/not-a-uuid".to_string(),
+        format!("/t/{}", uuid::Uuid::new_v4()),
+        format!("/s/{}/standings", uuid::Uuid::new_v4()),
+        format!("/s/{sid}/pairings/9"),
+        format!("/s/{sid}/pairings/x"),
+        format!("/s/{sid}/pairings/1/print/x"),
+    ] {
+        let page = browser.get(&format!("{uri}?lang=en")).await;
+        assert_eq!(page.status, StatusCode::NOT_FOUND, "{uri}");
+        assert!(page.content_type.starts_with("text/html"), "{uri}");
+        assert!(
+            page.text.contains("not found") || page.text.contains("Page not found"),
+            "{uri}: {}",
+            page.text
+        );
+    }
+}
+
+#[sqlx::test]
+async fn event_pages_fall_back_to_the_event_language(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let t = expect(
+        &call(
+            &pool,
+            "POST",
+            "/api/v1/tournaments",
+            Some(&token),
+            Some(json!({"name": "Open", "game": "banqi", "default_language": "en"})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let tid = t["id"].as_str().unwrap();
+    let mut browser = Browser::new(&pool);
+    let page = browser.get(&format!("/t/{tid}")).await;
+    assert!(page.text.contains(r#"<html lang="en">"#));
+    // The site's own pages keep the site default.
+    assert!(browser
+        .get("/")
+        .await
+        .text
+        .contains(r#"<html lang="zh-Hant">"#));
+    // A visitor's choice beats the event default.
+    browser.accept_language = Some("zh-CN".to_string());
+    let page = browser.get(&format!("/t/{tid}")).await;
+    assert!(page.text.contains(r#"<html lang="zh-Hans">"#));
+}
