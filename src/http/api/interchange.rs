@@ -79,7 +79,10 @@ pub struct ImportCsvQuery {
 /// the error body when the file itself cannot be read (not UTF-8, no `name` column).
 #[derive(Serialize, ToSchema)]
 #[serde(untagged)]
-#[expect(dead_code, reason = "never built: it only documents the two shapes of the 422")]
+#[expect(
+    dead_code,
+    reason = "never built: it only documents the two shapes of the 422"
+)]
 enum CsvImportRejected {
     /// Rows with errors.
     Report(CsvImport),
