@@ -389,3 +389,11 @@ pub async fn delete_forbidden_pair(db: impl PgExecutor<'_>, a: Uuid, b: Uuid) ->
     .await?
     .rows_affected())
 }
+
+/// Deletes an entrant that never played (withdrawn before round 1).
+pub async fn delete(db: impl PgExecutor<'_>, entrant_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!("delete from entrant where entrant_id = $1", entrant_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}

@@ -4,6 +4,7 @@
 pub mod access;
 pub mod audit;
 pub mod entrant;
+pub mod registration;
 pub mod round;
 pub mod section;
 pub mod tournament;

@@ -4,6 +4,8 @@
 pub mod access;
 pub mod check;
 pub mod entrants;
+pub mod interchange;
+pub mod registrations;
 pub mod rounds;
 pub mod sections;
 pub mod standings;

@@ -521,10 +521,10 @@ pub async fn set_result(
     let black_fouls = input.black_fouls.unwrap_or(0);
     check.range("red_fouls", red_fouls, 0, 99);
     check.range("black_fouls", black_fouls, 0, 99);
-    if reported.ends_with("forfeit") || reported.ends_with("forfeits") {
-        if red_fouls > 0 || black_fouls > 0 {
-            check.error("result", "a forfeited game has no fouls");
-        }
+    if (reported.ends_with("forfeit") || reported.ends_with("forfeits"))
+        && (red_fouls > 0 || black_fouls > 0)
+    {
+        check.error("result", "a forfeited game has no fouls");
     }
     check.finish()?;
 
@@ -602,3 +602,160 @@ pub async fn set_result(
         round_completed,
     })
 }
+
+/// One board of a manual pairing.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct BoardInput {
+    /// Red.
+    pub red: Uuid,
+    /// Black; `null` for the pairing-allocated bye.
+    pub black: Option<Uuid>,
+}
+
+/// A manual re-pairing of a round.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ManualPairing {
+    /// The boards in order (a bye at most once, placed last).
+    pub boards: Vec<BoardInput>,
+    /// Apply even though the checker lists broken rules.
+    pub confirm: Option<bool>,
+}
+
+/// A manual edit's outcome.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ManualOutcome {
+    /// The round as it now stands.
+    pub round: RoundView,
+    /// Rules the edit breaks (accepted with `confirm`).
+    pub warnings: Vec<String>,
+}
+
+/// Replaces the boards of a paired, unpublished round without results by the arbiter's own
+/// pairing. The checker lists every rule it breaks (rematch, colours, bye, forbidden pair,
+/// someone missing or twice); with any, the edit needs `confirm`. The engine's original stays
+/// in the round and the audit log.
+pub async fn edit(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    number: i32,
+    input: &ManualPairing,
+) -> Result<ManualOutcome> {
+    use arbiter_core::pairing::check::{self, ByeRule, CheckOptions};
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let round = db::round::find(&mut *tx, section_id, number)
+        .await?
+        .ok_or(Error::NotFound("round"))?;
+    if round.status != "paired" {
+        return Err(Error::Conflict(format!(
+            "round {number} is {}: only a paired, unpublished round can be edited",
+            round.status
+        )));
+    }
+    if db::round::results_entered(&mut *tx, round.round_id).await? > 0 {
+        return Err(Error::Conflict(format!(
+            "round {number} has results: unpair it instead"
+        )));
+    }
+    let before_state = state::load(&mut tx, section.clone(), false).await?;
+    let before = serde_json::to_value(round_view(&before_state, number, false)?).ok();
+    let history = state::load_before(&mut tx, section.clone(), number).await?;
+    let mut check = super::check::Check::new();
+    let mut proposed = RoundPairing::default();
+    let no = |id: Uuid, check: &mut super::check::Check, field: &str| -> u32 {
+        history.start_no.get(&id).copied().unwrap_or_else(|| {
+            check.error(field, format!("{id} is not an entrant of this section"));
+            0
+        })
+    };
+    for (i, b) in input.boards.iter().enumerate() {
+        let red = no(b.red, &mut check, &format!("boards[{i}].red"));
+        match b.black {
+            Some(black) => {
+                let black = no(black, &mut check, &format!("boards[{i}].black"));
+                proposed.boards.push(pairing::Board { red, black });
+            }
+            None if proposed.bye.is_none() && i + 1 == input.boards.len() => {
+                proposed.bye = Some(red)
+            }
+            None => check.error(
+                &format!("boards[{i}].black"),
+                "only one bye, on the last board",
+            ),
+        }
+    }
+    if input.boards.is_empty() {
+        check.error("boards", "give at least one board");
+    }
+    check.finish()?;
+    let options = CheckOptions {
+        forfeits_count_as_met: section.forfeit_counts_as_met,
+        colour_limits: true,
+        last_round_topscorer_exception: section.pairing_system == "dutch",
+        bye_rule: if section.pairing_system == "dutch" {
+            ByeRule::Fide2025
+        } else {
+            ByeRule::OnePerEntrant
+        },
+    };
+    let name = |n: StartNoLike| {
+        history
+            .entrant_by_no(n)
+            .map_or_else(|| n.to_string(), |e| format!("{} ({n})", e.name))
+    };
+    let warnings: Vec<String> = check::check(&history.tournament, &proposed, &options)
+        .iter()
+        .map(|v| {
+            let who: Vec<String> = v.entrants().into_iter().map(name).collect();
+            format!("{} — {}", v.message(), who.join(", "))
+        })
+        .collect();
+    if !warnings.is_empty() && input.confirm != Some(true) {
+        let mut fields = super::FieldErrors::new();
+        fields.insert("boards".into(), warnings.clone());
+        return Err(Error::Invalid {
+            message: format!(
+                "the pairing breaks {} rule(s); send \"confirm\": true to apply it anyway",
+                warnings.len()
+            ),
+            fields,
+        });
+    }
+    let mut boards: Vec<(i32, Uuid, Option<Uuid>)> = input
+        .boards
+        .iter()
+        .enumerate()
+        .map(|(i, b)| (i as i32 + 1, b.red, b.black))
+        .collect();
+    boards.sort_by_key(|b| b.2.is_none());
+    db::round::delete_boards(&mut *tx, round.round_id).await?;
+    db::round::insert_boards(&mut tx, round.round_id, &boards).await?;
+    let after_state = state::load(&mut tx, section.clone(), false).await?;
+    let view = round_view(&after_state, number, true)?;
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: "edit_pairing",
+            entity: "round",
+            entity_id: Some(round.round_id),
+            before,
+            after: Some(json!({"boards": serde_json::to_value(&view.boards).ok(), "warnings": warnings, "engine": round.engine_pairing})),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(ManualOutcome {
+        round: view,
+        warnings,
+    })
+}
+
+type StartNoLike = arbiter_core::model::StartNo;

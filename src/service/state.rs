@@ -79,9 +79,31 @@ pub async fn load(
     section: SectionRow,
     include_next: bool,
 ) -> Result<SectionState> {
+    load_until(conn, section, None, include_next).await
+}
+
+/// Loads a section as it stood before round `round` was paired, with that round's absences:
+/// the state a manual edit of that round is checked against.
+pub async fn load_before(
+    conn: &mut PgConnection,
+    section: SectionRow,
+    round: i32,
+) -> Result<SectionState> {
+    load_until(conn, section, Some(round), true).await
+}
+
+async fn load_until(
+    conn: &mut PgConnection,
+    section: SectionRow,
+    before: Option<i32>,
+    include_next: bool,
+) -> Result<SectionState> {
     let entrants = db::entrant::list(&mut *conn, section.section_id).await?;
-    let rounds = db::round::list(&mut *conn, section.section_id).await?;
-    let boards = db::round::boards_of_section(&mut *conn, section.section_id).await?;
+    let keep = |number: i32| before.is_none_or(|b| number < b);
+    let mut rounds = db::round::list(&mut *conn, section.section_id).await?;
+    rounds.retain(|r| keep(r.number));
+    let mut boards = db::round::boards_of_section(&mut *conn, section.section_id).await?;
+    boards.retain(|b| keep(b.round));
     let byes = db::entrant::requested_byes(&mut *conn, section.section_id).await?;
     let forbidden = db::entrant::forbidden_pairs(&mut *conn, section.section_id).await?;
 

@@ -813,3 +813,93 @@ async fn the_openapi_document_describes_the_api(pool: PgPool) {
     }
     assert!(doc["components"]["securitySchemes"].get("bearer").is_some());
 }
+
+#[sqlx::test]
+async fn a_manual_pairing_lists_the_rules_it_breaks_and_needs_confirmation(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 3})).await;
+    let ids = add_entrants(&pool, &token, &sid, 4).await;
+    let r1 = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    for b in r1["boards"].as_array().unwrap() {
+        enter(&pool, &token, b, "red_wins").await;
+    }
+    let r2 = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    // Round 1 was 1 v 3 and 4 v 2: pairing them again is a rematch.
+    let rematch =
+        json!({"boards": [{"red": ids[2], "black": ids[0]}, {"red": ids[1], "black": ids[3]}]});
+    let uri = format!("/api/v1/sections/{sid}/rounds/2/boards");
+    let refused = expect(
+        &call(&pool, "PUT", &uri, Some(&token), Some(rematch.clone())).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    );
+    let warnings = refused["errors"]["boards"].as_array().unwrap();
+    assert_eq!(warnings.len(), 2, "{refused}");
+    assert!(
+        warnings.iter().all(|w| w.as_str().unwrap().contains("P")),
+        "{refused}"
+    );
+    let unchanged = expect(
+        &get(&pool, &format!("/api/v1/sections/{sid}/rounds/2")).await,
+        StatusCode::OK,
+    );
+    assert_eq!(unchanged["boards"], r2["boards"]);
+
+    let mut confirmed = rematch.clone();
+    confirmed["confirm"] = json!(true);
+    let applied = expect(
+        &call(&pool, "PUT", &uri, Some(&token), Some(confirmed)).await,
+        StatusCode::OK,
+    );
+    assert_eq!(applied["warnings"].as_array().unwrap().len(), 2);
+    assert_eq!(applied["round"]["boards"][0]["red"]["start_no"], 3);
+    let missing = json!({"boards": [{"red": ids[0], "black": ids[1]}]});
+    let incomplete = expect(
+        &call(&pool, "PUT", &uri, Some(&token), Some(missing)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    );
+    assert!(!incomplete["errors"]["boards"].as_array().unwrap().is_empty());
+    let stranger =
+        json!({"boards": [{"red": ids[0], "black": "00000000-0000-0000-0000-000000000001"}]});
+    let unknown = expect(
+        &call(&pool, "PUT", &uri, Some(&token), Some(stranger)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    );
+    assert!(unknown["errors"]["boards[0].black"][0]
+        .as_str()
+        .unwrap()
+        .contains("not an entrant"));
+    // Once published (or with results) the round is no longer editable.
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds/2/publish"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let late = call(&pool, "PUT", &uri, Some(&token), Some(rematch)).await;
+    assert_eq!(late.status, StatusCode::CONFLICT);
+}

@@ -9,6 +9,8 @@ mod api;
 mod auth;
 mod embedded;
 mod health;
+mod interchange;
 mod migrations;
 mod pages;
+mod registration;
 mod support;

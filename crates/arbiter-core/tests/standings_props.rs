@@ -2,7 +2,9 @@
 //! (asymmetric games, unknown opponents, pending results, fouls).
 
 use arbiter_core::model::{Entrant, ResultCode, RoundRecord, Scoring, Side, Tournament};
-use arbiter_core::standings::{rank, to_tsv, StandingsOptions, TiebreakKey, UnplayedMode};
+use arbiter_core::standings::{
+    rank, to_tsv, PrevReading, StandingsOptions, TiebreakKey, UnplayedMode,
+};
 use proptest::prelude::*;
 
 const ALL_KEYS: &str =
@@ -60,12 +62,12 @@ fn mode() -> impl Strategy<Value = UnplayedMode> {
 
 proptest! {
     #[test]
-    fn every_entrant_is_ranked_once_in_a_consistent_order(t in tournament(), unplayed in mode(), lot in any::<bool>(), seed in any::<u64>()) {
+    fn every_entrant_is_ranked_once_in_a_consistent_order(t in tournament(), unplayed in mode(), lot in any::<bool>(), seed in any::<u64>(), reading in prop::sample::select(vec![PrevReading::Cumulative, PrevReading::PreviousStandings, PrevReading::OpponentsReverse])) {
         let mut chain: Vec<TiebreakKey> = ALL_KEYS.split(',').map(|k| k.parse().expect("key")).collect();
         if lot {
             chain.push(TiebreakKey::Lot);
         }
-        let options = StandingsOptions { chain, unplayed, lot_seed: seed, ..StandingsOptions::default() };
+        let options = StandingsOptions { chain, unplayed, lot_seed: seed, prev_reading: reading, ..StandingsOptions::default() };
         let s = rank(&t, &options);
         prop_assert_eq!(s.rows.len(), t.entrants.len());
         let mut seen: Vec<u32> = s.rows.iter().map(|r| r.start_no).collect();

@@ -3,6 +3,8 @@
 
 pub mod auth;
 pub mod entrants;
+pub mod interchange;
+pub mod registrations;
 pub mod rounds;
 pub mod sections;
 pub mod tournaments;
@@ -67,8 +69,23 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(rounds::pair_next_round, rounds::list_rounds))
         .routes(routes!(rounds::get_round, rounds::delete_round))
         .routes(routes!(rounds::publish_round))
+        .routes(routes!(rounds::edit_round))
         .routes(routes!(rounds::put_result))
         .routes(routes!(rounds::get_standings))
+        .routes(routes!(
+            registrations::create_registration,
+            registrations::list_registrations
+        ))
+        .routes(routes!(registrations::confirm_registration))
+        .routes(routes!(registrations::record_payment))
+        .routes(routes!(registrations::withdraw_registration))
+        .routes(routes!(registrations::cancel_section))
+        .routes(routes!(registrations::split_section))
+        .routes(routes!(interchange::export_trf))
+        .routes(routes!(interchange::import_trf))
+        .routes(routes!(interchange::import_csv))
+        .routes(routes!(interchange::export_standings_csv))
+        .routes(routes!(interchange::get_audit))
         .split_for_parts()
 }
 

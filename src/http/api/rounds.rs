@@ -5,7 +5,7 @@ use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppJson, AppPath, AppQuery};
 use crate::http::AppState;
 use crate::service;
-use crate::service::rounds::{ResultInput, ResultOutcome, RoundView};
+use crate::service::rounds::{ManualOutcome, ManualPairing, ResultInput, ResultOutcome, RoundView};
 use crate::service::standings::StandingsView;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -139,4 +139,23 @@ pub async fn get_standings(
     AppPath(id): AppPath<Uuid>,
 ) -> Result<AppJson<StandingsView>, ApiError> {
     Ok(AppJson(service::standings::compute(&state.db, id).await?))
+}
+
+/// Replaces a paired, unpublished round's boards by a manual pairing; the checker's warnings
+/// need `"confirm": true`.
+#[utoipa::path(put, path = "/api/v1/sections/{id}/rounds/{n}/boards", tag = "rounds", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Section id"), ("n" = i32, Path, description = "Round number")),
+    request_body = ManualPairing,
+    responses((status = 200, body = ManualOutcome), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn edit_round(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath((id, n)): AppPath<(Uuid, i32)>,
+    AppJson(input): AppJson<ManualPairing>,
+) -> Result<AppJson<ManualOutcome>, ApiError> {
+    Ok(AppJson(
+        service::rounds::edit(&state.db, &actor, id, n, &input).await?,
+    ))
 }

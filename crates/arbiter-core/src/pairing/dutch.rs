@@ -630,7 +630,7 @@ impl Weigher<'_> {
 }
 
 impl Context {
-    #[allow(clippy::too_many_lines)]
+    #[allow(clippy::too_many_lines, clippy::needless_range_loop)]
     fn pair_with<const L: usize>(
         &self,
         sorted: &[&Player],
@@ -694,7 +694,7 @@ impl Context {
                 c9_switch = bye_score >= top
                     && (0..n)
                         .take_while(|&v| sorted[v].score >= top)
-                        .all(|v| mates[v].map_or(true, |u| sorted[u].score >= top));
+                        .all(|v| mates[v].is_none_or(|u| sorted[u].score >= top));
                 let mut counts: Vec<u32> = sorted
                     .iter()
                     .filter(|p| p.score == bye_score)

@@ -241,6 +241,39 @@ fn prev_compares_the_score_after_the_previous_rounds_one_by_one() {
 }
 
 #[test]
+fn prev_readings_b_and_c_are_options() {
+    // The event of the test above.
+    let t = event(
+        6,
+        &[
+            (&[(1, 4, "1-0"), (2, 5, "0-1"), (3, 6, "1-0")], &[]),
+            (&[(1, 5, "0-1"), (2, 6, "1-0"), (3, 4, "1-0")], &[]),
+            (&[(1, 6, "1-0"), (2, 4, "1-0"), (3, 5, "0-1")], &[]),
+        ],
+    );
+    // Reading B: ranks after round 2 (3 and 5 share 1st, 1 and 2 share 3rd), then after
+    // round 1 (1, 3, 5 share 1st; 2, 4, 6 share 4th).
+    let mut options = chain(&["PREV"]);
+    options.prev_reading = PrevReading::PreviousStandings;
+    let s = rank(&t, &options);
+    // Shown as minus the ranks, so that higher is better like every other sequence.
+    assert_eq!(value_of(&s, 3, 0).to_string(), "-1/-1");
+    assert_eq!(value_of(&s, 1, 0).to_string(), "-3/-1");
+    assert_eq!(value_of(&s, 2, 0).to_string(), "-3/-4");
+    assert_eq!(order(&s)[1..4], [(3, 2), (1, 3), (2, 4)]);
+
+    // Reading C (对手分逆减): OPP is 6 for all three (each met 5, on 6 points, once).
+    // 1 met 5 in round 2: 6 − 0 (R3) = 6, then 6 − 6 = 0. 2 met 5 in round 1: 6, 6.
+    // 3 met 5 in round 3: 0, 0. So 2, 1, 3.
+    options.prev_reading = PrevReading::OpponentsReverse;
+    let s = rank(&t, &options);
+    assert_eq!(value_of(&s, 1, 0).to_string(), "6/0");
+    assert_eq!(value_of(&s, 2, 0).to_string(), "6/6");
+    assert_eq!(value_of(&s, 3, 0).to_string(), "0/0");
+    assert_eq!(order(&s)[1..4], [(2, 2), (1, 3), (3, 4)]);
+}
+
+#[test]
 fn cut_early_prefers_the_player_who_scored_less_in_round_one() {
     // A: W L L W → S = 2 2 2 4, PS 10; B: L W W L → S = 0 2 4 4, PS 10.
     // CUT_EARLY: A 10 − 2 = 8, B 10 − 0 = 10 → B first.

@@ -34,10 +34,17 @@ impl Solution {
     /// Reduced cost of a (possibly new) edge `(i, j)` of weight `w`, doubled as in the solver.
     pub fn slack(&self, i: usize, j: usize, w: i128) -> i128 {
         let mut s = self.dual[i] + self.dual[j] - 2 * w;
-        for b in &self.blossoms[i] {
-            if self.blossoms[j].contains(b) {
-                s += 2 * self.dual[*b];
+        // Chains are innermost first, so the blossoms holding both vertices are a common
+        // suffix of the two chains.
+        for (a, b) in self.blossoms[i]
+            .iter()
+            .rev()
+            .zip(self.blossoms[j].iter().rev())
+        {
+            if a != b {
+                break;
             }
+            s += 2 * self.dual[*a];
         }
         s
     }
@@ -721,6 +728,44 @@ mod tests {
                     assert_eq!(got.1, want.1, "case {case} n={n} {edges:?}");
                 }
             }
+        }
+    }
+}
+
+#[cfg(test)]
+mod agreement {
+    use super::*;
+
+    #[test]
+    fn the_sparse_solver_agrees_with_the_shared_dense_matcher() {
+        let mut state: u64 = 99;
+        let mut next = |m: u64| {
+            state = state
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (state >> 33) % m
+        };
+        for _ in 0..300 {
+            let n = 2 + next(30) as usize;
+            let mut edges = Vec::new();
+            for i in 0..n {
+                for j in i + 1..n {
+                    if next(3) == 0 {
+                        edges.push((i, j, next(1 << 20) as i128 + (1 << 40)));
+                    }
+                }
+            }
+            let total = |mate: &[Option<usize>]| -> (usize, i128) {
+                edges
+                    .iter()
+                    .filter(|&&(i, j, _)| mate[i] == Some(j))
+                    .fold((0, 0), |(c, w), &(_, _, x)| (c + 1, w + x))
+            };
+            let ours = total(&max_weight_matching(n, &edges, false));
+            let shared = total(&crate::pairing::matching::max_weight_matching(
+                n, &edges, false,
+            ));
+            assert_eq!(ours, shared);
         }
     }
 }

@@ -117,42 +117,82 @@ pub fn quality(
     ids: &[StartNo],
     pairing: &RoundPairing,
 ) -> Result<Option<QualityKey>, PairingError> {
-    let ctx = context::build(t, options, round, ids)?;
-    let index = |id: StartNo| ctx.players.iter().position(|p| p.id == id);
-    let mut solved = Solved::default();
-    let mut seen = vec![false; ctx.n()];
-    let mut mark = |i: usize| !std::mem::replace(&mut seen[i], true);
-    for b in &pairing.boards {
-        let (Some(i), Some(j)) = (index(b.red), index(b.black)) else {
-            return Ok(None);
-        };
-        if !ctx.legal(i, j) || !mark(i) || !mark(j) {
-            return Ok(None);
+    Ok(Evaluator::new(t, options, round, ids)?.evaluate(pairing))
+}
+
+/// Evaluates many candidate pairings of one round against the engine's quality order.
+pub struct Evaluator {
+    ctx: Context,
+    index: std::collections::BTreeMap<StartNo, usize>,
+}
+
+impl Evaluator {
+    /// Prepares the round's data once.
+    pub fn new(
+        t: &Tournament,
+        options: &ChineseOptions,
+        round: u32,
+        ids: &[StartNo],
+    ) -> Result<Evaluator, PairingError> {
+        let ctx = context::build(t, options, round, ids)?;
+        let index = ctx
+            .players
+            .iter()
+            .enumerate()
+            .map(|(i, p)| (p.id, i))
+            .collect();
+        Ok(Evaluator { ctx, index })
+    }
+
+    /// Whether two entrants may meet at all (no rematch, not forbidden, not the same club
+    /// when avoided); colour rules are not considered.
+    pub fn may_meet(&self, a: StartNo, b: StartNo) -> bool {
+        match (self.index.get(&a), self.index.get(&b)) {
+            (Some(&i), Some(&j)) => self.ctx.legal(i, j),
+            _ => false,
         }
-        solved.pairs.push((i.min(j), i.max(j)));
     }
-    if let Some(b) = pairing.bye {
-        let Some(i) = index(b) else { return Ok(None) };
-        if !mark(i) {
-            return Ok(None);
+
+    /// The quality key of `pairing` (colours are not part of it), or `None` when it is not a
+    /// complete pairing of the round's entrants that respects the never-relaxed constraints.
+    pub fn evaluate(&self, pairing: &RoundPairing) -> Option<QualityKey> {
+        let ctx = &self.ctx;
+        let mut solved = Solved::default();
+        let mut seen = vec![false; ctx.n()];
+        let mut mark = |i: usize| !std::mem::replace(&mut seen[i], true);
+        for b in &pairing.boards {
+            let (&i, &j) = (self.index.get(&b.red)?, self.index.get(&b.black)?);
+            if !ctx.legal(i, j) || !mark(i) || !mark(j) {
+                return None;
+            }
+            solved.pairs.push((i.min(j), i.max(j)));
         }
-        solved.bye = Some(i);
+        if let Some(b) = pairing.bye {
+            let &i = self.index.get(&b)?;
+            if !mark(i) {
+                return None;
+            }
+            solved.bye = Some(i);
+        }
+        if seen.iter().any(|s| !s) || (ctx.n() % 2 == 1) != solved.bye.is_some() {
+            return None;
+        }
+        Some(Solver::new(ctx).key(&solved))
     }
-    if seen.iter().any(|s| !s) || (ctx.n() % 2 == 1) != solved.bye.is_some() {
-        return Ok(None);
-    }
-    Ok(Some(Solver::new(&ctx).key(&solved)))
 }
 
 /// Round 1 拦腰 when it breaks no never-relaxed constraint: k v k + n/2, the highest 序号
 /// (last in order) on the bye for an odd field.
 fn half_split(ctx: &Context) -> Option<Solved> {
     let n = ctx.n();
-    // Everyone has 0 points and no history in round 1: ranking order is 序号 order.
-    let bye = (n % 2 == 1).then_some(n - 1);
-    let m = n - usize::from(bye.is_some());
-    let half = m / 2;
-    let pairs: Vec<(usize, usize)> = (0..half).map(|k| (k, k + half)).collect();
+    // Everyone has 0 points and no history in round 1: the order is 序号 order (or the
+    // caller's tie order), and the bye goes to the first bye candidate (highest 序号).
+    let bye = (n % 2 == 1)
+        .then(|| (0..n).find(|&i| ctx.bye_rank[i] == 0))
+        .flatten();
+    let rest: Vec<usize> = (0..n).filter(|&i| Some(i) != bye).collect();
+    let half = rest.len() / 2;
+    let pairs: Vec<(usize, usize)> = (0..half).map(|k| (rest[k], rest[k + half])).collect();
     pairs
         .iter()
         .all(|&(i, j)| ctx.legal(i, j))

@@ -145,34 +145,71 @@ impl<'a> Solver<'a> {
         v
     }
 
-    /// Lower bound of criterion `index` given the bye already settled.
-    fn lower_bound(&self, index: usize, bye: Option<usize>) -> i128 {
+    /// Lower bound of criterion `index` over perfect matchings: with `bye = Some(b)` over
+    /// those giving the bye to `b` (`None` inside: no bye), with `None` over all of them.
+    /// Boundary counts also keep the parity of the players above the boundary.
+    fn lower_bound(&self, index: usize, bye: Option<Option<usize>>) -> i128 {
         if index < 2 {
             return 0;
         }
         let boundary = index - 2;
-        // Players above the boundary, less the bye player: an odd count leaves one crossing.
         let above = self
             .ctx
             .players
             .iter()
-            .enumerate()
-            .filter(|(i, p)| p.level <= boundary && Some(*i) != bye)
+            .filter(|p| p.level <= boundary)
             .count();
-        (above % 2) as i128
+        match bye {
+            // Odd field, bye unknown: the bye may sit above or below the boundary.
+            None if self.ctx.n() % 2 == 1 => 0,
+            None => (above % 2) as i128,
+            Some(b) => {
+                let bye_above = b.is_some_and(|b| self.ctx.players[b].level <= boundary);
+                ((above - usize::from(bye_above)) % 2) as i128
+            }
+        }
     }
 
     /// Weights making the lexicographic optimum over criteria `0..=upto` (those after get
-    /// weight 0) the maximum-weight perfect matching, given `bounds` on the optimal values.
-    fn weights(&self, bounds: &[i128], upto: usize) -> Result<Weights, PairingError> {
+    /// weight 0) the maximum-weight perfect matching, given `bounds` on the optimal values
+    /// and, when known, the bye of every optimum.
+    ///
+    /// A matching that first deviates at criterion `i` loses at least `W_i` (twice that for a
+    /// boundary once the bye is fixed: boundary counts keep their parity) and can gain at most
+    /// `Σ_{l>i} W_l·(bound_l − lower_bound_l)` plus the low part, so
+    /// `W_i = ⌊(that gain + R) / step⌋ + 1`. Criteria sitting at their lower bound add nothing,
+    /// which keeps the weights small even with dozens of score groups.
+    fn weights(
+        &self,
+        bounds: &[i128],
+        upto: usize,
+        bye: Option<Option<usize>>,
+    ) -> Result<Weights, PairingError> {
         let mut w = vec![0i128; self.criteria];
-        let unit = self.low_bound.checked_add(1).ok_or_else(overflow)?;
-        let mut below: i128 = 0; // Σ_{l > i} W_l · bound_l
+        let mut gain_any: i128 = 0;
+        let mut gain_bye: i128 = 0;
         for i in (0..=upto).rev() {
-            w[i] = below.checked_add(unit).ok_or_else(overflow)?;
-            below = w[i]
-                .checked_mul(bounds[i])
-                .and_then(|x| x.checked_add(below))
+            let (gain, step) = if i >= 2 && bye.is_some() {
+                (gain_bye, 2)
+            } else {
+                (gain_any, 1)
+            };
+            w[i] = gain
+                .checked_add(self.low_bound)
+                .map(|x| x / step + 1)
+                .ok_or_else(overflow)?;
+            let excess_any = (bounds[i] - self.lower_bound(i, None)).max(0);
+            let excess_bye = match bye {
+                Some(b) => (bounds[i] - self.lower_bound(i, Some(b))).max(0),
+                None => excess_any,
+            };
+            gain_any = w[i]
+                .checked_mul(excess_any)
+                .and_then(|x| x.checked_add(gain_any))
+                .ok_or_else(overflow)?;
+            gain_bye = w[i]
+                .checked_mul(excess_bye)
+                .and_then(|x| x.checked_add(gain_bye))
                 .ok_or_else(overflow)?;
         }
         let mut prefix = vec![0i128; self.criteria - 1];
@@ -323,26 +360,38 @@ impl<'a> Solver<'a> {
         let n = self.ctx.n();
         let mut pool = self.candidates();
         let last = self.criteria - 1;
-        // First guess: every criterion at its (bye-independent) lower bound.
+        // First guess: every criterion one above its lower bound (a heuristic: the scan
+        // below only trusts values that reach their lower bound, and re-solves the others).
         let guess: Vec<i128> = (0..self.criteria)
-            .map(|i| self.lower_bound(i, None))
+            .map(|i| self.lower_bound(i, None) + 1)
             .collect();
-        let mut current = self.matching(&self.weights(&guess, last)?, &mut pool);
+        let first = match self.weights(&guess, last, None) {
+            Ok(w) => w,
+            Err(_) => {
+                let floor: Vec<i128> = (0..self.criteria)
+                    .map(|i| self.lower_bound(i, None))
+                    .collect();
+                self.weights(&floor, last, None)?
+            }
+        };
+        let mut current = self.matching(&first, &mut pool);
         self.check_complete(&current)?;
         let mut known: Vec<i128> = Vec::with_capacity(self.criteria);
         let mut solved_again = false;
         for index in 0..self.criteria {
             let value = Self::values(&self.key(&current))[index];
-            if value > self.lower_bound(index, current.bye) {
+            if value > self.lower_bound(index, Some(current.bye)) {
                 let mut bounds = known.clone();
                 bounds.push(value);
-                current = self.matching(&self.weights(&bounds, index)?, &mut pool);
+                // From the boundaries on, the bye is settled (criterion 1 is fixed).
+                let bye = (index >= 2).then_some(current.bye);
+                current = self.matching(&self.weights(&bounds, index, bye)?, &mut pool);
                 solved_again = true;
             }
             known.push(Self::values(&self.key(&current))[index]);
         }
         if solved_again {
-            current = self.matching(&self.weights(&known, last)?, &mut pool);
+            current = self.matching(&self.weights(&known, last, Some(current.bye))?, &mut pool);
         }
         debug_assert_eq!(
             current.pairs.len() * 2 + usize::from(current.bye.is_some()),

@@ -317,3 +317,16 @@ fn no_pairing_at_all_is_an_error() {
         Err(PairingError::NoValidPairing { .. })
     ));
 }
+
+#[test]
+fn an_empty_field_pairs_nothing_and_a_single_entrant_gets_the_bye() {
+    assert_eq!(text(&event(0)), "");
+    assert_eq!(text(&event(1)), "bye 1\n");
+    let mut t = event(3);
+    game(&mut t, 1, 1, 2, ResultCode::Win);
+    set(&mut t, 1, 3, RoundRecord::bye(ResultCode::PairingBye));
+    // Round 2: 2 and 3 absent (half-point byes requested): 1 alone gets the bye.
+    set(&mut t, 2, 2, RoundRecord::bye(ResultCode::HalfBye));
+    set(&mut t, 2, 3, RoundRecord::bye(ResultCode::HalfBye));
+    assert_eq!(text(&t), "bye 1\n");
+}
