@@ -877,7 +877,10 @@ async fn a_manual_pairing_lists_the_rules_it_breaks_and_needs_confirmation(pool:
         &call(&pool, "PUT", &uri, Some(&token), Some(missing)).await,
         StatusCode::UNPROCESSABLE_ENTITY,
     );
-    assert!(!incomplete["errors"]["boards"].as_array().unwrap().is_empty());
+    assert!(!incomplete["errors"]["boards"]
+        .as_array()
+        .unwrap()
+        .is_empty());
     let stranger =
         json!({"boards": [{"red": ids[0], "black": "00000000-0000-0000-0000-000000000001"}]});
     let unknown = expect(
