@@ -400,6 +400,38 @@ test('print views make clean A4 PDFs without the page chrome', async ({ page }) 
   }
 }, { context: { locale: 'zh-TW' } });
 
+test('a player registers on a phone; a missing name is reported next to the field', async ({ page }) => {
+  await page.goto(`${base}/t/${data.tournamentId}/register`);
+  assert((await page.getAttribute('html', 'lang')) === 'zh-Hant', 'Traditional Chinese');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= 360, `the form is ${width}px wide`);
+  await page.screenshot({ path: join(out, 'register-360.png'), fullPage: true });
+  // The browser's own check would stop an empty name; switch it off to reach the server's.
+  await page.evaluate(() => document.querySelector('#name').removeAttribute('required'));
+  await page.fill('#club', '多倫多棋會');
+  const [rejected] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST'),
+    page.click('form.form button[type=submit]'),
+  ]);
+  assert(rejected.status() === 422, `422, got ${rejected.status()}`);
+  await page.waitForSelector('#name-error');
+  assert((await page.inputValue('#club')) === '多倫多棋會', 'the club is kept');
+  await page.fill('#name', '新選手');
+  await page.selectOption('#gender', 'f');
+  await page.fill('#email', 'new@example.org');
+  const [done] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST'),
+    page.click('form.form button[type=submit]'),
+  ]);
+  assert(done.status() === 201, `201, got ${done.status()}`);
+  await page.waitForSelector('p.done');
+  assert((await page.textContent('p.done')).includes('報名成功'), 'confirmed');
+  await page.click('text=參賽名單');
+  await page.waitForURL(/\/entrants$/);
+  assert((await page.textContent('table.list')).includes('新選手'), 'listed');
+  assert(!(await page.content()).includes('new@example.org'), 'no contact data');
+}, { allow: [422], context: { locale: 'zh-TW', viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true } });
+
 // ---------------------------------------------------------------- runner
 
 async function main() {

@@ -274,7 +274,7 @@ fn form_page(
                 "address",
                 "register.address",
                 "text",
-                "street-address",
+                "address-line1",
                 &form.address,
                 errors,
             ),
