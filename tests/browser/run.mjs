@@ -147,7 +147,10 @@ async function seed() {
   for (const [i, board] of played.slice(0, -1).entries()) {
     await api('PUT', `/api/v1/boards/${board.id}/result`, { result: results[i % results.length], red_fouls: i === 1 ? 1 : 0 }, token);
   }
-  Object.assign(data, { evilId: evil.id, tournamentId: open.id, sectionId: section.id });
+  Object.assign(data, {
+    token, evilId: evil.id, tournamentId: open.id, sectionId: section.id,
+    pendingBoard: played[played.length - 1].id,
+  });
 }
 
 // ---------------------------------------------------------------- per-test page checks
@@ -431,6 +434,17 @@ test('a player registers on a phone; a missing name is reported next to the fiel
   assert((await page.textContent('table.list')).includes('新選手'), 'listed');
   assert(!(await page.content()).includes('new@example.org'), 'no contact data');
 }, { allow: [422], context: { locale: 'zh-TW', viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true } });
+
+test('standings update in place when a result comes in', async ({ page }) => {
+  await page.goto(`${base}/s/${data.sectionId}/standings`);
+  assert((await page.textContent('main')).includes('provisional'), 'a result is missing');
+  assert((await page.getAttribute('main', 'data-live')) === '30', 'live page');
+  await api('PUT', `/api/v1/boards/${data.pendingBoard}/result`, { result: 'draw' }, data.token);
+  const changed = await page.evaluate(() => window.arbiterRefreshLive());
+  assert(changed === true, 'the page content changed');
+  assert(!(await page.textContent('main')).includes('provisional'), 'now final');
+  assert(page.url().endsWith('/standings'), 'no navigation');
+});
 
 // ---------------------------------------------------------------- runner
 
