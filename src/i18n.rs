@@ -3,6 +3,10 @@
 
 use serde::{Deserialize, Serialize};
 
+// The dashboard's texts live in a second sorted table (`i18n/admin.rs`) so that the public
+// pages and the dashboard can add texts without editing the same lines.
+mod admin;
+
 /// A UI language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 pub enum Lang {
@@ -103,16 +107,15 @@ impl Tr {
     /// The text for `key`; the key itself when the catalogue lacks it (a test keeps that from
     /// happening for the keys we ship).
     pub fn t(&self, key: &str) -> &'static str {
-        match CATALOGUE.binary_search_by(|(k, ..)| (*k).cmp(key)) {
-            Ok(i) => {
-                let (_, en, hant, hans) = CATALOGUE[i];
-                match self.lang {
-                    Lang::En => en,
-                    Lang::ZhHant => hant,
-                    Lang::ZhHans => hans,
-                }
-            }
-            Err(_) => {
+        // The main catalogue first, then the dashboard's (a key lives in exactly one; a test
+        // checks that).
+        match lookup(CATALOGUE, key).or_else(|| lookup(admin::ADMIN_CATALOGUE, key)) {
+            Some((_, en, hant, hans)) => match self.lang {
+                Lang::En => en,
+                Lang::ZhHant => hant,
+                Lang::ZhHans => hans,
+            },
+            None => {
                 tracing::warn!(key, "missing UI text");
                 "?"
             }
@@ -128,6 +131,17 @@ impl Tr {
     pub fn tag(&self) -> &'static str {
         self.lang.tag()
     }
+}
+
+/// One catalogue entry: (key, en, zh-Hant, zh-Hans).
+type Entry = (&'static str, &'static str, &'static str, &'static str);
+
+/// Binary search of a sorted catalogue.
+fn lookup(table: &'static [Entry], key: &str) -> Option<Entry> {
+    table
+        .binary_search_by(|(k, ..)| (*k).cmp(key))
+        .ok()
+        .map(|i| table[i])
 }
 
 /// (key, en, zh-Hant, zh-Hans), sorted by key (binary search; a test checks the order).
@@ -284,18 +298,27 @@ mod tests {
 
     #[test]
     fn the_catalogue_is_sorted_and_complete() {
-        for pair in CATALOGUE.windows(2) {
-            assert!(
-                pair[0].0 < pair[1].0,
-                "{} must sort before {}",
-                pair[0].0,
-                pair[1].0
-            );
+        for table in [CATALOGUE, admin::ADMIN_CATALOGUE] {
+            for pair in table.windows(2) {
+                assert!(
+                    pair[0].0 < pair[1].0,
+                    "{} must sort before {}",
+                    pair[0].0,
+                    pair[1].0
+                );
+            }
+            for (key, en, hant, hans) in table {
+                assert!(
+                    !en.is_empty() && !hant.is_empty() && !hans.is_empty(),
+                    "{key} lacks a language"
+                );
+            }
         }
-        for (key, en, hant, hans) in CATALOGUE {
+        // A key is in one table only, so the fallback never hides a text.
+        for (key, ..) in admin::ADMIN_CATALOGUE {
             assert!(
-                !en.is_empty() && !hant.is_empty() && !hans.is_empty(),
-                "{key} lacks a language"
+                lookup(CATALOGUE, key).is_none(),
+                "{key} is in both catalogues"
             );
         }
     }
@@ -319,7 +342,9 @@ mod tests {
             std::path::Path::new(concat!(env!("CARGO_MANIFEST_DIR"), "/templates")),
             &mut files,
         );
-        let known = |key: &str| CATALOGUE.binary_search_by(|(k, ..)| (*k).cmp(key)).is_ok();
+        let known = |key: &str| {
+            lookup(CATALOGUE, key).is_some() || lookup(admin::ADMIN_CATALOGUE, key).is_some()
+        };
         let mut missing = Vec::new();
         for file in files {
             let text = std::fs::read_to_string(&file).expect("template");

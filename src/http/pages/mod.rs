@@ -5,9 +5,11 @@
 
 pub mod admin;
 pub mod auth;
+pub mod dashboard;
 pub mod home;
 pub mod public;
 pub mod register;
+pub mod results;
 pub mod session;
 
 use super::AppState;
@@ -54,6 +56,8 @@ pub fn router() -> Router<AppState> {
             "/s/{section_id}/crosstable/print",
             get(public::print_crosstable),
         )
+        // The arbiter dashboard below /admin (its own file, to keep merges apart).
+        .merge(dashboard::routes())
         .layer(middleware::from_fn(session::page_layer))
 }
 
