@@ -40,10 +40,7 @@ pub fn routes() -> Router<AppState> {
         .route("/admin/t/new", get(show_new_tournament))
         .route("/admin/t", post(create_tournament))
         .route("/admin/t/{tournament_id}", get(show_tournament))
-        .route(
-            "/admin/t/{tournament_id}/sections",
-            post(create_section),
-        )
+        .route("/admin/t/{tournament_id}/sections", post(create_section))
         .route("/admin/s/{section_id}", get(show_section))
         .route("/admin/s/{section_id}/entrants", post(add_entrant))
         .route(
@@ -63,10 +60,7 @@ pub fn routes() -> Router<AppState> {
             "/admin/s/{section_id}/rounds/{n}/unpair",
             post(unpair_round),
         )
-        .route(
-            "/admin/s/{section_id}/rounds/{n}/report",
-            get(show_report),
-        )
+        .route("/admin/s/{section_id}/rounds/{n}/report", get(show_report))
         .route(
             "/admin/s/{section_id}/rounds/{n}/results",
             get(results::show_results).post(results::enter_result),
@@ -151,7 +145,12 @@ pub struct Field {
 }
 
 impl Field {
-    fn new(name: &'static str, label_key: &'static str, kind: &'static str, form: &Fields) -> Field {
+    fn new(
+        name: &'static str,
+        label_key: &'static str,
+        kind: &'static str,
+        form: &Fields,
+    ) -> Field {
         Field {
             name,
             label_key,
@@ -193,7 +192,11 @@ impl Field {
 }
 
 /// Puts the errors' messages next to their fields; what fits no field is returned.
-fn place_errors(fields: &mut [Field], errors: &FieldErrors, aliases: &[(&str, &str)]) -> Vec<String> {
+fn place_errors(
+    fields: &mut [Field],
+    errors: &FieldErrors,
+    aliases: &[(&str, &str)],
+) -> Vec<String> {
     let mut rest = Vec::new();
     for (key, messages) in errors {
         let target = aliases
@@ -430,8 +433,12 @@ const SETUP_MODES: &[&str] = &["", "none", "duplicate", "per_board"];
 fn section_fields(form: &Fields, tr: Tr) -> Vec<Field> {
     vec![
         Field::new("name", "table.name", "text", form).required(),
-        Field::new("pairing_system", "tournament.system", "select", form)
-            .select(SYSTEMS, Some("system"), tr, "chinese"),
+        Field::new("pairing_system", "tournament.system", "select", form).select(
+            SYSTEMS,
+            Some("system"),
+            tr,
+            "chinese",
+        ),
         Field::new("rounds", "tournament.rounds", "number", form).required(),
         Field::new("entry_type", "adm.entry_type", "select", form).select(
             ENTRY_TYPES,
@@ -451,7 +458,12 @@ fn section_fields(form: &Fields, tr: Tr) -> Vec<Field> {
         ),
         Field::new("payment_required", "adm.payment_required", "checkbox", form),
         Field::new("avoid_same_club", "adm.avoid_same_club", "checkbox", form),
-        Field::new("pair_checked_in_only", "adm.pair_checked_in_only", "checkbox", form),
+        Field::new(
+            "pair_checked_in_only",
+            "adm.pair_checked_in_only",
+            "checkbox",
+            form,
+        ),
     ]
 }
 
@@ -1116,7 +1128,13 @@ fn who(names: &HashMap<i64, String>, value: &Value) -> String {
 fn who_list(names: &HashMap<i64, String>, value: &Value) -> String {
     value
         .as_array()
-        .map(|items| items.iter().map(|v| who(names, v)).collect::<Vec<_>>().join(", "))
+        .map(|items| {
+            items
+                .iter()
+                .map(|v| who(names, v))
+                .collect::<Vec<_>>()
+                .join(", ")
+        })
         .unwrap_or_default()
 }
 
@@ -1180,20 +1198,27 @@ pub async fn show_report(
             cells: vec![
                 plain(&b["board"]),
                 format!("{} ({})", who(&names, &b["red"]), plain(&b["red_points"])),
-                format!("{} ({})", who(&names, &b["black"]), plain(&b["black_points"])),
+                format!(
+                    "{} ({})",
+                    who(&names, &b["black"]),
+                    plain(&b["black_points"])
+                ),
                 format!("{} / {}", plain(&b["red_due"]), plain(&b["black_due"])),
                 plain(&b["decision"]),
                 who_list(&names, &b["unmet_preferences"]),
             ],
         })
         .collect();
-    let bye = details.get("bye").filter(|b| !b.is_null()).map(|b| ReportLine {
-        cells: vec![
-            who(&names, &b["start_no"]),
-            plain(&b["points"]),
-            plain(&b["reason"]),
-        ],
-    });
+    let bye = details
+        .get("bye")
+        .filter(|b| !b.is_null())
+        .map(|b| ReportLine {
+            cells: vec![
+                who(&names, &b["start_no"]),
+                plain(&b["points"]),
+                plain(&b["reason"]),
+            ],
+        });
     let relaxed = arr(&details["relaxed"])
         .iter()
         .map(|r| ReportLine {

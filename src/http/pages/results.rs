@@ -303,7 +303,13 @@ pub async fn enter_result(
     let entry = match read_entry(&form, tr) {
         Ok(entry) => entry,
         Err(message) => {
-            return refuse(ctx, section, round, StatusCode::UNPROCESSABLE_ENTITY, message)
+            return refuse(
+                ctx,
+                section,
+                round,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                message,
+            )
         }
     };
     let Some(board) = round.boards.iter().find(|b| b.number == entry.board) else {

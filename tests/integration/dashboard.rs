@@ -1,0 +1,660 @@
+//! The arbiter dashboard below /admin: tournament and section pages, the desk actions, fast
+//! result entry, the pairing report; login, access, CSRF and escaping.
+
+use crate::support::{add_entrants, call, send, token_for, tournament_with_section, Reply};
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use sqlx::PgPool;
+use std::collections::BTreeMap;
+
+/// A minimal browser: keeps the cookies the server sets and sends them back.
+struct Browser {
+    pool: PgPool,
+    cookies: BTreeMap<String, String>,
+    accept_language: Option<String>,
+}
+
+impl Browser {
+    fn new(pool: &PgPool) -> Browser {
+        Browser {
+            pool: pool.clone(),
+            cookies: BTreeMap::new(),
+            accept_language: None,
+        }
+    }
+
+    fn cookie_header(&self) -> String {
+        self.cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    fn absorb(&mut self, reply: &Reply) {
+        for value in reply.headers.get_all("set-cookie") {
+            let value = value.to_str().unwrap();
+            let (pair, attributes) = value.split_once(';').unwrap_or((value, ""));
+            let (name, v) = pair.split_once('=').unwrap();
+            if attributes.contains("Max-Age=0") {
+                self.cookies.remove(name);
+            } else {
+                self.cookies.insert(name.to_string(), v.to_string());
+            }
+        }
+    }
+
+    async fn get(&mut self, uri: &str) -> Reply {
+        let mut request = Request::get(uri).header("cookie", self.cookie_header());
+        if let Some(accept) = &self.accept_language {
+            request = request.header("accept-language", accept);
+        }
+        let reply = send(&self.pool, request.body(Body::empty()).unwrap()).await;
+        self.absorb(&reply);
+        reply
+    }
+
+    async fn post_form(&mut self, uri: &str, fields: &[(&str, &str)]) -> Reply {
+        let body = serde_urlencoded::to_string(fields).unwrap();
+        let request = Request::post(uri)
+            .header("cookie", self.cookie_header())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from(body))
+            .unwrap();
+        let reply = send(&self.pool, request).await;
+        self.absorb(&reply);
+        reply
+    }
+
+    /// Logs in through the form; panics unless it succeeds.
+    async fn log_in(&mut self, username: &str, password: &str) {
+        let form = self.get("/login").await;
+        let csrf = csrf_of(&form.text);
+        let reply = self
+            .post_form(
+                "/login",
+                &[
+                    ("csrf", &csrf),
+                    ("username", username),
+                    ("password", password),
+                ],
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.text);
+    }
+}
+
+/// The CSRF token of the first form on a page.
+fn csrf_of(html: &str) -> String {
+    let start = html
+        .find(r#"name="csrf" value=""#)
+        .unwrap_or_else(|| panic!("no csrf field in {html}"))
+        + r#"name="csrf" value=""#.len();
+    html[start..].split('"').next().unwrap().to_string()
+}
+
+fn location(reply: &Reply) -> &str {
+    reply.headers.get("location").unwrap().to_str().unwrap()
+}
+
+const PASSWORD: &str = "a long password";
+
+/// An admin (API token) and a browser logged in as that admin.
+async fn admin_browser(pool: &PgPool) -> (String, Browser) {
+    let token = token_for(pool, "chief", "admin").await;
+    let mut browser = Browser::new(pool);
+    browser.log_in("chief", PASSWORD).await;
+    (token, browser)
+}
+
+/// Posts a form of `page` (its CSRF token added).
+async fn submit(browser: &mut Browser, page: &str, action: &str, fields: &[(&str, &str)]) -> Reply {
+    let html = browser.get(page).await;
+    assert_eq!(html.status, StatusCode::OK, "{}", html.text);
+    let csrf = csrf_of(&html.text);
+    let mut all = vec![("csrf", csrf.as_str())];
+    all.extend_from_slice(fields);
+    browser.post_form(action, &all).await
+}
+
+#[sqlx::test]
+async fn visitors_are_sent_to_the_login_page(pool: PgPool) {
+    let mut browser = Browser::new(&pool);
+    let id = uuid::Uuid::new_v4();
+    for uri in [
+        format!("/admin/t/{id}"),
+        format!("/admin/s/{id}"),
+        format!("/admin/s/{id}/rounds/1/results"),
+        "/admin/t/new".to_string(),
+    ] {
+        let reply = browser.get(&uri).await;
+        assert_eq!(reply.status, StatusCode::SEE_OTHER, "{uri}");
+        assert!(
+            location(&reply).starts_with("/login?next=%2Fadmin"),
+            "{uri}"
+        );
+    }
+    // A form post without a session goes to the login page too, and changes nothing.
+    let csrf = csrf_of(&browser.get("/login").await.text);
+    let reply = browser
+        .post_form(&format!("/admin/s/{id}/rounds"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER);
+    assert!(location(&reply).starts_with("/login"));
+}
+
+#[sqlx::test]
+async fn an_arbiter_creates_a_tournament_and_a_section_through_the_forms(pool: PgPool) {
+    let (_token, mut browser) = admin_browser(&pool).await;
+    let dashboard = browser.get("/admin?lang=en").await;
+    assert!(dashboard.text.contains(r#"href="/admin/t/new""#));
+
+    // Errors next to the field, values kept, 422.
+    let bad = submit(
+        &mut browser,
+        "/admin/t/new",
+        "/admin/t",
+        &[
+            ("name", ""),
+            ("game", "xiangqi"),
+            ("venue", "Hall <B>"),
+            ("starts_on", "soon"),
+        ],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    assert!(bad.text.contains(r#"id="starts_on-error""#), "{}", bad.text);
+    assert!(bad.text.contains("YYYY-MM-DD"));
+    assert!(
+        bad.text.contains(r#"value="Hall &#60;B&#62;""#)
+            || bad.text.contains(r#"value="Hall &lt;B&gt;""#),
+        "{}",
+        bad.text
+    );
+    let bad = submit(
+        &mut browser,
+        "/admin/t/new",
+        "/admin/t",
+        &[("name", " "), ("game", "xiangqi")],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.text.contains(r#"id="name-error""#), "{}", bad.text);
+
+    let done = submit(
+        &mut browser,
+        "/admin/t/new",
+        "/admin/t",
+        &[
+            ("name", "Spring Open"),
+            ("game", "jieqi"),
+            ("starts_on", "2026-05-01"),
+            ("default_language", "en"),
+        ],
+    )
+    .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.text);
+    let page_uri = location(&done).to_string();
+    assert!(page_uri.starts_with("/admin/t/"));
+    let page = browser.get(&page_uri).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.text.contains("Spring Open") && page.text.contains("2026-05-01"));
+    let tid = page_uri
+        .trim_start_matches("/admin/t/")
+        .split('?')
+        .next()
+        .unwrap()
+        .to_string();
+
+    let action = format!("/admin/t/{tid}/sections");
+    let bad = submit(
+        &mut browser,
+        &page_uri,
+        &action,
+        &[("name", "Open A"), ("rounds", "seven")],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.text.contains(r#"id="rounds-error""#), "{}", bad.text);
+    assert!(bad.text.contains(r#"value="Open A""#), "value kept");
+    let bad = submit(
+        &mut browser,
+        &page_uri,
+        &action,
+        &[
+            ("name", "Open A"),
+            ("rounds", "5"),
+            ("pairing_system", "swiss-ish"),
+        ],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        bad.text.contains(r#"id="pairing_system-error""#),
+        "{}",
+        bad.text
+    );
+
+    let done = submit(
+        &mut browser,
+        &page_uri,
+        &action,
+        &[
+            ("name", "Open A"),
+            ("rounds", "5"),
+            ("pairing_system", "chinese"),
+            ("setup_mode", "duplicate"),
+        ],
+    )
+    .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.text);
+    assert!(location(&done).starts_with("/admin/s/"));
+    let section = browser.get(location(&done)).await;
+    assert_eq!(section.status, StatusCode::OK);
+    assert!(section.text.contains("Open A"));
+    let overview = browser.get(&format!("/admin/t/{tid}")).await;
+    assert!(overview.text.contains("Open A"));
+}
+
+#[sqlx::test]
+async fn the_section_page_pairs_publishes_reports_and_unpairs(pool: PgPool) {
+    let (token, mut browser) = admin_browser(&pool).await;
+    let (_tid, sid) =
+        tournament_with_section(&pool, &token, "xiangqi", serde_json::json!({})).await;
+    let page = format!("/admin/s/{sid}?lang=en");
+
+    // An entrant added at the desk, with a name that must come out escaped.
+    let added = submit(
+        &mut browser,
+        &page,
+        &format!("/admin/s/{sid}/entrants"),
+        &[
+            ("name", "<script>alert(1)</script>"),
+            ("club", "Club & Co"),
+            ("rating", "1800"),
+        ],
+    )
+    .await;
+    assert_eq!(added.status, StatusCode::SEE_OTHER, "{}", added.text);
+    let bad = submit(
+        &mut browser,
+        &page,
+        &format!("/admin/s/{sid}/entrants"),
+        &[("name", ""), ("rating", "high")],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.text.contains(r#"id="rating-error""#), "{}", bad.text);
+    add_entrants(&pool, &token, &sid, 3).await;
+    let shown = browser.get(&page).await;
+    assert_eq!(shown.status, StatusCode::OK);
+    assert!(
+        shown
+            .text
+            .contains("&#60;script&#62;alert(1)&#60;/script&#62;")
+            || shown.text.contains("&lt;script&gt;alert(1)&lt;/script&gt;"),
+        "{}",
+        shown.text
+    );
+    assert!(!shown.text.contains("<script>alert(1)"));
+    assert!(
+        shown.text.contains("p1@example.org"),
+        "arbiters see contact data"
+    );
+
+    // Pair round 1 from the page.
+    let paired = submit(&mut browser, &page, &format!("/admin/s/{sid}/rounds"), &[]).await;
+    assert_eq!(paired.status, StatusCode::SEE_OTHER, "{}", paired.text);
+    assert!(location(&paired).contains("done=paired"));
+    let shown = browser.get(&page).await;
+    assert!(shown.text.contains("Round 1"));
+    assert!(shown
+        .text
+        .contains(&format!("/admin/s/{sid}/rounds/1/results")));
+    assert!(shown
+        .text
+        .contains(&format!("/admin/s/{sid}/rounds/1/publish")));
+
+    // Pairing again while results are missing: the page says why (409).
+    let again = submit(&mut browser, &page, &format!("/admin/s/{sid}/rounds"), &[]).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert!(again.text.contains("without a result"), "{}", again.text);
+
+    let published = submit(
+        &mut browser,
+        &page,
+        &format!("/admin/s/{sid}/rounds/1/publish"),
+        &[],
+    )
+    .await;
+    assert_eq!(published.status, StatusCode::SEE_OTHER);
+    let round = crate::support::expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{sid}/rounds/1"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    assert_eq!(round["status"], "published");
+
+    // The pairing report, readably.
+    let report = browser
+        .get(&format!("/admin/s/{sid}/rounds/1/report?lang=en"))
+        .await;
+    assert_eq!(report.status, StatusCode::OK);
+    assert!(report.text.contains("Score groups"), "{}", report.text);
+    assert!(report.text.contains("Boards and colours"));
+
+    // A result, then unpair: needs the confirmation, then works.
+    let results = format!("/admin/s/{sid}/rounds/1/results?lang=en");
+    let saved = submit(
+        &mut browser,
+        &results,
+        &format!("/admin/s/{sid}/rounds/1/results"),
+        &[("line", "1 1")],
+    )
+    .await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
+    let shown = browser.get(&page).await;
+    assert!(
+        shown.text.contains(r#"name="force""#),
+        "confirmation box shown"
+    );
+    let refused = submit(
+        &mut browser,
+        &page,
+        &format!("/admin/s/{sid}/rounds/1/unpair"),
+        &[],
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::CONFLICT);
+    assert!(refused.text.contains("force"), "{}", refused.text);
+    let unpaired = submit(
+        &mut browser,
+        &page,
+        &format!("/admin/s/{sid}/rounds/1/unpair"),
+        &[("force", "on")],
+    )
+    .await;
+    assert_eq!(unpaired.status, StatusCode::SEE_OTHER);
+    let shown = browser.get(&page).await;
+    assert!(!shown
+        .text
+        .contains(&format!("/admin/s/{sid}/rounds/1/results")));
+}
+
+#[sqlx::test]
+async fn results_are_entered_by_board_and_key_with_stale_edits_refused(pool: PgPool) {
+    let (token, mut browser) = admin_browser(&pool).await;
+    let (_tid, sid) =
+        tournament_with_section(&pool, &token, "xiangqi", serde_json::json!({})).await;
+    add_entrants(&pool, &token, &sid, 6).await;
+    crate::support::expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let page = format!("/admin/s/{sid}/rounds/1/results?lang=en");
+    let action = format!("/admin/s/{sid}/rounds/1/results");
+
+    let shown = browser.get(&page).await;
+    assert_eq!(shown.status, StatusCode::OK);
+    assert!(shown.text.contains(r#"name="line""#) && shown.text.contains("autofocus"));
+    assert!(shown.text.contains(r#"name="v1" value="0""#));
+    assert!(shown.text.contains("3 game(s) without a result"));
+
+    // Quick line: board 1, Red wins.
+    let saved = submit(&mut browser, &page, &action, &[("line", "1 1")]).await;
+    assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
+    assert!(saved.text.contains("Board 1: 1 : 0"), "{}", saved.text);
+    assert!(saved.text.contains("2 game(s) without a result"));
+    // Draw with fouls reaching the threshold (2): the foul rule turns it into a loss.
+    let converted = submit(&mut browser, &page, &action, &[("line", "2= 2 0")]).await;
+    assert_eq!(converted.status, StatusCode::OK, "{}", converted.text);
+    assert!(
+        converted.text.contains("Foul rule applied"),
+        "{}",
+        converted.text
+    );
+    let round = crate::support::expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{sid}/rounds/1"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    assert_eq!(round["boards"][0]["result"], "red_wins");
+    assert_eq!(round["boards"][1]["result"], "black_wins");
+
+    // The plain per-board form (no script): a correction of board 1 with the version seen.
+    let version = round["boards"][0]["version"].as_i64().unwrap().to_string();
+    let corrected = submit(
+        &mut browser,
+        &page,
+        &action,
+        &[
+            ("board", "1"),
+            ("result", "draw"),
+            ("red_fouls", "0"),
+            ("black_fouls", "0"),
+            ("version", &version),
+        ],
+    )
+    .await;
+    assert_eq!(corrected.status, StatusCode::OK, "{}", corrected.text);
+    // The same stale version again: refused with a clear message (409).
+    let stale = submit(
+        &mut browser,
+        &page,
+        &action,
+        &[
+            ("board", "1"),
+            ("result", "black_wins"),
+            ("version", &version),
+        ],
+    )
+    .await;
+    assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.text);
+    assert!(
+        stale.text.contains("Someone changed this result meanwhile"),
+        "{}",
+        stale.text
+    );
+    // A quick line sent from a page read before the correction is stale too.
+    let stale = browser
+        .post_form(
+            &action,
+            &[
+                ("csrf", &csrf_of(&stale.text)),
+                ("line", "1 0"),
+                ("v1", &version),
+            ],
+        )
+        .await;
+    assert_eq!(stale.status, StatusCode::CONFLICT);
+
+    // Unreadable lines and unknown boards are explained, the line kept.
+    let bad = submit(&mut browser, &page, &action, &[("line", "31")]).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.text.contains(r#"value="31""#));
+    assert!(bad.text.contains("Type the board number"));
+    let missing = submit(&mut browser, &page, &action, &[("line", "9 1")]).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(missing.text.contains("no board 9"));
+    let forfeit_fouls = submit(&mut browser, &page, &action, &[("line", "3+ 1 0")]).await;
+    assert_eq!(forfeit_fouls.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let forfeit = submit(&mut browser, &page, &action, &[("line", "3+")]).await;
+    assert_eq!(forfeit.status, StatusCode::OK);
+    assert!(
+        forfeit.text.contains("0 game(s) without a result"),
+        "{}",
+        forfeit.text
+    );
+
+    // In another language.
+    let zh = browser
+        .get(&format!("/admin/s/{sid}/rounds/1/results?lang=zh-Hant"))
+        .await;
+    assert!(zh.text.contains("快速登錄"));
+}
+
+#[sqlx::test]
+async fn dashboard_forms_need_the_csrf_token_and_pages_need_access(pool: PgPool) {
+    let (token, mut browser) = admin_browser(&pool).await;
+    let (tid, sid) = tournament_with_section(&pool, &token, "xiangqi", serde_json::json!({})).await;
+    add_entrants(&pool, &token, &sid, 4).await;
+
+    let forged = browser
+        .post_form(
+            &format!("/admin/s/{sid}/rounds"),
+            &[("csrf", &"0".repeat(64))],
+        )
+        .await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN);
+    let missing = browser
+        .post_form(
+            &format!("/admin/t/{tid}/sections"),
+            &[("name", "B"), ("rounds", "3")],
+        )
+        .await;
+    assert_eq!(missing.status, StatusCode::FORBIDDEN);
+    let rounds = crate::support::expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            None,
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    assert_eq!(rounds.as_array().map(Vec::len), Some(0), "nothing paired");
+
+    // An arbiter of another tournament sees a 403 page, and cannot act.
+    token_for(&pool, "other", "arbiter").await;
+    let mut other = Browser::new(&pool);
+    other.log_in("other", PASSWORD).await;
+    for uri in [
+        format!("/admin/t/{tid}"),
+        format!("/admin/s/{sid}"),
+        format!("/admin/s/{sid}/rounds/1/results"),
+    ] {
+        let reply = other.get(&uri).await;
+        assert_eq!(reply.status, StatusCode::FORBIDDEN, "{uri}: {}", reply.text);
+        assert!(reply.content_type.starts_with("text/html"));
+    }
+    let csrf = csrf_of(&other.get("/admin").await.text);
+    let refused = other
+        .post_form(&format!("/admin/s/{sid}/rounds"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(refused.status, StatusCode::FORBIDDEN);
+
+    // Unknown and malformed ids: 404 pages.
+    assert_eq!(
+        browser
+            .get(&format!("/admin/s/{}", uuid::Uuid::new_v4()))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        browser.get("/admin/s/not-a-uuid").await.status,
+        StatusCode::NOT_FOUND
+    );
+}
+
+#[sqlx::test]
+async fn entrants_and_registrations_are_handled_at_the_desk(pool: PgPool) {
+    let (token, mut browser) = admin_browser(&pool).await;
+    let (_tid, sid) =
+        tournament_with_section(&pool, &token, "xiangqi", serde_json::json!({"cap": 2})).await;
+    let uri = format!("/api/v1/sections/{sid}/registrations");
+    let mut regs = Vec::new();
+    for name in ["Reg A", "Reg B", "Reg C"] {
+        let body = serde_json::json!({"name": name, "email": "reg@example.org"});
+        let r = crate::support::expect(
+            &call(&pool, "POST", &uri, None, Some(body)).await,
+            StatusCode::CREATED,
+        );
+        regs.push(r["id"].as_str().unwrap().to_string());
+    }
+    let page = format!("/admin/s/{sid}?lang=en");
+    let shown = browser.get(&page).await;
+    assert!(shown.text.contains("waitlist place 1"), "{}", shown.text);
+    assert!(shown.text.contains("reg@example.org"));
+
+    // Withdrawing A promotes C from the waitlist.
+    let reg = format!("/admin/s/{sid}/registrations");
+    let out = submit(
+        &mut browser,
+        &page,
+        &format!("{reg}/{}/withdraw", regs[0]),
+        &[],
+    )
+    .await;
+    assert_eq!(out.status, StatusCode::SEE_OTHER, "{}", out.text);
+    let listed = crate::support::expect(
+        &call(&pool, "GET", &uri, Some(&token), None).await,
+        StatusCode::OK,
+    );
+    assert_eq!(listed[2]["status"], "confirmed", "{listed}");
+    let paid = submit(
+        &mut browser,
+        &page,
+        &format!("{reg}/{}/payment", regs[1]),
+        &[("state", "paid")],
+    )
+    .await;
+    assert_eq!(paid.status, StatusCode::SEE_OTHER, "{}", paid.text);
+    assert!(browser.get(&page).await.text.contains(">paid<"));
+    let bad = submit(
+        &mut browser,
+        &page,
+        &format!("{reg}/{}/payment", regs[1]),
+        &[("state", "free")],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+
+    // Entrants (the confirmed registrations): check-in, withdraw, re-admit.
+    let entrants = crate::support::expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{sid}/entrants"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let first = entrants[0]["id"].as_str().unwrap().to_string();
+    let base = format!("/admin/s/{sid}/entrants/{first}");
+    let checked = submit(&mut browser, &page, &format!("{base}/check-in"), &[]).await;
+    assert_eq!(checked.status, StatusCode::SEE_OTHER);
+    assert!(browser.get(&page).await.text.contains("checked in"));
+    let withdrawn = submit(&mut browser, &page, &format!("{base}/withdraw"), &[]).await;
+    assert_eq!(withdrawn.status, StatusCode::SEE_OTHER);
+    let again = submit(&mut browser, &page, &format!("{base}/withdraw"), &[]).await;
+    assert_eq!(again.status, StatusCode::CONFLICT);
+    assert!(again.text.contains("already withdrawn"));
+    let back = submit(&mut browser, &page, &format!("{base}/readmit"), &[]).await;
+    assert_eq!(back.status, StatusCode::SEE_OTHER);
+    let unknown = submit(&mut browser, &page, &format!("{base}/promote"), &[]).await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
+}
