@@ -492,10 +492,7 @@ async fn tournament_page(
     actor: &Actor,
     ctx: PageCtx,
     id: Uuid,
-    form: &Fields,
-    errors: &FieldErrors,
-    form_error: Option<String>,
-    notice: Option<String>,
+    extras: SectionExtras,
     status: StatusCode,
 ) -> Response {
     let tr = ctx.tr();
@@ -510,9 +507,12 @@ async fn tournament_page(
         Ok(s) => s,
         Err(err) => return fail(err, &ctx),
     };
-    let mut fields = section_fields(form, tr);
-    let rest = place_errors(&mut fields, errors, &[]);
-    let form_error = form_error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
+    let mut fields = section_fields(&extras.form, tr);
+    let rest = place_errors(&mut fields, &extras.errors, &[]);
+    let form_error = extras
+        .form_error
+        .or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
+    let notice = extras.notice;
     HtmlPage(
         status,
         TournamentPage {
@@ -544,10 +544,10 @@ pub async fn show_tournament(
         &actor,
         ctx,
         id,
-        &Fields::new(),
-        &FieldErrors::new(),
-        None,
-        notice,
+        SectionExtras {
+            notice,
+            ..SectionExtras::default()
+        },
         StatusCode::OK,
     )
     .await
@@ -583,10 +583,12 @@ pub async fn create_section(
         &actor,
         ctx,
         id,
-        &form,
-        &errors,
-        form_error,
-        None,
+        SectionExtras {
+            form,
+            errors,
+            form_error,
+            ..SectionExtras::default()
+        },
         StatusCode::UNPROCESSABLE_ENTITY,
     )
     .await
@@ -747,7 +749,7 @@ fn entrant_input(form: &Fields, tr: Tr, doubles: bool) -> (EntrantInput, FieldEr
     (input, errors)
 }
 
-/// What the section page shows besides the data: the add form's state and messages.
+/// What a page shows besides the data: the form's values and errors, and messages.
 #[derive(Default)]
 struct SectionExtras {
     form: Fields,
