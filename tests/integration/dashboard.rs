@@ -658,3 +658,29 @@ async fn entrants_and_registrations_are_handled_at_the_desk(pool: PgPool) {
     let unknown = submit(&mut browser, &page, &format!("{base}/promote"), &[]).await;
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
 }
+
+#[sqlx::test]
+async fn the_audit_log_lists_the_changes_made_through_the_pages(pool: PgPool) {
+    let (token, mut browser) = admin_browser(&pool).await;
+    let (tid, sid) = tournament_with_section(&pool, &token, "xiangqi", serde_json::json!({})).await;
+    let page = format!("/admin/s/{sid}?lang=en");
+    let added = submit(
+        &mut browser,
+        &page,
+        &format!("/admin/s/{sid}/entrants"),
+        &[("name", "<b>Desk</b> entry")],
+    )
+    .await;
+    assert_eq!(added.status, StatusCode::SEE_OTHER);
+    let audit = browser.get(&format!("/admin/t/{tid}/audit?lang=en")).await;
+    assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
+    assert!(audit.text.contains("create entrant"), "{}", audit.text);
+    assert!(!audit.text.contains("<b>Desk</b>"), "escaped");
+    token_for(&pool, "stranger", "arbiter").await;
+    let mut other = Browser::new(&pool);
+    other.log_in("stranger", PASSWORD).await;
+    assert_eq!(
+        other.get(&format!("/admin/t/{tid}/audit")).await.status,
+        StatusCode::FORBIDDEN
+    );
+}

@@ -1,0 +1,50 @@
+// The dashboard's fast result entry (progressive enhancement: the server reads the same line,
+// so the form works without this file). While the arbiter types "3 1", "7=", "12 0 2 0" …
+// the line is previewed ("Board 3: P1 – P2 → 1 : 0") and the board's row highlighted; Escape
+// clears the line. Enter submits the form as usual.
+'use strict';
+
+(() => {
+  const RESULTS = { '1': '1 : 0', '=': '½ : ½', '0': '0 : 1', '+': '+ : −', '-': '− : +' };
+
+  /** Reads "BOARD RESULT [RED BLACK]" like the server does; null while incomplete. */
+  function parse(line) {
+    const m = /^\s*(\d+)\s*([10=+-])?\s*(?:(\d+)[\s/,]+(\d+))?\s*$/.exec(line);
+    if (!m) return null;
+    return { board: m[1], result: m[2] || null, fouls: m[3] !== undefined ? [m[3], m[4]] : null };
+  }
+
+  function setUp(form) {
+    const input = form.querySelector('input[name="line"]');
+    const preview = form.querySelector('.preview');
+    if (!input || !preview) return;
+    let marked = null;
+    const update = () => {
+      if (marked) marked.classList.remove('target');
+      marked = null;
+      const parsed = parse(input.value);
+      if (!parsed) { preview.textContent = ''; return; }
+      const row = document.getElementById(`board-${parsed.board}`);
+      if (!row) { preview.textContent = `${parsed.board}: ?`; return; }
+      marked = row;
+      row.classList.add('target');
+      const names = `${row.dataset.red || ''} – ${row.dataset.black || ''}`;
+      const result = parsed.result ? ` → ${RESULTS[parsed.result]}` : '';
+      const fouls = parsed.fouls ? ` (${parsed.fouls[0]} / ${parsed.fouls[1]})` : '';
+      preview.textContent = `${parsed.board}: ${names}${result}${fouls}`;
+    };
+    input.addEventListener('input', update);
+    input.addEventListener('keydown', (event) => {
+      if (event.key === 'Escape') { input.value = ''; update(); }
+    });
+    // After a save the page comes back with the line field focused (autofocus); select what
+    // is there so the next board can be typed straight over it.
+    input.select();
+    update();
+  }
+
+  document.addEventListener('DOMContentLoaded', () => {
+    const form = document.getElementById('quick-entry');
+    if (form) setUp(form);
+  });
+})();
