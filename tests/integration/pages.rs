@@ -766,3 +766,81 @@ async fn registration_errors_show_next_to_the_field_with_the_values_kept(pool: P
         .await;
     assert_eq!(forged.status, StatusCode::FORBIDDEN);
 }
+
+// ---------------------------------------------------------------- bracket
+
+#[sqlx::test]
+async fn the_bracket_page_shows_the_knockout_stage_or_says_there_is_none(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(&pool, &token, "jieqi", json!({"rounds": 1})).await;
+    add_entrants(&pool, &token, &sid, 4).await;
+    let mut browser = Browser::new(&pool);
+    let none = browser.get(&format!("/s/{sid}/bracket?lang=en")).await;
+    assert_eq!(none.status, StatusCode::OK);
+    assert!(none.text.contains("no knockout stage"));
+
+    let round = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    for b in round["boards"].as_array().unwrap() {
+        let id = b["id"].as_str().unwrap();
+        expect(
+            &call(
+                &pool,
+                "PUT",
+                &format!("/api/v1/boards/{id}/result"),
+                Some(&token),
+                Some(json!({"result": "red_wins"})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let bracket = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/knockout"),
+            Some(&token),
+            Some(json!({"size": 4, "best_of": 1, "third_place": true})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let semi = &bracket["matches"][0];
+    let mid = semi["id"].as_str().unwrap();
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/matches/{mid}/games"),
+            Some(&token),
+            Some(json!({"result": "red_wins"})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let page = browser.get(&format!("/s/{sid}/bracket")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    for text in [
+        "Semi-finals",
+        "Final",
+        "3rd-place match",
+        "best of 1",
+        r#"class="winner""#,
+        "to be decided",
+    ] {
+        assert!(page.text.contains(text), "{text} missing: {}", page.text);
+    }
+    let print = browser.get(&format!("/s/{sid}/bracket/print")).await;
+    assert_eq!(print.status, StatusCode::OK);
+    assert!(print.text.contains("Semi-finals"));
+}

@@ -54,6 +54,8 @@ pub fn router() -> Router<AppState> {
             "/s/{section_id}/crosstable/print",
             get(public::print_crosstable),
         )
+        .route("/s/{section_id}/bracket", get(public::show_bracket))
+        .route("/s/{section_id}/bracket/print", get(public::print_bracket))
         .layer(middleware::from_fn(session::page_layer))
 }
 
