@@ -473,6 +473,32 @@ test('the bracket shows on a phone and prints on A4', async ({ page }) => {
   await page.screenshot({ path: join(out, 'bracket-print.png'), fullPage: true });
 }, { context: { locale: 'zh-TW', viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true } });
 
+test('an arbiter creates an event and runs round 1 from the desk', async ({ page }) => {
+  await logIn(page);
+  await Promise.all([page.waitForURL(/\/admin\/tournaments\/new$/), page.click('text=New tournament')]);
+  await page.fill('#name', 'Desk Cup');
+  await page.selectOption('#game', 'jieqi');
+  await Promise.all([page.waitForURL(/\/admin\/t\//), page.click('form.form button[type=submit]')]);
+  await page.fill('#name', 'Open');
+  await page.fill('#rounds', '3');
+  await Promise.all([page.waitForURL(/\/admin\/s\//), page.click('form.form button[type=submit]')]);
+  for (const name of ['Ann', 'Bob', 'Cy', 'Di']) {
+    await page.fill('#name', name);
+    await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+$/), page.click('form.form button[type=submit]')]);
+  }
+  await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+$/), page.click('text=Pair the next round')]);
+  assert((await page.locator('form.result-form').count()) === 2, 'two boards to enter');
+  await page.screenshot({ path: join(out, 'desk.png'), fullPage: true });
+  const first = page.locator('form.result-form').first();
+  await first.locator('select[name=result]').selectOption('draw');
+  await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+$/), first.locator('button').click()]);
+  assert((await page.locator('form.result-form select[name=result]').first().inputValue()) === 'draw', 'saved');
+  await page.setViewportSize({ width: 360, height: 740 });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= 360, `the desk is ${width}px wide on a phone`);
+  await page.screenshot({ path: join(out, 'desk-360.png'), fullPage: true });
+});
+
 // ---------------------------------------------------------------- runner
 
 async function main() {
