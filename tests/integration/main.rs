@@ -8,6 +8,7 @@
 mod api;
 mod auth;
 mod embedded;
+mod hardening;
 mod health;
 mod interchange;
 mod knockout;
