@@ -66,7 +66,9 @@ fn json(
 
 /// DATABASE_URL with its database swapped for `database` (the query, e.g. `?host=`, kept).
 fn url_with_database(base: &str, database: &str) -> String {
-    let (head, query) = base.split_once('?').map_or((base, None), |(h, q)| (h, Some(q)));
+    let (head, query) = base
+        .split_once('?')
+        .map_or((base, None), |(h, q)| (h, Some(q)));
     let authority = head.find("://").map_or(0, |i| i + 3);
     let path = head[authority..]
         .find('/')
@@ -106,7 +108,10 @@ fn start_server(url: &str) -> anyhow::Result<(Server, u16)> {
         .with_context(|| format!("starting {}", bin.display()))?;
     let mut server = Server(child);
     let started = Instant::now();
-    while !matches!(http(port, "GET", "/healthz", "", "text/plain", ""), Ok((200, _))) {
+    while !matches!(
+        http(port, "GET", "/healthz", "", "text/plain", ""),
+        Ok((200, _))
+    ) {
         if let Some(status) = server.0.try_wait()? {
             bail!("the server exited with {status}");
         }
@@ -145,13 +150,10 @@ fn run(port: u16, token: &str, entrants: usize, rounds: i32, system: &str) -> an
     )?;
     let section = s["id"].as_str().context("section id")?.to_string();
     let csv: String = std::iter::once("name,rating,club\n".to_string())
-        .chain((1..=entrants).map(|i| {
-            format!(
-                "Player {i},{},Club {}\n",
-                1000 + (i * 7919) % 1500,
-                i % 40
-            )
-        }))
+        .chain(
+            (1..=entrants)
+                .map(|i| format!("Player {i},{},Club {}\n", 1000 + (i * 7919) % 1500, i % 40)),
+        )
         .collect();
     let (status, text) = http(
         port,
@@ -191,8 +193,8 @@ fn run(port: u16, token: &str, entrants: usize, rounds: i32, system: &str) -> an
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
-            let result = ["red_wins", "black_wins", "draw", "red_wins", "black_wins"]
-                [(seed % 5) as usize];
+            let result =
+                ["red_wins", "black_wins", "draw", "red_wins", "black_wins"][(seed % 5) as usize];
             let id = board["id"].as_str().context("board id")?.to_string();
             shares[n % THREADS].push((id, result));
             n += 1;
@@ -267,6 +269,16 @@ fn main() -> anyhow::Result<()> {
         sqlx::query(&format!("create database {database}"))
             .execute(&admin)
             .await?;
+        // Profiling aid: without waiting for the WAL flush at each commit, the difference to
+        // a normal run is the time results spend in fsync (they commit one after another,
+        // serialised by the section lock).
+        if std::env::var_os("BENCH_ASYNC_COMMIT").is_some() {
+            sqlx::query(&format!(
+                "alter database {database} set synchronous_commit = off"
+            ))
+            .execute(&admin)
+            .await?;
+        }
         admin.close().await;
         let pool = sqlx::PgPool::connect(&url).await?;
         arbiter::startup::MIGRATOR.run(&pool).await?;
