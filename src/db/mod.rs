@@ -4,8 +4,11 @@
 pub mod access;
 pub mod audit;
 pub mod entrant;
+pub mod knockout;
+pub mod prize;
 pub mod registration;
 pub mod round;
 pub mod section;
+pub mod setup;
 pub mod tournament;
 pub mod user;

@@ -292,6 +292,24 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     let round_id =
         db::round::insert(&mut *tx, section_id, number, &report, &engine_pairing).await?;
     db::round::insert_boards(&mut tx, round_id, &boards).await?;
+    let stored: Vec<(Uuid, bool)> = sqlx::query!(
+        "select board_id, black_entrant_id is not null as \"has_game!\" from board where round_id = $1 order by number",
+        round_id
+    )
+    .fetch_all(&mut *tx)
+    .await?
+    .into_iter()
+    .map(|b| (b.board_id, b.has_game))
+    .collect();
+    super::setups::create_for_round(
+        &mut tx,
+        section_id,
+        &state.section.setup_mode,
+        &tournament.game,
+        round_id,
+        &stored,
+    )
+    .await?;
     if state.section.status == "open" {
         sqlx::query!(
             "update section set status = 'running' where section_id = $1",
@@ -736,6 +754,30 @@ pub async fn edit(
     boards.sort_by_key(|b| b.2.is_none());
     db::round::delete_boards(&mut *tx, round.round_id).await?;
     db::round::insert_boards(&mut tx, round.round_id, &boards).await?;
+    if section.setup_mode == "per_board" {
+        // Per-board set-ups went with the old boards; the new boards get fresh ones.
+        let tournament = db::tournament::find(&mut *tx, section.tournament_id)
+            .await?
+            .ok_or(Error::NotFound("tournament"))?;
+        let stored: Vec<(Uuid, bool)> = sqlx::query!(
+            "select board_id, black_entrant_id is not null as \"has_game!\" from board where round_id = $1 order by number",
+            round.round_id
+        )
+        .fetch_all(&mut *tx)
+        .await?
+        .into_iter()
+        .map(|b| (b.board_id, b.has_game))
+        .collect();
+        super::setups::create_for_round(
+            &mut tx,
+            section_id,
+            "per_board",
+            &tournament.game,
+            round.round_id,
+            &stored,
+        )
+        .await?;
+    }
     let after_state = state::load(&mut tx, section.clone(), false).await?;
     let view = round_view(&after_state, number, true)?;
     access::audit(

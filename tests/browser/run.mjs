@@ -147,7 +147,10 @@ async function seed() {
   for (const [i, board] of played.slice(0, -1).entries()) {
     await api('PUT', `/api/v1/boards/${board.id}/result`, { result: results[i % results.length], red_fouls: i === 1 ? 1 : 0 }, token);
   }
-  Object.assign(data, { evilId: evil.id, tournamentId: open.id, sectionId: section.id });
+  Object.assign(data, {
+    token, evilId: evil.id, tournamentId: open.id, sectionId: section.id,
+    pendingBoard: played[played.length - 1].id,
+  });
 }
 
 // ---------------------------------------------------------------- per-test page checks
@@ -399,6 +402,49 @@ test('print views make clean A4 PDFs without the page chrome', async ({ page }) 
     await page.pdf({ path: join(out, `${name}.pdf`), format: 'A4' });
   }
 }, { context: { locale: 'zh-TW' } });
+
+test('a player registers on a phone; a missing name is reported next to the field', async ({ page }) => {
+  await page.goto(`${base}/t/${data.tournamentId}/register`);
+  assert((await page.getAttribute('html', 'lang')) === 'zh-Hant', 'Traditional Chinese');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= 360, `the form is ${width}px wide`);
+  await page.screenshot({ path: join(out, 'register-360.png'), fullPage: true });
+  // The browser's own check would stop an empty name; switch it off to reach the server's.
+  await page.evaluate(() => document.querySelector('#name').removeAttribute('required'));
+  await page.fill('#club', '多倫多棋會');
+  const [rejected] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST'),
+    page.click('form.form button[type=submit]'),
+  ]);
+  assert(rejected.status() === 422, `422, got ${rejected.status()}`);
+  await page.waitForSelector('#name-error');
+  assert((await page.inputValue('#club')) === '多倫多棋會', 'the club is kept');
+  await page.fill('#name', '新選手');
+  await page.selectOption('#gender', 'f');
+  await page.fill('#email', 'new@example.org');
+  const [done] = await Promise.all([
+    page.waitForResponse((r) => r.request().method() === 'POST'),
+    page.click('form.form button[type=submit]'),
+  ]);
+  assert(done.status() === 201, `201, got ${done.status()}`);
+  await page.waitForSelector('p.done');
+  assert((await page.textContent('p.done')).includes('報名成功'), 'confirmed');
+  await page.click('text=參賽名單');
+  await page.waitForURL(/\/entrants$/);
+  assert((await page.textContent('table.list')).includes('新選手'), 'listed');
+  assert(!(await page.content()).includes('new@example.org'), 'no contact data');
+}, { allow: [422], context: { locale: 'zh-TW', viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true } });
+
+test('standings update in place when a result comes in', async ({ page }) => {
+  await page.goto(`${base}/s/${data.sectionId}/standings`);
+  assert((await page.textContent('main')).includes('provisional'), 'a result is missing');
+  assert((await page.getAttribute('main', 'data-live')) === '30', 'live page');
+  await api('PUT', `/api/v1/boards/${data.pendingBoard}/result`, { result: 'draw' }, data.token);
+  const changed = await page.evaluate(() => window.arbiterRefreshLive());
+  assert(changed === true, 'the page content changed');
+  assert(!(await page.textContent('main')).includes('provisional'), 'now final');
+  assert(page.url().endsWith('/standings'), 'no navigation');
+});
 
 // ---------------------------------------------------------------- runner
 

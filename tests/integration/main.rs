@@ -12,6 +12,7 @@ mod embedded;
 mod hardening;
 mod health;
 mod interchange;
+mod knockout;
 mod migrations;
 mod pages;
 mod registration;

@@ -617,3 +617,152 @@ async fn event_pages_fall_back_to_the_event_language(pool: PgPool) {
     let page = browser.get(&format!("/t/{tid}")).await;
     assert!(page.text.contains(r#"<html lang="zh-Hans">"#));
 }
+
+// ---------------------------------------------------------------- registration form
+
+/// Submits the registration form of tournament `tid` with `fields` (the CSRF token added).
+async fn register(browser: &mut Browser, tid: &str, fields: &[(&str, &str)]) -> Reply {
+    let form = browser.get(&format!("/t/{tid}/register?lang=en")).await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.text);
+    let csrf = csrf_of(&form.text);
+    let mut all = vec![("csrf", csrf.as_str())];
+    all.extend_from_slice(fields);
+    browser.post_form(&format!("/t/{tid}/register"), &all).await
+}
+
+#[sqlx::test]
+async fn a_player_registers_through_the_public_form(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (tid, sid) =
+        tournament_with_section(&pool, &token, "jieqi", json!({"rounds": 5, "cap": 2})).await;
+    let mut browser = Browser::new(&pool);
+    let form = browser.get(&format!("/t/{tid}/register?lang=en")).await;
+    assert!(form
+        .text
+        .contains(&format!(r#"<option value="{sid}" selected>A</option>"#)));
+    assert!(form.text.contains(r#"name="csrf""#));
+
+    let done = register(
+        &mut browser,
+        &tid,
+        &[
+            ("section_id", &sid),
+            ("name", "<script>alert(1)</script>"),
+            ("email", "player@example.org"),
+            ("club", "Toronto"),
+            ("gender", "f"),
+            ("member", "yes"),
+        ],
+    )
+    .await;
+    assert_eq!(done.status, StatusCode::CREATED, "{}", done.text);
+    assert!(done.text.contains("confirmed"));
+    assert!(done.text.contains("&#60;script&#62;"));
+    assert!(!done.text.contains("<script>"));
+
+    let entrants = browser.get(&format!("/s/{sid}/entrants")).await;
+    assert!(entrants
+        .text
+        .contains("&#60;script&#62;alert(1)&#60;/script&#62;"));
+    assert!(!entrants.text.contains("player@example.org"));
+
+    // The cap is 2: the third one waits.
+    let second = register(
+        &mut browser,
+        &tid,
+        &[("section_id", &sid), ("name", "Second")],
+    )
+    .await;
+    assert_eq!(second.status, StatusCode::CREATED);
+    let waiting = register(
+        &mut browser,
+        &tid,
+        &[("section_id", &sid), ("name", "Third")],
+    )
+    .await;
+    assert_eq!(waiting.status, StatusCode::CREATED);
+    assert!(
+        waiting.text.contains("on the waitlist (waitlist place 1)"),
+        "{}",
+        waiting.text
+    );
+}
+
+#[sqlx::test]
+async fn registration_errors_show_next_to_the_field_with_the_values_kept(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (tid, sid) = tournament_with_section(&pool, &token, "jieqi", json!({"rounds": 5})).await;
+    expect(
+        &call(
+            &pool,
+            "PATCH",
+            &format!("/api/v1/tournaments/{tid}"),
+            Some(&token),
+            Some(json!({"waiver_text": "No refunds.\nPhotos may be taken."})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let mut browser = Browser::new(&pool);
+    let form = browser.get(&format!("/t/{tid}/register")).await;
+    assert!(form.text.contains("No refunds."), "the waiver is shown");
+
+    let reply = register(
+        &mut browser,
+        &tid,
+        &[
+            ("section_id", &sid),
+            ("name", " "),
+            ("club", "Kept Club"),
+            ("rating", "abc"),
+        ],
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        reply
+            .text
+            .contains(r#"id="rating-error">Enter a whole number."#),
+        "{}",
+        reply.text
+    );
+    assert!(reply.text.contains(r#"value="Kept Club""#));
+
+    let reply = register(
+        &mut browser,
+        &tid,
+        &[("section_id", &sid), ("name", " "), ("club", "Kept Club")],
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(reply.text.contains(r#"id="name-error""#), "{}", reply.text);
+    assert!(reply.text.contains(r#"id="waiver_accepted-error""#));
+    assert!(reply.text.contains(r#"value="Kept Club""#));
+
+    let reply = register(&mut browser, &tid, &[("name", "No Section")]).await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(reply
+        .text
+        .contains(r#"id="section_id-error">Choose a section."#));
+
+    let reply = register(
+        &mut browser,
+        &tid,
+        &[
+            ("section_id", &sid),
+            ("name", "Ann"),
+            ("waiver_accepted", "yes"),
+        ],
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+
+    // Without the token the form is refused.
+    let forged = browser
+        .post_form(
+            &format!("/t/{tid}/register"),
+            &[("section_id", &sid), ("name", "Forged")],
+        )
+        .await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN);
+}

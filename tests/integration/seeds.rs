@@ -383,4 +383,80 @@ async fn seed_001_hong_kong_jieqi_cup_cap_32_with_waitlist(pool: PgPool) {
     let mut dice = Dice(1);
     play(&pool, &token, &sid, 6, &mut dice).await;
     check_against_trf(&pool, &sid).await;
+
+    // The top 8 go on to a snake-seeded best-of-3 knockout with a 3rd-place match.
+    let bracket = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/knockout"),
+            Some(&token),
+            Some(json!({"size": 8, "best_of": 3, "third_place": true})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    assert_eq!(bracket["matches"].as_array().unwrap().len(), 8);
+    loop {
+        let bracket = expect(
+            &get(&pool, &format!("/api/v1/sections/{sid}/knockout")).await,
+            StatusCode::OK,
+        );
+        let due: Vec<Value> = bracket["matches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|m| !m["next_red"].is_null())
+            .cloned()
+            .collect();
+        if due.is_empty() {
+            break;
+        }
+        for m in due {
+            let result = ["red_wins", "black_wins", "draw"][dice.below(3) as usize];
+            let id = m["id"].as_str().unwrap();
+            expect(
+                &call(
+                    &pool,
+                    "POST",
+                    &format!("/api/v1/matches/{id}/games"),
+                    Some(&token),
+                    Some(json!({"result": result})),
+                )
+                .await,
+                StatusCode::OK,
+            );
+        }
+    }
+    let ranking = expect(
+        &get(&pool, &format!("/api/v1/sections/{sid}/ranking")).await,
+        StatusCode::OK,
+    );
+    assert_eq!(ranking["final"], true);
+    assert_eq!(ranking["rows"].as_array().unwrap().len(), 32);
+    assert!(ranking["rows"].as_array().unwrap()[..8]
+        .iter()
+        .all(|r| r["source"] == "knockout"));
+    // 1st–4th and eight merit awards.
+    expect(
+        &call(&pool, "PUT", &format!("/api/v1/sections/{sid}/prizes"), Some(&token), Some(json!({"prizes": [
+            {"place_from": 1, "award": "冠軍", "amount": 1000}, {"place_from": 2, "award": "亞軍", "amount": 600},
+            {"place_from": 3, "award": "季軍", "amount": 400}, {"place_from": 4, "award": "殿軍", "amount": 200},
+            {"place_from": 5, "place_to": 12, "award": "優異獎", "amount": 50}
+        ]}))).await,
+        StatusCode::OK,
+    );
+    let awards = expect(
+        &get(&pool, &format!("/api/v1/sections/{sid}/prizes/awarded")).await,
+        StatusCode::OK,
+    );
+    assert_eq!(awards.as_array().unwrap().len(), 12);
+    for (i, a) in awards.as_array().unwrap().iter().enumerate() {
+        assert_eq!(
+            a["entrant_id"],
+            ranking["rows"][i]["entrant_id"],
+            "prize {i} goes to place {}",
+            i + 1
+        );
+    }
 }

@@ -4,6 +4,7 @@
 pub mod auth;
 pub mod entrants;
 pub mod interchange;
+pub mod knockout;
 pub mod registrations;
 pub mod rounds;
 pub mod sections;
@@ -141,6 +142,13 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(interchange::import_csv))
         .routes(routes!(interchange::export_standings_csv))
         .routes(routes!(interchange::get_audit))
+        .routes(routes!(knockout::create_knockout, knockout::get_knockout))
+        .routes(routes!(knockout::record_match_game))
+        .routes(routes!(knockout::get_ranking))
+        .routes(routes!(knockout::create_playoff, knockout::get_playoff))
+        .routes(routes!(knockout::put_prizes, knockout::get_prizes))
+        .routes(routes!(knockout::get_awards))
+        .routes(routes!(knockout::get_round_setup))
         .split_for_parts();
     let mut doc = doc;
     BodyRejections.modify(&mut doc);

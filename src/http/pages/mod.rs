@@ -7,6 +7,7 @@ pub mod admin;
 pub mod auth;
 pub mod home;
 pub mod public;
+pub mod register;
 pub mod session;
 
 use super::AppState;
@@ -29,6 +30,10 @@ pub fn router() -> Router<AppState> {
         .route("/logout", post(auth::delete_session))
         .route("/admin", get(admin::show_dashboard))
         .route("/t/{tournament_id}", get(public::show_tournament))
+        .route(
+            "/t/{tournament_id}/register",
+            get(register::show_register).post(register::create_registration),
+        )
         .route("/s/{section_id}/entrants", get(public::show_entrants))
         .route(
             "/s/{section_id}/entrants/print",

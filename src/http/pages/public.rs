@@ -71,6 +71,8 @@ pub struct TournamentPage {
     pub tr: Tr,
     /// Layout context.
     pub ctx: PageCtx,
+    /// Id, for links.
+    pub tournament_id: String,
     /// Name.
     pub name: String,
     /// Catalogue key of the game.
@@ -112,6 +114,7 @@ pub async fn show_tournament(
             tr: ctx.tr(),
             ctx,
             dates: date_range(&t),
+            tournament_id: t.id.to_string(),
             name: t.name,
             game_key: format!("game.{}", t.game),
             status_key: format!("status.{}", t.status),

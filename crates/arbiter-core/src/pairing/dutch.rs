@@ -21,8 +21,12 @@ pub enum Edition {
     /// The 2025 edition (applied from February 2026), with C.04.1 as revised in July 2025.
     #[default]
     E2025,
-    /// The 2016/2017 edition. Only its PAB-eligibility and float rules are modelled; the
-    /// bracket procedure is the 2025 one (see the module report).
+    /// The 2016/2017 edition (bbpPairings v5.0.1, JaVaFo 2.2): PAB eligibility of C.04.1 until
+    /// June 2025 (no earlier PAB or forfeit win), every unplayed round counts as a downfloat,
+    /// and there is no C5 (minimal PAB score) and no C9. The brackets are paired with the
+    /// same staged procedure as the 2025 edition, where completion is enforced in every
+    /// bracket; v5.0.1's separate PPB/collapsed-last-bracket route and its PSD-based weights
+    /// are not reproduced bit for bit (they agree on all public fixtures).
     E2017,
 }
 
@@ -79,6 +83,7 @@ struct Player {
 }
 
 struct Context {
+    edition: Edition,
     players: Vec<Player>,
     /// Pairs that may not meet (entrant indices, smaller first).
     forbidden: BTreeSet<(usize, usize)>,
@@ -297,6 +302,7 @@ impl Context {
             }
         }
         Ok(Context {
+            edition: options.edition,
             players,
             forbidden,
             completed,
@@ -643,7 +649,7 @@ impl Context {
         let max_weight: W<L> = W::<L>::one()
             .shl(layout.total_bits() + 1)
             .sub(W::<L>::one());
-        let mut m: Matcher<W<L>> = Matcher::new(n);
+        let mut m: Matcher<W<L>> = Matcher::with_weight_bits(n, layout.total_bits() + 2);
         let empty_ranks = BTreeMap::new();
         let top = sorted[0].score;
         let mut bye_score = 0i64;
@@ -688,7 +694,23 @@ impl Context {
                         .into(),
                 });
             }
-            if n % 2 == 1 {
+            if n % 2 == 1 && self.edition == Edition::E2017 {
+                // No C5 and no C9 before 2025: every eligible entrant may take the bye.
+                bye_score = i64::MAX;
+                let weigher = Weigher {
+                    ctx: self,
+                    layout,
+                    shifts,
+                    bye_score,
+                    c9_switch: false,
+                    ranks: &ranks,
+                };
+                for v in 0..n {
+                    for u in 0..v {
+                        m.set_weight(v, u, weigher.weight(sorted[u], sorted[v], false, false));
+                    }
+                }
+            } else if n % 2 == 1 {
                 let bye = unmatched[0];
                 bye_score = sorted[bye].score;
                 c9_switch = bye_score >= top
@@ -993,7 +1015,10 @@ impl Context {
             // Next bracket.
             let mut new_bracket = Vec::new();
             let mut new_group_begin = 0usize;
-            c9_switch = n % 2 == 1 && group_iter < n && bye_score >= sorted[group_iter].score;
+            c9_switch = n % 2 == 1
+                && self.edition == Edition::E2025
+                && group_iter < n
+                && bye_score >= sorted[group_iter].score;
             for (pi, &pv) in bracket.iter().enumerate() {
                 if pi < next_begin && matched[pv] {
                     let mv = mate_of(&m, pv);
@@ -1017,14 +1042,8 @@ impl Context {
     }
 }
 
-/// Fixes the pair `{p, q}`: its edge gets the maximum weight, every other edge of both goes.
-fn finalize<W: Field>(m: &mut Matcher<W>, p: usize, q: usize, max_weight: W) {
-    for x in 0..m.len() {
-        if x != p {
-            m.set_weight(p, x, (x == q).then_some(max_weight));
-        }
-        if x != q && x != p {
-            m.set_weight(q, x, None);
-        }
-    }
+/// Fixes the pair `{p, q}`: every other edge of both goes (the reference engine also gives
+/// the pair the maximum weight; with no other edges left that changes nothing).
+fn finalize<W: Field>(m: &mut Matcher<W>, p: usize, q: usize, _max_weight: W) {
+    m.fix_pair(p, q);
 }

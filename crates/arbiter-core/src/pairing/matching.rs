@@ -38,6 +38,9 @@ pub trait MatchWeight: Copy + Ord + Debug {
     fn is_odd(self) -> bool;
     /// One.
     fn one() -> Self;
+    /// `⌊self / 2^shift⌋` if it fits in 62 bits (a cheap approximation used to skip exact
+    /// arithmetic on edges that certainly do not matter), else `None`.
+    fn approx(self, shift: u32) -> Option<i64>;
 }
 
 macro_rules! impl_match_weight_int {
@@ -61,6 +64,11 @@ macro_rules! impl_match_weight_int {
             }
             fn one() -> Self {
                 1
+            }
+            fn approx(self, shift: u32) -> Option<i64> {
+                let v = self >> shift.min(<$t>::BITS - 1);
+                let limit: $t = 1 << 61;
+                (v < limit && v > -limit).then(|| v as i64)
             }
         }
     };
@@ -130,27 +138,29 @@ impl<const L: usize> Wide<L> {
     }
 
     /// Wrapping addition.
+    #[inline]
     pub fn wrapping_add(self, rhs: Self) -> Self {
         let mut out = [0u64; L];
-        let mut carry = false;
+        let mut carry = 0u128;
         for (i, o) in out.iter_mut().enumerate() {
-            let (s1, c1) = self.0[i].overflowing_add(rhs.0[i]);
-            let (s2, c2) = s1.overflowing_add(u64::from(carry));
-            *o = s2;
-            carry = c1 || c2;
+            let sum = u128::from(self.0[i]) + u128::from(rhs.0[i]) + carry;
+            *o = sum as u64;
+            carry = sum >> 64;
         }
         Wide(out)
     }
 
     /// Wrapping subtraction.
+    #[inline]
     pub fn wrapping_sub(self, rhs: Self) -> Self {
         let mut out = [0u64; L];
-        let mut borrow = false;
+        let mut borrow = 0u128;
         for (i, o) in out.iter_mut().enumerate() {
-            let (s1, b1) = self.0[i].overflowing_sub(rhs.0[i]);
-            let (s2, b2) = s1.overflowing_sub(u64::from(borrow));
-            *o = s2;
-            borrow = b1 || b2;
+            let diff = u128::from(self.0[i])
+                .wrapping_sub(u128::from(rhs.0[i]))
+                .wrapping_sub(borrow);
+            *o = diff as u64;
+            borrow = (diff >> 64) & 1;
         }
         Wide(out)
     }
@@ -217,6 +227,39 @@ impl<const L: usize> MatchWeight for Wide<L> {
     fn one() -> Self {
         Wide::from_u64(1)
     }
+    fn approx(self, shift: u32) -> Option<i64> {
+        let i = (shift / 64) as usize;
+        let bit = shift % 64;
+        if i >= L {
+            return None;
+        }
+        let mut lo = self.0[i] >> bit;
+        if bit > 0 && i + 1 < L {
+            lo |= self.0[i + 1] << (64 - bit);
+        } else if bit > 0 && self.is_negative() {
+            lo |= u64::MAX << (64 - bit);
+        }
+        // Everything above must be sign extension of a value within ±2^61.
+        let sign = if self.is_negative() { u64::MAX } else { 0 };
+        let v = lo as i64;
+        if !(-(1i64 << 61)..(1i64 << 61)).contains(&v) {
+            return None;
+        }
+        let top_start = i + 1 + usize::from(bit > 0);
+        for j in top_start..L {
+            if self.0[j] != sign {
+                return None;
+            }
+        }
+        if bit > 0 && i + 1 < L {
+            let rest = self.0[i + 1] >> bit;
+            let expect = sign >> bit;
+            if rest != expect {
+                return None;
+            }
+        }
+        Some(v)
+    }
 }
 
 const NONE: usize = usize::MAX;
@@ -238,6 +281,8 @@ pub struct Matcher<W: MatchWeight> {
     /// zero when `n` is odd, so that repairs work on graphs with a perfect matching.
     m: usize,
     weights: Vec<W>,
+    hi2: Vec<i64>,
+    shift: u32,
     edges: Vec<bool>,
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
@@ -248,6 +293,12 @@ pub struct Matcher<W: MatchWeight> {
 impl<W: MatchWeight> Matcher<W> {
     /// A graph of `n` isolated vertices.
     pub fn new(n: usize) -> Self {
+        Self::with_weight_bits(n, 60)
+    }
+
+    /// A graph of `n` isolated vertices whose weights will stay below `2^bits` in magnitude
+    /// (a hint that lets scans skip exact arithmetic on hopeless edges; any value is safe).
+    pub fn with_weight_bits(n: usize, bits: u32) -> Self {
         let m = n + n % 2;
         let mut edges = vec![false; m * m];
         if m > n {
@@ -260,6 +311,8 @@ impl<W: MatchWeight> Matcher<W> {
             n,
             m,
             weights: vec![W::ZERO; m * m],
+            hi2: vec![0; m * m],
+            shift: (bits + 4).saturating_sub(60),
             edges,
             dirty: Vec::new(),
             is_dirty: vec![false; m],
@@ -289,6 +342,9 @@ impl<W: MatchWeight> Matcher<W> {
             Some(w) => {
                 self.weights[a] = w;
                 self.weights[b] = w;
+                let h = w.double().approx(self.shift).unwrap_or(i64::MIN);
+                self.hi2[a] = h;
+                self.hi2[b] = h;
                 self.edges[a] = true;
                 self.edges[b] = true;
             }
@@ -311,6 +367,49 @@ impl<W: MatchWeight> Matcher<W> {
         self.edges[i].then(|| self.weights[i])
     }
 
+    /// Fixes the pair `{u, v}`: removes every other edge of `u` and `v`, so the pair stays in
+    /// every later optimum. When the pair is matched in the current optimum and neither end is
+    /// inside a blossom, the optimum is kept as it is (removing unused edges cannot make it
+    /// worse), so this costs no augmentation.
+    pub fn fix_pair(&mut self, u: usize, v: usize) {
+        assert!(u != v && u < self.n && v < self.n, "bad pair {u}-{v}");
+        let m = self.m;
+        let matched = !self.fresh
+            && self.st.mate[u] == u * m + v
+            && self.st.inblossom[u] == u
+            && self.st.inblossom[v] == v
+            && !self.is_dirty[u]
+            && !self.is_dirty[v];
+        if !self.edges[u * m + v] {
+            self.set_weight(u, v, Some(W::ZERO));
+        }
+        for x in 0..self.n {
+            for (a, b) in [(u, x), (v, x)] {
+                if x != u && x != v && self.edges[a * m + b] {
+                    self.weights[a * m + b] = W::ZERO;
+                    self.weights[b * m + a] = W::ZERO;
+                    self.edges[a * m + b] = false;
+                    self.edges[b * m + a] = false;
+                }
+            }
+        }
+        if m > self.n {
+            // The virtual vertex (odd graphs) must not take either end either.
+            for a in [u, v] {
+                self.edges[a * m + self.n] = false;
+                self.edges[self.n * m + a] = false;
+            }
+        }
+        if !matched {
+            for a in [u, v] {
+                if !self.is_dirty[a] {
+                    self.is_dirty[a] = true;
+                    self.dirty.push(a);
+                }
+            }
+        }
+    }
+
     /// Forgets the current optimum: the next solve starts from scratch.
     pub fn reset(&mut self) {
         self.fresh = true;
@@ -322,16 +421,31 @@ impl<W: MatchWeight> Matcher<W> {
             n: self.m,
             w: &self.weights,
             e: &self.edges,
+            hi2: &self.hi2,
+            shift: self.shift,
         };
         if self.fresh {
+            // Warm fresh start: each vertex's dual is its heaviest edge, then tight edges are
+            // matched greedily. Proven exact when a perfect matching results; otherwise the
+            // plain start below is used.
             self.st.init(&graph);
+            self.st.init_vertex_duals(&graph);
+            self.st.match_tight_free(&graph);
+            self.st.augment_tight_paths(&graph);
+            self.st.align_free_parities();
             self.st.run(&graph, true);
+            if (0..self.m).any(|v| self.st.mate[v] == NONE) {
+                self.st.init(&graph);
+                self.st.run(&graph, true);
+            }
             self.fresh = false;
         } else {
             let dirty = std::mem::take(&mut self.dirty);
             for &v in &dirty {
                 self.st.release_vertex(&graph, v);
             }
+            self.st.match_tight_free(&graph);
+            self.st.augment_tight_paths(&graph);
             self.st.align_free_parities();
             self.st.run(&graph, true);
             let free = (0..self.m).filter(|&v| self.st.mate[v] == NONE).count();
@@ -383,10 +497,13 @@ pub fn max_weight_matching<W: MatchWeight>(
         present[u * n + v] = true;
         present[v * n + u] = true;
     }
+    let hi2: Vec<i64> = vec![i64::MIN; n * n];
     let graph = Graph {
         n,
         w: &weights,
         e: &present,
+        hi2: &hi2,
+        shift: 0,
     };
     let mut st = State::new(n);
     st.init(&graph);
@@ -400,6 +517,9 @@ struct Graph<'a, W> {
     n: usize,
     w: &'a [W],
     e: &'a [bool],
+    /// `approx(2·w)` per edge (`i64::MIN` when out of range).
+    hi2: &'a [i64],
+    shift: u32,
 }
 
 impl<W: MatchWeight> Graph<'_, W> {
@@ -410,6 +530,10 @@ impl<W: MatchWeight> Graph<'_, W> {
     #[inline]
     fn wt(&self, i: usize, j: usize) -> W {
         self.w[i * self.n + j]
+    }
+    #[inline]
+    fn hi2(&self, i: usize, j: usize) -> i64 {
+        self.hi2[i * self.n + j]
     }
 }
 
@@ -426,6 +550,11 @@ struct State<W> {
     blossombase: Vec<usize>,
     blossomendps: Vec<Vec<usize>>,
     bestedge: Vec<usize>,
+    /// Cached slack of `bestedge[x]`, valid while `bestepoch[x] == epoch`.
+    bestslack: Vec<W>,
+    bestepoch: Vec<u64>,
+    /// Bumped whenever duals change.
+    epoch: u64,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
@@ -447,6 +576,9 @@ impl<W: MatchWeight> State<W> {
             blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
             blossomendps: vec![Vec::new(); 2 * n],
             bestedge: vec![NONE; 2 * n],
+            bestslack: vec![W::ZERO; 2 * n],
+            bestepoch: vec![u64::MAX; 2 * n],
+            epoch: 0,
             blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).rev().collect(),
             dualvar: vec![W::ZERO; 2 * n],
@@ -500,6 +632,21 @@ impl<W: MatchWeight> State<W> {
         } else {
             j * self.n + i
         }
+    }
+
+    /// Slack of `bestedge[x]` (which must be set), cached per dual epoch.
+    fn best_slack(&mut self, g: &Graph<'_, W>, x: usize) -> W {
+        if self.bestepoch[x] != self.epoch {
+            self.bestslack[x] = self.slack(g, self.bestedge[x]);
+            self.bestepoch[x] = self.epoch;
+        }
+        self.bestslack[x]
+    }
+
+    fn set_best(&mut self, x: usize, p: usize, slack: W) {
+        self.bestedge[x] = p;
+        self.bestslack[x] = slack;
+        self.bestepoch[x] = self.epoch;
     }
 
     fn allow(&mut self, p: usize) {
@@ -636,6 +783,7 @@ impl<W: MatchWeight> State<W> {
             self.inblossom[leaf] = b;
         }
         let mut bestedgeto = vec![NONE; 2 * n];
+        let mut bestslackto = vec![W::ZERO; 2 * n];
         for &sub in &path {
             let lists: Vec<usize> = match self.blossombestedges[sub].take() {
                 Some(list) => list,
@@ -658,24 +806,32 @@ impl<W: MatchWeight> State<W> {
                 }
                 let bj = self.inblossom[j];
                 let q = i * n + j;
-                if bj != b
-                    && self.label[bj] == 1
-                    && (bestedgeto[bj] == NONE || self.slack(g, q) < self.slack(g, bestedgeto[bj]))
-                {
-                    bestedgeto[bj] = q;
+                if bj != b && self.label[bj] == 1 {
+                    let sq = self.slack(g, q);
+                    if bestedgeto[bj] == NONE || sq < bestslackto[bj] {
+                        bestedgeto[bj] = q;
+                        bestslackto[bj] = sq;
+                    }
                 }
             }
             self.bestedge[sub] = NONE;
         }
-        let list: Vec<usize> = bestedgeto.into_iter().filter(|&k| k != NONE).collect();
+        let mut list = Vec::new();
         let mut best = NONE;
-        for &k in &list {
-            if best == NONE || self.slack(g, k) < self.slack(g, best) {
-                best = k;
+        let mut best_slack = W::ZERO;
+        for (x, &k) in bestedgeto.iter().enumerate() {
+            if k != NONE {
+                list.push(k);
+                if best == NONE || bestslackto[x] < best_slack {
+                    best = k;
+                    best_slack = bestslackto[x];
+                }
             }
         }
         self.blossombestedges[b] = Some(list);
         self.bestedge[b] = best;
+        self.bestslack[b] = best_slack;
+        self.bestepoch[b] = if best == NONE { u64::MAX } else { self.epoch };
     }
 
     fn expand_blossom(&mut self, b: usize, endstage: bool) {
@@ -857,6 +1013,7 @@ impl<W: MatchWeight> State<W> {
                 self.allowedge[k] = false;
             }
             self.queue.clear();
+            self.epoch += 1;
             let mut any_free = false;
             for v in 0..n {
                 if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
@@ -868,8 +1025,10 @@ impl<W: MatchWeight> State<W> {
                 return;
             }
             let mut augmented = false;
+
             loop {
                 while let Some(v) = self.queue.pop() {
+                    let dv_hi = self.dualvar[v].approx(g.shift);
                     for w in 0..n {
                         if !g.has(v, w) {
                             continue;
@@ -882,6 +1041,28 @@ impl<W: MatchWeight> State<W> {
                         let p = v * n + w;
                         let mut kslack = W::ZERO;
                         if !self.allowedge[key] {
+                            // approx ≥ 1 proves a positive slack; then the edge only
+                            // matters if it may beat the current best edge of its target.
+                            let approx = match (dv_hi, self.dualvar[w].approx(g.shift), g.hi2(v, w))
+                            {
+                                (Some(a), Some(b), c) if c != i64::MIN => Some(a + b - c),
+                                _ => None,
+                            };
+                            if let Some(approx) = approx.filter(|&a| a >= 1) {
+                                let target = if self.label[bw] == 1 {
+                                    self.inblossom[v]
+                                } else if self.label[w] == 0 {
+                                    w
+                                } else {
+                                    continue;
+                                };
+                                if self.bestedge[target] != NONE {
+                                    let best = self.best_slack(g, target).approx(g.shift);
+                                    if best.is_some_and(|b| approx >= b + 3) {
+                                        continue;
+                                    }
+                                }
+                            }
                             kslack = self.slack(g, p);
                             if kslack <= W::ZERO {
                                 self.allowedge[key] = true;
@@ -907,15 +1088,13 @@ impl<W: MatchWeight> State<W> {
                             }
                         } else if self.label[bw] == 1 {
                             let b = self.inblossom[v];
-                            if self.bestedge[b] == NONE || kslack < self.slack(g, self.bestedge[b])
-                            {
-                                self.bestedge[b] = p;
+                            if self.bestedge[b] == NONE || kslack < self.best_slack(g, b) {
+                                self.set_best(b, p, kslack);
                             }
                         } else if self.label[w] == 0
-                            && (self.bestedge[w] == NONE
-                                || kslack < self.slack(g, self.bestedge[w]))
+                            && (self.bestedge[w] == NONE || kslack < self.best_slack(g, w))
                         {
-                            self.bestedge[w] = p;
+                            self.set_best(w, p, kslack);
                         }
                     }
                     if augmented {
@@ -975,6 +1154,7 @@ impl<W: MatchWeight> State<W> {
                     let m = self.dualvar[..n].iter().copied().min().unwrap_or(W::ZERO);
                     delta = if m > W::ZERO { m } else { W::ZERO };
                 }
+                self.epoch += 1;
                 for v in 0..n {
                     match self.label[self.inblossom[v]] {
                         1 => self.dualvar[v] = self.dualvar[v].sub(delta),
@@ -1083,6 +1263,135 @@ impl<W: MatchWeight> State<W> {
         }
         if let Some(d) = need {
             self.dualvar[v] = d;
+        }
+    }
+
+    /// Sets each vertex dual to its heaviest edge (doubled units: `2·u(v) = max w`), a
+    /// feasible start for the perfect-matching duals that makes many edges tight.
+    fn init_vertex_duals(&mut self, g: &Graph<'_, W>) {
+        let n = self.n;
+        for v in 0..n {
+            let mut best: Option<W> = None;
+            for x in 0..n {
+                if x != v && g.has(v, x) {
+                    let w = g.wt(v, x);
+                    if best.is_none_or(|b| w > b) {
+                        best = Some(w);
+                    }
+                }
+            }
+            if let Some(b) = best {
+                self.dualvar[v] = b;
+            }
+        }
+    }
+
+    /// Matches free vertices (outside blossoms) to each other along tight edges: each such
+    /// edge is an augmenting path of length one, and complementary slackness is kept. After a
+    /// bulk weight change this re-matches most released vertices without a full stage each.
+    fn match_tight_free(&mut self, g: &Graph<'_, W>) {
+        let n = self.n;
+        let free: Vec<usize> = (0..n)
+            .filter(|&v| self.mate[v] == NONE && self.inblossom[v] == v)
+            .collect();
+        if free.len() < 2 {
+            return;
+        }
+        let mut is_free = vec![false; n];
+        for &v in &free {
+            is_free[v] = true;
+        }
+        for &v in &free {
+            if !is_free[v] {
+                continue;
+            }
+            for &w in &free {
+                if w != v && is_free[w] && g.has(v, w) && self.slack(g, v * n + w) == W::ZERO {
+                    self.mate[v] = v * n + w;
+                    self.mate[w] = w * n + v;
+                    is_free[v] = false;
+                    is_free[w] = false;
+                    break;
+                }
+            }
+        }
+    }
+
+    /// After a bulk change: augments along alternating paths of tight edges through vertices
+    /// outside blossoms (a depth-first search from each free vertex, with dead ends
+    /// remembered for the whole pass). Every augmentation keeps all matched edges tight, so
+    /// the state stays a valid start for the exact stages, which handle what is left (paths
+    /// through blossoms, or needing dual changes).
+    fn augment_tight_paths(&mut self, g: &Graph<'_, W>) {
+        let n = self.n;
+        let roots: Vec<usize> = (0..n)
+            .filter(|&v| self.mate[v] == NONE && self.inblossom[v] == v)
+            .collect();
+        if roots.len() < 4 {
+            return;
+        }
+        let mut visited = vec![false; n];
+        let mut parent = vec![NONE; n];
+        let mut stack: Vec<(usize, usize)> = Vec::new();
+        for &r in &roots {
+            if self.mate[r] != NONE || visited[r] {
+                continue;
+            }
+            visited[r] = true;
+            stack.clear();
+            stack.push((r, 0));
+            let mut found = None;
+            while let Some(&mut (s, ref mut next)) = stack.last_mut() {
+                let mut pushed = None;
+                while *next < n {
+                    let w = *next;
+                    *next += 1;
+                    if w == s
+                        || visited[w]
+                        || !g.has(s, w)
+                        || self.inblossom[w] != w
+                        || self.slack(g, s * n + w) != W::ZERO
+                    {
+                        continue;
+                    }
+                    if self.mate[w] == NONE {
+                        found = Some((s, w));
+                        break;
+                    }
+                    let x = self.mate[w] % n;
+                    if visited[x] || self.inblossom[x] != x {
+                        continue;
+                    }
+                    visited[w] = true;
+                    visited[x] = true;
+                    parent[w] = s;
+                    pushed = Some(x);
+                    break;
+                }
+                if found.is_some() {
+                    break;
+                }
+                match pushed {
+                    Some(x) => stack.push((x, 0)),
+                    None => {
+                        stack.pop();
+                    }
+                }
+            }
+            if let Some((mut s, mut w)) = found {
+                visited[w] = true;
+                loop {
+                    // `s` leaves its old partner (if any) and takes `w`.
+                    let old = if s == r { NONE } else { self.mate[s] % n };
+                    self.mate[s] = s * n + w;
+                    self.mate[w] = w * n + s;
+                    if old == NONE {
+                        break;
+                    }
+                    w = old;
+                    s = parent[old];
+                }
+            }
         }
     }
 

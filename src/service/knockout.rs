@@ -1,0 +1,1132 @@
+//! The knockout stage (SPEC §7): a snake-seeded bracket from the final Swiss standings,
+//! best-of-N matches with the rapid → armageddon chain, the final ranking, and the playoff
+//! between section champions. The core's `knockout` module decides everything; this module
+//! stores games and winners and replays them.
+
+use super::access::{self, Change, Need};
+use super::check::Check;
+use super::users::Actor;
+use super::{sections, state, Error, Result};
+use crate::db;
+use crate::db::knockout::{BracketRow, MatchGameRow, MatchRow};
+use arbiter_core::knockout::{
+    self, Bracket, BracketSlot, DecideBy, GameOutcome, GamePhase, LaterOddGames, Match, MatchGame,
+    MatchRules, MatchState, NextColours, OpenColours, TiebreakKind,
+};
+use rand_chacha::rand_core::RngCore as _;
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sqlx::{PgConnection, PgPool};
+use std::collections::HashMap;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// Settings of a knockout stage (or playoff).
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct KnockoutInput {
+    /// Entrants (a power of two, 2–64; default 8).
+    pub size: Option<i64>,
+    /// Games per match (default 3).
+    pub best_of: Option<i64>,
+    /// Play a 3rd-place match (default true).
+    pub third_place: Option<bool>,
+    /// Game 1 colours: `lot` (default) or `higher_seed` (Red).
+    pub game1_colour: Option<String>,
+    /// Game 3 (odd games after the first): `lot` (default) or `alternate`.
+    pub game3_colour: Option<String>,
+    /// Match score by `points` (default) or `wins`.
+    pub decide_by: Option<String>,
+}
+
+/// A player of a match.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MatchSide {
+    /// Entrant.
+    pub entrant_id: Uuid,
+    /// Seed in the bracket.
+    pub seed: i32,
+    /// Name.
+    pub name: String,
+}
+
+/// A game of a match.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MatchGameView {
+    /// Number within the match.
+    pub number: i32,
+    /// `regular`, `rapid` or `armageddon`.
+    pub kind: String,
+    /// Red.
+    pub red: Uuid,
+    /// Black.
+    pub black: Uuid,
+    /// Result that counts.
+    pub result: Option<String>,
+    /// Result as entered.
+    pub reported_result: Option<String>,
+    /// Red's fouls.
+    pub red_fouls: i64,
+    /// Black's fouls.
+    pub black_fouls: i64,
+    /// The game's hidden-piece set-up (revealed once played).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<super::setups::SetupView>,
+}
+
+/// The next game of a match.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct NextGame {
+    /// `regular`, `rapid` or `armageddon`.
+    pub kind: String,
+    /// Number within its phase.
+    pub number: u32,
+    /// Time control of a tiebreak game.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time_control: Option<String>,
+    /// Its set-up: the commitment for everyone, the set-up for arbiters.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub setup: Option<super::setups::SetupView>,
+}
+
+/// The score of a match.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ScoreView {
+    /// Higher seed's points in the regular games.
+    pub high_points: u32,
+    /// Lower seed's points.
+    pub low_points: u32,
+    /// Higher seed's wins.
+    pub high_wins: u32,
+    /// Lower seed's wins.
+    pub low_wins: u32,
+}
+
+/// A match as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct MatchView {
+    /// Id.
+    pub id: Uuid,
+    /// Round (1 = first knockout round).
+    pub round: i32,
+    /// Slot from the top.
+    pub slot: i32,
+    /// The higher seed (`null` until known).
+    pub high: Option<MatchSide>,
+    /// The lower seed (`null` until known).
+    pub low: Option<MatchSide>,
+    /// Games played.
+    pub games: Vec<MatchGameView>,
+    /// Red of the next game (`null` when none is due).
+    pub next_red: Option<Uuid>,
+    /// The next game, when one is due.
+    pub next_game: Option<NextGame>,
+    /// Score of the regular games.
+    pub score: ScoreView,
+    /// Winner, once decided.
+    pub winner: Option<Uuid>,
+    /// `regular`, `rapid`, `armageddon` or `lot`, once decided.
+    pub decided_by: Option<String>,
+    /// The 3rd-place match.
+    pub third_place: bool,
+}
+
+/// A bracket as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BracketView {
+    /// Id.
+    pub id: Uuid,
+    /// `knockout` or `playoff`.
+    pub kind: String,
+    /// Entrants.
+    pub size: i32,
+    /// Games per match.
+    pub best_of: i32,
+    /// A 3rd-place match is played.
+    pub third_place: bool,
+    /// `lot` or `higher_seed`.
+    pub game1_colour: String,
+    /// `points` or `wins`.
+    pub decide_by: String,
+    /// Matches by round and slot; the 3rd-place match with the final's round.
+    pub matches: Vec<MatchView>,
+    /// The champion, once the final is decided.
+    pub champion: Option<Uuid>,
+}
+
+/// A game to record.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MatchGameInput {
+    /// `red_wins`, `black_wins`, `draw`, `red_forfeits` or `black_forfeits` (Red is the
+    /// match's `next_red`).
+    pub result: String,
+    /// Red's fouls.
+    pub red_fouls: Option<i64>,
+    /// Black's fouls.
+    pub black_fouls: Option<i64>,
+}
+
+fn rules(b: &BracketRow) -> MatchRules {
+    let mut rules = MatchRules::best_of(b.best_of as u32);
+    rules.decide_by = if b.decide_by == "wins" {
+        DecideBy::Wins
+    } else {
+        DecideBy::Points
+    };
+    rules.first_game = if b.game1_colour == "higher_seed" {
+        OpenColours::HigherSeedRed
+    } else {
+        OpenColours::ByLot
+    };
+    rules.later_odd_games = if b.later_odd_games == "alternate" {
+        LaterOddGames::Alternate
+    } else {
+        LaterOddGames::NewLot
+    };
+    rules
+}
+
+fn outcome(result: &str) -> GameOutcome {
+    match result {
+        "red_wins" | "black_forfeits" => GameOutcome::RedWins,
+        "black_wins" | "red_forfeits" => GameOutcome::BlackWins,
+        // A draw, or both sides losing on fouls: neither takes the game.
+        _ => GameOutcome::Draw,
+    }
+}
+
+/// Everything about a bracket, loaded and replayed through the core.
+struct Loaded {
+    bracket: BracketRow,
+    matches: Vec<MatchRow>,
+    games: Vec<MatchGameRow>,
+    /// Seed → entrant.
+    seeds: HashMap<u32, Uuid>,
+    core: Bracket,
+}
+
+impl Loaded {
+    fn seed_of(&self, id: Uuid) -> Option<u32> {
+        self.seeds.iter().find(|(_, e)| **e == id).map(|(s, _)| *s)
+    }
+
+    fn core_match(&self, m: &MatchRow) -> Option<Match> {
+        let (high, low) = (m.high_seed? as u32, m.low_seed? as u32);
+        let mut core = Match::new(high, low, rules(&self.bracket)).ok()?;
+        for g in self.games.iter().filter(|g| g.match_id == m.match_id) {
+            let game = MatchGame {
+                red: self.seed_of(g.red_entrant_id)?,
+                black: self.seed_of(g.black_entrant_id)?,
+                outcome: outcome(g.result.as_deref().unwrap_or("draw")),
+            };
+            core.games.push(game);
+        }
+        if let Some(lot) = m.lot_winner_entrant_id {
+            core.lot_winner = self.seed_of(lot);
+        }
+        Some(core)
+    }
+}
+
+async fn load(conn: &mut PgConnection, bracket: BracketRow) -> Result<Loaded> {
+    let matches = db::knockout::matches(&mut *conn, bracket.bracket_id).await?;
+    let games = db::knockout::games(&mut *conn, bracket.bracket_id).await?;
+    let mut seeds = HashMap::new();
+    for m in matches.iter().filter(|m| m.round == 1 && !m.third_place) {
+        if let (Some(e), Some(s)) = (m.high_entrant_id, m.high_seed) {
+            seeds.insert(s as u32, e);
+        }
+        if let (Some(e), Some(s)) = (m.low_entrant_id, m.low_seed) {
+            seeds.insert(s as u32, e);
+        }
+    }
+    let mut core = Bracket::new((1..=bracket.size as u32).collect(), bracket.third_place)
+        .map_err(|e| Error::Internal(e.to_string()))?;
+    for m in &matches {
+        let Some(winner) = m
+            .winner_entrant_id
+            .and_then(|w| seeds.iter().find(|(_, e)| **e == w).map(|(s, _)| *s))
+        else {
+            continue;
+        };
+        let recorded = if m.third_place {
+            core.record_third_place(winner)
+        } else {
+            core.record_winner(m.round as u32, m.slot as usize - 1, winner)
+        };
+        recorded.map_err(|e| Error::Internal(format!("stored bracket does not replay: {e}")))?;
+    }
+    Ok(Loaded {
+        bracket,
+        matches,
+        games,
+        seeds,
+        core,
+    })
+}
+
+fn slot_of(core: &Bracket, m: &MatchRow) -> Option<BracketSlot> {
+    if m.third_place {
+        core.third_place()
+    } else {
+        core.round(m.round as u32)
+            .ok()?
+            .get(m.slot as usize - 1)
+            .copied()
+    }
+}
+
+/// Brings every match up to date: who plays it, its winner, the next game's Red (drawn once
+/// when open), the next game's set-up. Repeats until nothing changes, so a decided match
+/// fills the next round at once.
+async fn advance(
+    conn: &mut PgConnection,
+    bracket_id: Uuid,
+    game: &str,
+    setup_section: Uuid,
+) -> Result<()> {
+    loop {
+        let bracket = db::knockout::bracket_for_update(&mut *conn, bracket_id)
+            .await?
+            .ok_or(Error::NotFound("bracket"))?;
+        let loaded = load(conn, bracket).await?;
+        let mut changed = false;
+        for m in &loaded.matches {
+            let Some(slot) = slot_of(&loaded.core, m) else {
+                continue;
+            };
+            let (high, low) = match (slot.top, slot.bottom) {
+                (Some(a), Some(b)) => (Some(a.min(b)), Some(a.max(b))),
+                (Some(a), None) | (None, Some(a)) => (Some(a), None),
+                (None, None) => (None, None),
+            };
+            let high_id = high.and_then(|s| loaded.seeds.get(&s).copied());
+            let low_id = low.and_then(|s| loaded.seeds.get(&s).copied());
+            if m.high_entrant_id != high_id || m.low_entrant_id != low_id {
+                let mut updated = m.clone();
+                updated.high_entrant_id = high_id;
+                updated.high_seed = high.map(|s| s as i32);
+                updated.low_entrant_id = low_id;
+                updated.low_seed = low.map(|s| s as i32);
+                db::knockout::set_players(&mut *conn, &updated).await?;
+                changed = true;
+                continue;
+            }
+            if m.winner_entrant_id.is_some() {
+                continue;
+            }
+            // A bye in round 1: the present entrant advances at once.
+            if let (Some(h), None) = (high_id, low_id) {
+                if slot.winner.is_some() {
+                    db::knockout::set_progress(&mut *conn, m.match_id, Some(h), None, None).await?;
+                    changed = true;
+                }
+                continue;
+            }
+            let Some(core) = loaded.core_match(m) else {
+                continue;
+            };
+            match core.state() {
+                MatchState::Decided { winner, .. } => {
+                    let winner = loaded.seeds.get(&winner).copied();
+                    db::knockout::set_progress(
+                        &mut *conn,
+                        m.match_id,
+                        winner,
+                        None,
+                        m.lot_winner_entrant_id,
+                    )
+                    .await?;
+                    changed = true;
+                }
+                MatchState::NeedsLot => {
+                    let lot = if coin() {
+                        m.high_entrant_id
+                    } else {
+                        m.low_entrant_id
+                    };
+                    db::knockout::set_progress(&mut *conn, m.match_id, None, None, lot).await?;
+                    changed = true;
+                }
+                MatchState::NextGame { colours, .. } => {
+                    let red = match colours {
+                        NextColours::Fixed { red, .. } => loaded.seeds.get(&red).copied(),
+                        // Drawn once and stored, so everyone sees the same Red.
+                        NextColours::Lot | NextColours::ChosenBy(_) => {
+                            match m.next_red_entrant_id {
+                                Some(r)
+                                    if Some(r) == m.high_entrant_id
+                                        || Some(r) == m.low_entrant_id =>
+                                {
+                                    Some(r)
+                                }
+                                _ => {
+                                    if coin() {
+                                        m.high_entrant_id
+                                    } else {
+                                        m.low_entrant_id
+                                    }
+                                }
+                            }
+                        }
+                    };
+                    if red != m.next_red_entrant_id {
+                        db::knockout::set_progress(
+                            &mut *conn,
+                            m.match_id,
+                            None,
+                            red,
+                            m.lot_winner_entrant_id,
+                        )
+                        .await?;
+                        changed = true;
+                    }
+                    super::setups::create_for_match(&mut *conn, setup_section, game, m.match_id)
+                        .await?;
+                }
+            }
+        }
+        if !changed {
+            return Ok(());
+        }
+    }
+}
+
+async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Result<BracketView> {
+    let loaded = load(conn, bracket).await?;
+    let names: HashMap<Uuid, String> = sqlx::query!(
+        "select entrant_id, name from entrant where entrant_id = any($1)",
+        &loaded.seeds.values().copied().collect::<Vec<_>>()
+    )
+    .fetch_all(&mut *conn)
+    .await?
+    .into_iter()
+    .map(|r| (r.entrant_id, r.name))
+    .collect();
+    let setups = db::setup::of_bracket(&mut *conn, loaded.bracket.bracket_id).await?;
+    let side = |id: Option<Uuid>, seed: Option<i32>| {
+        Some(MatchSide {
+            entrant_id: id?,
+            seed: seed?,
+            name: names.get(&id?).cloned().unwrap_or_default(),
+        })
+    };
+    let mut matches = Vec::new();
+    for m in &loaded.matches {
+        let core = loaded.core_match(m);
+        let score = core.as_ref().map(Match::score).unwrap_or_default();
+        let state = core.as_ref().map(Match::state);
+        let next_game = match &state {
+            Some(MatchState::NextGame { phase, .. }) if m.winner_entrant_id.is_none() => {
+                let pending = setups
+                    .iter()
+                    .find(|s| s.match_id == Some(m.match_id) && s.game_id.is_none());
+                Some(match phase {
+                    GamePhase::Regular { number } => NextGame {
+                        kind: "regular".into(),
+                        number: *number,
+                        time_control: None,
+                        setup: pending.map(|s| super::setups::view(s, None, arbiter)),
+                    },
+                    GamePhase::Tiebreak {
+                        kind,
+                        number,
+                        time_control,
+                        ..
+                    } => NextGame {
+                        kind: if *kind == TiebreakKind::Armageddon {
+                            "armageddon"
+                        } else {
+                            "rapid"
+                        }
+                        .into(),
+                        number: *number,
+                        time_control: Some(time_control.clone()),
+                        setup: pending.map(|s| super::setups::view(s, None, arbiter)),
+                    },
+                })
+            }
+            _ => None,
+        };
+        let decided_by = match &state {
+            Some(MatchState::Decided { by, .. }) => Some(match by {
+                knockout::DecidedBy::Regular => "regular".to_string(),
+                knockout::DecidedBy::Tiebreak(stage) => {
+                    match rules(&loaded.bracket).tiebreaks.get(*stage).map(|s| s.kind) {
+                        Some(TiebreakKind::Armageddon) => "armageddon".into(),
+                        _ => "rapid".into(),
+                    }
+                }
+                knockout::DecidedBy::Lot => "lot".into(),
+            }),
+            _ => None,
+        };
+        matches.push(MatchView {
+            id: m.match_id,
+            round: m.round,
+            slot: m.slot,
+            high: side(m.high_entrant_id, m.high_seed),
+            low: side(m.low_entrant_id, m.low_seed),
+            games: loaded
+                .games
+                .iter()
+                .filter(|g| g.match_id == m.match_id)
+                .map(|g| MatchGameView {
+                    number: g.number,
+                    kind: g.kind.clone(),
+                    red: g.red_entrant_id,
+                    black: g.black_entrant_id,
+                    result: g.result.clone(),
+                    reported_result: g.reported_result.clone(),
+                    red_fouls: g.red_fouls,
+                    black_fouls: g.black_fouls,
+                    setup: setups
+                        .iter()
+                        .find(|s| s.game_id == Some(g.game_id))
+                        .map(|s| super::setups::view(s, None, true)),
+                })
+                .collect(),
+            next_red: m.next_red_entrant_id.filter(|_| next_game.is_some()),
+            next_game,
+            score: ScoreView {
+                high_points: score.higher_points,
+                low_points: score.lower_points,
+                high_wins: score.higher_wins,
+                low_wins: score.lower_wins,
+            },
+            winner: m.winner_entrant_id,
+            decided_by: decided_by
+                .filter(|_| m.winner_entrant_id.is_some() && m.low_entrant_id.is_some()),
+            third_place: m.third_place,
+        });
+    }
+    let champion = loaded
+        .core
+        .champion()
+        .and_then(|s| loaded.seeds.get(&s).copied());
+    Ok(BracketView {
+        id: loaded.bracket.bracket_id,
+        kind: loaded.bracket.kind.clone(),
+        size: loaded.bracket.size,
+        best_of: loaded.bracket.best_of,
+        third_place: loaded.bracket.third_place,
+        game1_colour: loaded.bracket.game1_colour.clone(),
+        decide_by: loaded.bracket.decide_by.clone(),
+        matches,
+        champion,
+    })
+}
+
+fn settings(
+    input: &KnockoutInput,
+    default_size: i64,
+    check: &mut Check,
+) -> (i32, i32, bool, String, String, String) {
+    let size = input.size.unwrap_or(default_size);
+    if !(2..=64).contains(&size) || (size & (size - 1)) != 0 {
+        check.error("size", "must be a power of two from 2 to 64");
+    }
+    let best_of = check.range("best_of", input.best_of.unwrap_or(3), 1, 9);
+    let game1 = check.one_of(
+        "game1_colour",
+        input.game1_colour.as_deref().unwrap_or("lot"),
+        &["lot", "higher_seed"],
+    );
+    let game3 = check.one_of(
+        "game3_colour",
+        input.game3_colour.as_deref().unwrap_or("lot"),
+        &["lot", "alternate"],
+    );
+    let decide = check.one_of(
+        "decide_by",
+        input.decide_by.as_deref().unwrap_or("points"),
+        &["points", "wins"],
+    );
+    (
+        size as i32,
+        best_of,
+        input.third_place.unwrap_or(true),
+        game1,
+        game3,
+        decide,
+    )
+}
+
+/// Creates the matches of a new bracket for entrants in seed order.
+async fn create_matches(
+    conn: &mut PgConnection,
+    bracket_id: Uuid,
+    size: u32,
+    third_place: bool,
+    seeds: &[(Uuid, Uuid)],
+) -> Result<()> {
+    let core = Bracket::new((1..=seeds.len() as u32).collect(), third_place)
+        .map_err(|e| Error::invalid("size", e.to_string()))?;
+    let _ = size;
+    for round in 1..=core.rounds() {
+        for slot in core
+            .round(round)
+            .map_err(|e| Error::Internal(e.to_string()))?
+        {
+            let (high, low) = match (slot.top, slot.bottom) {
+                (Some(a), Some(b)) => (Some(a.min(b)), Some(a.max(b))),
+                (Some(a), None) | (None, Some(a)) => (Some(a), None),
+                (None, None) => (None, None),
+            };
+            let entrant = |s: Option<u32>| s.and_then(|s| seeds.get(s as usize - 1));
+            let row = MatchRow {
+                match_id: Uuid::nil(),
+                bracket_id,
+                round: round as i32,
+                slot: slot.index as i32 + 1,
+                third_place: false,
+                high_entrant_id: entrant(high).map(|e| e.0),
+                high_seed: high.map(|s| s as i32),
+                low_entrant_id: entrant(low).map(|e| e.0),
+                low_seed: low.map(|s| s as i32),
+                winner_entrant_id: None,
+                next_red_entrant_id: None,
+                lot_winner_entrant_id: None,
+            };
+            db::knockout::insert_match(
+                &mut *conn,
+                &row,
+                (entrant(high).map(|e| e.1), entrant(low).map(|e| e.1)),
+            )
+            .await?;
+        }
+    }
+    if core.third_place_match {
+        let row = MatchRow {
+            match_id: Uuid::nil(),
+            bracket_id,
+            round: core.rounds() as i32,
+            slot: 1,
+            third_place: true,
+            high_entrant_id: None,
+            high_seed: None,
+            low_entrant_id: None,
+            low_seed: None,
+            winner_entrant_id: None,
+            next_red_entrant_id: None,
+            lot_winner_entrant_id: None,
+        };
+        db::knockout::insert_match(&mut *conn, &row, (None, None)).await?;
+    }
+    Ok(())
+}
+
+/// Seeds the top entrants of a section's final Swiss standings into a snake-seeded bracket
+/// (409 before the Swiss stage is complete).
+pub async fn create(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    input: &KnockoutInput,
+) -> Result<BracketView> {
+    let mut check = Check::new();
+    let (size, best_of, third_place, game1, game3, decide) = settings(input, 8, &mut check);
+    check.finish()?;
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let tournament = db::tournament::find(&mut *tx, section.tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    if db::knockout::bracket_of_section(&mut *tx, section_id)
+        .await?
+        .is_some()
+    {
+        return Err(Error::Conflict(
+            "this section already has a knockout stage".into(),
+        ));
+    }
+    let rounds = db::round::list(&mut *tx, section_id).await?;
+    let complete = rounds.len() as i32 == section.rounds
+        && rounds.last().is_some_and(|r| r.status == "completed");
+    if !complete {
+        return Err(Error::Conflict(format!(
+            "the Swiss stage is not complete ({} of {} rounds paired{}); finish it first",
+            rounds.len(),
+            section.rounds,
+            if rounds.last().is_some_and(|r| r.status != "completed") {
+                ", the last without every result"
+            } else {
+                ""
+            }
+        )));
+    }
+    let options = sections::standings_options(&section);
+    let state = state::load(&mut tx, section.clone(), false).await?;
+    let table = arbiter_core::standings::rank(&state.tournament, &options);
+    let qualified: Vec<(Uuid, Uuid)> = table
+        .rows
+        .iter()
+        .filter_map(|r| state.entrant_by_no(r.start_no))
+        .filter(|e| e.status == "active")
+        .take(size as usize)
+        .map(|e| (e.entrant_id, section_id))
+        .collect();
+    if qualified.len() < size as usize {
+        return Err(Error::invalid(
+            "size",
+            format!("only {} active entrants can qualify", qualified.len()),
+        ));
+    }
+    let bracket = BracketRow {
+        bracket_id: Uuid::nil(),
+        tournament_id: section.tournament_id,
+        section_id: Some(section_id),
+        kind: "knockout".into(),
+        size,
+        best_of,
+        third_place,
+        game1_colour: game1,
+        decide_by: decide,
+        later_odd_games: game3,
+        foul_threshold: section.foul_threshold,
+    };
+    let bracket_id = db::knockout::insert_bracket(&mut *tx, &bracket).await?;
+    create_matches(&mut tx, bracket_id, size as u32, third_place, &qualified).await?;
+    let game = if section.setup_mode == "none" {
+        "xiangqi"
+    } else {
+        tournament.game.as_str()
+    };
+    advance(&mut tx, bracket_id, game, section_id).await?;
+    let bracket = db::knockout::bracket_for_update(&mut *tx, bracket_id)
+        .await?
+        .ok_or(Error::NotFound("bracket"))?;
+    let out = view(&mut tx, bracket, true).await?;
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: "create",
+            entity: "knockout",
+            entity_id: Some(bracket_id),
+            before: None,
+            after: Some(
+                json!({"size": size, "seeds": qualified.iter().map(|q| q.0).collect::<Vec<_>>()}),
+            ),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(out)
+}
+
+/// A section's knockout bracket (public); set-ups of games not yet played only to arbiters.
+pub async fn get(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) -> Result<BracketView> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let bracket = db::knockout::bracket_of_section(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("knockout stage"))?;
+    let arbiter = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
+    view(&mut conn, bracket, arbiter).await
+}
+
+/// The tournament's playoff between section champions.
+pub async fn get_playoff(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    tournament_id: Uuid,
+) -> Result<BracketView> {
+    let mut conn = pool.acquire().await?;
+    let bracket = db::knockout::playoff_of_tournament(&mut *conn, tournament_id)
+        .await?
+        .ok_or(Error::NotFound("playoff"))?;
+    let arbiter = access::can_see_private(&mut conn, actor, tournament_id).await?;
+    view(&mut conn, bracket, arbiter).await
+}
+
+/// Records the next game of a match (Red is the match's `next_red`); closes the match when
+/// decided, opens tiebreak games when tied, advances the winner.
+pub async fn record_game(
+    pool: &PgPool,
+    actor: &Actor,
+    match_id: Uuid,
+    input: &MatchGameInput,
+) -> Result<MatchView> {
+    let mut check = Check::new();
+    let reported = check.one_of(
+        "result",
+        &input.result,
+        &[
+            "red_wins",
+            "black_wins",
+            "draw",
+            "red_forfeits",
+            "black_forfeits",
+        ],
+    );
+    let red_fouls = input.red_fouls.unwrap_or(0);
+    let black_fouls = input.black_fouls.unwrap_or(0);
+    check.range("red_fouls", red_fouls, 0, 99);
+    check.range("black_fouls", black_fouls, 0, 99);
+    check.finish()?;
+    let mut tx = pool.begin().await?;
+    let m = db::knockout::find_match(&mut *tx, match_id)
+        .await?
+        .ok_or(Error::NotFound("match"))?;
+    let bracket = db::knockout::bracket_for_update(&mut *tx, m.bracket_id)
+        .await?
+        .ok_or(Error::NotFound("bracket"))?;
+    access::require(&mut tx, actor, bracket.tournament_id, Need::Scorer).await?;
+    let m = db::knockout::find_match(&mut *tx, match_id)
+        .await?
+        .ok_or(Error::NotFound("match"))?;
+    let (Some(high), Some(low)) = (m.high_entrant_id, m.low_entrant_id) else {
+        return Err(Error::Conflict(
+            "the players of this match are not known yet".into(),
+        ));
+    };
+    if m.winner_entrant_id.is_some() {
+        return Err(Error::Conflict("this match is decided".into()));
+    }
+    let red = m
+        .next_red_entrant_id
+        .ok_or_else(|| Error::Conflict("no game is due in this match".into()))?;
+    let black = if red == high { low } else { high };
+    let loaded = load(&mut tx, bracket.clone()).await?;
+    let core = loaded
+        .core_match(&m)
+        .ok_or_else(|| Error::Internal("match does not replay".into()))?;
+    let kind = match core.state() {
+        MatchState::NextGame {
+            phase: GamePhase::Regular { .. },
+            ..
+        } => "regular",
+        MatchState::NextGame {
+            phase:
+                GamePhase::Tiebreak {
+                    kind: TiebreakKind::Armageddon,
+                    ..
+                },
+            ..
+        } => "armageddon",
+        MatchState::NextGame { .. } => "rapid",
+        _ => return Err(Error::Conflict("no game is due in this match".into())),
+    };
+    let (result, foul_note) = super::rounds::apply_foul_rule(
+        &reported,
+        red_fouls,
+        black_fouls,
+        i64::from(bracket.foul_threshold),
+    );
+    let number = loaded
+        .games
+        .iter()
+        .filter(|g| g.match_id == match_id)
+        .count() as i32
+        + 1;
+    let game_id = db::knockout::insert_game(
+        &mut *tx,
+        match_id,
+        number,
+        kind,
+        red,
+        black,
+        (&reported, &result),
+    )
+    .await?;
+    db::round::replace_fouls(&mut tx, game_id, red_fouls as i32, black_fouls as i32).await?;
+    db::setup::attach_to_game(&mut *tx, match_id, game_id).await?;
+    let setup_section = match bracket.section_id {
+        Some(s) => s,
+        None => {
+            sqlx::query_scalar!("select section_id from entrant where entrant_id = $1", high)
+                .fetch_one(&mut *tx)
+                .await?
+        }
+    };
+    let tournament = db::tournament::find(&mut *tx, bracket.tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    let setup_mode = db::section::find(&mut *tx, setup_section)
+        .await?
+        .map(|s| s.setup_mode)
+        .unwrap_or_default();
+    let game = if setup_mode == "none" {
+        "xiangqi"
+    } else {
+        tournament.game.as_str()
+    };
+    advance(&mut tx, bracket.bracket_id, game, setup_section).await?;
+    let bracket_now = db::knockout::bracket_for_update(&mut *tx, bracket.bracket_id)
+        .await?
+        .ok_or(Error::NotFound("bracket"))?;
+    let out = view(&mut tx, bracket_now, true).await?;
+    let this = out
+        .matches
+        .into_iter()
+        .find(|v| v.id == match_id)
+        .ok_or(Error::NotFound("match"))?;
+    access::audit(
+        &mut tx,
+        bracket.tournament_id,
+        Some(actor),
+        Change {
+            action: "match_game",
+            entity: "match",
+            entity_id: Some(match_id),
+            before: None,
+            after: Some(json!({"game": number, "kind": kind, "red": red, "result": result, "reported_result": reported,
+                "foul_rule": foul_note, "winner": this.winner})),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(this)
+}
+
+/// A playoff between section champions.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayoffInput {
+    /// The sections whose champions meet, best first (seed order).
+    pub sections: Vec<Uuid>,
+    /// Games per match (default 1).
+    pub best_of: Option<i64>,
+    /// Game 1 colours: `lot` (default) or `higher_seed`.
+    pub game1_colour: Option<String>,
+    /// Match score by `points` (default) or `wins`.
+    pub decide_by: Option<String>,
+}
+
+/// Creates the grand final between the champions of the given sections (the knockout winner
+/// where a section has one, else the Swiss winner).
+pub async fn create_playoff(
+    pool: &PgPool,
+    actor: &Actor,
+    tournament_id: Uuid,
+    input: &PlayoffInput,
+) -> Result<BracketView> {
+    let mut check = Check::new();
+    let size = input.sections.len() as i64;
+    let settings_input = KnockoutInput {
+        size: Some((size.clamp(2, 64) as u64).next_power_of_two() as i64),
+        best_of: Some(input.best_of.unwrap_or(1)),
+        third_place: Some(false),
+        game1_colour: input.game1_colour.clone(),
+        game3_colour: None,
+        decide_by: input.decide_by.clone(),
+    };
+    if !(2..=64).contains(&size) {
+        check.error("sections", "name 2 to 64 sections");
+    }
+    let (_, best_of, _, game1, game3, decide) = settings(&settings_input, 2, &mut check);
+    check.finish()?;
+    let mut tx = pool.begin().await?;
+    let tournament = db::tournament::find(&mut *tx, tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
+    if db::knockout::playoff_of_tournament(&mut *tx, tournament_id)
+        .await?
+        .is_some()
+    {
+        return Err(Error::Conflict(
+            "this tournament already has a playoff".into(),
+        ));
+    }
+    let mut champions = Vec::new();
+    let mut foul_threshold = 2;
+    for (i, sid) in input.sections.iter().enumerate() {
+        let section = match db::section::find_for_update(&mut *tx, *sid).await? {
+            Some(s) if s.tournament_id == tournament_id => s,
+            _ => {
+                return Err(Error::invalid(
+                    &format!("sections[{i}]"),
+                    "is not a section of this tournament",
+                ))
+            }
+        };
+        foul_threshold = section.foul_threshold;
+        let champion = champion_of(&mut tx, &section).await?;
+        champions.push((champion, section.section_id));
+    }
+    let unique: std::collections::HashSet<_> = input.sections.iter().collect();
+    if unique.len() != input.sections.len() {
+        return Err(Error::invalid("sections", "name each section once"));
+    }
+    let bracket = BracketRow {
+        bracket_id: Uuid::nil(),
+        tournament_id,
+        section_id: None,
+        kind: "playoff".into(),
+        size: champions.len().next_power_of_two() as i32,
+        best_of,
+        third_place: false,
+        game1_colour: game1,
+        decide_by: decide,
+        later_odd_games: game3,
+        foul_threshold,
+    };
+    let bracket_id = db::knockout::insert_bracket(&mut *tx, &bracket).await?;
+    create_matches(&mut tx, bracket_id, bracket.size as u32, false, &champions).await?;
+    let first = input.sections[0];
+    let setup_mode = db::section::find(&mut *tx, first)
+        .await?
+        .map(|s| s.setup_mode)
+        .unwrap_or_default();
+    let game = if setup_mode == "none" {
+        "xiangqi"
+    } else {
+        tournament.game.as_str()
+    };
+    advance(&mut tx, bracket_id, game, first).await?;
+    let row = db::knockout::bracket_for_update(&mut *tx, bracket_id)
+        .await?
+        .ok_or(Error::NotFound("bracket"))?;
+    let out = view(&mut tx, row, true).await?;
+    access::audit(
+        &mut tx,
+        tournament_id,
+        Some(actor),
+        Change {
+            action: "create",
+            entity: "playoff",
+            entity_id: Some(bracket_id),
+            before: None,
+            after: Some(json!({"champions": champions.iter().map(|c| c.0).collect::<Vec<_>>()})),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(out)
+}
+
+/// A section's champion: the knockout winner, or the Swiss winner when there is no knockout.
+async fn champion_of(conn: &mut PgConnection, section: &db::section::SectionRow) -> Result<Uuid> {
+    if let Some(bracket) = db::knockout::bracket_of_section(&mut *conn, section.section_id).await? {
+        let loaded = load(conn, bracket).await?;
+        return loaded
+            .core
+            .champion()
+            .and_then(|s| loaded.seeds.get(&s).copied())
+            .ok_or_else(|| {
+                Error::Conflict(format!(
+                    "the knockout of section {:?} is not finished",
+                    section.name
+                ))
+            });
+    }
+    let ranking = final_ranking_in(conn, section).await?;
+    if !ranking.is_final {
+        return Err(Error::Conflict(format!(
+            "section {:?} is not finished",
+            section.name
+        )));
+    }
+    ranking
+        .rows
+        .first()
+        .map(|r| r.entrant_id)
+        .ok_or_else(|| Error::Conflict(format!("section {:?} has no entrants", section.name)))
+}
+
+/// One place of the final ranking.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RankingRow {
+    /// Place (1-based).
+    pub place: u32,
+    /// Entrant.
+    pub entrant_id: Uuid,
+    /// Starting number.
+    pub start_no: u32,
+    /// Name.
+    pub name: String,
+    /// `knockout` for places decided in the bracket, `swiss` for the rest.
+    pub source: String,
+}
+
+/// The final ranking of a section.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Ranking {
+    /// Every stage is finished.
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    /// Places 1–N.
+    pub rows: Vec<RankingRow>,
+}
+
+async fn final_ranking_in(
+    conn: &mut PgConnection,
+    section: &db::section::SectionRow,
+) -> Result<Ranking> {
+    let options = sections::standings_options(section);
+    let state = state::load(conn, section.clone(), false).await?;
+    let table = arbiter_core::standings::rank(&state.tournament, &options);
+    let swiss_done = state.rounds.len() as i32 == section.rounds && !table.provisional;
+    let swiss: Vec<(Uuid, u32, String)> = table
+        .rows
+        .iter()
+        .filter_map(|r| {
+            state
+                .entrant_by_no(r.start_no)
+                .map(|e| (e.entrant_id, r.start_no, e.name.clone()))
+        })
+        .collect();
+    let mut rows = Vec::new();
+    let mut is_final = swiss_done;
+    let mut placed = std::collections::HashSet::new();
+    if let Some(bracket) = db::knockout::bracket_of_section(&mut *conn, section.section_id).await? {
+        let loaded = load(conn, bracket).await?;
+        match loaded
+            .core
+            .final_ranking(&(1..=loaded.bracket.size as u32).collect::<Vec<_>>())
+        {
+            Ok(order) => {
+                for seed in order {
+                    if let Some(id) = loaded.seeds.get(&seed) {
+                        if let Some((_, no, name)) = swiss.iter().find(|s| s.0 == *id) {
+                            placed.insert(*id);
+                            rows.push(RankingRow {
+                                place: rows.len() as u32 + 1,
+                                entrant_id: *id,
+                                start_no: *no,
+                                name: name.clone(),
+                                source: "knockout".into(),
+                            });
+                        }
+                    }
+                }
+            }
+            Err(_) => is_final = false,
+        }
+    }
+    for (id, no, name) in &swiss {
+        if !placed.contains(id) {
+            rows.push(RankingRow {
+                place: rows.len() as u32 + 1,
+                entrant_id: *id,
+                start_no: *no,
+                name: name.clone(),
+                source: "swiss".into(),
+            });
+        }
+    }
+    Ok(Ranking { is_final, rows })
+}
+
+/// The final ranking 1–N of a section: the knockout's places, then the Swiss order.
+pub async fn final_ranking(pool: &PgPool, section_id: Uuid) -> Result<Ranking> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    final_ranking_in(&mut conn, &section).await
+}
+
+/// A fair coin from the operating system's CSPRNG (drawing of lots for colours).
+fn coin() -> bool {
+    rand_core::OsRng.next_u32() & 1 == 0
+}

@@ -1,0 +1,251 @@
+//! Prize tables and who wins what (SPEC §8): place ranges and category prizes, "one prize per
+//! person, the larger one".
+
+use super::access::{self, Change, Need};
+use super::check::Check;
+use super::knockout;
+use super::users::Actor;
+use super::{Error, Result};
+use crate::db;
+use crate::db::prize::PrizeRow;
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+use std::collections::{HashMap, HashSet};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// Category prizes we know how to award.
+pub const CATEGORIES: &[&str] = &["female", "male", "mixed_doubles", "member"];
+
+/// One prize of the table.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct Prize {
+    /// First place covered (each place of the range gets the award).
+    pub place_from: Option<i32>,
+    /// Last place covered (default: `place_from`).
+    pub place_to: Option<i32>,
+    /// Or a category: `female`, `male`, `mixed_doubles`, `member` (best-placed eligible).
+    pub category: Option<String>,
+    /// What is awarded ("300", "trophy", "plush toy").
+    pub award: String,
+    /// Its value, which decides "the larger one" (default 0).
+    pub amount: Option<i32>,
+}
+
+/// The prize table of a section.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PrizeTable {
+    /// The prizes.
+    pub prizes: Vec<Prize>,
+}
+
+fn table(rows: Vec<PrizeRow>) -> PrizeTable {
+    PrizeTable {
+        prizes: rows
+            .into_iter()
+            .map(|r| Prize {
+                place_from: r.place_from,
+                place_to: r.place_to,
+                category: r.category,
+                award: r.award,
+                amount: Some(r.amount),
+            })
+            .collect(),
+    }
+}
+
+/// Replaces a section's prize table.
+pub async fn set(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    input: &PrizeTable,
+) -> Result<PrizeTable> {
+    let mut check = Check::new();
+    let mut rows = Vec::new();
+    for (i, p) in input.prizes.iter().enumerate() {
+        let field = |f: &str| format!("prizes[{i}].{f}");
+        let award = check.required_text(&field("award"), &p.award, 200);
+        let amount = check.range(
+            &field("amount"),
+            i64::from(p.amount.unwrap_or(0)),
+            0,
+            100_000_000,
+        );
+        let category = p
+            .category
+            .as_deref()
+            .map(|c| check.one_of(&field("category"), c, CATEGORIES));
+        let place_to = p.place_to.or(p.place_from);
+        match (p.place_from, place_to, &category) {
+            (Some(from), Some(to), None) if from >= 1 && to >= from => {}
+            (None, None, Some(_)) => {}
+            (Some(_), _, Some(_)) => check.error(
+                &field("category"),
+                "give a place range or a category, not both",
+            ),
+            (None, None, None) => {
+                check.error(&field("place_from"), "give a place range or a category")
+            }
+            _ => check.error(&field("place_to"), "must be at least place_from (both ≥ 1)"),
+        }
+        rows.push(PrizeRow {
+            prize_id: Uuid::nil(),
+            place_from: p.place_from,
+            place_to,
+            category,
+            award,
+            amount,
+        });
+    }
+    check.finish()?;
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let before = table(db::prize::list(&mut *tx, section_id).await?);
+    db::prize::delete_all(&mut *tx, section_id).await?;
+    for row in &rows {
+        db::prize::insert(&mut *tx, section_id, row).await?;
+    }
+    let after = table(db::prize::list(&mut *tx, section_id).await?);
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: "set_prizes",
+            entity: "section",
+            entity_id: Some(section_id),
+            before: serde_json::to_value(&before).ok(),
+            after: serde_json::to_value(&after).ok(),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(after)
+}
+
+/// A section's prize table.
+pub async fn get(pool: &PgPool, section_id: Uuid) -> Result<PrizeTable> {
+    db::section::find(pool, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    Ok(table(db::prize::list(pool, section_id).await?))
+}
+
+/// A prize and its winner.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Award {
+    /// The place the prize is for (place prizes).
+    pub place: Option<u32>,
+    /// The category (category prizes).
+    pub category: Option<String>,
+    /// What is awarded.
+    pub award: String,
+    /// Its value.
+    pub amount: i32,
+    /// Who wins it (`null` when nobody is eligible).
+    pub entrant_id: Option<Uuid>,
+    /// Their name.
+    pub name: Option<String>,
+    /// Their final place.
+    pub final_place: Option<u32>,
+}
+
+/// Who wins which prize, after the final ranking. Prizes are handed out from the most valuable
+/// down; each person gets at most one (the larger). A place prize goes to the entrant in that
+/// place, or, if they already have a larger prize, to the next-placed entrant without one; a
+/// category prize to the best-placed eligible entrant without one.
+pub async fn awarded(pool: &PgPool, section_id: Uuid) -> Result<Vec<Award>> {
+    let ranking = knockout::final_ranking(pool, section_id).await?;
+    if !ranking.is_final {
+        return Err(Error::Conflict(
+            "the final ranking is not known yet (a stage is still being played)".into(),
+        ));
+    }
+    let prizes = db::prize::list(pool, section_id).await?;
+    let members = db::entrant::members(pool, section_id).await?;
+    let mut genders: HashMap<Uuid, Vec<Option<String>>> = HashMap::new();
+    let mut member_flag: HashSet<Uuid> = HashSet::new();
+    for m in &members {
+        genders
+            .entry(m.entrant_id)
+            .or_default()
+            .push(m.gender.clone());
+        if m.member {
+            member_flag.insert(m.entrant_id);
+        }
+    }
+    let eligible = |category: &str, entrant: Uuid| -> bool {
+        let g = genders.get(&entrant).cloned().unwrap_or_default();
+        match category {
+            "female" => !g.is_empty() && g.iter().all(|x| x.as_deref() == Some("f")),
+            "male" => !g.is_empty() && g.iter().all(|x| x.as_deref() == Some("m")),
+            "mixed_doubles" => {
+                g.len() == 2 && g.contains(&Some("f".into())) && g.contains(&Some("m".into()))
+            }
+            "member" => member_flag.contains(&entrant),
+            _ => false,
+        }
+    };
+    // Expand place ranges into one prize per place, then hand out from the largest.
+    let mut single: Vec<(Option<u32>, Option<String>, String, i32)> = Vec::new();
+    for p in &prizes {
+        match (p.place_from, p.place_to) {
+            (Some(from), Some(to)) => {
+                for place in from..=to {
+                    single.push((Some(place as u32), None, p.award.clone(), p.amount));
+                }
+            }
+            _ => single.push((None, p.category.clone(), p.award.clone(), p.amount)),
+        }
+    }
+    let mut order: Vec<usize> = (0..single.len()).collect();
+    order.sort_by_key(|&i| {
+        (
+            std::cmp::Reverse(single[i].3),
+            single[i].1.is_some(),
+            single[i].0.unwrap_or(u32::MAX),
+        )
+    });
+    let mut taken: HashSet<Uuid> = HashSet::new();
+    let mut winners: Vec<Option<usize>> = vec![None; single.len()];
+    for i in order {
+        let (place, category, ..) = &single[i];
+        let pick = match (place, category) {
+            (Some(place), _) => ranking
+                .rows
+                .iter()
+                .position(|r| r.place >= *place && !taken.contains(&r.entrant_id)),
+            (None, Some(category)) => ranking
+                .rows
+                .iter()
+                .position(|r| !taken.contains(&r.entrant_id) && eligible(category, r.entrant_id)),
+            _ => None,
+        };
+        if let Some(row) = pick {
+            taken.insert(ranking.rows[row].entrant_id);
+            winners[i] = Some(row);
+        }
+    }
+    Ok(single
+        .into_iter()
+        .zip(winners)
+        .map(|((place, category, award, amount), winner)| {
+            let row = winner.map(|w| &ranking.rows[w]);
+            Award {
+                place,
+                category,
+                award,
+                amount,
+                entrant_id: row.map(|r| r.entrant_id),
+                name: row.map(|r| r.name.clone()),
+                final_place: row.map(|r| r.place),
+            }
+        })
+        .collect())
+}
