@@ -7,6 +7,7 @@
 )]
 mod api;
 mod auth;
+mod crash;
 mod embedded;
 mod hardening;
 mod health;
