@@ -653,6 +653,8 @@ impl<W: MatchWeight> State<W> {
         let k = self.edge_key(p);
         if !self.allowedge[k] {
             self.allowedge[k] = true;
+            let r = self.flip(k);
+            self.allowedge[r] = true;
             self.allowed_list.push(k);
         }
     }
@@ -1011,6 +1013,8 @@ impl<W: MatchWeight> State<W> {
             }
             for k in self.allowed_list.drain(..) {
                 self.allowedge[k] = false;
+                let r = (k % n) * n + k / n;
+                self.allowedge[r] = false;
             }
             self.queue.clear();
             self.epoch += 1;
@@ -1039,8 +1043,10 @@ impl<W: MatchWeight> State<W> {
                         }
                         let key = if v < w { v * n + w } else { w * n + v };
                         let p = v * n + w;
+                        // Symmetric storage: the row of `v` is read contiguously.
+                        let allowed = self.allowedge[p];
                         let mut kslack = W::ZERO;
-                        if !self.allowedge[key] {
+                        if !allowed {
                             // approx ≥ 1 proves a positive slack; then the edge only
                             // matters if it may beat the current best edge of its target.
                             let approx = match (dv_hi, self.dualvar[w].approx(g.shift), g.hi2(v, w))
@@ -1063,13 +1069,17 @@ impl<W: MatchWeight> State<W> {
                                     }
                                 }
                             }
-                            kslack = self.slack(g, p);
+                            kslack = self.dualvar[v]
+                                .add(self.dualvar[w])
+                                .sub(g.wt(v, w).double());
                             if kslack <= W::ZERO {
                                 self.allowedge[key] = true;
+                                self.allowedge[p] = true;
+                                self.allowedge[w * n + v] = true;
                                 self.allowed_list.push(key);
                             }
                         }
-                        if self.allowedge[key] {
+                        if self.allowedge[p] {
                             if self.label[bw] == 0 {
                                 // w becomes T; the end at v labels it.
                                 self.assign_label(w, 2, w * n + v);
