@@ -125,7 +125,7 @@ async fn visitors_are_sent_to_the_login_page(pool: PgPool) {
         format!("/admin/t/{id}"),
         format!("/admin/s/{id}"),
         format!("/admin/s/{id}/rounds/1/results"),
-        "/admin/t/new".to_string(),
+        "/admin/tournaments/new".to_string(),
     ] {
         let reply = browser.get(&uri).await;
         assert_eq!(reply.status, StatusCode::SEE_OTHER, "{uri}");
@@ -147,13 +147,13 @@ async fn visitors_are_sent_to_the_login_page(pool: PgPool) {
 async fn an_arbiter_creates_a_tournament_and_a_section_through_the_forms(pool: PgPool) {
     let (_token, mut browser) = admin_browser(&pool).await;
     let dashboard = browser.get("/admin?lang=en").await;
-    assert!(dashboard.text.contains(r#"href="/admin/t/new""#));
+    assert!(dashboard.text.contains(r#"href="/admin/tournaments/new""#));
 
     // Errors next to the field, values kept, 422.
     let bad = submit(
         &mut browser,
-        "/admin/t/new",
-        "/admin/t",
+        "/admin/tournaments/new",
+        "/admin/tournaments",
         &[
             ("name", ""),
             ("game", "xiangqi"),
@@ -173,8 +173,8 @@ async fn an_arbiter_creates_a_tournament_and_a_section_through_the_forms(pool: P
     );
     let bad = submit(
         &mut browser,
-        "/admin/t/new",
-        "/admin/t",
+        "/admin/tournaments/new",
+        "/admin/tournaments",
         &[("name", " "), ("game", "xiangqi")],
     )
     .await;
@@ -183,8 +183,8 @@ async fn an_arbiter_creates_a_tournament_and_a_section_through_the_forms(pool: P
 
     let done = submit(
         &mut browser,
-        "/admin/t/new",
-        "/admin/t",
+        "/admin/tournaments/new",
+        "/admin/tournaments",
         &[
             ("name", "Spring Open"),
             ("game", "jieqi"),

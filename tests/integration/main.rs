@@ -7,6 +7,7 @@
 )]
 mod api;
 mod auth;
+mod crash;
 mod dashboard;
 mod embedded;
 mod hardening;

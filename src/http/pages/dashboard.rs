@@ -37,8 +37,8 @@ pub type Fields = HashMap<String, String>;
 pub fn routes() -> Router<AppState> {
     use super::results;
     Router::new()
-        .route("/admin/t/new", get(show_new_tournament))
-        .route("/admin/t", post(create_tournament))
+        .route("/admin/tournaments/new", get(show_new_tournament))
+        .route("/admin/tournaments", post(create_tournament))
         .route("/admin/t/{tournament_id}", get(show_tournament))
         .route("/admin/t/{tournament_id}/sections", post(create_section))
         .route("/admin/t/{tournament_id}/audit", get(show_audit))
@@ -65,6 +65,10 @@ pub fn routes() -> Router<AppState> {
         .route(
             "/admin/s/{section_id}/rounds/{n}/results",
             get(results::show_results).post(results::enter_result),
+        )
+        .route(
+            "/admin/boards/{board_id}/result",
+            post(results::enter_board_result),
         )
 }
 
@@ -243,6 +247,8 @@ fn done_notice(tr: Tr, uri: &axum::http::Uri) -> Option<String> {
         "paired" => "adm.done.paired",
         "published" => "adm.done.published",
         "unpaired" => "adm.done.unpaired",
+        "result" => "adm.done.result",
+        "converted" => "adm.results.converted_short",
         _ => return None,
     };
     Some(tr.t(key).to_string())
@@ -320,7 +326,7 @@ pub struct NewTournamentPage {
     pub form_error: Option<String>,
 }
 
-/// `GET /admin/t/new`
+/// `GET /admin/tournaments/new`
 pub async fn show_new_tournament(CurrentUser(_actor): CurrentUser, ctx: PageCtx) -> Response {
     let tr = ctx.tr();
     HtmlPage(
@@ -335,7 +341,7 @@ pub async fn show_new_tournament(CurrentUser(_actor): CurrentUser, ctx: PageCtx)
     .into_response()
 }
 
-/// `POST /admin/t`: creates the tournament and opens its page; errors next to the fields (422).
+/// `POST /admin/tournaments`: creates the tournament and opens its page; errors next to the fields (422).
 pub async fn create_tournament(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
@@ -347,7 +353,7 @@ pub async fn create_tournament(
     let mut form_error = None;
     if errors.is_empty() {
         match service::tournaments::create(&state.db, &actor, &input).await {
-            Ok(t) => return see_other(&format!("/admin/t/{}?done=created", t.id)),
+            Ok(t) => return see_other(&format!("/admin/t/{}", t.id)),
             Err(err) => match invalid_fields(&err) {
                 Some((message, fields)) => {
                     errors = fields;
@@ -567,7 +573,7 @@ pub async fn create_section(
     let form_error;
     if errors.is_empty() {
         match service::sections::create(&state.db, &actor, id, &input).await {
-            Ok(s) => return see_other(&format!("/admin/s/{}?done=created", s.id)),
+            Ok(s) => return see_other(&format!("/admin/s/{}", s.id)),
             Err(err) => match invalid_fields(&err) {
                 Some((message, fields)) => {
                     errors = fields;
@@ -685,6 +691,12 @@ pub struct SectionPage {
     pub notice: Option<String>,
     /// An action that failed (conflict etc.).
     pub action_error: Option<String>,
+    /// The last round's boards, with a result form each (the desk view).
+    pub current: Vec<super::results::BoardRow>,
+    /// Number of the last round (0 before round 1).
+    pub current_number: i32,
+    /// Results a board form offers.
+    pub choices: Vec<super::results::ResultChoice>,
 }
 
 fn entrant_fields(form: &Fields, tr: Tr, doubles: bool) -> Vec<Field> {
@@ -808,6 +820,12 @@ async fn section_page(
         .form_error
         .or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
     let mut round_rows: Vec<RoundRow> = rounds.iter().map(RoundRow::from).collect();
+    let current_number = rounds.last().map_or(0, |r| r.number);
+    let current = rounds
+        .into_iter()
+        .last()
+        .map(|r| super::results::board_rows(r.boards, None))
+        .unwrap_or_default();
     if let Some(last) = round_rows.last_mut() {
         last.last = true;
     }
@@ -817,7 +835,10 @@ async fn section_page(
             tr,
             system_key: format!("system.{}", section.pairing_system),
             status_key: format!("section_status.{}", section.status),
-            can_pair: (rounds.len() as i32) < section.rounds && section.status != "cancelled",
+            can_pair: current_number < section.rounds && section.status != "cancelled",
+            current,
+            current_number,
+            choices: super::results::choices(),
             doubles,
             entrants: entrants
                 .into_iter()
@@ -885,7 +906,7 @@ pub async fn show_section(
 
 /// The section page again after a failed action: 409/422 with the message at the top; other
 /// failures (403, 404, 5xx) as error pages.
-async fn action_failed(
+pub async fn action_failed(
     state: &AppState,
     actor: &Actor,
     ctx: PageCtx,

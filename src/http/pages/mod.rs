@@ -56,7 +56,11 @@ pub fn router() -> Router<AppState> {
             "/s/{section_id}/crosstable/print",
             get(public::print_crosstable),
         )
-        // The arbiter dashboard below /admin (its own file, to keep merges apart).
+        .route("/s/{section_id}/bracket", get(public::show_bracket))
+        .route("/s/{section_id}/bracket/print", get(public::print_bracket))
+        // The arbiter dashboard below /admin (its own file, to keep merges apart). It took
+        // over the desk's routes (`/admin/tournaments…`, `/admin/t/…`, `/admin/s/…`,
+        // `/admin/boards/{id}/result`) with the same forms and fields.
         .merge(dashboard::routes())
         .layer(middleware::from_fn(session::page_layer))
 }

@@ -159,6 +159,34 @@ async fn load(
     Ok((section, round))
 }
 
+/// The rows of a round's boards; `saved` is highlighted.
+pub fn board_rows(boards: Vec<BoardView>, saved: Option<i32>) -> Vec<BoardRow> {
+    boards
+        .into_iter()
+        .map(|b| BoardRow {
+            result_key: b
+                .result
+                .as_deref()
+                .map(|r| format!("result.{r}"))
+                .unwrap_or_default(),
+            version: b.version.unwrap_or(0),
+            just_saved: saved == Some(b.number),
+            board: b,
+        })
+        .collect()
+}
+
+/// The results a board form offers.
+pub fn choices() -> Vec<ResultChoice> {
+    RESULTS
+        .iter()
+        .map(|r| ResultChoice {
+            value: r,
+            key: format!("result.{r}"),
+        })
+        .collect()
+}
+
 fn render(
     ctx: PageCtx,
     section: Section,
@@ -171,20 +199,7 @@ fn render(
         .iter()
         .filter(|b| b.black.is_some() && b.result.is_none())
         .count();
-    let boards = round
-        .boards
-        .into_iter()
-        .map(|b| BoardRow {
-            result_key: b
-                .result
-                .as_deref()
-                .map(|r| format!("result.{r}"))
-                .unwrap_or_default(),
-            version: b.version.unwrap_or(0),
-            just_saved: outcome.saved_board == Some(b.number),
-            board: b,
-        })
-        .collect();
+    let boards = board_rows(round.boards, outcome.saved_board);
     HtmlPage(
         status,
         ResultsPage {
@@ -193,13 +208,7 @@ fn render(
             number: round.number,
             status_key: format!("round_status.{}", round.status),
             boards,
-            choices: RESULTS
-                .iter()
-                .map(|r| ResultChoice {
-                    value: r,
-                    key: format!("result.{r}"),
-                })
-                .collect(),
+            choices: choices(),
             notice: outcome.notice,
             conversion: outcome.conversion,
             error: outcome.error,
@@ -362,6 +371,54 @@ pub async fn enter_result(
             };
             refuse(ctx, section, round, status, message)
         }
+    }
+}
+
+/// `POST /admin/boards/{board_id}/result`: the desk's per-board form on the section page
+/// (`section_id`, `result`, `red_fouls`, `black_fouls`, `version`; an empty version skips the
+/// check). Back to the section page; a refusal shows it again with the message (409/422).
+pub async fn enter_board_result(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(board_id): PagePath<Uuid>,
+    AppForm(form): AppForm<Fields>,
+) -> Response {
+    let tr = ctx.tr();
+    let Some(sid) = text(&form, "section_id").and_then(|s| s.parse::<Uuid>().ok()) else {
+        return fail(Error::invalid("section_id", "is required"), &ctx);
+    };
+    let mut errors = FieldErrors::new();
+    let red_fouls = number(&form, "red_fouls", tr, &mut errors);
+    let black_fouls = number(&form, "black_fouls", tr, &mut errors);
+    let version = number(&form, "version", tr, &mut errors).and_then(|v| i32::try_from(v).ok());
+    if !errors.is_empty() {
+        let err = Error::Invalid {
+            message: tr.t("error.form_invalid").to_string(),
+            fields: errors,
+        };
+        return super::dashboard::action_failed(&state, &actor, ctx, sid, err).await;
+    }
+    let input = ResultInput {
+        result: form.get("result").cloned().unwrap_or_default(),
+        red_fouls,
+        black_fouls,
+        version: None,
+    };
+    match service::rounds::set_result(&state.db, &actor, board_id, &input, version).await {
+        Ok(outcome) => {
+            let done = if outcome.converted {
+                "converted"
+            } else {
+                "result"
+            };
+            super::session::see_other(&format!("/admin/s/{sid}?done={done}"))
+        }
+        Err(Error::Conflict(detail)) if detail.contains("changed meanwhile") => {
+            let err = Error::Conflict(format!("{} ({detail})", tr.t("adm.results.stale")));
+            super::dashboard::action_failed(&state, &actor, ctx, sid, err).await
+        }
+        Err(err) => super::dashboard::action_failed(&state, &actor, ctx, sid, err).await,
     }
 }
 
