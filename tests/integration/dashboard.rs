@@ -684,3 +684,104 @@ async fn the_audit_log_lists_the_changes_made_through_the_pages(pool: PgPool) {
         StatusCode::FORBIDDEN
     );
 }
+
+#[sqlx::test]
+async fn the_knockout_stage_is_created_and_played_from_the_dashboard(pool: PgPool) {
+    let (token, mut browser) = admin_browser(&pool).await;
+    let (_tid, sid) =
+        tournament_with_section(&pool, &token, "xiangqi", serde_json::json!({"rounds": 1})).await;
+    add_entrants(&pool, &token, &sid, 4).await;
+    let page = format!("/admin/s/{sid}/knockout?lang=en");
+    let action = format!("/admin/s/{sid}/knockout");
+    let shown = browser.get(&page).await;
+    assert_eq!(shown.status, StatusCode::OK);
+    assert!(shown.text.contains("No knockout stage yet"));
+
+    // Before the Swiss stage is over: refused with the service's message.
+    let early = submit(
+        &mut browser,
+        &page,
+        &action,
+        &[("size", "4"), ("best_of", "3")],
+    )
+    .await;
+    assert_eq!(early.status, StatusCode::CONFLICT, "{}", early.text);
+    let bad = submit(&mut browser, &page, &action, &[("size", "four")]).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.text.contains(r#"id="size-error""#), "{}", bad.text);
+
+    let round = crate::support::expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    for b in round["boards"].as_array().unwrap() {
+        let id = b["id"].as_str().unwrap();
+        crate::support::expect(
+            &call(
+                &pool,
+                "PUT",
+                &format!("/api/v1/boards/{id}/result"),
+                Some(&token),
+                Some(serde_json::json!({"result": "red_wins"})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let created = submit(
+        &mut browser,
+        &page,
+        &action,
+        &[("size", "4"), ("best_of", "1"), ("third_place", "on")],
+    )
+    .await;
+    assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.text);
+    let shown = browser.get(&page).await;
+    assert!(shown.text.contains("Next game: Red"), "{}", shown.text);
+    let game_action = shown
+        .text
+        .split(&format!(r#"action="/admin/s/{sid}/knockout/matches/"#))
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    let played = submit(
+        &mut browser,
+        &page,
+        &format!("/admin/s/{sid}/knockout/matches/{game_action}"),
+        &[
+            ("result", "red_wins"),
+            ("red_fouls", "0"),
+            ("black_fouls", "0"),
+        ],
+    )
+    .await;
+    assert_eq!(played.status, StatusCode::SEE_OTHER, "{}", played.text);
+    let bracket = crate::support::expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{sid}/knockout"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let decided = bracket["matches"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|m| !m["winner"].is_null())
+        .count();
+    assert_eq!(decided, 1, "{bracket}");
+}

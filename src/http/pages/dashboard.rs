@@ -70,6 +70,14 @@ pub fn routes() -> Router<AppState> {
             "/admin/boards/{board_id}/result",
             post(results::enter_board_result),
         )
+        .route(
+            "/admin/s/{section_id}/knockout",
+            get(super::knockout_admin::show_knockout).post(super::knockout_admin::create_knockout),
+        )
+        .route(
+            "/admin/s/{section_id}/knockout/matches/{match_id}/games",
+            post(super::knockout_admin::record_match_game),
+        )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -165,6 +173,21 @@ impl Field {
             error: None,
             options: Vec::new(),
         }
+    }
+
+    /// A field with a value shown when the form has none yet.
+    pub fn plain(
+        name: &'static str,
+        label_key: &'static str,
+        kind: &'static str,
+        form: &Fields,
+        default: &str,
+    ) -> Field {
+        let mut field = Field::new(name, label_key, kind, form);
+        if field.value.is_empty() {
+            field.value = default.to_string();
+        }
+        field
     }
 
     fn required(mut self) -> Field {

@@ -7,6 +7,7 @@ pub mod admin;
 pub mod auth;
 pub mod dashboard;
 pub mod home;
+pub mod knockout_admin;
 pub mod public;
 pub mod register;
 pub mod results;
