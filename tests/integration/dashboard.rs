@@ -785,3 +785,56 @@ async fn the_knockout_stage_is_created_and_played_from_the_dashboard(pool: PgPoo
         .count();
     assert_eq!(decided, 1, "{bracket}");
 }
+
+#[sqlx::test]
+async fn the_prize_table_is_edited_on_its_page(pool: PgPool) {
+    let (token, mut browser) = admin_browser(&pool).await;
+    let (_tid, sid) =
+        tournament_with_section(&pool, &token, "xiangqi", serde_json::json!({})).await;
+    let page = format!("/admin/s/{sid}/prizes?lang=en");
+    let action = format!("/admin/s/{sid}/prizes");
+    let shown = browser.get(&page).await;
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.text);
+    assert!(shown.text.contains(r#"name="p0_award""#));
+    let bad = submit(
+        &mut browser,
+        &page,
+        &action,
+        &[("p0_from", "first"), ("p0_award", "Cup")],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    assert!(bad.text.contains(r#"value="first""#), "typed values kept");
+    let saved = submit(
+        &mut browser,
+        &page,
+        &action,
+        &[
+            ("p0_from", "1"),
+            ("p0_to", ""),
+            ("p0_award", "<i>Cup</i>"),
+            ("p0_amount", "300"),
+            ("p1_category", "female"),
+            ("p1_award", "Best woman"),
+            ("p1_amount", "100"),
+            ("p2_award", ""),
+        ],
+    )
+    .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.text);
+    let table = crate::support::expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{sid}/prizes"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    assert_eq!(table["prizes"].as_array().map(Vec::len), Some(2), "{table}");
+    let shown = browser.get(&page).await;
+    assert!(!shown.text.contains("<i>Cup</i>"), "escaped");
+    assert!(shown.text.contains("Best woman"));
+}

@@ -78,6 +78,10 @@ pub fn routes() -> Router<AppState> {
             "/admin/s/{section_id}/knockout/matches/{match_id}/games",
             post(super::knockout_admin::record_match_game),
         )
+        .route(
+            "/admin/s/{section_id}/prizes",
+            get(super::prizes_admin::show_prizes).post(super::prizes_admin::save_prizes),
+        )
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -8,6 +8,7 @@ pub mod auth;
 pub mod dashboard;
 pub mod home;
 pub mod knockout_admin;
+pub mod prizes_admin;
 pub mod public;
 pub mod register;
 pub mod results;
