@@ -838,3 +838,79 @@ async fn the_prize_table_is_edited_on_its_page(pool: PgPool) {
     assert!(!shown.text.contains("<i>Cup</i>"), "escaped");
     assert!(shown.text.contains("Best woman"));
 }
+
+#[sqlx::test]
+async fn players_are_imported_from_csv_after_a_preview_and_bad_trf_is_explained(pool: PgPool) {
+    let (token, mut browser) = admin_browser(&pool).await;
+    let (tid, sid) = tournament_with_section(&pool, &token, "xiangqi", serde_json::json!({})).await;
+    let page = format!("/admin/s/{sid}/import?lang=en");
+    let action = format!("/admin/s/{sid}/import");
+    assert_eq!(browser.get(&page).await.status, StatusCode::OK);
+
+    let bad = submit(
+        &mut browser,
+        &page,
+        &action,
+        &[("csv", "name,rating\nAnn,1500\nBob,high\n")],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    assert!(bad.text.contains("rating"), "{}", bad.text);
+    assert!(
+        !bad.text.contains(r#"name="apply""#),
+        "no import while rows have errors"
+    );
+
+    let csv = "name,club\nAnn,<b>Club</b>\nBob,Club\n";
+    let preview = submit(&mut browser, &page, &action, &[("csv", csv)]).await;
+    assert_eq!(preview.status, StatusCode::OK, "{}", preview.text);
+    assert!(preview.text.contains(r#"name="apply""#));
+    assert!(preview.text.contains("2 row(s) read"), "{}", preview.text);
+    let none = crate::support::expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{sid}/entrants"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    assert_eq!(
+        none.as_array().map(Vec::len),
+        Some(0),
+        "a preview writes nothing"
+    );
+    let applied = submit(
+        &mut browser,
+        &page,
+        &action,
+        &[("csv", csv), ("apply", "1")],
+    )
+    .await;
+    assert_eq!(applied.status, StatusCode::SEE_OTHER, "{}", applied.text);
+    let two = crate::support::expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{sid}/entrants"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    assert_eq!(two.as_array().map(Vec::len), Some(2));
+
+    let overview = format!("/admin/t/{tid}?lang=en");
+    let trf = submit(
+        &mut browser,
+        &overview,
+        &format!("/admin/t/{tid}/import-trf"),
+        &[("trf", "012 not really a tournament"), ("name", "Imported")],
+    )
+    .await;
+    assert_eq!(trf.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", trf.text);
+    assert!(trf.text.contains("file"), "{}", trf.text);
+}

@@ -79,6 +79,14 @@ pub fn routes() -> Router<AppState> {
             post(super::knockout_admin::record_match_game),
         )
         .route(
+            "/admin/s/{section_id}/import",
+            get(super::imports_admin::show_import).post(super::imports_admin::import_csv),
+        )
+        .route(
+            "/admin/t/{tournament_id}/import-trf",
+            post(super::imports_admin::import_trf),
+        )
+        .route(
             "/admin/s/{section_id}/prizes",
             get(super::prizes_admin::show_prizes).post(super::prizes_admin::save_prizes),
         )
@@ -449,6 +457,8 @@ pub struct TournamentPage {
     pub form_error: Option<String>,
     /// A success message.
     pub notice: Option<String>,
+    /// Why the TRF import was refused.
+    pub import_error: Option<String>,
 }
 
 const SYSTEMS: &[&str] = &["chinese", "dutch", "round_robin"];
@@ -547,6 +557,7 @@ async fn tournament_page(
         .form_error
         .or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
     let notice = extras.notice;
+    let import_error = extras.action_error;
     HtmlPage(
         status,
         TournamentPage {
@@ -558,10 +569,27 @@ async fn tournament_page(
             fields,
             form_error,
             notice,
+            import_error,
             ctx,
         },
     )
     .into_response()
+}
+
+/// The tournament page again with a refused import's message (409/422).
+pub async fn tournament_refused(
+    state: &AppState,
+    actor: &Actor,
+    ctx: PageCtx,
+    id: Uuid,
+    err: Error,
+) -> Response {
+    let status = crate::http::error::status(&err);
+    let extras = SectionExtras {
+        action_error: Some(err.to_string()),
+        ..SectionExtras::default()
+    };
+    tournament_page(state, actor, ctx, id, extras, status).await
 }
 
 /// `GET /admin/t/{tournament_id}`

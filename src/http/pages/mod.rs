@@ -7,6 +7,7 @@ pub mod admin;
 pub mod auth;
 pub mod dashboard;
 pub mod home;
+pub mod imports_admin;
 pub mod knockout_admin;
 pub mod prizes_admin;
 pub mod public;
