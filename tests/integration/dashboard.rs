@@ -914,3 +914,43 @@ async fn players_are_imported_from_csv_after_a_preview_and_bad_trf_is_explained(
     assert_eq!(trf.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", trf.text);
     assert!(trf.text.contains("file"), "{}", trf.text);
 }
+
+#[sqlx::test]
+async fn the_arbiter_sees_the_set_up_of_a_jieqi_round(pool: PgPool) {
+    let (token, mut browser) = admin_browser(&pool).await;
+    let (_tid, sid) = tournament_with_section(&pool, &token, "jieqi", serde_json::json!({})).await;
+    add_entrants(&pool, &token, &sid, 4).await;
+    crate::support::expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let section = browser.get(&format!("/admin/s/{sid}?lang=en")).await;
+    assert!(section
+        .text
+        .contains(&format!("/admin/s/{sid}/rounds/1/setup")));
+    let page = browser
+        .get(&format!("/admin/s/{sid}/rounds/1/setup?lang=en"))
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert!(page.text.contains("Commitment (SHA-256)"));
+    assert!(
+        page.text.contains(r#"<pre class="diagram">"#),
+        "{}",
+        page.text
+    );
+    assert!(page.text.contains("Salt"));
+    assert_eq!(
+        browser
+            .get(&format!("/admin/s/{sid}/rounds/2/setup"))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+}

@@ -87,6 +87,10 @@ pub fn routes() -> Router<AppState> {
             post(super::imports_admin::import_trf),
         )
         .route(
+            "/admin/s/{section_id}/rounds/{n}/setup",
+            get(super::setups_admin::show_setup),
+        )
+        .route(
             "/admin/s/{section_id}/prizes",
             get(super::prizes_admin::show_prizes).post(super::prizes_admin::save_prizes),
         )

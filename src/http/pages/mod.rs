@@ -14,6 +14,7 @@ pub mod public;
 pub mod register;
 pub mod results;
 pub mod session;
+pub mod setups_admin;
 
 use super::AppState;
 use crate::i18n::{Lang, Tr};
