@@ -85,9 +85,9 @@ pub async fn find_by_session(
 }
 
 /// Deletes a session (logout).
-pub async fn delete_session(db: impl PgExecutor<'_>, token_hash: &[u8]) -> sqlx::Result<()> {
-    sqlx::query!("delete from user_session where token_hash = $1", token_hash)
+pub async fn delete_session(db: impl PgExecutor<'_>, token_hash: &[u8]) -> sqlx::Result<bool> {
+    let done = sqlx::query!("delete from user_session where token_hash = $1", token_hash)
         .execute(db)
         .await?;
-    Ok(())
+    Ok(done.rows_affected() > 0)
 }

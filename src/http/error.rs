@@ -94,6 +94,14 @@ impl IntoResponse for ApiError {
     }
 }
 
+/// A known API path asked with a method it does not take (axum adds the `Allow` header).
+pub async fn api_method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "this endpoint does not take that method; see the Allow header",
+    )
+}
+
 /// Unknown paths under `/api/v1`.
 pub async fn api_not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")

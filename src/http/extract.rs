@@ -1,10 +1,11 @@
 //! Extractors whose rejections use our error formats instead of axum's plain text, so a
 //! malformed body or a bad UUID in a path gets a 4xx with a message: JSON for the API
-//! (`AppJson`, `AppPath`, `AppQuery`), an HTML page for forms (`AppForm`).
+//! (`AppJson`, `AppPath`, `AppQuery`, `AppBytes`), an HTML page for forms (`AppForm`).
 
 use super::error::ApiError;
 use super::pages::{session, LangPrefs, PageError};
 use crate::i18n::{Lang, Tr};
+use axum::body::Bytes;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use axum::extract::FromRequest;
 use axum::extract::FromRequestParts;
@@ -33,13 +34,31 @@ pub struct AppPath<T>(pub T);
 #[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct AppQuery<T>(pub T);
 
+/// A raw body (TRF, CSV files) with our rejection: a body over the limit gets a JSON 413.
+#[derive(Debug)]
+pub struct AppBytes(pub Bytes);
+
+impl<S: Send + Sync> FromRequest<S> for AppBytes {
+    type Rejection = ApiError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        Bytes::from_request(request, state)
+            .await
+            .map(AppBytes)
+            .map_err(|rejection| {
+                ApiError::new(
+                    rejection.status(),
+                    format!("cannot read the body: {}", rejection.body_text()),
+                )
+            })
+    }
+}
+
 impl From<JsonRejection> for ApiError {
     fn from(rejection: JsonRejection) -> ApiError {
-        let status = match rejection {
-            JsonRejection::MissingJsonContentType(_) => StatusCode::UNSUPPORTED_MEDIA_TYPE,
-            JsonRejection::JsonDataError(_) => StatusCode::UNPROCESSABLE_ENTITY,
-            _ => StatusCode::BAD_REQUEST,
-        };
+        // axum's own choice: 415 without the JSON content type, 422 for JSON of the wrong
+        // shape, 413 over the body limit, 400 for the rest.
+        let status = rejection.status();
         ApiError::new(
             status,
             format!("invalid JSON body: {}", rejection.body_text()),

@@ -562,11 +562,11 @@ pub struct AuditEvent {
     pub entity: String,
     /// Its id.
     pub entity_id: Option<Uuid>,
-    /// Before.
-    #[schema(value_type = Object)]
+    /// Before (`null` for a creation).
+    #[schema(value_type = Option<Object>)]
     pub before: Option<Value>,
-    /// After.
-    #[schema(value_type = Object)]
+    /// After (`null` for a deletion).
+    #[schema(value_type = Option<Object>)]
     pub after: Option<Value>,
     /// When.
     pub at: chrono::DateTime<chrono::Utc>,

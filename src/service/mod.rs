@@ -46,7 +46,7 @@ pub enum Error {
     Forbidden(String),
     /// Occurs when the database is unreachable or fails.
     #[error("database error")]
-    Db(#[from] sqlx::Error),
+    Db(sqlx::Error),
     /// Occurs on an internal failure that is not the client's fault.
     #[error("internal error: {0}")]
     Internal(String),
@@ -61,6 +61,32 @@ impl Error {
         Error::Invalid {
             message: format!("{field}: {message}"),
             fields,
+        }
+    }
+}
+
+impl From<sqlx::Error> for Error {
+    /// Narrows the database's data exceptions, which only the client's values cause (the
+    /// queries are parameterised), to `Invalid`: a NUL character in a text (PostgreSQL text
+    /// cannot hold one), a date or time beyond PostgreSQL's range, a number beyond its column.
+    /// Everything else stays a database error (a 5xx).
+    fn from(error: sqlx::Error) -> Error {
+        let rule = match &error {
+            sqlx::Error::Database(e) => match e.code().as_deref() {
+                // 22021 for a text column, 22P05 for a JSON one.
+                Some("22021" | "22P05") => Some(("text", "must not contain NUL characters")),
+                Some("22008") => Some(("date", "is out of range")),
+                Some("22003") => Some(("number", "is out of range")),
+                _ => None,
+            },
+            _ => None,
+        };
+        match rule {
+            Some((what, why)) => Error::Invalid {
+                message: format!("a {what} in the request {why}"),
+                fields: FieldErrors::new(),
+            },
+            None => Error::Db(error),
         }
     }
 }

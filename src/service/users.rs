@@ -102,7 +102,7 @@ pub async fn authenticate(pool: &PgPool, token: &str) -> Result<Option<Actor>> {
     }))
 }
 
-/// Ends a session.
-pub async fn logout(pool: &PgPool, token: &str) -> Result<()> {
+/// Ends a session; false when the token had none.
+pub async fn logout(pool: &PgPool, token: &str) -> Result<bool> {
     Ok(db::user::delete_session(pool, &token_hash(token)).await?)
 }

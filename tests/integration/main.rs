@@ -7,7 +7,9 @@
 )]
 mod api;
 mod auth;
+mod crash;
 mod embedded;
+mod hardening;
 mod health;
 mod interchange;
 mod knockout;

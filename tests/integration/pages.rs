@@ -617,3 +617,372 @@ async fn event_pages_fall_back_to_the_event_language(pool: PgPool) {
     let page = browser.get(&format!("/t/{tid}")).await;
     assert!(page.text.contains(r#"<html lang="zh-Hans">"#));
 }
+
+// ---------------------------------------------------------------- registration form
+
+/// Submits the registration form of tournament `tid` with `fields` (the CSRF token added).
+async fn register(browser: &mut Browser, tid: &str, fields: &[(&str, &str)]) -> Reply {
+    let form = browser.get(&format!("/t/{tid}/register?lang=en")).await;
+    assert_eq!(form.status, StatusCode::OK, "{}", form.text);
+    let csrf = csrf_of(&form.text);
+    let mut all = vec![("csrf", csrf.as_str())];
+    all.extend_from_slice(fields);
+    browser.post_form(&format!("/t/{tid}/register"), &all).await
+}
+
+#[sqlx::test]
+async fn a_player_registers_through_the_public_form(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (tid, sid) =
+        tournament_with_section(&pool, &token, "jieqi", json!({"rounds": 5, "cap": 2})).await;
+    let mut browser = Browser::new(&pool);
+    let form = browser.get(&format!("/t/{tid}/register?lang=en")).await;
+    assert!(form
+        .text
+        .contains(&format!(r#"<option value="{sid}" selected>A</option>"#)));
+    assert!(form.text.contains(r#"name="csrf""#));
+
+    let done = register(
+        &mut browser,
+        &tid,
+        &[
+            ("section_id", &sid),
+            ("name", "<script>alert(1)</script>"),
+            ("email", "player@example.org"),
+            ("club", "Toronto"),
+            ("gender", "f"),
+            ("member", "yes"),
+        ],
+    )
+    .await;
+    assert_eq!(done.status, StatusCode::CREATED, "{}", done.text);
+    assert!(done.text.contains("confirmed"));
+    assert!(done.text.contains("&#60;script&#62;"));
+    assert!(!done.text.contains("<script>"));
+
+    let entrants = browser.get(&format!("/s/{sid}/entrants")).await;
+    assert!(entrants
+        .text
+        .contains("&#60;script&#62;alert(1)&#60;/script&#62;"));
+    assert!(!entrants.text.contains("player@example.org"));
+
+    // The cap is 2: the third one waits.
+    let second = register(
+        &mut browser,
+        &tid,
+        &[("section_id", &sid), ("name", "Second")],
+    )
+    .await;
+    assert_eq!(second.status, StatusCode::CREATED);
+    let waiting = register(
+        &mut browser,
+        &tid,
+        &[("section_id", &sid), ("name", "Third")],
+    )
+    .await;
+    assert_eq!(waiting.status, StatusCode::CREATED);
+    assert!(
+        waiting.text.contains("on the waitlist (waitlist place 1)"),
+        "{}",
+        waiting.text
+    );
+}
+
+#[sqlx::test]
+async fn registration_errors_show_next_to_the_field_with_the_values_kept(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (tid, sid) = tournament_with_section(&pool, &token, "jieqi", json!({"rounds": 5})).await;
+    expect(
+        &call(
+            &pool,
+            "PATCH",
+            &format!("/api/v1/tournaments/{tid}"),
+            Some(&token),
+            Some(json!({"waiver_text": "No refunds.\nPhotos may be taken."})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let mut browser = Browser::new(&pool);
+    let form = browser.get(&format!("/t/{tid}/register")).await;
+    assert!(form.text.contains("No refunds."), "the waiver is shown");
+
+    let reply = register(
+        &mut browser,
+        &tid,
+        &[
+            ("section_id", &sid),
+            ("name", " "),
+            ("club", "Kept Club"),
+            ("rating", "abc"),
+        ],
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        reply
+            .text
+            .contains(r#"id="rating-error">Enter a whole number."#),
+        "{}",
+        reply.text
+    );
+    assert!(reply.text.contains(r#"value="Kept Club""#));
+
+    let reply = register(
+        &mut browser,
+        &tid,
+        &[("section_id", &sid), ("name", " "), ("club", "Kept Club")],
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(reply.text.contains(r#"id="name-error""#), "{}", reply.text);
+    assert!(reply.text.contains(r#"id="waiver_accepted-error""#));
+    assert!(reply.text.contains(r#"value="Kept Club""#));
+
+    let reply = register(&mut browser, &tid, &[("name", "No Section")]).await;
+    assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(reply
+        .text
+        .contains(r#"id="section_id-error">Choose a section."#));
+
+    let reply = register(
+        &mut browser,
+        &tid,
+        &[
+            ("section_id", &sid),
+            ("name", "Ann"),
+            ("waiver_accepted", "yes"),
+        ],
+    )
+    .await;
+    assert_eq!(reply.status, StatusCode::CREATED, "{}", reply.text);
+
+    // Without the token the form is refused.
+    let forged = browser
+        .post_form(
+            &format!("/t/{tid}/register"),
+            &[("section_id", &sid), ("name", "Forged")],
+        )
+        .await;
+    assert_eq!(forged.status, StatusCode::FORBIDDEN);
+}
+
+// ---------------------------------------------------------------- bracket
+
+#[sqlx::test]
+async fn the_bracket_page_shows_the_knockout_stage_or_says_there_is_none(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(&pool, &token, "jieqi", json!({"rounds": 1})).await;
+    add_entrants(&pool, &token, &sid, 4).await;
+    let mut browser = Browser::new(&pool);
+    let none = browser.get(&format!("/s/{sid}/bracket?lang=en")).await;
+    assert_eq!(none.status, StatusCode::OK);
+    assert!(none.text.contains("no knockout stage"));
+
+    let round = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    for b in round["boards"].as_array().unwrap() {
+        let id = b["id"].as_str().unwrap();
+        expect(
+            &call(
+                &pool,
+                "PUT",
+                &format!("/api/v1/boards/{id}/result"),
+                Some(&token),
+                Some(json!({"result": "red_wins"})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let bracket = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/knockout"),
+            Some(&token),
+            Some(json!({"size": 4, "best_of": 1, "third_place": true})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let semi = &bracket["matches"][0];
+    let mid = semi["id"].as_str().unwrap();
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/matches/{mid}/games"),
+            Some(&token),
+            Some(json!({"result": "red_wins"})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let page = browser.get(&format!("/s/{sid}/bracket")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    for text in [
+        "Semi-finals",
+        "Final",
+        "3rd-place match",
+        "best of 1",
+        r#"class="winner""#,
+        "to be decided",
+    ] {
+        assert!(page.text.contains(text), "{text} missing: {}", page.text);
+    }
+    let print = browser.get(&format!("/s/{sid}/bracket/print")).await;
+    assert_eq!(print.status, StatusCode::OK);
+    assert!(print.text.contains("Semi-finals"));
+}
+
+// ---------------------------------------------------------------- the desk
+
+/// The id at the end of a redirect's location.
+fn id_in(reply: &Reply) -> String {
+    location(reply).rsplit('/').next().unwrap().to_string()
+}
+
+#[sqlx::test]
+async fn an_arbiter_runs_a_round_from_the_desk(pool: PgPool) {
+    service::users::create_user(&pool, "desk", "correct horse", "admin")
+        .await
+        .unwrap();
+    let mut browser = Browser::new(&pool);
+    // Anonymous posts go to the login page, not to the service.
+    let anonymous = browser
+        .post_form("/admin/tournaments", &[("name", "X")])
+        .await;
+    assert_eq!(anonymous.status, StatusCode::SEE_OTHER);
+    assert!(location(&anonymous).starts_with("/login"));
+
+    browser.log_in("desk", "correct horse").await;
+    let form = browser.get("/admin/tournaments/new?lang=en").await;
+    assert_eq!(form.status, StatusCode::OK);
+    let csrf = csrf_of(&form.text);
+    let created = browser
+        .post_form(
+            "/admin/tournaments",
+            &[
+                ("csrf", &csrf),
+                ("name", "Desk Open"),
+                ("game", "jieqi"),
+                ("starts_on", "2026-12-05"),
+                ("default_language", "en"),
+            ],
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.text);
+    let tid = id_in(&created);
+
+    let refused = browser
+        .post_form(
+            &format!("/admin/t/{tid}/sections"),
+            &[("csrf", &csrf), ("name", "A"), ("rounds", "0")],
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.text.contains("rounds"), "{}", refused.text);
+    let section = browser
+        .post_form(
+            &format!("/admin/t/{tid}/sections"),
+            &[
+                ("csrf", &csrf),
+                ("name", "A"),
+                ("rounds", "3"),
+                ("pairing_system", "chinese"),
+                ("entry_type", "individual"),
+            ],
+        )
+        .await;
+    assert_eq!(section.status, StatusCode::SEE_OTHER, "{}", section.text);
+    let sid = id_in(&section);
+
+    for name in ["P1", "P2", "P3", "P4"] {
+        let added = browser
+            .post_form(
+                &format!("/admin/s/{sid}/entrants"),
+                &[("csrf", &csrf), ("name", name), ("club", "Club")],
+            )
+            .await;
+        assert_eq!(added.status, StatusCode::SEE_OTHER, "{}", added.text);
+    }
+    let paired = browser
+        .post_form(&format!("/admin/s/{sid}/rounds"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(paired.status, StatusCode::SEE_OTHER, "{}", paired.text);
+    let desk = browser.get(&format!("/admin/s/{sid}")).await;
+    assert!(desk.text.contains("Round 1"));
+    assert!(desk.text.contains("Paired (not yet published)"));
+    let board = desk
+        .text
+        .split(r#"action="/admin/boards/"#)
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+
+    let published = browser
+        .post_form(
+            &format!("/admin/s/{sid}/rounds/1/publish"),
+            &[("csrf", &csrf)],
+        )
+        .await;
+    assert_eq!(published.status, StatusCode::SEE_OTHER);
+
+    let entered = browser
+        .post_form(
+            &format!("/admin/boards/{board}/result"),
+            &[
+                ("csrf", &csrf),
+                ("section_id", &sid),
+                ("result", "red_wins"),
+                ("red_fouls", "0"),
+                ("black_fouls", "1"),
+                ("version", ""),
+            ],
+        )
+        .await;
+    assert_eq!(entered.status, StatusCode::SEE_OTHER, "{}", entered.text);
+    let public = browser.get(&format!("/s/{sid}/pairings/1")).await;
+    assert!(public.text.contains("1 : 0"));
+
+    // Pairing again while a board has no result is refused with the service's message.
+    let early = browser
+        .post_form(&format!("/admin/s/{sid}/rounds"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(early.status, StatusCode::CONFLICT);
+    assert!(early.text.contains("without a result"), "{}", early.text);
+
+    // A stale version is refused, not applied.
+    let stale = browser
+        .post_form(
+            &format!("/admin/boards/{board}/result"),
+            &[
+                ("csrf", &csrf),
+                ("section_id", &sid),
+                ("result", "draw"),
+                ("version", "0"),
+            ],
+        )
+        .await;
+    assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.text);
+    let bad = browser
+        .post_form(
+            &format!("/admin/boards/{board}/result"),
+            &[("csrf", &csrf), ("section_id", &sid), ("result", "")],
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+}

@@ -49,7 +49,7 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
         .map(str::trim)
 }
 
-/// Ends the session of the bearer token.
+/// Ends the session of the bearer token (401 when it is unknown or already ended).
 #[utoipa::path(post, path = "/api/v1/auth/logout", tag = "auth", security(("bearer" = [])),
     responses((status = 204), (status = 401, body = ErrorBody)))]
 pub async fn delete_session(
@@ -62,7 +62,13 @@ pub async fn delete_session(
             "missing Authorization: Bearer token",
         )
     })?;
-    service::users::logout(&state.db, token).await?;
+    // Like every endpoint that needs a login, an unknown or ended token gets 401.
+    if !service::users::logout(&state.db, token).await? {
+        return Err(ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "the token is invalid or expired; log in again",
+        ));
+    }
     Ok(StatusCode::NO_CONTENT)
 }
 

@@ -15,7 +15,9 @@ use super::AppState;
 use axum::routing::{any, get};
 use axum::{Json, Router};
 use std::sync::Arc;
+use utoipa::openapi::path::Operation;
 use utoipa::openapi::security::{HttpAuthScheme, HttpBuilder, SecurityScheme};
+use utoipa::openapi::{ContentBuilder, Ref, ResponseBuilder};
 use utoipa::{Modify, OpenApi};
 use utoipa_axum::router::OpenApiRouter;
 use utoipa_axum::routes;
@@ -40,9 +42,62 @@ impl Modify for BearerAuth {
     }
 }
 
+/// Documents the answers every request body can get before its handler runs: 400 (malformed
+/// JSON), 413 (over the body limit), 415 (a JSON body without `Content-Type:
+/// application/json`). They come from the extractors, not the handlers, so they are added here
+/// once instead of in each handler's annotation, where one would be forgotten.
+struct BodyRejections;
+
+impl Modify for BodyRejections {
+    fn modify(&self, openapi: &mut utoipa::openapi::OpenApi) {
+        let error = |description: &str| {
+            ResponseBuilder::new()
+                .description(description)
+                .content(
+                    "application/json",
+                    ContentBuilder::new()
+                        .schema(Some(Ref::from_schema_name("ErrorBody")))
+                        .build(),
+                )
+                .build()
+        };
+        for item in openapi.paths.paths.values_mut() {
+            let operations = [
+                &mut item.get,
+                &mut item.put,
+                &mut item.post,
+                &mut item.delete,
+                &mut item.patch,
+            ];
+            for operation in operations.into_iter().flatten() {
+                let Operation {
+                    request_body: Some(body),
+                    responses,
+                    ..
+                } = operation
+                else {
+                    continue;
+                };
+                let json = body.content.contains_key("application/json");
+                let mut add = |status: &str, description: &str| {
+                    responses
+                        .responses
+                        .entry(status.to_string())
+                        .or_insert_with(|| error(description).into());
+                };
+                add("400", "The body cannot be read");
+                add("413", "The body is too large");
+                if json {
+                    add("415", "The body is not sent as application/json");
+                }
+            }
+        }
+    }
+}
+
 /// The API routes and their OpenAPI document.
 pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
-    OpenApiRouter::with_openapi(ApiDoc::openapi())
+    let (router, doc) = OpenApiRouter::with_openapi(ApiDoc::openapi())
         .routes(routes!(auth::create_session))
         .routes(routes!(auth::delete_session))
         .routes(routes!(
@@ -94,7 +149,10 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(knockout::put_prizes, knockout::get_prizes))
         .routes(routes!(knockout::get_awards))
         .routes(routes!(knockout::get_round_setup))
-        .split_for_parts()
+        .split_for_parts();
+    let mut doc = doc;
+    BodyRejections.modify(&mut doc);
+    (router, doc)
 }
 
 /// Every API route, with `/api/v1/openapi.json` and a JSON 404 for unknown API paths.
@@ -108,4 +166,6 @@ pub fn router() -> Router<AppState> {
         )
         .route("/api/v1", any(super::error::api_not_found))
         .route("/api/v1/{*rest}", any(super::error::api_not_found))
+        // Set last: it applies to the routes registered before it (axum keeps the Allow header).
+        .method_not_allowed_fallback(super::error::api_method_not_allowed)
 }

@@ -140,7 +140,7 @@ pub async fn create_session(
             response
         }
         Err(service::Error::Unauthorized(_)) => {
-            limiter.record_failure(ip, &username, Instant::now());
+            limiter.record(ip, &username, Instant::now());
             again(
                 ctx,
                 StatusCode::UNPROCESSABLE_ENTITY,

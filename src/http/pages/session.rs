@@ -333,7 +333,7 @@ impl RateLimiter {
     }
 
     /// Records an event (a failed attempt, a registration) at `now`.
-    pub fn record_failure(&self, ip: IpAddr, username: &str, now: Instant) {
+    pub fn record(&self, ip: IpAddr, username: &str, now: Instant) {
         let mut map = self.lock();
         // Forget stale keys now and then so memory stays bounded under a spray of usernames.
         if map.len() > 10_000 {
@@ -362,7 +362,7 @@ mod tests {
         let t0 = Instant::now();
         for i in 0..3 {
             assert!(limiter.allowed(ip, "Chief", t0 + Duration::from_secs(i)));
-            limiter.record_failure(ip, "Chief", t0 + Duration::from_secs(i));
+            limiter.record(ip, "Chief", t0 + Duration::from_secs(i));
         }
         assert!(!limiter.allowed(ip, "chief ", t0 + Duration::from_secs(5)));
         // Another user, or another address, is not affected.

@@ -1,0 +1,306 @@
+//! Whole-event benchmark (SPEC §15: 1,000 entrants × 9 rounds through the API in < 60 s on
+//! 2 cores). Starts the `arbiter` binary next to this one on a fresh database of
+//! `DATABASE_URL`'s server, imports the entrants, then per round pairs, enters every result
+//! from several threads and reads the standings, and prints the time of each phase.
+//!
+//! ```sh
+//! cargo build --release --bin arbiter --bin bench_event
+//! DATABASE_URL=postgres://… target/release/bench_event [ENTRANTS [ROUNDS [SYSTEM]]]
+//! ```
+
+use anyhow::{bail, Context as _};
+use std::io::{Read as _, Write as _};
+use std::net::{TcpListener, TcpStream};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Threads entering results at once (a few arbiters at their desks).
+const THREADS: usize = 4;
+
+/// One HTTP/1.1 request on its own connection: status and body.
+fn http(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: &str,
+    content_type: &str,
+    body: &str,
+) -> anyhow::Result<(u16, String)> {
+    let mut stream = TcpStream::connect(("127.0.0.1", port))?;
+    stream.set_nodelay(true)?;
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\
+         Authorization: Bearer {token}\r\nContent-Type: {content_type}\r\n\
+         Content-Length: {}\r\n\r\n{body}",
+        body.len()
+    )?;
+    let mut response = String::new();
+    stream.read_to_string(&mut response)?;
+    let status = response
+        .split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .context("no status line")?;
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    Ok((status, body))
+}
+
+/// A JSON request that must succeed.
+fn json(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: &str,
+    body: &str,
+) -> anyhow::Result<serde_json::Value> {
+    let (status, text) = http(port, method, path, token, "application/json", body)?;
+    if status >= 300 {
+        bail!("{method} {path}: {status} {text}");
+    }
+    Ok(serde_json::from_str(&text).unwrap_or(serde_json::Value::Null))
+}
+
+/// DATABASE_URL with its database swapped for `database` (the query, e.g. `?host=`, kept).
+fn url_with_database(base: &str, database: &str) -> String {
+    let (head, query) = base
+        .split_once('?')
+        .map_or((base, None), |(h, q)| (h, Some(q)));
+    let authority = head.find("://").map_or(0, |i| i + 3);
+    let path = head[authority..]
+        .find('/')
+        .map_or(head.len(), |i| authority + i);
+    let mut url = format!("{}/{database}", &head[..path]);
+    if let Some(query) = query {
+        url.push('?');
+        url.push_str(query);
+    }
+    url
+}
+
+/// The server under test; killed when dropped, whatever happened.
+struct Server(Child);
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+fn start_server(url: &str) -> anyhow::Result<(Server, u16)> {
+    let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
+    let bin = std::env::current_exe()?
+        .parent()
+        .context("no folder")?
+        .join("arbiter");
+    let child = Command::new(&bin)
+        .arg("--bind")
+        .arg(format!("127.0.0.1:{port}"))
+        .env("DATABASE_URL", url)
+        .env("RUST_LOG", "warn")
+        .stdout(Stdio::null())
+        .stderr(Stdio::inherit())
+        .spawn()
+        .with_context(|| format!("starting {}", bin.display()))?;
+    let mut server = Server(child);
+    let started = Instant::now();
+    while !matches!(
+        http(port, "GET", "/healthz", "", "text/plain", ""),
+        Ok((200, _))
+    ) {
+        if let Some(status) = server.0.try_wait()? {
+            bail!("the server exited with {status}");
+        }
+        if started.elapsed() > Duration::from_secs(60) {
+            bail!("the server did not start within 60 s");
+        }
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    Ok((server, port))
+}
+
+/// Time spent per phase.
+#[derive(Default)]
+struct Phases {
+    pair: Duration,
+    results: Duration,
+    standings: Duration,
+}
+
+fn run(port: u16, token: &str, entrants: usize, rounds: i32, system: &str) -> anyhow::Result<()> {
+    let clock = Instant::now();
+    let t = json(
+        port,
+        "POST",
+        "/api/v1/tournaments",
+        token,
+        r#"{"name":"Bench Open","game":"xiangqi"}"#,
+    )?;
+    let tid = t["id"].as_str().context("tournament id")?;
+    let s = json(
+        port,
+        "POST",
+        &format!("/api/v1/tournaments/{tid}/sections"),
+        token,
+        &format!(r#"{{"name":"Open","rounds":{rounds},"pairing_system":"{system}"}}"#),
+    )?;
+    let section = s["id"].as_str().context("section id")?.to_string();
+    let csv: String = std::iter::once("name,rating,club\n".to_string())
+        .chain(
+            (1..=entrants)
+                .map(|i| format!("Player {i},{},Club {}\n", 1000 + (i * 7919) % 1500, i % 40)),
+        )
+        .collect();
+    let (status, text) = http(
+        port,
+        "POST",
+        &format!("/api/v1/sections/{section}/import.csv?apply=true"),
+        token,
+        "text/csv",
+        &csv,
+    )?;
+    if status != 200 {
+        bail!("CSV import: {status} {text}");
+    }
+    let setup = clock.elapsed();
+    println!("setup ({entrants} entrants by CSV): {setup:.2?}");
+    println!("round      pair   results (n)       standings");
+
+    let mut total = Phases::default();
+    let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+    for round in 1..=rounds {
+        let clock = Instant::now();
+        let view = json(
+            port,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds"),
+            token,
+            "",
+        )?;
+        let pair = clock.elapsed();
+
+        let mut shares = vec![Vec::new(); THREADS];
+        let mut n = 0;
+        for board in view["boards"].as_array().context("boards")? {
+            if board["black"].is_null() {
+                continue;
+            }
+            // xorshift: results spread over wins, losses and draws, the same each run.
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            let result =
+                ["red_wins", "black_wins", "draw", "red_wins", "black_wins"][(seed % 5) as usize];
+            let id = board["id"].as_str().context("board id")?.to_string();
+            shares[n % THREADS].push((id, result));
+            n += 1;
+        }
+        let clock = Instant::now();
+        let workers: Vec<_> = shares
+            .into_iter()
+            .map(|share| {
+                let token = token.to_string();
+                std::thread::spawn(move || -> anyhow::Result<()> {
+                    for (id, result) in share {
+                        json(
+                            port,
+                            "PUT",
+                            &format!("/api/v1/boards/{id}/result"),
+                            &token,
+                            &format!(r#"{{"result":"{result}"}}"#),
+                        )?;
+                    }
+                    Ok(())
+                })
+            })
+            .collect();
+        for worker in workers {
+            worker
+                .join()
+                .map_err(|_| anyhow::anyhow!("a result thread panicked"))??;
+        }
+        let results = clock.elapsed();
+
+        let clock = Instant::now();
+        let (status, text) = http(
+            port,
+            "GET",
+            &format!("/api/v1/sections/{section}/standings"),
+            token,
+            "",
+            "",
+        )?;
+        if status != 200 {
+            bail!("standings: {status} {text}");
+        }
+        let standings = clock.elapsed();
+        println!("{round:>5} {pair:>9.2?} {results:>9.2?} ({n:>4}) {standings:>11.2?}");
+        total.pair += pair;
+        total.results += results;
+        total.standings += standings;
+    }
+    let event = total.pair + total.results + total.standings;
+    println!(
+        "total {:>9.2?} {:>9.2?}        {:>11.2?}",
+        total.pair, total.results, total.standings
+    );
+    println!("event (pair + results + standings, {rounds} rounds): {event:.2?}");
+    println!("with setup: {:.2?}", event + setup);
+    Ok(())
+}
+
+fn main() -> anyhow::Result<()> {
+    let mut args = std::env::args().skip(1);
+    let entrants: usize = args.next().map_or(Ok(1000), |a| a.parse())?;
+    let rounds: i32 = args.next().map_or(Ok(9), |a| a.parse())?;
+    let system = args.next().unwrap_or_else(|| "chinese".into());
+    let base = std::env::var("DATABASE_URL")
+        .context("set DATABASE_URL to a PostgreSQL server (a fresh database is made on it)")?;
+    let database = format!("arbiter_bench_{}", std::process::id());
+    let url = url_with_database(&base, &database);
+    let runtime = tokio::runtime::Runtime::new()?;
+
+    let token = runtime.block_on(async {
+        let admin = sqlx::PgPool::connect(&base).await?;
+        sqlx::query(&format!("create database {database}"))
+            .execute(&admin)
+            .await?;
+        // Profiling aid: without waiting for the WAL flush at each commit, the difference to
+        // a normal run is the time results spend in fsync (they commit one after another,
+        // serialised by the section lock).
+        if std::env::var_os("BENCH_ASYNC_COMMIT").is_some() {
+            sqlx::query(&format!(
+                "alter database {database} set synchronous_commit = off"
+            ))
+            .execute(&admin)
+            .await?;
+        }
+        admin.close().await;
+        let pool = sqlx::PgPool::connect(&url).await?;
+        arbiter::startup::MIGRATOR.run(&pool).await?;
+        arbiter::service::users::create_user(&pool, "bench", "a long password", "admin").await?;
+        let token =
+            arbiter::service::users::login(&pool, "bench", "a long password", "api").await?;
+        pool.close().await;
+        anyhow::Ok(token)
+    })?;
+
+    let outcome = start_server(&url).and_then(|(server, port)| {
+        let outcome = run(port, &token, entrants, rounds, &system);
+        drop(server);
+        outcome
+    });
+    runtime.block_on(async {
+        let admin = sqlx::PgPool::connect(&base).await?;
+        sqlx::query(&format!("drop database if exists {database} with (force)"))
+            .execute(&admin)
+            .await?;
+        admin.close().await;
+        anyhow::Ok(())
+    })?;
+    outcome
+}
