@@ -147,7 +147,19 @@ async function seed() {
   for (const [i, board] of played.slice(0, -1).entries()) {
     await api('PUT', `/api/v1/boards/${board.id}/result`, { result: results[i % results.length], red_fouls: i === 1 ? 1 : 0 }, token);
   }
+  // A second section that went on to a knockout stage (semi-finals, final, 3rd place).
+  const ko = await api('POST', `/api/v1/tournaments/${open.id}/sections`, { name: '淘汰組', rounds: 1 }, token);
+  for (const name of ['甲', '乙', '丙', '丁']) {
+    await api('POST', `/api/v1/sections/${ko.id}/entrants`, { name: `選手${name}` }, token);
+  }
+  const koRound = await api('POST', `/api/v1/sections/${ko.id}/rounds`, undefined, token);
+  for (const board of koRound.boards) {
+    await api('PUT', `/api/v1/boards/${board.id}/result`, { result: 'red_wins' }, token);
+  }
+  const bracket = await api('POST', `/api/v1/sections/${ko.id}/knockout`, { size: 4, best_of: 3, third_place: true }, token);
+  await api('POST', `/api/v1/matches/${bracket.matches[0].id}/games`, { result: 'red_wins' }, token);
   Object.assign(data, {
+    knockoutId: ko.id,
     token, evilId: evil.id, tournamentId: open.id, sectionId: section.id,
     pendingBoard: played[played.length - 1].id,
   });
@@ -410,6 +422,7 @@ test('a player registers on a phone; a missing name is reported next to the fiel
   assert(width <= 360, `the form is ${width}px wide`);
   await page.screenshot({ path: join(out, 'register-360.png'), fullPage: true });
   // The browser's own check would stop an empty name; switch it off to reach the server's.
+  await page.selectOption('#section_id', { label: '公開組' });
   await page.evaluate(() => document.querySelector('#name').removeAttribute('required'));
   await page.fill('#club', '多倫多棋會');
   const [rejected] = await Promise.all([
@@ -444,6 +457,46 @@ test('standings update in place when a result comes in', async ({ page }) => {
   assert(changed === true, 'the page content changed');
   assert(!(await page.textContent('main')).includes('provisional'), 'now final');
   assert(page.url().endsWith('/standings'), 'no navigation');
+});
+
+test('the bracket shows on a phone and prints on A4', async ({ page }) => {
+  await page.goto(`${base}/s/${data.knockoutId}/bracket`);
+  assert((await page.textContent('main')).includes('準決賽'), 'semi-finals');
+  assert((await page.textContent('main')).includes('季軍賽'), '3rd-place match');
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= 360, `the bracket is ${width}px wide`);
+  await page.screenshot({ path: join(out, 'bracket-360.png'), fullPage: true });
+  await page.click('a.print-link');
+  await page.waitForURL(/\/bracket\/print$/);
+  await page.emulateMedia({ media: 'print' });
+  await page.pdf({ path: join(out, 'bracket.pdf'), format: 'A4' });
+  await page.screenshot({ path: join(out, 'bracket-print.png'), fullPage: true });
+}, { context: { locale: 'zh-TW', viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true } });
+
+test('an arbiter creates an event and runs round 1 from the desk', async ({ page }) => {
+  await logIn(page);
+  await Promise.all([page.waitForURL(/\/admin\/tournaments\/new$/), page.click('text=New tournament')]);
+  await page.fill('#name', 'Desk Cup');
+  await page.selectOption('#game', 'jieqi');
+  await Promise.all([page.waitForURL(/\/admin\/t\//), page.click('form.form button[type=submit]')]);
+  await page.fill('#name', 'Open');
+  await page.fill('#rounds', '3');
+  await Promise.all([page.waitForURL(/\/admin\/s\//), page.click('form.form button[type=submit]')]);
+  for (const name of ['Ann', 'Bob', 'Cy', 'Di']) {
+    await page.fill('#name', name);
+    await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+$/), page.click('form.form button[type=submit]')]);
+  }
+  await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+$/), page.click('text=Pair the next round')]);
+  assert((await page.locator('form.result-form').count()) === 2, 'two boards to enter');
+  await page.screenshot({ path: join(out, 'desk.png'), fullPage: true });
+  const first = page.locator('form.result-form').first();
+  await first.locator('select[name=result]').selectOption('draw');
+  await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+$/), first.locator('button').click()]);
+  assert((await page.locator('form.result-form select[name=result]').first().inputValue()) === 'draw', 'saved');
+  await page.setViewportSize({ width: 360, height: 740 });
+  const width = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert(width <= 360, `the desk is ${width}px wide on a phone`);
+  await page.screenshot({ path: join(out, 'desk-360.png'), fullPage: true });
 });
 
 // ---------------------------------------------------------------- runner

@@ -766,3 +766,223 @@ async fn registration_errors_show_next_to_the_field_with_the_values_kept(pool: P
         .await;
     assert_eq!(forged.status, StatusCode::FORBIDDEN);
 }
+
+// ---------------------------------------------------------------- bracket
+
+#[sqlx::test]
+async fn the_bracket_page_shows_the_knockout_stage_or_says_there_is_none(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(&pool, &token, "jieqi", json!({"rounds": 1})).await;
+    add_entrants(&pool, &token, &sid, 4).await;
+    let mut browser = Browser::new(&pool);
+    let none = browser.get(&format!("/s/{sid}/bracket?lang=en")).await;
+    assert_eq!(none.status, StatusCode::OK);
+    assert!(none.text.contains("no knockout stage"));
+
+    let round = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    for b in round["boards"].as_array().unwrap() {
+        let id = b["id"].as_str().unwrap();
+        expect(
+            &call(
+                &pool,
+                "PUT",
+                &format!("/api/v1/boards/{id}/result"),
+                Some(&token),
+                Some(json!({"result": "red_wins"})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let bracket = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/knockout"),
+            Some(&token),
+            Some(json!({"size": 4, "best_of": 1, "third_place": true})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let semi = &bracket["matches"][0];
+    let mid = semi["id"].as_str().unwrap();
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/matches/{mid}/games"),
+            Some(&token),
+            Some(json!({"result": "red_wins"})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let page = browser.get(&format!("/s/{sid}/bracket")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    for text in [
+        "Semi-finals",
+        "Final",
+        "3rd-place match",
+        "best of 1",
+        r#"class="winner""#,
+        "to be decided",
+    ] {
+        assert!(page.text.contains(text), "{text} missing: {}", page.text);
+    }
+    let print = browser.get(&format!("/s/{sid}/bracket/print")).await;
+    assert_eq!(print.status, StatusCode::OK);
+    assert!(print.text.contains("Semi-finals"));
+}
+
+// ---------------------------------------------------------------- the desk
+
+/// The id at the end of a redirect's location.
+fn id_in(reply: &Reply) -> String {
+    location(reply).rsplit('/').next().unwrap().to_string()
+}
+
+#[sqlx::test]
+async fn an_arbiter_runs_a_round_from_the_desk(pool: PgPool) {
+    service::users::create_user(&pool, "desk", "correct horse", "admin")
+        .await
+        .unwrap();
+    let mut browser = Browser::new(&pool);
+    // Anonymous posts go to the login page, not to the service.
+    let anonymous = browser
+        .post_form("/admin/tournaments", &[("name", "X")])
+        .await;
+    assert_eq!(anonymous.status, StatusCode::SEE_OTHER);
+    assert!(location(&anonymous).starts_with("/login"));
+
+    browser.log_in("desk", "correct horse").await;
+    let form = browser.get("/admin/tournaments/new?lang=en").await;
+    assert_eq!(form.status, StatusCode::OK);
+    let csrf = csrf_of(&form.text);
+    let created = browser
+        .post_form(
+            "/admin/tournaments",
+            &[
+                ("csrf", &csrf),
+                ("name", "Desk Open"),
+                ("game", "jieqi"),
+                ("starts_on", "2026-12-05"),
+                ("default_language", "en"),
+            ],
+        )
+        .await;
+    assert_eq!(created.status, StatusCode::SEE_OTHER, "{}", created.text);
+    let tid = id_in(&created);
+
+    let refused = browser
+        .post_form(
+            &format!("/admin/t/{tid}/sections"),
+            &[("csrf", &csrf), ("name", "A"), ("rounds", "0")],
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.text.contains("rounds"), "{}", refused.text);
+    let section = browser
+        .post_form(
+            &format!("/admin/t/{tid}/sections"),
+            &[
+                ("csrf", &csrf),
+                ("name", "A"),
+                ("rounds", "3"),
+                ("pairing_system", "chinese"),
+                ("entry_type", "individual"),
+            ],
+        )
+        .await;
+    assert_eq!(section.status, StatusCode::SEE_OTHER, "{}", section.text);
+    let sid = id_in(&section);
+
+    for name in ["P1", "P2", "P3", "P4"] {
+        let added = browser
+            .post_form(
+                &format!("/admin/s/{sid}/entrants"),
+                &[("csrf", &csrf), ("name", name), ("club", "Club")],
+            )
+            .await;
+        assert_eq!(added.status, StatusCode::SEE_OTHER, "{}", added.text);
+    }
+    let paired = browser
+        .post_form(&format!("/admin/s/{sid}/rounds"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(paired.status, StatusCode::SEE_OTHER, "{}", paired.text);
+    let desk = browser.get(&format!("/admin/s/{sid}")).await;
+    assert!(desk.text.contains("Round 1"));
+    assert!(desk.text.contains("Paired (not yet published)"));
+    let board = desk
+        .text
+        .split(r#"action="/admin/boards/"#)
+        .nth(1)
+        .unwrap()
+        .split('/')
+        .next()
+        .unwrap()
+        .to_string();
+
+    let published = browser
+        .post_form(
+            &format!("/admin/s/{sid}/rounds/1/publish"),
+            &[("csrf", &csrf)],
+        )
+        .await;
+    assert_eq!(published.status, StatusCode::SEE_OTHER);
+
+    let entered = browser
+        .post_form(
+            &format!("/admin/boards/{board}/result"),
+            &[
+                ("csrf", &csrf),
+                ("section_id", &sid),
+                ("result", "red_wins"),
+                ("red_fouls", "0"),
+                ("black_fouls", "1"),
+                ("version", ""),
+            ],
+        )
+        .await;
+    assert_eq!(entered.status, StatusCode::SEE_OTHER, "{}", entered.text);
+    let public = browser.get(&format!("/s/{sid}/pairings/1")).await;
+    assert!(public.text.contains("1 : 0"));
+
+    // Pairing again while a board has no result is refused with the service's message.
+    let early = browser
+        .post_form(&format!("/admin/s/{sid}/rounds"), &[("csrf", &csrf)])
+        .await;
+    assert_eq!(early.status, StatusCode::CONFLICT);
+    assert!(early.text.contains("without a result"), "{}", early.text);
+
+    // A stale version is refused, not applied.
+    let stale = browser
+        .post_form(
+            &format!("/admin/boards/{board}/result"),
+            &[
+                ("csrf", &csrf),
+                ("section_id", &sid),
+                ("result", "draw"),
+                ("version", "0"),
+            ],
+        )
+        .await;
+    assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.text);
+    let bad = browser
+        .post_form(
+            &format!("/admin/boards/{board}/result"),
+            &[("csrf", &csrf), ("section_id", &sid), ("result", "")],
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+}

@@ -52,6 +52,10 @@ pub struct GeneratorConfig {
     pub forfeit_percent: u32,
     /// Percentage of entrants absent (half- or zero-point bye) in a round.
     pub absence_percent: u32,
+    /// Number of random pairs that must never meet (`XXP`).
+    pub forbidden_pairs: u32,
+    /// Rounds of Baku-style acceleration: the top half gets a win's points virtually.
+    pub accelerated_rounds: u32,
 }
 
 impl Default for GeneratorConfig {
@@ -63,6 +67,8 @@ impl Default for GeneratorConfig {
             draw_percent: 25,
             forfeit_percent: 3,
             absence_percent: 4,
+            forbidden_pairs: 0,
+            accelerated_rounds: 0,
         }
     }
 }
@@ -94,6 +100,29 @@ pub fn generate(config: &GeneratorConfig, rounds_played: u32) -> Result<Tourname
             ..Entrant::default()
         });
         rating = rating.saturating_sub(rng.below(25) as u32);
+    }
+    for _ in 0..config.forbidden_pairs {
+        if config.entrants < 2 {
+            break;
+        }
+        let a = 1 + rng.below(u64::from(config.entrants)) as StartNo;
+        let b = 1 + rng.below(u64::from(config.entrants)) as StartNo;
+        if a != b {
+            t.forbidden.push(crate::model::ForbiddenPairs {
+                first_round: None,
+                last_round: None,
+                entrants: vec![a, b],
+            });
+        }
+    }
+    if config.accelerated_rounds > 0 {
+        let win = t.scoring.win;
+        for sn in 1..=config.entrants.div_ceil(2) {
+            t.accelerations.push(crate::model::Acceleration {
+                start_no: sn,
+                points: vec![win; config.accelerated_rounds as usize],
+            });
+        }
     }
     for round in 1..=rounds_played + 1 {
         // Absences announced for this round (never everybody).

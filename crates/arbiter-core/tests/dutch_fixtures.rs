@@ -56,7 +56,7 @@ fn run_fixtures(edition: Edition, suffix: &str) {
     let mut failures = Vec::new();
     for case in &cases {
         let trf = std::fs::read_to_string(case).expect("read trf");
-        let t = common::read_trf(&trf);
+        let t = arbiter_core::trf::parse(&trf).expect("fixture parses");
         if t.entrants.len() > max_players {
             continue;
         }

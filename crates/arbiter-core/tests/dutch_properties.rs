@@ -24,6 +24,16 @@ fn generated_pairings_pass_the_checker_and_are_deterministic() {
             draw_percent: rng.below(50) as u32,
             forfeit_percent: rng.below(8) as u32,
             absence_percent: rng.below(10) as u32,
+            forbidden_pairs: if case % 3 == 0 {
+                rng.below(4) as u32
+            } else {
+                0
+            },
+            accelerated_rounds: if case % 4 == 0 {
+                rng.below(3) as u32
+            } else {
+                0
+            },
         };
         let played = rng.below(u64::from(rounds_total)) as u32;
         let t = match generate(&config, played) {

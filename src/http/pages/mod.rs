@@ -5,6 +5,7 @@
 
 pub mod admin;
 pub mod auth;
+pub mod desk;
 pub mod home;
 pub mod public;
 pub mod register;
@@ -29,6 +30,18 @@ pub fn router() -> Router<AppState> {
         .route("/login", get(auth::show_login).post(auth::create_session))
         .route("/logout", post(auth::delete_session))
         .route("/admin", get(admin::show_dashboard))
+        .route("/admin/tournaments/new", get(desk::show_new_tournament))
+        .route("/admin/tournaments", post(desk::create_tournament))
+        .route("/admin/t/{id}", get(desk::show_tournament_desk))
+        .route("/admin/t/{id}/sections", post(desk::create_section))
+        .route("/admin/s/{id}", get(desk::show_section_desk))
+        .route("/admin/s/{id}/entrants", post(desk::add_entrant))
+        .route("/admin/s/{id}/rounds", post(desk::pair_round))
+        .route(
+            "/admin/s/{id}/rounds/{n}/publish",
+            post(desk::publish_round),
+        )
+        .route("/admin/boards/{id}/result", post(desk::enter_result))
         .route("/t/{tournament_id}", get(public::show_tournament))
         .route(
             "/t/{tournament_id}/register",
@@ -54,6 +67,8 @@ pub fn router() -> Router<AppState> {
             "/s/{section_id}/crosstable/print",
             get(public::print_crosstable),
         )
+        .route("/s/{section_id}/bracket", get(public::show_bracket))
+        .route("/s/{section_id}/bracket/print", get(public::print_bracket))
         .layer(middleware::from_fn(session::page_layer))
 }
 

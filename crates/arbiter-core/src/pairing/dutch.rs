@@ -8,7 +8,16 @@
 //! there still an optimal pairing where this MDP is paired here / this player is exchanged /
 //! this S1 player gets that opponent?") is answered by changing a few weights and re-solving.
 //! This reproduces the reference engine bbpPairings (v6.0.0 for the 2025 edition) as described
-//! in `DUTCH.md` §5. Everything is exact integer arithmetic and deterministic.
+//! in `DUTCH.md` §5: same weight layout, same greedy stages, same colour allocation (Art. 5
+//! with the effective-number parity quirk) and board order. Two implementation differences,
+//! neither of which changes a result: the matcher computes maximum-weight *perfect* matchings
+//! (an odd field gets a virtual partner with zero-weight edges, which is equivalent because
+//! the completion field makes every optimum maximum-cardinality), and a finalized pair simply
+//! loses all its other edges instead of also getting the maximum weight. Everything is exact
+//! integer arithmetic and deterministic.
+//!
+//! Public fixtures: 147/147 identical (pairs, colours and board order) for the 2025 edition
+//! and for `Edition::E2017` against bbpPairings v5.0.1.
 
 use super::matching::{MatchWeight, Matcher, Wide};
 use super::{entrants_to_pair, next_round, Board, PairingError, RoundPairing};
@@ -367,11 +376,17 @@ impl Context {
         }
         let matching = match limbs {
             0..=2 => run!(2),
-            3..=4 => run!(4),
-            5..=6 => run!(6),
-            7..=8 => run!(8),
-            9..=12 => run!(12),
-            13..=16 => run!(16),
+            3 => run!(3),
+            4 => run!(4),
+            5 => run!(5),
+            6 => run!(6),
+            7 => run!(7),
+            8 => run!(8),
+            9 => run!(9),
+            10 => run!(10),
+            11..=12 => run!(12),
+            13..=14 => run!(14),
+            15..=16 => run!(16),
             17..=24 => run!(24),
             25..=32 => run!(32),
             33..=48 => run!(48),
@@ -646,9 +661,6 @@ impl Context {
         type W<const L: usize> = Wide<L>;
         let n = sorted.len();
         let b = layout.b;
-        let max_weight: W<L> = W::<L>::one()
-            .shl(layout.total_bits() + 1)
-            .sub(W::<L>::one());
         let mut m: Matcher<W<L>> = Matcher::with_weight_bits(n, layout.total_bits() + 2);
         let empty_ranks = BTreeMap::new();
         let top = sorted[0].score;
@@ -877,7 +889,8 @@ impl Context {
                 m.solve();
                 let mv = mate_of(&m, pv);
                 matched[mv] = true;
-                finalize(&mut m, pv, mv, max_weight);
+                // Finalize: the pair stays in every later optimum.
+                m.fix_pair(pv, mv);
             }
 
             // Stage 3: the remainder and its exchanges.
@@ -1009,7 +1022,8 @@ impl Context {
                 let mv = mate_of(&m, pv);
                 matched[pv] = true;
                 matched[mv] = true;
-                finalize(&mut m, pv, mv, max_weight);
+                // Finalize: the pair stays in every later optimum.
+                m.fix_pair(pv, mv);
             }
 
             // Next bracket.
@@ -1042,8 +1056,120 @@ impl Context {
     }
 }
 
-/// Fixes the pair `{p, q}`: every other edge of both goes (the reference engine also gives
-/// the pair the maximum weight; with no other edges left that changes nothing).
-fn finalize<W: Field>(m: &mut Matcher<W>, p: usize, q: usize, _max_weight: W) {
-    m.fix_pair(p, q);
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::Entrant;
+
+    fn event(players: u32, rounds_total: u32) -> Tournament {
+        Tournament {
+            rounds_total: Some(rounds_total),
+            initial_colour: Some(Side::Red),
+            entrants: (1..=players)
+                .map(|sn| Entrant {
+                    start_no: sn,
+                    rating: Some(2000 - sn),
+                    ..Entrant::default()
+                })
+                .collect(),
+            ..Tournament::default()
+        }
+    }
+
+    /// Records a game: `white` scored `result` against `black`.
+    fn game(t: &mut Tournament, white: StartNo, black: StartNo, result: ResultCode) {
+        let other = match result {
+            ResultCode::Win => ResultCode::Loss,
+            ResultCode::Loss => ResultCode::Win,
+            r => r,
+        };
+        t.entrants[white as usize - 1]
+            .rounds
+            .push(RoundRecord::game(black, Side::Red, result));
+        t.entrants[black as usize - 1]
+            .rounds
+            .push(RoundRecord::game(white, Side::Black, other));
+    }
+
+    fn pairs(p: &RoundPairing) -> BTreeSet<(StartNo, StartNo)> {
+        p.boards
+            .iter()
+            .map(|b| (b.red.min(b.black), b.red.max(b.black)))
+            .collect()
+    }
+
+    /// DUTCH.md §7.1 (bbp's `dutch_2025_C5`): minimising the PAB receiver's score rearranges
+    /// the top bracket.
+    #[test]
+    fn the_bye_goes_to_the_lowest_score_even_if_a_higher_bracket_must_change() {
+        let mut t = event(6, 3);
+        game(&mut t, 1, 4, ResultCode::Win);
+        game(&mut t, 2, 5, ResultCode::Win);
+        game(&mut t, 6, 3, ResultCode::Loss);
+        game(&mut t, 2, 1, ResultCode::Loss);
+        game(&mut t, 3, 4, ResultCode::Win);
+        game(&mut t, 5, 6, ResultCode::Win);
+        t.entrants[3]
+            .rounds
+            .push(RoundRecord::bye(ResultCode::ZeroBye));
+        let p = pair(&t, &DutchOptions::default()).expect("pairable");
+        assert_eq!(pairs(&p), BTreeSet::from([(1, 5), (2, 3)]));
+        assert_eq!(p.bye, Some(6));
+    }
+
+    /// DUTCH.md §7.2 (bbp's `dutch_2025_C9`): the bye goes to the entrant with fewer unplayed
+    /// games.
+    #[test]
+    fn the_bye_prefers_the_entrant_who_has_played_more_games() {
+        let mut t = event(5, 3);
+        game(&mut t, 1, 3, ResultCode::Win);
+        game(&mut t, 4, 2, ResultCode::Loss);
+        t.entrants[4]
+            .rounds
+            .push(RoundRecord::bye(ResultCode::ZeroBye));
+        let p = pair(&t, &DutchOptions::default()).expect("pairable");
+        assert_eq!(p.to_text(), "2 1\n3 5\nbye 4\n");
+    }
+
+    #[test]
+    fn round_one_pairs_top_half_against_bottom_half_with_alternating_colours() {
+        let t = event(7, 5);
+        let p = pair(&t, &DutchOptions::default()).expect("pairable");
+        assert_eq!(p.to_text(), "1 4\n5 2\n3 6\nbye 7\n");
+    }
+
+    #[test]
+    fn a_forbidden_pair_is_never_paired() {
+        let mut t = event(4, 5);
+        t.forbidden.push(crate::model::ForbiddenPairs {
+            first_round: None,
+            last_round: None,
+            entrants: vec![1, 3],
+        });
+        let p = pair(&t, &DutchOptions::default()).expect("pairable");
+        assert!(!pairs(&p).contains(&(1, 3)));
+        assert_eq!(p.boards.len(), 2);
+    }
+
+    #[test]
+    fn acceleration_points_move_an_entrant_into_the_top_score_group() {
+        let mut t = event(4, 5);
+        // Entrant 4 gets one virtual point in round 1: the groups are {4} and {1, 2, 3}.
+        t.accelerations.push(crate::model::Acceleration {
+            start_no: 4,
+            points: vec![Points::whole(1)],
+        });
+        let p = pair(&t, &DutchOptions::default()).expect("pairable");
+        assert!(pairs(&p).contains(&(1, 4)), "{p:?}");
+    }
+
+    #[test]
+    fn an_impossible_round_is_an_error() {
+        let mut t = event(2, 3);
+        game(&mut t, 1, 2, ResultCode::Draw);
+        assert!(matches!(
+            pair(&t, &DutchOptions::default()),
+            Err(PairingError::NoValidPairing { .. })
+        ));
+    }
 }

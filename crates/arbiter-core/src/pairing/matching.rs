@@ -340,9 +340,10 @@ impl<W: MatchWeight> Matcher<W> {
         let (a, b) = (u * self.m + v, v * self.m + u);
         match weight {
             Some(w) => {
-                self.weights[a] = w;
-                self.weights[b] = w;
-                let h = w.double().approx(self.shift).unwrap_or(i64::MIN);
+                let w2 = w.double();
+                self.weights[a] = w2;
+                self.weights[b] = w2;
+                let h = w2.approx(self.shift).unwrap_or(i64::MIN);
                 self.hi2[a] = h;
                 self.hi2[b] = h;
                 self.edges[a] = true;
@@ -364,7 +365,7 @@ impl<W: MatchWeight> Matcher<W> {
     /// The weight of edge `{u, v}`, if it exists.
     pub fn weight(&self, u: usize, v: usize) -> Option<W> {
         let i = u * self.m + v;
-        self.edges[i].then(|| self.weights[i])
+        self.edges[i].then(|| self.weights[i].half())
     }
 
     /// Fixes the pair `{u, v}`: removes every other edge of `u` and `v`, so the pair stays in
@@ -492,8 +493,8 @@ pub fn max_weight_matching<W: MatchWeight>(
         if u == v || u >= n || v >= n {
             continue;
         }
-        weights[u * n + v] = w;
-        weights[v * n + u] = w;
+        weights[u * n + v] = w.double();
+        weights[v * n + u] = w.double();
         present[u * n + v] = true;
         present[v * n + u] = true;
     }
@@ -515,6 +516,7 @@ pub fn max_weight_matching<W: MatchWeight>(
 
 struct Graph<'a, W> {
     n: usize,
+    /// Doubled weights (`2·w`), the form every slack needs.
     w: &'a [W],
     e: &'a [bool],
     /// `approx(2·w)` per edge (`i64::MIN` when out of range).
@@ -529,6 +531,10 @@ impl<W: MatchWeight> Graph<'_, W> {
     }
     #[inline]
     fn wt(&self, i: usize, j: usize) -> W {
+        self.w[i * self.n + j].half()
+    }
+    #[inline]
+    fn wt2(&self, i: usize, j: usize) -> W {
         self.w[i * self.n + j]
     }
     #[inline]
@@ -591,9 +597,9 @@ impl<W: MatchWeight> State<W> {
     fn init(&mut self, g: &Graph<'_, W>) {
         let n = self.n;
         let mut maxweight = W::ZERO;
-        for (i, &w) in g.w.iter().enumerate() {
-            if g.e[i] && w > maxweight {
-                maxweight = w;
+        for (i, &w2) in g.w.iter().enumerate() {
+            if g.e[i] && w2.half() > maxweight {
+                maxweight = w2.half();
             }
         }
         // Even initial duals keep every free vertex at the same parity.
@@ -619,9 +625,7 @@ impl<W: MatchWeight> State<W> {
     #[inline]
     fn slack(&self, g: &Graph<'_, W>, p: usize) -> W {
         let (i, j) = (p / self.n, p % self.n);
-        self.dualvar[i]
-            .add(self.dualvar[j])
-            .sub(g.wt(i, j).double())
+        self.dualvar[i].add(self.dualvar[j]).sub(g.wt2(i, j))
     }
 
     #[inline]
@@ -653,6 +657,8 @@ impl<W: MatchWeight> State<W> {
         let k = self.edge_key(p);
         if !self.allowedge[k] {
             self.allowedge[k] = true;
+            let r = self.flip(k);
+            self.allowedge[r] = true;
             self.allowed_list.push(k);
         }
     }
@@ -1011,6 +1017,8 @@ impl<W: MatchWeight> State<W> {
             }
             for k in self.allowed_list.drain(..) {
                 self.allowedge[k] = false;
+                let r = (k % n) * n + k / n;
+                self.allowedge[r] = false;
             }
             self.queue.clear();
             self.epoch += 1;
@@ -1039,8 +1047,10 @@ impl<W: MatchWeight> State<W> {
                         }
                         let key = if v < w { v * n + w } else { w * n + v };
                         let p = v * n + w;
+                        // Symmetric storage: the row of `v` is read contiguously.
+                        let allowed = self.allowedge[p];
                         let mut kslack = W::ZERO;
-                        if !self.allowedge[key] {
+                        if !allowed {
                             // approx ≥ 1 proves a positive slack; then the edge only
                             // matters if it may beat the current best edge of its target.
                             let approx = match (dv_hi, self.dualvar[w].approx(g.shift), g.hi2(v, w))
@@ -1063,13 +1073,15 @@ impl<W: MatchWeight> State<W> {
                                     }
                                 }
                             }
-                            kslack = self.slack(g, p);
+                            kslack = self.dualvar[v].add(self.dualvar[w]).sub(g.wt2(v, w));
                             if kslack <= W::ZERO {
                                 self.allowedge[key] = true;
+                                self.allowedge[p] = true;
+                                self.allowedge[w * n + v] = true;
                                 self.allowed_list.push(key);
                             }
                         }
-                        if self.allowedge[key] {
+                        if self.allowedge[p] {
                             if self.label[bw] == 0 {
                                 // w becomes T; the end at v labels it.
                                 self.assign_label(w, 2, w * n + v);
@@ -1255,7 +1267,7 @@ impl<W: MatchWeight> State<W> {
         let mut need: Option<W> = None;
         for x in 0..n {
             if x != v && g.has(v, x) {
-                let d = g.wt(v, x).double().sub(self.dualvar[x]);
+                let d = g.wt2(v, x).sub(self.dualvar[x]);
                 if need.is_none_or(|m| d > m) {
                     need = Some(d);
                 }
