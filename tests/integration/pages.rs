@@ -1023,3 +1023,26 @@ async fn result_slips_and_the_list_by_name_print_every_board_and_player(pool: Pg
     let missing = crate::support::get(&pool, &format!("/s/{sid}/slips/9/print")).await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
 }
+
+#[sqlx::test]
+async fn the_pairing_sheet_carries_a_qr_code_to_the_public_page(pool: PgPool) {
+    let (_, sid, _) = played_section(&pool).await;
+    let request = |host: &str| {
+        axum::http::Request::get(format!("/s/{sid}/pairings/1/print"))
+            .header("host", host)
+            .body(axum::body::Body::empty())
+            .unwrap()
+    };
+    let sheet = crate::support::send(&pool, request("arbiter.example:8080")).await;
+    assert_eq!(sheet.status, StatusCode::OK);
+    assert!(sheet.text.contains("<svg"), "no QR code");
+    assert!(sheet
+        .text
+        .contains(&format!("http://arbiter.example:8080/s/{sid}/pairings/1")));
+    // A forged Host header is not printed: the sheet falls back to the path.
+    let forged = crate::support::send(&pool, request("evil\"><script>")).await;
+    assert!(!forged.text.contains("evil"));
+    assert!(forged
+        .text
+        .contains(&format!("<figcaption>/s/{sid}/pairings/1</figcaption>")));
+}

@@ -404,6 +404,49 @@ pub struct PairingsPrint {
     pub nav: SectionNav,
     /// The round.
     pub data: PairingsData,
+    /// The public page of this round, printed under the QR code.
+    pub public_url: String,
+    /// An SVG QR code of `public_url` (our own markup: only rectangles, no text).
+    pub qr_svg: String,
+}
+
+/// The absolute URL of `path` on this server as the visitor reached it; the `Host` header is
+/// used only when it looks like a host name, so a forged one cannot inject anything.
+pub fn public_url(headers: &axum::http::HeaderMap, path: &str) -> String {
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+        });
+    let scheme = match headers
+        .get("x-forwarded-proto")
+        .and_then(|h| h.to_str().ok())
+    {
+        Some("https") => "https",
+        _ => "http",
+    };
+    match host {
+        Some(host) => format!("{scheme}://{host}{path}"),
+        None => path.to_string(),
+    }
+}
+
+/// A QR code of `text` as inline SVG.
+pub fn qr_svg(text: &str) -> String {
+    match qrcode::QrCode::new(text.as_bytes()) {
+        Ok(code) => code
+            .render::<qrcode::render::svg::Color<'_>>()
+            .min_dimensions(120, 120)
+            .build()
+            // Inline SVG in HTML takes no XML declaration.
+            .split_once("<svg")
+            .map(|(_, rest)| format!("<svg{rest}"))
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    }
 }
 
 fn no_text(start_no: Option<i32>) -> String {
@@ -448,7 +491,14 @@ fn pairings_data(round: &RoundView) -> PairingsData {
     }
 }
 
-async fn pairings(state: AppState, ctx: PageCtx, id: Uuid, number: i32, view: View) -> Response {
+async fn pairings(
+    state: AppState,
+    ctx: PageCtx,
+    id: Uuid,
+    number: i32,
+    view: View,
+    headers: &axum::http::HeaderMap,
+) -> Response {
     let (ctx, t, s) = match load_section(&state, ctx, id).await {
         Ok(found) => found,
         Err(err) => return err.into_response(),
@@ -469,7 +519,20 @@ async fn pairings(state: AppState, ctx: PageCtx, id: Uuid, number: i32, view: Vi
             HtmlPage(StatusCode::OK, PairingsPage { tr, ctx, nav, data }).into_response()
         }
         View::Print => {
-            HtmlPage(StatusCode::OK, PairingsPrint { tr, ctx, nav, data }).into_response()
+            let public_url = public_url(headers, &format!("/s/{id}/pairings/{number}"));
+            let qr_svg = qr_svg(&public_url);
+            HtmlPage(
+                StatusCode::OK,
+                PairingsPrint {
+                    tr,
+                    ctx,
+                    nav,
+                    data,
+                    public_url,
+                    qr_svg,
+                },
+            )
+            .into_response()
         }
     }
 }
@@ -479,8 +542,9 @@ pub async fn show_pairings(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
-    pairings(state, ctx, id, n, View::Screen).await
+    pairings(state, ctx, id, n, View::Screen, &headers).await
 }
 
 /// `GET /s/{section_id}/pairings/{n}/print`
@@ -488,8 +552,9 @@ pub async fn print_pairings(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
-    pairings(state, ctx, id, n, View::Print).await
+    pairings(state, ctx, id, n, View::Print, &headers).await
 }
 
 // ---------------------------------------------------------------- standings
