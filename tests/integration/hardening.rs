@@ -167,3 +167,22 @@ async fn the_openapi_document_lists_every_answer_a_request_can_get(pool: PgPool)
         "{shapes}"
     );
 }
+
+#[sqlx::test]
+async fn a_tiebreak_key_with_a_non_ascii_modifier_is_a_422_not_a_dropped_connection(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (tid, _) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
+    // The core split the modifier after its first byte, inside a character, and panicked.
+    for key in ["BH/𔙀1", "SB-é", "PS_中"] {
+        let reply = call(
+            &pool,
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/sections"),
+            Some(&token),
+            Some(json!({"name": key, "rounds": 5, "tiebreaks": [key]})),
+        )
+        .await;
+        let body = expect(&reply, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(body["errors"]["tiebreaks"].is_array(), "{key}: {body}");
+    }
+}

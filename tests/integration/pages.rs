@@ -986,3 +986,63 @@ async fn an_arbiter_runs_a_round_from_the_desk(pool: PgPool) {
         .await;
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
 }
+
+#[sqlx::test]
+async fn result_slips_and_the_list_by_name_print_every_board_and_player(pool: PgPool) {
+    let (_, sid, round) = played_section(&pool).await;
+    let slips = crate::support::get(&pool, &format!("/s/{sid}/slips/1/print?lang=en")).await;
+    assert_eq!(slips.status, StatusCode::OK);
+    assert_escaped(&slips);
+    let games = round["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| !b["black"].is_null())
+        .count();
+    assert_eq!(
+        slips.text.matches("<section class=\"slip\">").count(),
+        games
+    );
+    assert!(slips.text.contains("Signature") && slips.text.contains("Fouls"));
+
+    let by_name = crate::support::get(
+        &pool,
+        &format!("/s/{sid}/pairings/1/by-name/print?lang=zh-Hant"),
+    )
+    .await;
+    assert_eq!(by_name.status, StatusCode::OK);
+    assert_escaped(&by_name);
+    assert!(by_name.text.contains("對陣表（依姓名）"));
+    // Every one of the five entrants has a line: four on boards, one with the bye.
+    assert_eq!(
+        by_name.text.matches("<tr><td>").count(),
+        5,
+        "{}",
+        by_name.text
+    );
+    let missing = crate::support::get(&pool, &format!("/s/{sid}/slips/9/print")).await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+}
+
+#[sqlx::test]
+async fn the_pairing_sheet_carries_a_qr_code_to_the_public_page(pool: PgPool) {
+    let (_, sid, _) = played_section(&pool).await;
+    let request = |host: &str| {
+        axum::http::Request::get(format!("/s/{sid}/pairings/1/print"))
+            .header("host", host)
+            .body(axum::body::Body::empty())
+            .unwrap()
+    };
+    let sheet = crate::support::send(&pool, request("arbiter.example:8080")).await;
+    assert_eq!(sheet.status, StatusCode::OK);
+    assert!(sheet.text.contains("<svg"), "no QR code");
+    assert!(sheet
+        .text
+        .contains(&format!("http://arbiter.example:8080/s/{sid}/pairings/1")));
+    // A forged Host header is not printed: the sheet falls back to the path.
+    let forged = crate::support::send(&pool, request("evil\"><script>")).await;
+    assert!(!forged.text.contains("evil"));
+    assert!(forged
+        .text
+        .contains(&format!("<figcaption>/s/{sid}/pairings/1</figcaption>")));
+}

@@ -50,6 +50,11 @@ pub fn router() -> Router<AppState> {
             "/s/{section_id}/pairings/{n}/print",
             get(public::print_pairings),
         )
+        .route(
+            "/s/{section_id}/pairings/{n}/by-name/print",
+            get(public::print_pairings_by_name),
+        )
+        .route("/s/{section_id}/slips/{n}/print", get(public::print_slips))
         .route("/s/{section_id}/standings", get(public::show_standings))
         .route(
             "/s/{section_id}/standings/print",

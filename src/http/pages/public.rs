@@ -404,6 +404,49 @@ pub struct PairingsPrint {
     pub nav: SectionNav,
     /// The round.
     pub data: PairingsData,
+    /// The public page of this round, printed under the QR code.
+    pub public_url: String,
+    /// An SVG QR code of `public_url` (our own markup: only rectangles, no text).
+    pub qr_svg: String,
+}
+
+/// The absolute URL of `path` on this server as the visitor reached it; the `Host` header is
+/// used only when it looks like a host name, so a forged one cannot inject anything.
+pub fn public_url(headers: &axum::http::HeaderMap, path: &str) -> String {
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+        });
+    let scheme = match headers
+        .get("x-forwarded-proto")
+        .and_then(|h| h.to_str().ok())
+    {
+        Some("https") => "https",
+        _ => "http",
+    };
+    match host {
+        Some(host) => format!("{scheme}://{host}{path}"),
+        None => path.to_string(),
+    }
+}
+
+/// A QR code of `text` as inline SVG.
+pub fn qr_svg(text: &str) -> String {
+    match qrcode::QrCode::new(text.as_bytes()) {
+        Ok(code) => code
+            .render::<qrcode::render::svg::Color<'_>>()
+            .min_dimensions(120, 120)
+            .build()
+            // Inline SVG in HTML takes no XML declaration.
+            .split_once("<svg")
+            .map(|(_, rest)| format!("<svg{rest}"))
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    }
 }
 
 fn no_text(start_no: Option<i32>) -> String {
@@ -448,7 +491,14 @@ fn pairings_data(round: &RoundView) -> PairingsData {
     }
 }
 
-async fn pairings(state: AppState, ctx: PageCtx, id: Uuid, number: i32, view: View) -> Response {
+async fn pairings(
+    state: AppState,
+    ctx: PageCtx,
+    id: Uuid,
+    number: i32,
+    view: View,
+    headers: &axum::http::HeaderMap,
+) -> Response {
     let (ctx, t, s) = match load_section(&state, ctx, id).await {
         Ok(found) => found,
         Err(err) => return err.into_response(),
@@ -469,7 +519,20 @@ async fn pairings(state: AppState, ctx: PageCtx, id: Uuid, number: i32, view: Vi
             HtmlPage(StatusCode::OK, PairingsPage { tr, ctx, nav, data }).into_response()
         }
         View::Print => {
-            HtmlPage(StatusCode::OK, PairingsPrint { tr, ctx, nav, data }).into_response()
+            let public_url = public_url(headers, &format!("/s/{id}/pairings/{number}"));
+            let qr_svg = qr_svg(&public_url);
+            HtmlPage(
+                StatusCode::OK,
+                PairingsPrint {
+                    tr,
+                    ctx,
+                    nav,
+                    data,
+                    public_url,
+                    qr_svg,
+                },
+            )
+            .into_response()
         }
     }
 }
@@ -479,8 +542,9 @@ pub async fn show_pairings(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
-    pairings(state, ctx, id, n, View::Screen).await
+    pairings(state, ctx, id, n, View::Screen, &headers).await
 }
 
 /// `GET /s/{section_id}/pairings/{n}/print`
@@ -488,8 +552,9 @@ pub async fn print_pairings(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
-    pairings(state, ctx, id, n, View::Print).await
+    pairings(state, ctx, id, n, View::Print, &headers).await
 }
 
 // ---------------------------------------------------------------- standings
@@ -1059,4 +1124,156 @@ mod tests {
         assert_eq!(format_number(0.0), "0");
         assert_eq!(format_value(Some(&serde_json::json!([1.0, 2.5]))), "1 2.5");
     }
+}
+
+// ---------------------------------------------------------------- by name, result slips
+
+/// One entrant's line of the pairing list by name.
+pub struct ByNameLine {
+    /// Name.
+    pub name: String,
+    /// Starting number.
+    pub start_no: String,
+    /// Board number, empty when not on a board.
+    pub board: String,
+    /// Catalogue key of the side (`col.red`, `col.black`) or of the absence.
+    pub side_key: String,
+    /// Opponent's name and number, empty for a bye or an absence.
+    pub opponent: String,
+}
+
+/// `GET /s/{section_id}/pairings/{n}/by-name/print`: players find their board fast.
+#[derive(Template)]
+#[template(path = "print/by_name.html")]
+pub struct ByNamePrint {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading.
+    pub nav: SectionNav,
+    /// Round number.
+    pub number: i32,
+    /// Lines sorted by name.
+    pub lines: Vec<ByNameLine>,
+}
+
+/// `GET /s/{section_id}/slips/{n}/print`: one result slip per board.
+#[derive(Template)]
+#[template(path = "print/slips.html")]
+pub struct SlipsPrint {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading.
+    pub nav: SectionNav,
+    /// The round (boards with a game get a slip).
+    pub data: PairingsData,
+}
+
+fn by_name_lines(data: &PairingsData) -> Vec<ByNameLine> {
+    let label = |s: &SideLine| format!("{} ({})", s.name, s.start_no);
+    let mut lines = Vec::new();
+    for b in &data.boards {
+        match &b.black {
+            Some(black) => {
+                lines.push(ByNameLine {
+                    name: b.red.name.clone(),
+                    start_no: b.red.start_no.clone(),
+                    board: b.number.to_string(),
+                    side_key: "col.red".into(),
+                    opponent: label(black),
+                });
+                lines.push(ByNameLine {
+                    name: black.name.clone(),
+                    start_no: black.start_no.clone(),
+                    board: b.number.to_string(),
+                    side_key: "col.black".into(),
+                    opponent: label(&b.red),
+                });
+            }
+            None => lines.push(ByNameLine {
+                name: b.red.name.clone(),
+                start_no: b.red.start_no.clone(),
+                board: b.number.to_string(),
+                side_key: "absence.pairing".into(),
+                opponent: String::new(),
+            }),
+        }
+    }
+    for a in &data.absences {
+        lines.push(ByNameLine {
+            name: a.name.clone(),
+            start_no: a.start_no.clone(),
+            board: String::new(),
+            side_key: a.kind_key.clone(),
+            opponent: String::new(),
+        });
+    }
+    // Sorted by name as written (any script), then number, so the list is stable.
+    lines.sort_by(|x, y| {
+        x.name
+            .cmp(&y.name)
+            .then_with(|| x.start_no.cmp(&y.start_no))
+    });
+    lines
+}
+
+async fn round_print(
+    state: AppState,
+    ctx: PageCtx,
+    id: Uuid,
+    number: i32,
+    slips: bool,
+) -> Response {
+    let (ctx, t, s) = match load_section(&state, ctx, id).await {
+        Ok(found) => found,
+        Err(err) => return err.into_response(),
+    };
+    let rounds = match service::rounds::list(&state.db, id).await {
+        Ok(rounds) => rounds,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    let Some(round) = rounds.iter().find(|r| r.number == number) else {
+        return PageError::from_service(service::Error::NotFound("round"), ctx.lang)
+            .into_response();
+    };
+    let data = pairings_data(round);
+    let nav = nav(&t, &s, &rounds, "pairings", number);
+    let tr = ctx.tr();
+    if slips {
+        HtmlPage(StatusCode::OK, SlipsPrint { tr, ctx, nav, data }).into_response()
+    } else {
+        let lines = by_name_lines(&data);
+        HtmlPage(
+            StatusCode::OK,
+            ByNamePrint {
+                tr,
+                ctx,
+                nav,
+                number,
+                lines,
+            },
+        )
+        .into_response()
+    }
+}
+
+/// `GET /s/{section_id}/pairings/{n}/by-name/print`
+pub async fn print_pairings_by_name(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath((id, n)): PagePath<(Uuid, i32)>,
+) -> Response {
+    round_print(state, ctx, id, n, false).await
+}
+
+/// `GET /s/{section_id}/slips/{n}/print`
+pub async fn print_slips(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath((id, n)): PagePath<(Uuid, i32)>,
+) -> Response {
+    round_print(state, ctx, id, n, true).await
 }

@@ -8,7 +8,16 @@
 //! there still an optimal pairing where this MDP is paired here / this player is exchanged /
 //! this S1 player gets that opponent?") is answered by changing a few weights and re-solving.
 //! This reproduces the reference engine bbpPairings (v6.0.0 for the 2025 edition) as described
-//! in `DUTCH.md` §5. Everything is exact integer arithmetic and deterministic.
+//! in `DUTCH.md` §5: same weight layout, same greedy stages, same colour allocation (Art. 5
+//! with the effective-number parity quirk) and board order. Two implementation differences,
+//! neither of which changes a result: the matcher computes maximum-weight *perfect* matchings
+//! (an odd field gets a virtual partner with zero-weight edges, which is equivalent because
+//! the completion field makes every optimum maximum-cardinality), and a finalized pair simply
+//! loses all its other edges instead of also getting the maximum weight. Everything is exact
+//! integer arithmetic and deterministic.
+//!
+//! Public fixtures: 147/147 identical (pairs, colours and board order) for the 2025 edition
+//! and for `Edition::E2017` against bbpPairings v5.0.1.
 
 use super::matching::{MatchWeight, Matcher, Wide};
 use super::{entrants_to_pair, next_round, Board, PairingError, RoundPairing};
@@ -652,9 +661,6 @@ impl Context {
         type W<const L: usize> = Wide<L>;
         let n = sorted.len();
         let b = layout.b;
-        let max_weight: W<L> = W::<L>::one()
-            .shl(layout.total_bits() + 1)
-            .sub(W::<L>::one());
         let mut m: Matcher<W<L>> = Matcher::with_weight_bits(n, layout.total_bits() + 2);
         let empty_ranks = BTreeMap::new();
         let top = sorted[0].score;
@@ -883,7 +889,8 @@ impl Context {
                 m.solve();
                 let mv = mate_of(&m, pv);
                 matched[mv] = true;
-                finalize(&mut m, pv, mv, max_weight);
+                // Finalize: the pair stays in every later optimum.
+                m.fix_pair(pv, mv);
             }
 
             // Stage 3: the remainder and its exchanges.
@@ -1015,7 +1022,8 @@ impl Context {
                 let mv = mate_of(&m, pv);
                 matched[pv] = true;
                 matched[mv] = true;
-                finalize(&mut m, pv, mv, max_weight);
+                // Finalize: the pair stays in every later optimum.
+                m.fix_pair(pv, mv);
             }
 
             // Next bracket.
@@ -1046,12 +1054,6 @@ impl Context {
         }
         Ok(final_mate)
     }
-}
-
-/// Fixes the pair `{p, q}`: every other edge of both goes (the reference engine also gives
-/// the pair the maximum weight; with no other edges left that changes nothing).
-fn finalize<W: Field>(m: &mut Matcher<W>, p: usize, q: usize, _max_weight: W) {
-    m.fix_pair(p, q);
 }
 
 #[cfg(test)]

@@ -139,7 +139,8 @@ impl FromStr for TiebreakKey {
         let modifier = match modifiers.as_slice() {
             [] => Modifier::None,
             [m] => {
-                let (kind, n) = m.split_at(m.len().min(1));
+                // The kind is one character, which need not be ASCII in user input.
+                let (kind, n) = m.split_at(m.chars().next().map_or(0, char::len_utf8));
                 let n: u8 = n
                     .parse()
                     .ok()
