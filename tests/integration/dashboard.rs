@@ -1,101 +1,11 @@
 //! The arbiter dashboard below /admin: tournament and section pages, the desk actions, fast
 //! result entry, the pairing report; login, access, CSRF and escaping.
 
-use crate::support::{add_entrants, call, send, token_for, tournament_with_section, Reply};
-use axum::body::Body;
-use axum::http::{Request, StatusCode};
+use crate::support::{
+    add_entrants, call, csrf_of, location, token_for, tournament_with_section, Browser, Reply,
+};
+use axum::http::StatusCode;
 use sqlx::PgPool;
-use std::collections::BTreeMap;
-
-/// A minimal browser: keeps the cookies the server sets and sends them back.
-struct Browser {
-    pool: PgPool,
-    cookies: BTreeMap<String, String>,
-    accept_language: Option<String>,
-}
-
-impl Browser {
-    fn new(pool: &PgPool) -> Browser {
-        Browser {
-            pool: pool.clone(),
-            cookies: BTreeMap::new(),
-            accept_language: None,
-        }
-    }
-
-    fn cookie_header(&self) -> String {
-        self.cookies
-            .iter()
-            .map(|(k, v)| format!("{k}={v}"))
-            .collect::<Vec<_>>()
-            .join("; ")
-    }
-
-    fn absorb(&mut self, reply: &Reply) {
-        for value in reply.headers.get_all("set-cookie") {
-            let value = value.to_str().unwrap();
-            let (pair, attributes) = value.split_once(';').unwrap_or((value, ""));
-            let (name, v) = pair.split_once('=').unwrap();
-            if attributes.contains("Max-Age=0") {
-                self.cookies.remove(name);
-            } else {
-                self.cookies.insert(name.to_string(), v.to_string());
-            }
-        }
-    }
-
-    async fn get(&mut self, uri: &str) -> Reply {
-        let mut request = Request::get(uri).header("cookie", self.cookie_header());
-        if let Some(accept) = &self.accept_language {
-            request = request.header("accept-language", accept);
-        }
-        let reply = send(&self.pool, request.body(Body::empty()).unwrap()).await;
-        self.absorb(&reply);
-        reply
-    }
-
-    async fn post_form(&mut self, uri: &str, fields: &[(&str, &str)]) -> Reply {
-        let body = serde_urlencoded::to_string(fields).unwrap();
-        let request = Request::post(uri)
-            .header("cookie", self.cookie_header())
-            .header("content-type", "application/x-www-form-urlencoded")
-            .body(Body::from(body))
-            .unwrap();
-        let reply = send(&self.pool, request).await;
-        self.absorb(&reply);
-        reply
-    }
-
-    /// Logs in through the form; panics unless it succeeds.
-    async fn log_in(&mut self, username: &str, password: &str) {
-        let form = self.get("/login").await;
-        let csrf = csrf_of(&form.text);
-        let reply = self
-            .post_form(
-                "/login",
-                &[
-                    ("csrf", &csrf),
-                    ("username", username),
-                    ("password", password),
-                ],
-            )
-            .await;
-        assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.text);
-    }
-}
-
-/// The CSRF token of the first form on a page.
-fn csrf_of(html: &str) -> String {
-    let start = html
-        .find(r#"name="csrf" value=""#)
-        .unwrap_or_else(|| panic!("no csrf field in {html}"))
-        + r#"name="csrf" value=""#.len();
-    html[start..].split('"').next().unwrap().to_string()
-}
-
-fn location(reply: &Reply) -> &str {
-    reply.headers.get("location").unwrap().to_str().unwrap()
-}
 
 const PASSWORD: &str = "a long password";
 

@@ -6,6 +6,7 @@ use axum::http::{Request, StatusCode};
 use http_body_util::BodyExt as _;
 use serde_json::Value;
 use sqlx::PgPool;
+use std::collections::BTreeMap;
 use tower::ServiceExt as _;
 
 /// A response, read whole.
@@ -181,4 +182,94 @@ pub async fn add_entrants(pool: &PgPool, token: &str, section: &str, n: usize) -
         ids.push(e["id"].as_str().unwrap().to_string());
     }
     ids
+}
+
+/// A minimal browser: keeps the cookies the server sets and sends them back.
+pub struct Browser {
+    pub pool: PgPool,
+    pub cookies: BTreeMap<String, String>,
+    pub accept_language: Option<String>,
+}
+
+impl Browser {
+    pub fn new(pool: &PgPool) -> Browser {
+        Browser {
+            pool: pool.clone(),
+            cookies: BTreeMap::new(),
+            accept_language: None,
+        }
+    }
+
+    pub fn cookie_header(&self) -> String {
+        self.cookies
+            .iter()
+            .map(|(k, v)| format!("{k}={v}"))
+            .collect::<Vec<_>>()
+            .join("; ")
+    }
+
+    pub fn absorb(&mut self, reply: &Reply) {
+        for value in reply.headers.get_all("set-cookie") {
+            let value = value.to_str().unwrap();
+            let (pair, attributes) = value.split_once(';').unwrap_or((value, ""));
+            let (name, v) = pair.split_once('=').unwrap();
+            if attributes.contains("Max-Age=0") {
+                self.cookies.remove(name);
+            } else {
+                self.cookies.insert(name.to_string(), v.to_string());
+            }
+        }
+    }
+
+    pub async fn get(&mut self, uri: &str) -> Reply {
+        let mut request = Request::get(uri).header("cookie", self.cookie_header());
+        if let Some(accept) = &self.accept_language {
+            request = request.header("accept-language", accept);
+        }
+        let reply = send(&self.pool, request.body(Body::empty()).unwrap()).await;
+        self.absorb(&reply);
+        reply
+    }
+
+    pub async fn post_form(&mut self, uri: &str, fields: &[(&str, &str)]) -> Reply {
+        let body = serde_urlencoded::to_string(fields).unwrap();
+        let request = Request::post(uri)
+            .header("cookie", self.cookie_header())
+            .header("content-type", "application/x-www-form-urlencoded")
+            .body(Body::from(body))
+            .unwrap();
+        let reply = send(&self.pool, request).await;
+        self.absorb(&reply);
+        reply
+    }
+
+    /// Logs in through the form; panics unless it succeeds.
+    pub async fn log_in(&mut self, username: &str, password: &str) {
+        let form = self.get("/login").await;
+        let csrf = csrf_of(&form.text);
+        let reply = self
+            .post_form(
+                "/login",
+                &[
+                    ("csrf", &csrf),
+                    ("username", username),
+                    ("password", password),
+                ],
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.text);
+    }
+}
+
+/// The CSRF token of the first form on a page.
+pub fn csrf_of(html: &str) -> String {
+    let start = html
+        .find(r#"name="csrf" value=""#)
+        .unwrap_or_else(|| panic!("no csrf field in {html}"))
+        + r#"name="csrf" value=""#.len();
+    html[start..].split('"').next().unwrap().to_string()
+}
+
+pub fn location(reply: &Reply) -> &str {
+    reply.headers.get("location").unwrap().to_str().unwrap()
 }
