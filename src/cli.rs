@@ -161,3 +161,39 @@ pub fn setup(args: &crate::config::SetupArgs) -> ToolOutcome {
         None => arbiter_core::setup::setup_sheet_from_rng(game, &mut rand_core::OsRng),
     })
 }
+
+/// `arbiter pair --system dutch|chinese [--edition 2025|2017] FILE`: the next round in the
+/// reference fixtures' format. Exit 1 when no legal pairing exists, 2 on an invalid file.
+pub fn pair(args: &crate::config::PairArgs) -> ToolOutcome {
+    use arbiter_core::pairing::{self, PairingError};
+    let text = match read_file(&args.file) {
+        Ok(text) => text,
+        Err(outcome) => return outcome,
+    };
+    let tournament = match arbiter_core::trf::parse(&text) {
+        Ok(t) => t,
+        Err(err) => return ToolOutcome::fail(2, err),
+    };
+    let result = match args.system {
+        crate::config::SystemArg::Dutch => {
+            let edition = match args.edition {
+                crate::config::EditionArg::E2025 => pairing::dutch::Edition::E2025,
+                crate::config::EditionArg::E2017 => pairing::dutch::Edition::E2017,
+            };
+            pairing::dutch::pair(&tournament, &pairing::dutch::DutchOptions { edition })
+        }
+        crate::config::SystemArg::Chinese => {
+            pairing::chinese::pair(&tournament, &pairing::chinese::ChineseOptions::default())
+                .map(|p| p.pairing)
+        }
+    };
+    match result {
+        Ok(round) => ToolOutcome::ok(round.to_text()),
+        Err(PairingError::NoValidPairing { reason }) => {
+            ToolOutcome::fail(1, format!("no legal pairing exists: {reason}"))
+        }
+        Err(PairingError::InvalidState(reason)) => {
+            ToolOutcome::fail(2, format!("invalid tournament: {reason}"))
+        }
+    }
+}

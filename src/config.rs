@@ -51,6 +51,8 @@ pub enum Command {
         #[command(subcommand)]
         action: AdminAction,
     },
+    /// Pair the next round of a TRF file and print it (`red black` per line, `bye N`).
+    Pair(PairArgs),
     /// TRF file tools.
     Trf {
         /// TRF action.

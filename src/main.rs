@@ -29,6 +29,7 @@ fn main() -> std::process::ExitCode {
         }) => {
             return finish(cli::trf_normalize(&file));
         }
+        Some(Command::Pair(ref pair)) => return finish(cli::pair(pair)),
         Some(Command::Standings(ref standings)) => return finish(cli::standings(standings)),
         Some(Command::Setup(ref setup)) => return finish(cli::setup(setup)),
         command => run_async(async move {

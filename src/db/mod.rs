@@ -1,5 +1,11 @@
 //! Database access: SQL only, no HTTP types and no business rules. Functions take an executor
 //! so the caller decides whether they run inside a transaction.
 
+pub mod access;
+pub mod audit;
+pub mod entrant;
+pub mod registration;
+pub mod round;
+pub mod section;
 pub mod tournament;
 pub mod user;

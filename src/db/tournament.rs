@@ -32,3 +32,141 @@ pub async fn list_summaries(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<Tournam
     .fetch_all(db)
     .await
 }
+
+/// A full tournament row.
+#[derive(Debug, Clone, serde::Serialize)]
+pub struct TournamentRow {
+    /// Id.
+    pub tournament_id: Uuid,
+    /// Name.
+    pub name: String,
+    /// Game.
+    pub game: String,
+    /// Time control text.
+    pub time_control: Option<String>,
+    /// TRF-26 time-control code.
+    pub time_control_code: Option<String>,
+    /// Venue.
+    pub venue: Option<String>,
+    /// First day.
+    pub starts_on: Option<NaiveDate>,
+    /// Last day.
+    pub ends_on: Option<NaiveDate>,
+    /// Organiser.
+    pub organiser: Option<String>,
+    /// Default UI language.
+    pub default_language: String,
+    /// Waiver text.
+    pub waiver_text: Option<String>,
+    /// Status.
+    pub status: String,
+    /// Created.
+    pub created_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Fields of a new or edited tournament.
+#[derive(Debug, Clone)]
+pub struct TournamentFields {
+    /// Name.
+    pub name: String,
+    /// Game.
+    pub game: String,
+    /// Time control text.
+    pub time_control: Option<String>,
+    /// TRF-26 time-control code.
+    pub time_control_code: Option<String>,
+    /// Venue.
+    pub venue: Option<String>,
+    /// First day.
+    pub starts_on: Option<NaiveDate>,
+    /// Last day.
+    pub ends_on: Option<NaiveDate>,
+    /// Organiser.
+    pub organiser: Option<String>,
+    /// Default UI language.
+    pub default_language: String,
+    /// Waiver text.
+    pub waiver_text: Option<String>,
+    /// Status.
+    pub status: String,
+}
+
+/// Inserts a tournament.
+pub async fn insert(db: impl PgExecutor<'_>, f: &TournamentFields) -> sqlx::Result<TournamentRow> {
+    sqlx::query_as!(
+        TournamentRow,
+        "insert into tournament (name, game, time_control, time_control_code, venue, starts_on, ends_on,
+                                 organiser, default_language, waiver_text, status)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+         returning tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
+                   organiser, default_language, waiver_text, status, created_at",
+        f.name,
+        f.game,
+        f.time_control,
+        f.time_control_code,
+        f.venue,
+        f.starts_on,
+        f.ends_on,
+        f.organiser,
+        f.default_language,
+        f.waiver_text,
+        f.status
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// Rewrites a tournament's fields.
+pub async fn update(
+    db: impl PgExecutor<'_>,
+    id: Uuid,
+    f: &TournamentFields,
+) -> sqlx::Result<TournamentRow> {
+    sqlx::query_as!(
+        TournamentRow,
+        "update tournament set name = $2, game = $3, time_control = $4, time_control_code = $5, venue = $6,
+                starts_on = $7, ends_on = $8, organiser = $9, default_language = $10, waiver_text = $11, status = $12
+         where tournament_id = $1
+         returning tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
+                   organiser, default_language, waiver_text, status, created_at",
+        id,
+        f.name,
+        f.game,
+        f.time_control,
+        f.time_control_code,
+        f.venue,
+        f.starts_on,
+        f.ends_on,
+        f.organiser,
+        f.default_language,
+        f.waiver_text,
+        f.status
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// One tournament.
+pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<TournamentRow>> {
+    sqlx::query_as!(
+        TournamentRow,
+        "select tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
+                organiser, default_language, waiver_text, status, created_at
+         from tournament where tournament_id = $1",
+        id
+    )
+    .fetch_optional(db)
+    .await
+}
+
+/// Every tournament, newest first.
+pub async fn list(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<TournamentRow>> {
+    sqlx::query_as!(
+        TournamentRow,
+        "select tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
+                organiser, default_language, waiver_text, status, created_at
+         from tournament order by created_at desc"
+    )
+    .fetch_all(db)
+    .await
+}

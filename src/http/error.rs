@@ -21,11 +21,12 @@ pub fn status(error: &Error) -> StatusCode {
 }
 
 /// The JSON error body.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
     /// What went wrong, for a person.
     pub message: String,
     /// Per-field messages (empty when the error is not about a field).
+    #[schema(value_type = Object)]
     pub errors: FieldErrors,
 }
 

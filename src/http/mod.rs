@@ -33,7 +33,7 @@ pub fn app(state: AppState) -> Router {
     Router::new()
         .merge(health::router())
         .merge(pages::router())
-        .nest("/api/v1", api::router())
+        .merge(api::router())
         .nest_service("/static", ServeDir::new(static_dir()))
         .fallback(pages::not_found)
         .layer(

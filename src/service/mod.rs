@@ -1,6 +1,15 @@
 //! Use cases shared by the JSON API and the HTML pages. Each opens one transaction, loads
 //! state through `db`, applies the rules (often by calling `arbiter_core`), writes and commits.
 
+pub mod access;
+pub mod check;
+pub mod entrants;
+pub mod interchange;
+pub mod registrations;
+pub mod rounds;
+pub mod sections;
+pub mod standings;
+pub mod state;
 pub mod tournaments;
 pub mod users;
 

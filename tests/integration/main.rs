@@ -5,8 +5,11 @@
     clippy::unwrap_used,
     reason = "a test that cannot unwrap should fail loudly"
 )]
+mod api;
 mod auth;
 mod embedded;
 mod health;
+mod interchange;
 mod migrations;
+mod registration;
 mod support;

@@ -159,3 +159,31 @@ fn every_tiebreak_fixture_value_is_reproduced() {
         failures[..failures.len().min(30)].join("\n")
     );
 }
+
+#[test]
+fn the_command_reproduces_the_readme_worked_example() {
+    let Some(dir) = folder() else { return };
+    let text = std::fs::read_to_string(dir.join("p07_n28_r9.trf")).expect("trf");
+    let run = |mode: &str| {
+        let args = arbiter_core::standings::CommandArgs {
+            tiebreaks: Some("BH,BH/C1,BH/M1,SB,PS,WIN,WON,BPG,BWG".into()),
+            unplayed: Some(mode.into()),
+            ..Default::default()
+        };
+        arbiter_core::standings::command(&text, &args).expect("runs")
+    };
+    let row = |out: &str, start_no: &str| {
+        out.lines()
+            .find(|l| l.split('\t').nth(1) == Some(start_no))
+            .map(|l| l.split('\t').skip(2).collect::<Vec<_>>().join(" "))
+            .expect("row")
+    };
+    // Player 3: a forfeit win in round 1; README "Worked examples".
+    let out = run("fide2023");
+    assert!(out.starts_with("rank\tstart_no\tPTS\tBH\tBH/C1\tBH/M1\tSB\tPS\tWIN\tWON\tBPG\tBWG\n"));
+    assert_eq!(row(&out, "3"), "14 100 91 77 150 74 7 6 4 2");
+    // Player 4: his forfeit loss is a VUR, so C1 cuts its dummy (12), not his lowest opponent.
+    assert!(row(&out, "4").starts_with("12 94 82 69 "));
+    let out = run("fide2026");
+    assert!(row(&out, "3").starts_with("14 98 89 76 146 "));
+}

@@ -1,24 +1,19 @@
-//! `POST /api/v1/auth/login` → bearer token; `POST /api/v1/auth/logout`.
+//! `POST /api/v1/auth/login` → bearer token; `POST /api/v1/auth/logout`; the extractors that
+//! read the caller from `Authorization: Bearer TOKEN`.
 
-use crate::http::error::ApiError;
+use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::AppJson;
 use crate::http::AppState;
 use crate::service;
-use axum::extract::State;
+use crate::service::users::Actor;
+use axum::extract::{FromRequestParts, State};
+use axum::http::request::Parts;
 use axum::http::{HeaderMap, StatusCode};
-use axum::routing::post;
-use axum::Router;
 use serde::{Deserialize, Serialize};
-
-/// Routes of this module.
-pub fn router() -> Router<AppState> {
-    Router::new()
-        .route("/auth/login", post(create_session))
-        .route("/auth/logout", post(delete_session))
-}
+use utoipa::ToSchema;
 
 /// Login request.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, ToSchema)]
 pub struct LoginRequest {
     /// Login name.
     pub username: String,
@@ -27,13 +22,16 @@ pub struct LoginRequest {
 }
 
 /// Login response.
-#[derive(Debug, Serialize)]
+#[derive(Debug, Serialize, ToSchema)]
 pub struct LoginResponse {
     /// Send as `Authorization: Bearer TOKEN`.
     pub token: String,
 }
 
-async fn create_session(
+/// Logs in and returns a bearer token.
+#[utoipa::path(post, path = "/api/v1/auth/login", tag = "auth", request_body = LoginRequest,
+    responses((status = 200, body = LoginResponse), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn create_session(
     State(state): State<AppState>,
     AppJson(body): AppJson<LoginRequest>,
 ) -> Result<AppJson<LoginResponse>, ApiError> {
@@ -51,7 +49,10 @@ pub fn bearer_token(headers: &HeaderMap) -> Option<&str> {
         .map(str::trim)
 }
 
-async fn delete_session(
+/// Ends the session of the bearer token.
+#[utoipa::path(post, path = "/api/v1/auth/logout", tag = "auth", security(("bearer" = [])),
+    responses((status = 204), (status = 401, body = ErrorBody)))]
+pub async fn delete_session(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<StatusCode, ApiError> {
@@ -63,4 +64,49 @@ async fn delete_session(
     })?;
     service::users::logout(&state.db, token).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The logged-in caller; 401 without a valid bearer token.
+pub struct ApiUser(pub Actor);
+
+impl FromRequestParts<AppState> for ApiUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let token = bearer_token(&parts.headers).ok_or_else(|| {
+            ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "this needs a login: send Authorization: Bearer TOKEN",
+            )
+        })?;
+        match service::users::authenticate(&state.db, token).await? {
+            Some(actor) => Ok(ApiUser(actor)),
+            None => Err(ApiError::new(
+                StatusCode::UNAUTHORIZED,
+                "the token is invalid or expired; log in again",
+            )),
+        }
+    }
+}
+
+/// The caller if logged in (public reads show more to arbiters).
+pub struct MaybeUser(pub Option<Actor>);
+
+impl FromRequestParts<AppState> for MaybeUser {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        match bearer_token(&parts.headers) {
+            None => Ok(MaybeUser(None)),
+            Some(token) => Ok(MaybeUser(
+                service::users::authenticate(&state.db, token).await?,
+            )),
+        }
+    }
 }

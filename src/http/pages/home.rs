@@ -37,7 +37,7 @@ pub struct HomePage {
 
 /// `GET /`
 pub async fn show_home(State(state): State<AppState>, Language(lang): Language) -> Response {
-    let tournaments = match service::tournaments::list(&state.db).await {
+    let tournaments = match service::tournaments::list_summaries(&state.db).await {
         Ok(list) => list,
         Err(err) => return PageError::from_service(err, lang).into_response(),
     };

@@ -2,7 +2,9 @@
 //! and the entrants to pair to a [`RoundPairing`]; absolute and quality criteria become edge
 //! weights for the generic maximum-weight matching.
 
+pub mod check;
 pub mod chinese;
+pub mod dutch;
 pub mod matching;
 pub mod round_robin;
 

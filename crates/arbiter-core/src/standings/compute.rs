@@ -1,7 +1,7 @@
 //! Per-entrant tie-break values. Everything is integer: points in tenths, Sonneborn-Berger
 //! products in hundredths.
 
-use super::keys::{ByeOpponentScore, Modifier, TiebreakKey, UnplayedMode};
+use super::keys::{ByeOpponentScore, Modifier, PrevReading, TiebreakKey, UnplayedMode};
 use super::TiebreakValue;
 use crate::model::{Points, ResultCode, Scoring, Side, StartNo, Tournament};
 use std::collections::HashMap;
@@ -204,7 +204,13 @@ impl<'a> Context<'a> {
     }
 
     /// The value of `key` for player `i` (not DE, which depends on the tied group).
-    pub fn value(&self, key: TiebreakKey, i: usize, lots: &[u32]) -> TiebreakValue {
+    pub fn value(
+        &self,
+        key: TiebreakKey,
+        i: usize,
+        lots: &[u32],
+        prev: PrevReading,
+    ) -> TiebreakValue {
         let p = &self.players[i];
         let count = |f: &dyn Fn(&Rec) -> bool| {
             TiebreakValue::Count(p.recs.iter().filter(|r| !r.ignored() && f(r)).count() as i64)
@@ -241,8 +247,33 @@ impl<'a> Context<'a> {
             TiebreakKey::Fouls => {
                 TiebreakValue::Count(p.recs.iter().map(|r| i64::from(r.fouls)).sum())
             }
+            TiebreakKey::Prev if prev == PrevReading::OpponentsReverse => {
+                // OPP − c_n, OPP − c_n − c_{n−1}, … (c_k: round k's 对手分 contribution).
+                let contributions: Vec<Points> = p
+                    .recs
+                    .iter()
+                    .map(|r| {
+                        if r.ignored() {
+                            Points::ZERO
+                        } else {
+                            self.chinese_contribution(i, r, true)
+                        }
+                    })
+                    .collect();
+                let mut opp: Points = contributions.iter().copied().sum();
+                let mut out = Vec::with_capacity(contributions.len());
+                for &c in contributions
+                    .iter()
+                    .rev()
+                    .take(contributions.len().saturating_sub(1))
+                {
+                    opp -= c;
+                    out.push(opp);
+                }
+                TiebreakValue::Scores(out)
+            }
             TiebreakKey::Prev => {
-                // S_{n-1}, S_{n-2}, …, S_1.
+                // Reading A: S_{n-1}, S_{n-2}, …, S_1 (reading B is filled in by the ranking).
                 let n = p.cumulative.len();
                 TiebreakValue::Scores(
                     p.cumulative[..n.saturating_sub(1)]

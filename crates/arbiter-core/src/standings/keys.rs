@@ -241,6 +241,33 @@ impl FromStr for ByeOpponentScore {
     }
 }
 
+/// The reading of 比较上一轮 / 比较前一轮成绩 that `PREV` uses (RULES §1.7, "The 比较上一轮
+/// ambiguity").
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum PrevReading {
+    /// Reading A (default, MBP): the score after round n−1, then n−2, … higher first.
+    #[default]
+    Cumulative,
+    /// Reading B: the rank in the standings after round n−1 (same chain without `PREV` and
+    /// `LOT`), then after n−2, … lower first.
+    PreviousStandings,
+    /// Reading C (对手分逆减): OPP minus the last-round opponent's score, then minus the last
+    /// two, … higher first.
+    OpponentsReverse,
+}
+
+impl FromStr for PrevReading {
+    type Err = String;
+    fn from_str(text: &str) -> Result<Self, String> {
+        match text.trim().to_ascii_lowercase().as_str() {
+            "a" | "cumulative" => Ok(PrevReading::Cumulative),
+            "b" | "previous_standings" => Ok(PrevReading::PreviousStandings),
+            "c" | "opponents_reverse" => Ok(PrevReading::OpponentsReverse),
+            other => Err(format!("unknown PREV reading {other:?} (known: a, b, c)")),
+        }
+    }
+}
+
 /// The ranking chains of RULES §1.7 [D] Presets, plus a FIDE-typical Swiss chain.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Preset {

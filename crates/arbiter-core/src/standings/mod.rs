@@ -16,7 +16,9 @@ mod compute;
 mod de;
 mod keys;
 
-pub use keys::{ByeOpponentScore, KeyError, Modifier, Preset, TiebreakKey, UnplayedMode};
+pub use keys::{
+    ByeOpponentScore, KeyError, Modifier, Preset, PrevReading, TiebreakKey, UnplayedMode,
+};
 
 use crate::model::{Points, Scoring, StartNo, Tournament};
 use compute::Context;
@@ -37,6 +39,8 @@ pub struct StandingsOptions {
     pub scoring: Option<Scoring>,
     /// Seed of the drawing of lots (`LOT`).
     pub lot_seed: u64,
+    /// Which reading of 比较上一轮 `PREV` uses (default: reading A).
+    pub prev_reading: PrevReading,
 }
 
 impl Default for StandingsOptions {
@@ -47,6 +51,7 @@ impl Default for StandingsOptions {
             bye_opponent_score: ByeOpponentScore::default(),
             scoring: None,
             lot_seed: 0,
+            prev_reading: PrevReading::default(),
         }
     }
 }
@@ -73,7 +78,9 @@ pub enum TiebreakValue {
     /// FOULS and LOT where lower is better.
     Count(i64),
     /// A sequence compared element by element, higher first (PREV: S_{n−1}, S_{n−2}, …;
-    /// CUT_EARLY: PS − S₁, PS − S₁ − S₂, …).
+    /// CUT_EARLY: PS − S₁, PS − S₁ − S₂, …; PREV reading C: OPP − last opponent, …;
+    /// PREV reading B: **minus** the rank after round n−1, n−2, …, so that higher is better
+    /// here too, e.g. `-3/-1`).
     Scores(Vec<Points>),
     /// DE: the position inside the group still tied when DE was applied (ties share it), or
     /// 0 when DE did not separate that group or was not needed.
@@ -151,10 +158,31 @@ pub fn rank(t: &Tournament, options: &StandingsOptions) -> Standings {
             options
                 .chain
                 .iter()
-                .map(|&key| ctx.value(key, i, &lots))
+                .map(|&key| ctx.value(key, i, &lots, options.prev_reading))
                 .collect()
         })
         .collect();
+    if options.prev_reading == PrevReading::PreviousStandings {
+        if let Some(k) = options
+            .chain
+            .iter()
+            .position(|&key| key == TiebreakKey::Prev)
+        {
+            let earlier = previous_ranks(t, options, ctx.rounds);
+            for (i, p) in ctx.players.iter().enumerate() {
+                // Minus the rank, in whole points, so that "higher is better" holds.
+                values[i][k] = TiebreakValue::Scores(
+                    earlier
+                        .iter()
+                        .map(|ranks| {
+                            let rank = ranks.get(&p.start_no).copied().unwrap_or(u32::MAX);
+                            Points::whole(-i64::from(rank))
+                        })
+                        .collect(),
+                );
+            }
+        }
+    }
 
     let mut order: Vec<usize> = (0..n).collect();
     order.sort_by(|&a, &b| {
@@ -225,6 +253,38 @@ pub fn rank(t: &Tournament, options: &StandingsOptions) -> Standings {
         rows,
         rounds: ctx.rounds as u32,
     }
+}
+
+/// PREV reading B: each entrant's rank after round n−1, n−2, …, 1 under the same chain
+/// without `PREV` and `LOT`.
+fn previous_ranks(
+    t: &Tournament,
+    options: &StandingsOptions,
+    rounds: usize,
+) -> Vec<std::collections::BTreeMap<StartNo, u32>> {
+    let inner = StandingsOptions {
+        chain: options
+            .chain
+            .iter()
+            .copied()
+            .filter(|k| !matches!(k, TiebreakKey::Prev | TiebreakKey::Lot))
+            .collect(),
+        ..options.clone()
+    };
+    (1..rounds)
+        .rev()
+        .map(|k| {
+            let mut earlier = t.clone();
+            for e in &mut earlier.entrants {
+                e.rounds.truncate(k);
+            }
+            rank(&earlier, &inner)
+                .rows
+                .iter()
+                .map(|r| (r.start_no, r.rank))
+                .collect()
+        })
+        .collect()
 }
 
 /// Consecutive runs of `items` whose neighbours are `same`, as (start, end) ranges.
@@ -380,3 +440,6 @@ pub fn command(trf_text: &str, args: &CommandArgs) -> Result<String, CommandErro
     }
     Ok(to_tsv(&standings))
 }
+
+#[cfg(test)]
+mod tests;

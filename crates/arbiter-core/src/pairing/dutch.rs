@@ -1,0 +1,1030 @@
+//! FIDE (Dutch) system, C.04.3: the 2025 edition (in force from 2026) by default.
+//!
+//! The criteria become one wide integer weight per pair (most significant field first:
+//! completion and PAB eligibility, pairs and scores in the current bracket, look-ahead to the
+//! next bracket, the PAB receiver's unplayed games, colour criteria, float criteria, and a
+//! low field for the generation order of the rules' candidates). The round is then paired
+//! bracket by bracket on one whole-round matching: each greedy question of the rules ("is
+//! there still an optimal pairing where this MDP is paired here / this player is exchanged /
+//! this S1 player gets that opponent?") is answered by changing a few weights and re-solving.
+//! This reproduces the reference engine bbpPairings (v6.0.0 for the 2025 edition) as described
+//! in `DUTCH.md` §5. Everything is exact integer arithmetic and deterministic.
+
+use super::matching::{MatchWeight, Matcher, Wide};
+use super::{entrants_to_pair, next_round, Board, PairingError, RoundPairing};
+use crate::model::{Points, ResultCode, RoundRecord, Side, StartNo, Tournament};
+use std::collections::{BTreeMap, BTreeSet};
+
+/// Which edition of C.04.3 to apply.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Edition {
+    /// The 2025 edition (applied from February 2026), with C.04.1 as revised in July 2025.
+    #[default]
+    E2025,
+    /// The 2016/2017 edition. Only its PAB-eligibility and float rules are modelled; the
+    /// bracket procedure is the 2025 one (see the module report).
+    E2017,
+}
+
+/// Options of the Dutch engine.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct DutchOptions {
+    /// Rule edition.
+    pub edition: Edition,
+}
+
+/// Pairs `next_round(t)` by the Dutch system.
+///
+/// # Errors
+/// [`PairingError::NoValidPairing`] when the absolute criteria cannot all be met;
+/// [`PairingError::InvalidState`] when the history is inconsistent (unknown opponents).
+pub fn pair(t: &Tournament, options: &DutchOptions) -> Result<RoundPairing, PairingError> {
+    let round = next_round(t);
+    let ctx = Context::new(t, round, options)?;
+    ctx.pair()
+}
+
+/// Float direction of one past round (C.04.3 1.4).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Float {
+    Down,
+    Up,
+    None,
+}
+
+/// Everything the engine needs about one entrant to pair.
+#[derive(Clone, Debug)]
+struct Player {
+    /// Index into `Tournament::entrants`.
+    entrant: usize,
+    start_no: StartNo,
+    /// Effective pairing number, 0-based (absent never-paired entrants are skipped).
+    rank: usize,
+    /// Score with this round's acceleration (pairing score).
+    score: i64,
+    /// Score without acceleration (board order).
+    raw_score: i64,
+    /// Colour preference from played games.
+    pref: Option<Side>,
+    /// |white games − black games|.
+    imbalance: u32,
+    absolute: bool,
+    strong: bool,
+    repeated: Option<Side>,
+    played_colours: Vec<Side>,
+    played_games: u32,
+    eligible_for_bye: bool,
+    floats: [Float; 2],
+    topscorer: bool,
+}
+
+struct Context {
+    players: Vec<Player>,
+    /// Pairs that may not meet (entrant indices, smaller first).
+    forbidden: BTreeSet<(usize, usize)>,
+    completed: u32,
+    final_round: bool,
+    initial_colour: Side,
+}
+
+fn record(t: &Tournament, entrant: usize, round: u32) -> RoundRecord {
+    match t.entrants[entrant].round(round) {
+        Some(r) => *r,
+        None => RoundRecord::bye(ResultCode::ZeroBye),
+    }
+}
+
+impl Context {
+    fn new(t: &Tournament, round: u32, options: &DutchOptions) -> Result<Self, PairingError> {
+        let completed = round - 1;
+        let index_of: BTreeMap<StartNo, usize> = t
+            .entrants
+            .iter()
+            .enumerate()
+            .map(|(i, e)| (e.start_no, i))
+            .collect();
+        let scoring = &t.scoring;
+        let accel = |entrant: usize, r: u32| -> i64 {
+            let sn = t.entrants[entrant].start_no;
+            t.accelerations
+                .iter()
+                .filter(|a| a.start_no == sn)
+                .map(|a| {
+                    a.points
+                        .get((r as usize).wrapping_sub(1))
+                        .copied()
+                        .unwrap_or(Points::ZERO)
+                        .tenths()
+                })
+                .sum()
+        };
+        // Score before round `r` (rounds 1..r-1), with round r's acceleration.
+        let score_before = |entrant: usize, r: u32| -> i64 {
+            let mut s = 0;
+            for q in 1..r {
+                s += scoring.points(record(t, entrant, q).result).tenths();
+            }
+            s + accel(entrant, r)
+        };
+        let to_pair = entrants_to_pair(t, round);
+        let present: BTreeSet<StartNo> = to_pair.iter().copied().collect();
+        // Effective numbers: skip entrants absent now who were never paired so far.
+        let mut rank_of = BTreeMap::new();
+        let mut next_rank = 0usize;
+        for (i, e) in t.entrants.iter().enumerate() {
+            let ever_paired = (1..=completed).any(|q| {
+                let r = record(t, i, q);
+                r.opponent.is_some() || r.result == ResultCode::PairingBye
+            });
+            if ever_paired || present.contains(&e.start_no) {
+                rank_of.insert(i, next_rank);
+                next_rank += 1;
+            }
+        }
+        let final_round = t.rounds_total.is_some_and(|total| completed + 1 >= total);
+        let threshold = i64::from(completed) * scoring.win.tenths().max(scoring.draw.tenths()) / 2;
+        let mut players = Vec::new();
+        for sn in &to_pair {
+            let i = index_of[sn];
+            let mut whites = 0i64;
+            let mut blacks = 0i64;
+            let mut colours = Vec::new();
+            let mut eligible = true;
+            for q in 1..=completed {
+                let r = record(t, i, q);
+                let pts = scoring.points(r.result);
+                if r.result.is_played() {
+                    match r.colour {
+                        Some(Side::Red) => whites += 1,
+                        Some(Side::Black) => blacks += 1,
+                        None => {}
+                    }
+                    if let Some(c) = r.colour {
+                        colours.push(c);
+                    }
+                    if let Some(o) = r.opponent {
+                        if !index_of.contains_key(&o) {
+                            return Err(PairingError::InvalidState(format!(
+                                "entrant {sn} met unknown entrant {o} in round {q}"
+                            )));
+                        }
+                    }
+                } else {
+                    let is_pab = r.result == ResultCode::PairingBye
+                        || (r.result == ResultCode::ForfeitWin && r.opponent.is_none());
+                    match options.edition {
+                        Edition::E2025 => {
+                            if pts >= scoring.win || is_pab {
+                                eligible = false;
+                            }
+                        }
+                        Edition::E2017 => {
+                            let participated = r.opponent.is_some() || is_pab;
+                            if participated
+                                && matches!(
+                                    r.result,
+                                    ResultCode::PairingBye | ResultCode::ForfeitWin
+                                )
+                            {
+                                eligible = false;
+                            }
+                        }
+                    }
+                }
+            }
+            let imbalance = (whites - blacks).unsigned_abs() as u32;
+            let last = colours.last().copied();
+            let mut run = 0;
+            for c in colours.iter().rev() {
+                if Some(*c) == last {
+                    run += 1;
+                } else {
+                    break;
+                }
+            }
+            let pref = if imbalance > 1 {
+                Some(if whites > blacks {
+                    Side::Black
+                } else {
+                    Side::Red
+                })
+            } else if run >= 2 {
+                last.map(Side::opposite)
+            } else if imbalance == 1 {
+                Some(if whites > blacks {
+                    Side::Black
+                } else {
+                    Side::Red
+                })
+            } else {
+                last.map(Side::opposite)
+            };
+            let absolute = imbalance > 1 || run >= 2;
+            let strong = !absolute && imbalance == 1;
+            let repeated = if run >= 2 { last } else { None };
+            let score = score_before(i, round);
+            let raw_score: i64 = (1..round)
+                .map(|q| scoring.points(record(t, i, q).result).tenths())
+                .sum();
+            let float_of = |back: u32| -> Float {
+                if completed < back {
+                    return Float::None;
+                }
+                let q = completed + 1 - back;
+                let r = record(t, i, q);
+                let pts = scoring.points(r.result);
+                if !r.result.is_played() {
+                    let down = match options.edition {
+                        Edition::E2025 => pts > scoring.loss,
+                        Edition::E2017 => true,
+                    };
+                    return if down { Float::Down } else { Float::None };
+                }
+                let Some(o) = r.opponent.and_then(|o| index_of.get(&o).copied()) else {
+                    return Float::None;
+                };
+                let mine = score_before(i, q);
+                let theirs = score_before(o, q);
+                match mine.cmp(&theirs) {
+                    std::cmp::Ordering::Greater => Float::Down,
+                    std::cmp::Ordering::Less => Float::Up,
+                    std::cmp::Ordering::Equal => Float::None,
+                }
+            };
+            players.push(Player {
+                entrant: i,
+                start_no: *sn,
+                rank: rank_of.get(&i).copied().unwrap_or(usize::MAX),
+                score,
+                raw_score,
+                pref,
+                imbalance,
+                absolute,
+                strong,
+                repeated,
+                played_colours: colours,
+                played_games: (whites + blacks) as u32,
+                eligible_for_bye: eligible,
+                floats: [float_of(1), float_of(2)],
+                topscorer: final_round && score > threshold,
+            });
+        }
+        let mut forbidden = BTreeSet::new();
+        for (i, _) in t.entrants.iter().enumerate() {
+            for q in 1..=completed {
+                let r = record(t, i, q);
+                if r.result.is_played() {
+                    if let Some(o) = r.opponent.and_then(|o| index_of.get(&o).copied()) {
+                        forbidden.insert((i.min(o), i.max(o)));
+                    }
+                }
+            }
+        }
+        for f in &t.forbidden {
+            let applies =
+                f.first_round.is_none_or(|a| a <= round) && f.last_round.is_none_or(|b| round <= b);
+            if !applies {
+                continue;
+            }
+            for (x, a) in f.entrants.iter().enumerate() {
+                for b in &f.entrants[x + 1..] {
+                    if let (Some(&i), Some(&j)) = (index_of.get(a), index_of.get(b)) {
+                        if i != j {
+                            forbidden.insert((i.min(j), i.max(j)));
+                        }
+                    }
+                }
+            }
+        }
+        Ok(Context {
+            players,
+            forbidden,
+            completed,
+            final_round,
+            initial_colour: t.initial_colour.unwrap_or(Side::Red),
+        })
+    }
+
+    fn compatible(&self, a: &Player, b: &Player) -> bool {
+        let key = (a.entrant.min(b.entrant), a.entrant.max(b.entrant));
+        if self.forbidden.contains(&key) {
+            return false;
+        }
+        !(a.absolute
+            && b.absolute
+            && a.pref == b.pref
+            && !(self.final_round && (a.topscorer || b.topscorer)))
+    }
+
+    fn pair(&self) -> Result<RoundPairing, PairingError> {
+        let n = self.players.len();
+        if n == 0 {
+            return Ok(RoundPairing::default());
+        }
+        // Sort by pairing score descending, then effective number.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| {
+            let (pa, pb) = (&self.players[a], &self.players[b]);
+            pb.score.cmp(&pa.score).then(pa.rank.cmp(&pb.rank))
+        });
+        let sorted: Vec<&Player> = order.iter().map(|&i| &self.players[i]).collect();
+        // Score-group offsets (lowest group at 0), widths.
+        let mut shifts: BTreeMap<i64, u32> = BTreeMap::new();
+        let mut total_shift = 0u32;
+        let mut max_group = 0usize;
+        {
+            let mut i = n;
+            while i > 0 {
+                let s = sorted[i - 1].score;
+                let mut j = i;
+                while j > 0 && sorted[j - 1].score == s {
+                    j -= 1;
+                }
+                let size = i - j;
+                shifts.insert(s, total_shift);
+                total_shift += bits_for(size as u64);
+                max_group = max_group.max(size);
+                i = j;
+            }
+        }
+        let layout = Layout {
+            b: bits_for(max_group as u64),
+            s: total_shift,
+            k: self.completed,
+        };
+        let bits = layout.total_bits() + 8;
+        let limbs = bits.div_ceil(64) as usize;
+        macro_rules! run {
+            ($l:literal) => {
+                self.pair_with::<$l>(&sorted, &shifts, &layout)
+            };
+        }
+        let matching = match limbs {
+            0..=2 => run!(2),
+            3..=4 => run!(4),
+            5..=6 => run!(6),
+            7..=8 => run!(8),
+            9..=12 => run!(12),
+            13..=16 => run!(16),
+            17..=24 => run!(24),
+            25..=32 => run!(32),
+            33..=48 => run!(48),
+            49..=64 => run!(64),
+            _ => {
+                return Err(PairingError::InvalidState(
+                    "tournament too large for the Dutch weight width".into(),
+                ))
+            }
+        }?;
+        Ok(self.output(&sorted, &matching))
+    }
+
+    /// Colour for `p` against `q` (C.04.3 Art. 5), as the reference engine decides it.
+    fn colour_for(&self, p: &Player, q: &Player) -> Side {
+        if let Some(c) = neutral_colour(p, q) {
+            return c;
+        }
+        let p_higher = (p.score, std::cmp::Reverse(p.rank)) > (q.score, std::cmp::Reverse(q.rank));
+        match p.pref {
+            None => {
+                if p_higher {
+                    if p.rank & 1 == 1 {
+                        self.initial_colour.opposite()
+                    } else {
+                        self.initial_colour
+                    }
+                } else if q.rank & 1 == 1 {
+                    self.initial_colour
+                } else {
+                    self.initial_colour.opposite()
+                }
+            }
+            Some(pref) => {
+                if p_higher {
+                    pref
+                } else {
+                    q.pref.map(Side::opposite).unwrap_or(pref)
+                }
+            }
+        }
+    }
+
+    fn output(&self, sorted: &[&Player], mates: &[Option<usize>]) -> RoundPairing {
+        struct Row {
+            white: usize,
+            black: usize,
+        }
+        let mut rows = Vec::new();
+        let mut bye = None;
+        for (v, p) in sorted.iter().enumerate() {
+            match mates[v] {
+                Some(u) => {
+                    let q = sorted[u];
+                    if p.start_no < q.start_no {
+                        let c = self.colour_for(p, q);
+                        let (white, black) = if c == Side::Red { (v, u) } else { (u, v) };
+                        rows.push(Row { white, black });
+                    }
+                }
+                None => bye = Some(p.start_no),
+            }
+        }
+        // Board order: higher player's raw score, lower player's raw score, higher's number.
+        let key = |r: &Row| {
+            let (w, b) = (sorted[r.white], sorted[r.black]);
+            let w_higher =
+                (w.raw_score, std::cmp::Reverse(w.rank)) > (b.raw_score, std::cmp::Reverse(b.rank));
+            let (h, l) = if w_higher { (w, b) } else { (b, w) };
+            (
+                std::cmp::Reverse(h.raw_score),
+                std::cmp::Reverse(l.raw_score),
+                h.rank,
+            )
+        };
+        rows.sort_by_key(|r| key(r));
+        RoundPairing {
+            boards: rows
+                .iter()
+                .map(|r| Board {
+                    red: sorted[r.white].start_no,
+                    black: sorted[r.black].start_no,
+                })
+                .collect(),
+            bye,
+        }
+    }
+}
+
+/// C.04.3 5.2.1–5.2.3 as the reference engine applies them: the colour `p` gets against
+/// `q`, or `None` when undecided.
+fn neutral_colour(p: &Player, q: &Player) -> Option<Side> {
+    let compatible = p.pref != q.pref || p.pref.is_none() || q.pref.is_none();
+    if compatible {
+        return p.pref.or(q.pref.map(Side::opposite));
+    }
+    if p.absolute && (p.imbalance > q.imbalance || !q.absolute) {
+        return p.pref;
+    }
+    if q.absolute && (q.imbalance > p.imbalance || !p.absolute) {
+        return q.pref.map(Side::opposite);
+    }
+    if p.strong && !q.strong {
+        return p.pref;
+    }
+    if q.strong && !p.strong {
+        return q.pref.map(Side::opposite);
+    }
+    let (mut a, mut b) = (p.played_colours.iter().rev(), q.played_colours.iter().rev());
+    loop {
+        match (a.next(), b.next()) {
+            (Some(x), Some(y)) if x == y => continue,
+            (Some(_), Some(y)) => return Some(*y),
+            _ => return None,
+        }
+    }
+}
+
+/// Number of bits needed to write `v` (0 for 0).
+fn bits_for(v: u64) -> u32 {
+    64 - v.leading_zeros()
+}
+
+/// Widths of the weight fields.
+struct Layout {
+    /// Bits for the largest score group's size.
+    b: u32,
+    /// Sum over score groups of the bits for their sizes.
+    s: u32,
+    /// Completed rounds.
+    k: u32,
+}
+
+impl Layout {
+    fn total_bits(&self) -> u32 {
+        let (b, s) = (self.b, self.s);
+        let mut t = 2 + b + s + b + s + 2 * b + 4 * b;
+        if self.k >= 1 {
+            t += 2 * b + 2 * s;
+        }
+        if self.k >= 2 {
+            t += 2 * b + 2 * s;
+        }
+        t + 3 * b + 1
+    }
+}
+
+/// Operations the weight builder needs beyond [`MatchWeight`].
+trait Field: MatchWeight {
+    fn from_u64(v: u64) -> Self;
+    fn shl(self, bits: u32) -> Self;
+}
+
+impl<const L: usize> Field for Wide<L> {
+    fn from_u64(v: u64) -> Self {
+        Wide::from_u64(v)
+    }
+    fn shl(self, bits: u32) -> Self {
+        self.shifted_left(bits)
+    }
+}
+
+/// Edge-weight computer for the current bracket state.
+struct Weigher<'s> {
+    ctx: &'s Context,
+    layout: &'s Layout,
+    shifts: &'s BTreeMap<i64, u32>,
+    bye_score: i64,
+    c9_switch: bool,
+    ranks: &'s BTreeMap<u32, u64>,
+}
+
+impl Weigher<'_> {
+    fn bye_candidate(&self, p: &Player) -> bool {
+        p.eligible_for_bye && p.score <= self.bye_score
+    }
+
+    fn one_at<W: Field>(&self, score: i64) -> W {
+        W::one().shl(self.shifts[&score])
+    }
+
+    /// The base weight of the pair (`h` ranked above `l`), or `None` if they may not meet.
+    fn weight<W: Field>(&self, h: &Player, l: &Player, cur: bool, next: bool) -> Option<W> {
+        if !self.ctx.compatible(h, l) {
+            return None;
+        }
+        let Layout { b, s, k } = *self.layout;
+        let small = |w: W, bits: u32, v: u64| w.shl(bits).add(W::from_u64(v));
+        let mut w =
+            W::from_u64(1 + u64::from(!self.bye_candidate(h)) + u64::from(!self.bye_candidate(l)));
+        w = small(w, b, u64::from(cur));
+        w = w.shl(s);
+        if cur {
+            w = w.add(self.one_at(h.score));
+        }
+        w = small(w, b, u64::from(next));
+        w = w.shl(s);
+        if next {
+            w = w.add(self.one_at(h.score));
+        }
+        let mut c9 = 0;
+        if self.c9_switch {
+            if h.score == self.bye_score {
+                c9 += self.ranks.get(&h.played_games).copied().unwrap_or(0);
+            }
+            if l.score == self.bye_score {
+                c9 += self.ranks.get(&l.played_games).copied().unwrap_or(0);
+            }
+        }
+        w = small(w, 2 * b, c9);
+        // Colour criteria (player = lower, opponent = higher).
+        let (p, o) = (l, h);
+        let same_pref = p.pref == o.pref;
+        let c10 = !(p.imbalance > 1 && o.imbalance > 1 && same_pref);
+        let c11 = !p.absolute
+            || !o.absolute
+            || !same_pref
+            || if p.imbalance == o.imbalance {
+                p.repeated.is_none() || p.repeated != o.repeated
+            } else {
+                let smaller = if p.imbalance > o.imbalance { o } else { p };
+                smaller.repeated != p.pref.map(Side::opposite)
+            };
+        let c12 = p.pref != o.pref || p.pref.is_none() || o.pref.is_none();
+        let c13 = (!p.strong && !p.absolute)
+            || (!o.strong && !o.absolute)
+            || (p.absolute && o.absolute)
+            || !same_pref;
+        for bit in [c10, c11, c12, c13] {
+            w = small(w, b, u64::from(cur && bit));
+        }
+        let higher_above = h.score > l.score;
+        for back in 0..2usize {
+            if k > back as u32 {
+                let down = u64::from(l.floats[back] == Float::Down)
+                    + u64::from(!higher_above && h.floats[back] == Float::Down);
+                w = small(w, b, if cur { down } else { 0 });
+                let up_ok = !(higher_above && l.floats[back] == Float::Up);
+                w = small(w, b, u64::from(cur && up_ok));
+            }
+        }
+        for back in 0..2usize {
+            if k > back as u32 {
+                w = w.shl(s);
+                if cur {
+                    if l.floats[back] == Float::Down {
+                        w = w.add(self.one_at(l.score));
+                    }
+                    if h.floats[back] == Float::Down {
+                        w = w.add(self.one_at(h.score));
+                    }
+                }
+                w = w.shl(s);
+                if cur && !(l.floats[back] == Float::Up && higher_above) {
+                    w = w.add(self.one_at(h.score));
+                }
+            }
+        }
+        w = w.shl(3 * b + 1);
+        Some(w)
+    }
+}
+
+impl Context {
+    #[allow(clippy::too_many_lines, clippy::needless_range_loop)]
+    fn pair_with<const L: usize>(
+        &self,
+        sorted: &[&Player],
+        shifts: &BTreeMap<i64, u32>,
+        layout: &Layout,
+    ) -> Result<Vec<Option<usize>>, PairingError> {
+        type W<const L: usize> = Wide<L>;
+        let n = sorted.len();
+        let b = layout.b;
+        let max_weight: W<L> = W::<L>::one()
+            .shl(layout.total_bits() + 1)
+            .sub(W::<L>::one());
+        let mut m: Matcher<W<L>> = Matcher::new(n);
+        let empty_ranks = BTreeMap::new();
+        let top = sorted[0].score;
+        let mut bye_score = 0i64;
+        let mut c9_switch = false;
+        let mut ranks: BTreeMap<u32, u64> = BTreeMap::new();
+        // Pre-pass: completability, PAB score (C5), C9 switch for the first bracket.
+        {
+            let weigher = Weigher {
+                ctx: self,
+                layout,
+                shifts,
+                bye_score: 0,
+                c9_switch: false,
+                ranks: &empty_ranks,
+            };
+            for v in 0..n {
+                for u in 0..v {
+                    let (h, l) = (sorted[u], sorted[v]);
+                    let w: Option<W<L>> = if n % 2 == 1 {
+                        self.compatible(l, h).then(|| {
+                            let f1 =
+                                1 + u64::from(!l.eligible_for_bye) + u64::from(!h.eligible_for_bye);
+                            W::<L>::from_u64(f1)
+                                .shl(layout.s)
+                                .add(W::from_u64(u64::from(shifts[&l.score] + shifts[&h.score])))
+                                .shl(b)
+                                .add(W::from_u64(u64::from(l.score >= top)))
+                        })
+                    } else {
+                        weigher.weight(h, l, false, false)
+                    };
+                    m.set_weight(v, u, w);
+                }
+            }
+            m.solve();
+            let mates = m.matching();
+            let unmatched: Vec<usize> = (0..n).filter(|&v| mates[v].is_none()).collect();
+            if unmatched.len() > 1 || unmatched.iter().any(|&v| !sorted[v].eligible_for_bye) {
+                return Err(PairingError::NoValidPairing {
+                    reason: "the entrants cannot all be paired without a rematch, a colour \
+                             conflict, a forbidden pair or an ineligible bye"
+                        .into(),
+                });
+            }
+            if n % 2 == 1 {
+                let bye = unmatched[0];
+                bye_score = sorted[bye].score;
+                c9_switch = bye_score >= top
+                    && (0..n)
+                        .take_while(|&v| sorted[v].score >= top)
+                        .all(|v| mates[v].is_none_or(|u| sorted[u].score >= top));
+                let mut counts: Vec<u32> = sorted
+                    .iter()
+                    .filter(|p| p.score == bye_score)
+                    .map(|p| p.played_games)
+                    .collect();
+                counts.sort_unstable_by(|a, b| b.cmp(a));
+                for (i, c) in counts.into_iter().enumerate() {
+                    ranks.insert(c, i as u64);
+                }
+                let weigher = Weigher {
+                    ctx: self,
+                    layout,
+                    shifts,
+                    bye_score,
+                    c9_switch,
+                    ranks: &ranks,
+                };
+                for v in 0..n {
+                    for u in 0..v {
+                        m.set_weight(v, u, weigher.weight(sorted[u], sorted[v], false, false));
+                    }
+                }
+            }
+        }
+
+        let mut final_mate: Vec<Option<usize>> = vec![None; n];
+        let mut matched = vec![false; n];
+        // Bracket: MDPs (vertex indices, ranking order), residents, next group.
+        let mut bracket: Vec<usize> = Vec::new();
+        let mut next_iter = 0usize;
+        while next_iter < n && sorted[next_iter].score >= top {
+            bracket.push(next_iter);
+            next_iter += 1;
+        }
+        let mut group_begin = 0usize; // number of MDPs in `bracket`
+        let mut group_begin_vertex = 0usize;
+        let mate_of = |m: &Matcher<W<L>>, v: usize| m.mate(v).unwrap_or(v);
+
+        while bracket.len() > 1 || next_iter < n {
+            let next_begin = bracket.len();
+            let next_begin_vertex = group_begin_vertex + (next_begin - group_begin);
+            let group_iter = next_iter;
+            while next_iter < n && sorted[next_iter].score >= sorted[group_iter].score {
+                bracket.push(next_iter);
+                next_iter += 1;
+            }
+            let weigher = Weigher {
+                ctx: self,
+                layout,
+                shifts,
+                bye_score,
+                c9_switch,
+                ranks: &ranks,
+            };
+            // base[larger][smaller] for larger >= group_begin.
+            let size = bracket.len();
+            let mut base: Vec<Vec<Option<W<L>>>> = vec![Vec::new(); size];
+            for larger in group_begin..size {
+                let row: Vec<Option<W<L>>> = (0..larger)
+                    .map(|smaller| {
+                        weigher.weight(
+                            sorted[bracket[smaller]],
+                            sorted[bracket[larger]],
+                            larger < next_begin,
+                            larger >= next_begin,
+                        )
+                    })
+                    .collect();
+                base[larger] = row;
+            }
+            for larger in group_begin..size {
+                for smaller in 0..larger {
+                    m.set_weight(bracket[larger], bracket[smaller], base[larger][smaller]);
+                }
+            }
+            let in_bracket = |x: usize| x >= group_begin_vertex && x < next_begin_vertex;
+            // Remainder weight: base plus the exchange-order addend.
+            let with_addend = |base: &Vec<Vec<Option<W<L>>>>,
+                               smaller: usize,
+                               larger: usize,
+                               smaller_rem: usize,
+                               rem_pairs: usize|
+             -> Option<W<L>> {
+                base[larger][smaller].map(|w| {
+                    let addend = W::<L>::from_u64(u64::from(smaller_rem < rem_pairs))
+                        .shl(2 * b)
+                        .sub(W::from_u64(smaller_rem as u64))
+                        .shl(1);
+                    w.add(addend)
+                })
+            };
+            m.solve();
+
+            // Stage 1: choose the MDPs to pair in this bracket.
+            let mut group_score = 0i64;
+            let mut remaining = 0usize;
+            let mut remaining_matched = 0usize;
+            for pi in 0..group_begin {
+                let pv = bracket[pi];
+                if pi == 0 || sorted[pv].score < group_score {
+                    group_score = sorted[pv].score;
+                    remaining = 0;
+                    remaining_matched = 0;
+                    let mut j = pi;
+                    while j < group_begin && sorted[bracket[j]].score >= group_score {
+                        remaining += 1;
+                        if in_bracket(mate_of(&m, bracket[j])) {
+                            remaining_matched += 1;
+                        }
+                        j += 1;
+                    }
+                }
+                if remaining_matched == 0 {
+                    continue;
+                }
+                if remaining <= remaining_matched {
+                    matched[pv] = true;
+                    continue;
+                }
+                remaining -= 1;
+                if !in_bracket(mate_of(&m, pv)) {
+                    for oi in group_begin..next_begin {
+                        if let Some(w) = base[oi][pi] {
+                            m.set_weight(pv, bracket[oi], Some(w.add(W::one())));
+                        }
+                    }
+                    m.solve();
+                }
+                if in_bracket(mate_of(&m, pv)) {
+                    matched[pv] = true;
+                    remaining_matched -= 1;
+                    let bonus = W::<L>::from_u64((next_begin - group_begin) as u64 + 1);
+                    for oi in group_begin..next_begin {
+                        if let Some(w) = base[oi][pi] {
+                            m.set_weight(pv, bracket[oi], Some(w.add(bonus)));
+                        }
+                    }
+                }
+            }
+
+            // Stage 2: the opponents of the chosen MDPs.
+            for pi in 0..group_begin {
+                let pv = bracket[pi];
+                if !matched[pv] {
+                    continue;
+                }
+                let mut addend = size as u64;
+                for oi in (group_begin..next_begin).rev() {
+                    let ov = bracket[oi];
+                    if matched[ov] {
+                        continue;
+                    }
+                    if let Some(w) = base[oi][pi] {
+                        m.set_weight(pv, ov, Some(w.add(W::from_u64(addend))));
+                        addend += 1;
+                    }
+                }
+                m.solve();
+                let mv = mate_of(&m, pv);
+                matched[mv] = true;
+                finalize(&mut m, pv, mv, max_weight);
+            }
+
+            // Stage 3: the remainder and its exchanges.
+            let mut remainder: Vec<usize> = Vec::new();
+            let mut rem_pairs = 0usize;
+            for pi in group_begin..next_begin {
+                let pv = bracket[pi];
+                let mv = mate_of(&m, pv);
+                if mv < group_begin_vertex {
+                    continue;
+                }
+                remainder.push(pi);
+                if mv < pv {
+                    rem_pairs += 1;
+                }
+            }
+            for (oj, &oi) in remainder.iter().enumerate() {
+                for (pj, &pi) in remainder.iter().enumerate().take(oj) {
+                    m.set_weight(
+                        bracket[pi],
+                        bracket[oi],
+                        with_addend(&base, pi, oi, pj, rem_pairs),
+                    );
+                }
+            }
+            m.solve();
+            let is_exchanged_down = |m: &Matcher<W<L>>, v: usize| {
+                let x = mate_of(m, v);
+                x <= v || x >= next_begin_vertex
+            };
+            let is_up = |m: &Matcher<W<L>>, v: usize| {
+                let x = mate_of(m, v);
+                x > v && x < next_begin_vertex
+            };
+            let mut exchange_count = 0usize;
+            for &pi in remainder.iter().take(rem_pairs) {
+                if is_exchanged_down(&m, bracket[pi]) {
+                    exchange_count += 1;
+                }
+            }
+            // Rule c: lowest S1R players first, try to move them out.
+            let mut left = exchange_count;
+            let mut idx = rem_pairs;
+            while idx > 0 && left > 0 {
+                idx -= 1;
+                let pi = remainder[idx];
+                let pv = bracket[pi];
+                if is_up(&m, pv) {
+                    for &oi in &remainder[idx + 1..] {
+                        if let Some(w) = with_addend(&base, pi, oi, idx, rem_pairs) {
+                            m.set_weight(pv, bracket[oi], Some(w.sub(W::one())));
+                        }
+                    }
+                    m.solve();
+                }
+                let exchange = is_exchanged_down(&m, pv);
+                if exchange {
+                    left -= 1;
+                }
+                for &oi in &remainder[idx + 1..] {
+                    if exchange {
+                        base[oi][pi] = None;
+                    }
+                    m.set_weight(pv, bracket[oi], with_addend(&base, pi, oi, idx, rem_pairs));
+                }
+            }
+            // Rule d: highest S2R players first, try to move them up.
+            let mut left = exchange_count;
+            let mut idx = rem_pairs;
+            while idx < remainder.len() && left > 1 {
+                let pi = remainder[idx];
+                let pv = bracket[pi];
+                let already = is_up(&m, pv);
+                if !already {
+                    for &oi in &remainder[idx + 1..] {
+                        if let Some(w) = with_addend(&base, pi, oi, idx, rem_pairs) {
+                            m.set_weight(pv, bracket[oi], Some(w.add(W::one())));
+                        }
+                    }
+                    m.solve();
+                }
+                if is_up(&m, pv) {
+                    left -= 1;
+                    for &oi in &remainder[..idx] {
+                        base[pi][oi] = None;
+                        m.set_weight(pv, bracket[oi], None);
+                    }
+                    for oi in next_begin..size {
+                        base[oi][pi] = None;
+                        m.set_weight(pv, bracket[oi], None);
+                    }
+                }
+                if !already {
+                    for &oi in &remainder[idx + 1..] {
+                        m.set_weight(pv, bracket[oi], with_addend(&base, pi, oi, idx, rem_pairs));
+                    }
+                }
+                idx += 1;
+            }
+            // Fix the S1'/S2' split and restore the base weights.
+            for (pj, &pi) in remainder.iter().enumerate() {
+                let pv = bracket[pi];
+                for &oi in &remainder[pj + 1..] {
+                    let ov = bracket[oi];
+                    if is_exchanged_down(&m, pv) || is_up(&m, ov) {
+                        base[oi][pi] = None;
+                    }
+                    m.set_weight(pv, ov, base[oi][pi]);
+                }
+            }
+            // Stage 4: pair each S1' player with the highest-ranked possible partner.
+            for &pi in &remainder {
+                let pv = bracket[pi];
+                if !is_up(&m, pv) {
+                    continue;
+                }
+                let mut addend = 0u64;
+                for &oi in remainder.iter().rev() {
+                    let ov = bracket[oi];
+                    if oi <= pi || matched[ov] {
+                        continue;
+                    }
+                    if let Some(w) = base[oi][pi] {
+                        m.set_weight(pv, ov, Some(w.add(W::from_u64(addend))));
+                    }
+                    addend += 1;
+                }
+                m.solve();
+                let mv = mate_of(&m, pv);
+                matched[pv] = true;
+                matched[mv] = true;
+                finalize(&mut m, pv, mv, max_weight);
+            }
+
+            // Next bracket.
+            let mut new_bracket = Vec::new();
+            let mut new_group_begin = 0usize;
+            c9_switch = n % 2 == 1 && group_iter < n && bye_score >= sorted[group_iter].score;
+            for (pi, &pv) in bracket.iter().enumerate() {
+                if pi < next_begin && matched[pv] {
+                    let mv = mate_of(&m, pv);
+                    final_mate[pv] = Some(mv);
+                    final_mate[mv] = Some(pv);
+                } else {
+                    new_bracket.push(pv);
+                    if pi < next_begin {
+                        new_group_begin += 1;
+                    }
+                    if c9_switch && sorted[mate_of(&m, pv)].score < sorted[group_iter].score {
+                        c9_switch = false;
+                    }
+                }
+            }
+            bracket = new_bracket;
+            group_begin = new_group_begin;
+            group_begin_vertex = next_begin_vertex;
+        }
+        Ok(final_mate)
+    }
+}
+
+/// Fixes the pair `{p, q}`: its edge gets the maximum weight, every other edge of both goes.
+fn finalize<W: Field>(m: &mut Matcher<W>, p: usize, q: usize, max_weight: W) {
+    for x in 0..m.len() {
+        if x != p {
+            m.set_weight(p, x, (x == q).then_some(max_weight));
+        }
+        if x != q && x != p {
+            m.set_weight(q, x, None);
+        }
+    }
+}

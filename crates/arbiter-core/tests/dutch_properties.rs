@@ -1,0 +1,63 @@
+//! Property tests over generated tournaments: the Dutch pairing of the next round passes the
+//! absolute-criteria checker and is deterministic. 100 tournaments by default; set
+//! `DUTCH_PROPERTY_CASES=1000` (ideally with `--release`) for the long run.
+
+use arbiter_core::generator::{generate, GeneratorConfig, SplitMix64};
+use arbiter_core::pairing::check::{check, CheckOptions};
+use arbiter_core::pairing::dutch::{pair, DutchOptions, Edition};
+use arbiter_core::pairing::PairingError;
+
+#[test]
+fn generated_pairings_pass_the_checker_and_are_deterministic() {
+    let cases: u64 = std::env::var("DUTCH_PROPERTY_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(100);
+    let mut rng = SplitMix64::new(20_260_201);
+    let (mut checked, mut unpairable) = (0, 0);
+    for case in 0..cases {
+        let rounds_total = 3 + rng.below(9) as u32;
+        let config = GeneratorConfig {
+            entrants: 2 + rng.below(if case % 10 == 0 { 120 } else { 40 }) as u32,
+            rounds_total,
+            seed: rng.next_u64(),
+            draw_percent: rng.below(50) as u32,
+            forfeit_percent: rng.below(8) as u32,
+            absence_percent: rng.below(10) as u32,
+        };
+        let played = rng.below(u64::from(rounds_total)) as u32;
+        let t = match generate(&config, played) {
+            Ok(t) => t,
+            Err(PairingError::NoValidPairing { .. }) => {
+                unpairable += 1;
+                continue;
+            }
+            Err(e) => panic!("{config:?}: {e}"),
+        };
+        for edition in [Edition::E2025, Edition::E2017] {
+            let options = DutchOptions { edition };
+            let first = pair(&t, &options);
+            let second = pair(&t, &options);
+            assert_eq!(
+                first, second,
+                "not deterministic: {config:?} after {played}"
+            );
+            let Ok(p) = first else { continue };
+            let mut check_options = CheckOptions::default();
+            if edition == Edition::E2017 {
+                check_options.bye_rule = arbiter_core::pairing::check::ByeRule::Fide2017;
+            }
+            let violations = check(&t, &p, &check_options);
+            assert!(
+                violations.is_empty(),
+                "{config:?} after {played} rounds ({edition:?}): {violations:?}"
+            );
+        }
+        checked += 1;
+    }
+    eprintln!("{checked} generated tournaments checked, {unpairable} unpairable skipped");
+    assert!(
+        checked * 2 > cases as usize,
+        "too many unpairable tournaments"
+    );
+}

@@ -1,0 +1,84 @@
+//! The append-only audit log.
+
+use serde_json::Value;
+use sqlx::PgExecutor;
+use uuid::Uuid;
+
+/// One event to append.
+pub struct NewAuditEvent<'a> {
+    /// The tournament it belongs to.
+    pub tournament_id: Option<Uuid>,
+    /// Who acted (None for the public, e.g. an online registration).
+    pub user_id: Option<Uuid>,
+    /// Display name of who acted (`public` for anonymous).
+    pub actor: &'a str,
+    /// Verb, e.g. `create`, `pair`, `result`.
+    pub action: &'a str,
+    /// Noun, e.g. `section`, `round`, `game`.
+    pub entity: &'a str,
+    /// Id of the thing changed.
+    pub entity_id: Option<Uuid>,
+    /// State before (None when created).
+    pub before: Option<Value>,
+    /// State after (None when deleted).
+    pub after: Option<Value>,
+}
+
+/// Appends an event.
+pub async fn insert(db: impl PgExecutor<'_>, event: NewAuditEvent<'_>) -> sqlx::Result<()> {
+    sqlx::query!(
+        "insert into audit_event (tournament_id, user_id, actor, action, entity, entity_id, before, after)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)",
+        event.tournament_id,
+        event.user_id,
+        event.actor,
+        event.action,
+        event.entity,
+        event.entity_id,
+        event.before,
+        event.after
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// A stored event.
+#[derive(Debug, Clone)]
+pub struct AuditRow {
+    /// Sequence number.
+    pub audit_id: i64,
+    /// Who.
+    pub actor: String,
+    /// Verb.
+    pub action: String,
+    /// Noun.
+    pub entity: String,
+    /// Id.
+    pub entity_id: Option<Uuid>,
+    /// Before.
+    pub before: Option<Value>,
+    /// After.
+    pub after: Option<Value>,
+    /// When.
+    pub at: chrono::DateTime<chrono::Utc>,
+}
+
+/// A tournament's events, oldest first, after `after_id`, at most `limit`.
+pub async fn list(
+    db: impl PgExecutor<'_>,
+    tournament_id: Uuid,
+    after_id: i64,
+    limit: i64,
+) -> sqlx::Result<Vec<AuditRow>> {
+    sqlx::query_as!(
+        AuditRow,
+        "select audit_id, actor, action, entity, entity_id, before, after, at
+         from audit_event where tournament_id = $1 and audit_id > $2 order by audit_id limit $3",
+        tournament_id,
+        after_id,
+        limit
+    )
+    .fetch_all(db)
+    .await
+}

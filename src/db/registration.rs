@@ -1,0 +1,163 @@
+//! Registrations: applications to a section, in arrival order.
+
+use sqlx::PgExecutor;
+use uuid::Uuid;
+
+/// A registration with its player's public and private data.
+#[derive(Debug, Clone)]
+pub struct RegistrationRow {
+    /// Id.
+    pub registration_id: Uuid,
+    /// Section.
+    pub section_id: Uuid,
+    /// The entrant, once confirmed.
+    pub entrant_id: Option<Uuid>,
+    /// The player.
+    pub player_id: Uuid,
+    /// The doubles partner.
+    pub partner_id: Option<Uuid>,
+    /// Arrival order.
+    pub seq: i64,
+    /// Status.
+    pub status: String,
+    /// Fee tier name.
+    pub fee_tier: Option<String>,
+    /// Fee.
+    pub fee_amount: i32,
+    /// Payment state.
+    pub payment_state: String,
+    /// Payment method.
+    pub payment_method: Option<String>,
+    /// Payment note.
+    pub payment_note: Option<String>,
+    /// Player name.
+    pub name: String,
+    /// Partner name.
+    pub partner_name: Option<String>,
+    /// Club.
+    pub club: Option<String>,
+    /// Email.
+    pub email: Option<String>,
+    /// Phone.
+    pub phone: Option<String>,
+    /// Created.
+    pub created_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Inserts a registration.
+pub async fn insert(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+    player_id: Uuid,
+    partner_id: Option<Uuid>,
+    status: &str,
+    fee: (Option<&str>, i32),
+    waiver_accepted: bool,
+) -> sqlx::Result<Uuid> {
+    sqlx::query_scalar!(
+        "insert into registration (section_id, player_id, partner_id, status, fee_tier, fee_amount, waiver_accepted)
+         values ($1, $2, $3, $4, $5, $6, $7) returning registration_id",
+        section_id,
+        player_id,
+        partner_id,
+        status,
+        fee.0,
+        fee.1,
+        waiver_accepted
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// A section's registrations in arrival order.
+pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec<RegistrationRow>> {
+    sqlx::query_as!(
+        RegistrationRow,
+        "select r.registration_id, r.section_id, r.entrant_id, r.player_id, r.partner_id, r.seq, r.status, r.fee_tier,
+                r.fee_amount, r.payment_state, r.payment_method, r.payment_note, p.name, q.name as \"partner_name?\",
+                p.club, p.email, p.phone, r.created_at
+         from registration r join player p using (player_id) left join player q on q.player_id = r.partner_id
+         where r.section_id = $1 order by r.seq",
+        section_id
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// One registration.
+pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<RegistrationRow>> {
+    sqlx::query_as!(
+        RegistrationRow,
+        "select r.registration_id, r.section_id, r.entrant_id, r.player_id, r.partner_id, r.seq, r.status, r.fee_tier,
+                r.fee_amount, r.payment_state, r.payment_method, r.payment_note, p.name, q.name as \"partner_name?\",
+                p.club, p.email, p.phone, r.created_at
+         from registration r join player p using (player_id) left join player q on q.player_id = r.partner_id
+         where r.registration_id = $1",
+        id
+    )
+    .fetch_optional(db)
+    .await
+}
+
+/// Sets status and entrant.
+pub async fn set_status(
+    db: impl PgExecutor<'_>,
+    id: Uuid,
+    status: &str,
+    entrant_id: Option<Uuid>,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "update registration set status = $2, entrant_id = coalesce($3, entrant_id) where registration_id = $1",
+        id,
+        status,
+        entrant_id
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Records the payment state.
+pub async fn set_payment(
+    db: impl PgExecutor<'_>,
+    id: Uuid,
+    state: &str,
+    method: Option<&str>,
+    note: Option<&str>,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "update registration set payment_state = $2, payment_method = coalesce($3, payment_method),
+                payment_note = coalesce($4, payment_note)
+         where registration_id = $1",
+        id,
+        state,
+        method,
+        note
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Moves registrations and their entrants to another section (random split).
+pub async fn move_to_section(
+    conn: &mut sqlx::PgConnection,
+    entrant_ids: &[Uuid],
+    section_id: Uuid,
+) -> sqlx::Result<()> {
+    sqlx::query!(
+        "update registration set section_id = $2 where entrant_id = any($1)",
+        entrant_ids,
+        section_id
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query!(
+        "update entrant set section_id = $2, start_no = null where entrant_id = any($1)",
+        entrant_ids,
+        section_id
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}

@@ -1,0 +1,296 @@
+//! Rounds, boards, games and fouls of the Swiss stage.
+
+use serde_json::Value;
+use sqlx::PgExecutor;
+use uuid::Uuid;
+
+/// Number of rounds paired so far in a section.
+pub async fn count(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<i64> {
+    let n = sqlx::query_scalar!(
+        "select count(*) as \"n!\" from round where section_id = $1",
+        section_id
+    )
+    .fetch_one(db)
+    .await?;
+    Ok(n)
+}
+
+/// A round row.
+#[derive(Debug, Clone)]
+pub struct RoundRow {
+    /// Id.
+    pub round_id: Uuid,
+    /// Section.
+    pub section_id: Uuid,
+    /// Number.
+    pub number: i32,
+    /// `paired`, `published`, `completed`.
+    pub status: String,
+    /// The engine's explanation.
+    pub pairing_report: Value,
+    /// The engine's original boards, kept when the arbiter edits them.
+    pub engine_pairing: Value,
+}
+
+/// Inserts a round.
+pub async fn insert(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+    number: i32,
+    report: &Value,
+    engine_pairing: &Value,
+) -> sqlx::Result<Uuid> {
+    sqlx::query_scalar!(
+        "insert into round (section_id, number, pairing_report, engine_pairing) values ($1, $2, $3, $4) returning round_id",
+        section_id,
+        number,
+        report,
+        engine_pairing
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// One round by number.
+pub async fn find(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+    number: i32,
+) -> sqlx::Result<Option<RoundRow>> {
+    sqlx::query_as!(
+        RoundRow,
+        "select round_id, section_id, number, status, pairing_report, engine_pairing from round
+         where section_id = $1 and number = $2",
+        section_id,
+        number
+    )
+    .fetch_optional(db)
+    .await
+}
+
+/// Every round of a section.
+pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec<RoundRow>> {
+    sqlx::query_as!(
+        RoundRow,
+        "select round_id, section_id, number, status, pairing_report, engine_pairing from round
+         where section_id = $1 order by number",
+        section_id
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// Sets a round's status.
+pub async fn set_status(db: impl PgExecutor<'_>, round_id: Uuid, status: &str) -> sqlx::Result<()> {
+    sqlx::query!(
+        "update round set status = $2 where round_id = $1",
+        round_id,
+        status
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Deletes a round with its boards, games and fouls.
+pub async fn delete(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!("delete from round where round_id = $1", round_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// Inserts the boards of a round and a game for every board that is not a bye, in two
+/// statements whatever the number of boards.
+pub async fn insert_boards(
+    conn: &mut sqlx::PgConnection,
+    round_id: Uuid,
+    boards: &[(i32, Uuid, Option<Uuid>)],
+) -> sqlx::Result<()> {
+    let numbers: Vec<i32> = boards.iter().map(|b| b.0).collect();
+    let reds: Vec<Uuid> = boards.iter().map(|b| b.1).collect();
+    let blacks: Vec<Option<Uuid>> = boards.iter().map(|b| b.2).collect();
+    sqlx::query!(
+        "insert into board (round_id, number, red_entrant_id, black_entrant_id)
+         select $1, * from unnest($2::int[], $3::uuid[], $4::uuid[])",
+        round_id,
+        &numbers,
+        &reds,
+        &blacks as &[Option<Uuid>]
+    )
+    .execute(&mut *conn)
+    .await?;
+    sqlx::query!(
+        "insert into game (board_id, red_entrant_id, black_entrant_id)
+         select board_id, red_entrant_id, black_entrant_id from board
+         where round_id = $1 and black_entrant_id is not null",
+        round_id
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Deletes every board (and game) of a round, for a manual re-pairing.
+pub async fn delete_boards(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!("delete from board where round_id = $1", round_id)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// A board with its game, fouls and the entrants' numbers and names.
+#[derive(Debug, Clone)]
+pub struct BoardRow {
+    /// Board id.
+    pub board_id: Uuid,
+    /// Round number.
+    pub round: i32,
+    /// Round id.
+    pub round_id: Uuid,
+    /// Board number.
+    pub number: i32,
+    /// Red.
+    pub red_entrant_id: Uuid,
+    /// Black; None for a bye.
+    pub black_entrant_id: Option<Uuid>,
+    /// The game (None for a bye).
+    pub game_id: Option<Uuid>,
+    /// Result after the foul rule.
+    pub result: Option<String>,
+    /// Result as entered.
+    pub reported_result: Option<String>,
+    /// Version for optimistic locking.
+    pub version: Option<i32>,
+    /// Red's fouls in this game.
+    pub red_fouls: i64,
+    /// Black's fouls in this game.
+    pub black_fouls: i64,
+}
+
+/// Every board of a section (all rounds), by round and board.
+pub async fn boards_of_section(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+) -> sqlx::Result<Vec<BoardRow>> {
+    sqlx::query_as!(
+        BoardRow,
+        "select b.board_id, r.number as round, r.round_id, b.number, b.red_entrant_id, b.black_entrant_id,
+                g.game_id as \"game_id?\", g.result as \"result?\", g.reported_result as \"reported_result?\",
+                g.version as \"version?\",
+                (select count(*) from foul f where f.game_id = g.game_id and f.side = 'red') as \"red_fouls!\",
+                (select count(*) from foul f where f.game_id = g.game_id and f.side = 'black') as \"black_fouls!\"
+         from board b join round r using (round_id) left join game g on g.board_id = b.board_id
+         where r.section_id = $1 order by r.number, b.number",
+        section_id
+    )
+    .fetch_all(db)
+    .await
+}
+
+/// A board and what is needed to change its result.
+#[derive(Debug, Clone)]
+pub struct BoardContext {
+    /// Board id.
+    pub board_id: Uuid,
+    /// Round id.
+    pub round_id: Uuid,
+    /// Round number.
+    pub round: i32,
+    /// Round status.
+    pub round_status: String,
+    /// Section.
+    pub section_id: Uuid,
+    /// Tournament.
+    pub tournament_id: Uuid,
+    /// Game (None for a bye).
+    pub game_id: Option<Uuid>,
+    /// Result after the foul rule.
+    pub result: Option<String>,
+    /// Result as entered.
+    pub reported_result: Option<String>,
+    /// Version.
+    pub version: Option<i32>,
+}
+
+/// One board with its section and tournament, locking its game row.
+pub async fn board_context(
+    db: impl PgExecutor<'_>,
+    board_id: Uuid,
+) -> sqlx::Result<Option<BoardContext>> {
+    sqlx::query_as!(
+        BoardContext,
+        "select b.board_id, r.round_id, r.number as round, r.status as round_status, s.section_id, s.tournament_id,
+                g.game_id as \"game_id?\", g.result as \"result?\", g.reported_result as \"reported_result?\",
+                g.version as \"version?\"
+         from board b join round r using (round_id) join section s using (section_id)
+              left join game g on g.board_id = b.board_id
+         where b.board_id = $1
+         for update of s",
+        board_id
+    )
+    .fetch_optional(db)
+    .await
+}
+
+/// Stores a game's result and bumps its version.
+pub async fn set_game_result(
+    db: impl PgExecutor<'_>,
+    game_id: Uuid,
+    reported: Option<&str>,
+    result: Option<&str>,
+) -> sqlx::Result<i32> {
+    sqlx::query_scalar!(
+        "update game set reported_result = $2, result = $3, version = version + 1 where game_id = $1 returning version",
+        game_id,
+        reported,
+        result
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// Replaces a game's fouls by `red` fouls for Red and `black` for Black.
+pub async fn replace_fouls(
+    conn: &mut sqlx::PgConnection,
+    game_id: Uuid,
+    red: i32,
+    black: i32,
+) -> sqlx::Result<()> {
+    sqlx::query!("delete from foul where game_id = $1", game_id)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query!(
+        "insert into foul (game_id, side)
+         select $1::uuid, 'red' from generate_series(1, $2::int)
+         union all select $1::uuid, 'black' from generate_series(1, $3::int)",
+        game_id,
+        red,
+        black
+    )
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Number of boards of a round still without a result.
+pub async fn open_games(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::Result<i64> {
+    let n = sqlx::query_scalar!(
+        "select count(*) as \"n!\" from game g join board b using (board_id) where b.round_id = $1 and g.result is null",
+        round_id
+    )
+    .fetch_one(db)
+    .await?;
+    Ok(n)
+}
+
+/// Number of games of a round with a result.
+pub async fn results_entered(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::Result<i64> {
+    let n = sqlx::query_scalar!(
+        "select count(*) as \"n!\" from game g join board b using (board_id) where b.round_id = $1 and g.result is not null",
+        round_id
+    )
+    .fetch_one(db)
+    .await?;
+    Ok(n)
+}

@@ -1,0 +1,194 @@
+//! Sections (组别).
+
+use serde_json::Value;
+use sqlx::PgExecutor;
+use uuid::Uuid;
+
+/// A section row.
+#[derive(Debug, Clone)]
+pub struct SectionRow {
+    /// Id.
+    pub section_id: Uuid,
+    /// Tournament.
+    pub tournament_id: Uuid,
+    /// Name.
+    pub name: String,
+    /// `chinese`, `dutch`, `round_robin`.
+    pub pairing_system: String,
+    /// Rounds.
+    pub rounds: i32,
+    /// `individual` or `doubles`.
+    pub entry_type: String,
+    /// Points in tenths.
+    pub points_win: i32,
+    /// Points in tenths.
+    pub points_draw: i32,
+    /// Points in tenths.
+    pub points_loss: i32,
+    /// Points in tenths.
+    pub points_bye: i32,
+    /// Points in tenths.
+    pub points_forfeit_win: i32,
+    /// Tiebreak keys after PTS.
+    pub tiebreaks: Vec<String>,
+    /// Unplayed-round mode.
+    pub unplayed_mode: String,
+    /// Fouls in one game that lose it.
+    pub foul_threshold: i32,
+    /// `registration`, `rating`, `lot`.
+    pub round1_order: String,
+    /// Whether board 1 of round 1 gives Red to the higher-placed entrant.
+    pub first_board_red: bool,
+    /// Whether a forfeited pairing counts as having met.
+    pub forfeit_counts_as_met: bool,
+    /// Avoid pairing club mates.
+    pub avoid_same_club: bool,
+    /// Pair only checked-in entrants in round 1.
+    pub pair_checked_in_only: bool,
+    /// Cap.
+    pub cap: Option<i32>,
+    /// Minimum entries.
+    pub min_entries: Option<i32>,
+    /// Registration opens.
+    pub registration_opens_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Registration closes.
+    pub registration_closes_at: Option<chrono::DateTime<chrono::Utc>>,
+    /// Payment required to confirm.
+    pub payment_required: bool,
+    /// Fee tiers.
+    pub fee_tiers: Value,
+    /// Eligibility rules.
+    pub eligibility: Value,
+    /// `none`, `duplicate`, `per_board`.
+    pub setup_mode: String,
+    /// `open`, `running`, `finished`, `cancelled`.
+    pub status: String,
+    /// Created.
+    pub created_at: chrono::DateTime<chrono::Utc>,
+    /// Last changed.
+    pub updated_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Inserts a section (every column but the id) and returns it.
+pub async fn insert(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<SectionRow> {
+    sqlx::query_as!(
+        SectionRow,
+        "insert into section (tournament_id, name, pairing_system, rounds, entry_type, points_win, points_draw,
+            points_loss, points_bye, points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order,
+            first_board_red, forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, setup_mode, status)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
+                 $21, $22, $23, $24, $25, $26, $27)
+         returning *",
+        s.tournament_id,
+        s.name,
+        s.pairing_system,
+        s.rounds,
+        s.entry_type,
+        s.points_win,
+        s.points_draw,
+        s.points_loss,
+        s.points_bye,
+        s.points_forfeit_win,
+        &s.tiebreaks,
+        s.unplayed_mode,
+        s.foul_threshold,
+        s.round1_order,
+        s.first_board_red,
+        s.forfeit_counts_as_met,
+        s.avoid_same_club,
+        s.pair_checked_in_only,
+        s.cap,
+        s.min_entries,
+        s.registration_opens_at,
+        s.registration_closes_at,
+        s.payment_required,
+        s.fee_tiers,
+        s.eligibility,
+        s.setup_mode,
+        s.status
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// Rewrites a section's settings.
+pub async fn update(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<SectionRow> {
+    sqlx::query_as!(
+        SectionRow,
+        "update section set name = $2, pairing_system = $3, rounds = $4, entry_type = $5, points_win = $6,
+            points_draw = $7, points_loss = $8, points_bye = $9, points_forfeit_win = $10, tiebreaks = $11,
+            unplayed_mode = $12, foul_threshold = $13, round1_order = $14, first_board_red = $15,
+            forfeit_counts_as_met = $16, avoid_same_club = $17, pair_checked_in_only = $18, cap = $19,
+            min_entries = $20, registration_opens_at = $21, registration_closes_at = $22, payment_required = $23,
+            fee_tiers = $24, eligibility = $25, setup_mode = $26, status = $27
+         where section_id = $1
+         returning *",
+        s.section_id,
+        s.name,
+        s.pairing_system,
+        s.rounds,
+        s.entry_type,
+        s.points_win,
+        s.points_draw,
+        s.points_loss,
+        s.points_bye,
+        s.points_forfeit_win,
+        &s.tiebreaks,
+        s.unplayed_mode,
+        s.foul_threshold,
+        s.round1_order,
+        s.first_board_red,
+        s.forfeit_counts_as_met,
+        s.avoid_same_club,
+        s.pair_checked_in_only,
+        s.cap,
+        s.min_entries,
+        s.registration_opens_at,
+        s.registration_closes_at,
+        s.payment_required,
+        s.fee_tiers,
+        s.eligibility,
+        s.setup_mode,
+        s.status
+    )
+    .fetch_one(db)
+    .await
+}
+
+/// One section.
+pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<SectionRow>> {
+    sqlx::query_as!(
+        SectionRow,
+        "select * from section where section_id = $1",
+        id
+    )
+    .fetch_optional(db)
+    .await
+}
+
+/// One section, locked for the rest of the transaction: pairing, unpairing and result entry
+/// of a section run one at a time.
+pub async fn find_for_update(
+    db: impl PgExecutor<'_>,
+    id: Uuid,
+) -> sqlx::Result<Option<SectionRow>> {
+    sqlx::query_as!(
+        SectionRow,
+        "select * from section where section_id = $1 for update",
+        id
+    )
+    .fetch_optional(db)
+    .await
+}
+
+/// The sections of a tournament, by name.
+pub async fn list(db: impl PgExecutor<'_>, tournament_id: Uuid) -> sqlx::Result<Vec<SectionRow>> {
+    sqlx::query_as!(
+        SectionRow,
+        "select * from section where tournament_id = $1 order by created_at, name",
+        tournament_id
+    )
+    .fetch_all(db)
+    .await
+}

@@ -1,0 +1,122 @@
+//! Registrations, cancellation, random split.
+
+use super::auth::{ApiUser, MaybeUser};
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::{AppJson, AppPath};
+use crate::http::AppState;
+use crate::service;
+use crate::service::registrations::{
+    Cancellation, PaymentInput, RegistrationAction, RegistrationInput, RegistrationView,
+    SplitInput, SplitOutcome,
+};
+use axum::extract::State;
+use axum::http::StatusCode;
+use uuid::Uuid;
+
+/// Registers for a section (public; the answer says `pending`, `confirmed` or `waitlisted`).
+#[utoipa::path(post, path = "/api/v1/sections/{id}/registrations", tag = "registrations",
+    params(("id" = Uuid, Path, description = "Section id")), request_body = RegistrationInput,
+    responses((status = 201, body = RegistrationView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn create_registration(
+    State(state): State<AppState>,
+    AppPath(id): AppPath<Uuid>,
+    AppJson(input): AppJson<RegistrationInput>,
+) -> Result<(StatusCode, AppJson<RegistrationView>), ApiError> {
+    let r = service::registrations::register(&state.db, id, &input).await?;
+    Ok((StatusCode::CREATED, AppJson(r)))
+}
+
+/// A section's registrations (contact and payment data for its arbiters only).
+#[utoipa::path(get, path = "/api/v1/sections/{id}/registrations", tag = "registrations",
+    params(("id" = Uuid, Path, description = "Section id")),
+    responses((status = 200, body = Vec<RegistrationView>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn list_registrations(
+    State(state): State<AppState>,
+    MaybeUser(actor): MaybeUser,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<Vec<RegistrationView>>, ApiError> {
+    Ok(AppJson(
+        service::registrations::list(&state.db, actor.as_ref(), id).await?,
+    ))
+}
+
+/// Confirms a registration (a place must be free).
+#[utoipa::path(post, path = "/api/v1/registrations/{id}/confirm", tag = "registrations", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Registration id")),
+    responses((status = 200, body = RegistrationView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn confirm_registration(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<RegistrationView>, ApiError> {
+    Ok(AppJson(
+        service::registrations::act(&state.db, &actor, id, RegistrationAction::Confirm).await?,
+    ))
+}
+
+/// Records a payment state (paying confirms a pending registration when a place is free).
+#[utoipa::path(post, path = "/api/v1/registrations/{id}/payment", tag = "registrations", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Registration id")), request_body = PaymentInput,
+    responses((status = 200, body = RegistrationView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn record_payment(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+    AppJson(input): AppJson<PaymentInput>,
+) -> Result<AppJson<RegistrationView>, ApiError> {
+    Ok(AppJson(
+        service::registrations::act(&state.db, &actor, id, RegistrationAction::Payment(input))
+            .await?,
+    ))
+}
+
+/// Withdraws a registration: frees the place, promotes the waitlist, marks a paid fee refund due.
+#[utoipa::path(post, path = "/api/v1/registrations/{id}/withdraw", tag = "registrations", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Registration id")),
+    responses((status = 200, body = RegistrationView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn withdraw_registration(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<RegistrationView>, ApiError> {
+    Ok(AppJson(
+        service::registrations::act(&state.db, &actor, id, RegistrationAction::Withdraw).await?,
+    ))
+}
+
+/// Cancels a section below its minimum: every registration cancelled, refunds listed.
+#[utoipa::path(post, path = "/api/v1/sections/{id}/cancel", tag = "registrations", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Section id")),
+    responses((status = 200, body = Cancellation), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn cancel_section(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<Cancellation>, ApiError> {
+    Ok(AppJson(
+        service::registrations::cancel_section(&state.db, &actor, id).await?,
+    ))
+}
+
+/// Splits a section's entrants into new sections at random (seeded) or by rating snake;
+/// previews unless `apply` is true.
+#[utoipa::path(post, path = "/api/v1/tournaments/{id}/split", tag = "registrations", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Tournament id")), request_body = SplitInput,
+    responses((status = 200, body = SplitOutcome), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn split_section(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+    AppJson(input): AppJson<SplitInput>,
+) -> Result<AppJson<SplitOutcome>, ApiError> {
+    Ok(AppJson(
+        service::registrations::split(&state.db, &actor, id, &input).await?,
+    ))
+}

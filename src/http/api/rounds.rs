@@ -1,0 +1,142 @@
+//! `/api/v1/sections/{id}/rounds…`, `/api/v1/boards/{id}/result`, standings.
+
+use super::auth::{ApiUser, MaybeUser};
+use crate::http::error::{ApiError, ErrorBody};
+use crate::http::extract::{AppJson, AppPath, AppQuery};
+use crate::http::AppState;
+use crate::service;
+use crate::service::rounds::{ResultInput, ResultOutcome, RoundView};
+use crate::service::standings::StandingsView;
+use axum::extract::State;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use utoipa::IntoParams;
+use uuid::Uuid;
+
+/// Pairs the next round (409 while the previous round has boards without a result).
+#[utoipa::path(post, path = "/api/v1/sections/{id}/rounds", tag = "rounds", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Section id")),
+    responses((status = 201, body = RoundView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn pair_next_round(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<(StatusCode, AppJson<RoundView>), ApiError> {
+    let round = service::rounds::pair_next(&state.db, &actor, id).await?;
+    Ok((StatusCode::CREATED, AppJson(round)))
+}
+
+/// Every round of a section.
+#[utoipa::path(get, path = "/api/v1/sections/{id}/rounds", tag = "rounds",
+    params(("id" = Uuid, Path, description = "Section id")),
+    responses((status = 200, body = Vec<RoundView>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn list_rounds(
+    State(state): State<AppState>,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<Vec<RoundView>>, ApiError> {
+    Ok(AppJson(service::rounds::list(&state.db, id).await?))
+}
+
+/// One round (the pairing report only for the section's arbiters).
+#[utoipa::path(get, path = "/api/v1/sections/{id}/rounds/{n}", tag = "rounds",
+    params(("id" = Uuid, Path, description = "Section id"), ("n" = i32, Path, description = "Round number")),
+    responses((status = 200, body = RoundView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn get_round(
+    State(state): State<AppState>,
+    MaybeUser(actor): MaybeUser,
+    AppPath((id, n)): AppPath<(Uuid, i32)>,
+) -> Result<AppJson<RoundView>, ApiError> {
+    Ok(AppJson(
+        service::rounds::get(&state.db, actor.as_ref(), id, n).await?,
+    ))
+}
+
+/// Options of unpairing.
+#[derive(Debug, Deserialize, IntoParams)]
+pub struct DeleteRoundQuery {
+    /// Also delete the results already entered.
+    pub force: Option<bool>,
+}
+
+/// Unpairs the last round (refused while it has results unless `?force=true`).
+#[utoipa::path(delete, path = "/api/v1/sections/{id}/rounds/{n}", tag = "rounds", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Section id"), ("n" = i32, Path, description = "Round number"), DeleteRoundQuery),
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody), (status = 403, body = ErrorBody),
+        (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn delete_round(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath((id, n)): AppPath<(Uuid, i32)>,
+    AppQuery(query): AppQuery<DeleteRoundQuery>,
+) -> Result<StatusCode, ApiError> {
+    service::rounds::delete_last(&state.db, &actor, id, n, query.force.unwrap_or(false)).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Publishes a paired round.
+#[utoipa::path(post, path = "/api/v1/sections/{id}/rounds/{n}/publish", tag = "rounds", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Section id"), ("n" = i32, Path, description = "Round number")),
+    responses((status = 200, body = RoundView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn publish_round(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath((id, n)): AppPath<(Uuid, i32)>,
+) -> Result<AppJson<RoundView>, ApiError> {
+    Ok(AppJson(
+        service::rounds::publish(&state.db, &actor, id, n).await?,
+    ))
+}
+
+/// The version in an `If-Match` header (`"3"`, `3` or `W/"3"`).
+fn if_match(headers: &HeaderMap) -> Result<Option<i32>, ApiError> {
+    let Some(value) = headers.get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    let text = value.to_str().unwrap_or("").trim();
+    let text = text.trim_start_matches("W/").trim_matches('"');
+    if text == "*" {
+        return Ok(None);
+    }
+    text.parse().map(Some).map_err(|_| {
+        ApiError::field(
+            StatusCode::BAD_REQUEST,
+            "If-Match",
+            "must be the result's version, e.g. \"3\"",
+        )
+    })
+}
+
+/// Records or corrects a board's result; the foul threshold may turn it into a loss.
+#[utoipa::path(put, path = "/api/v1/boards/{id}/result", tag = "rounds", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Board id"),
+        ("If-Match" = Option<String>, Header, description = "Version last read; a stale one gets 409")),
+    request_body = ResultInput,
+    responses((status = 200, body = ResultOutcome), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn put_result(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+    headers: HeaderMap,
+    AppJson(input): AppJson<ResultInput>,
+) -> Result<Response, ApiError> {
+    let expected = if_match(&headers)?;
+    let outcome = service::rounds::set_result(&state.db, &actor, id, &input, expected).await?;
+    let etag = format!("\"{}\"", outcome.version);
+    Ok(([(header::ETAG, etag)], AppJson(outcome)).into_response())
+}
+
+/// The standings as they are now (provisional while results are missing).
+#[utoipa::path(get, path = "/api/v1/sections/{id}/standings", tag = "standings",
+    params(("id" = Uuid, Path, description = "Section id")),
+    responses((status = 200, body = StandingsView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn get_standings(
+    State(state): State<AppState>,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<StandingsView>, ApiError> {
+    Ok(AppJson(service::standings::compute(&state.db, id).await?))
+}

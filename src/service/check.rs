@@ -1,0 +1,96 @@
+//! Input validation that collects every problem at once, field by field, so a form or a JSON
+//! client learns everything to fix in one answer.
+
+use super::{Error, FieldErrors, Result};
+
+/// Collects field errors.
+#[derive(Debug, Default)]
+pub struct Check {
+    fields: FieldErrors,
+}
+
+impl Check {
+    /// No errors yet.
+    pub fn new() -> Check {
+        Check::default()
+    }
+
+    /// Records a problem with `field`.
+    pub fn error(&mut self, field: &str, message: impl Into<String>) {
+        self.fields
+            .entry(field.to_string())
+            .or_default()
+            .push(message.into());
+    }
+
+    /// A required text: trimmed, non-empty, at most `max` characters.
+    pub fn required_text(&mut self, field: &str, value: &str, max: usize) -> String {
+        let value = value.trim();
+        if value.is_empty() {
+            self.error(field, "is required");
+        } else if value.chars().count() > max {
+            self.error(field, format!("must be at most {max} characters"));
+        }
+        value.to_string()
+    }
+
+    /// An optional text: trimmed; empty becomes `None`.
+    pub fn optional_text(
+        &mut self,
+        field: &str,
+        value: Option<&str>,
+        max: usize,
+    ) -> Option<String> {
+        let value = value.map(str::trim).filter(|v| !v.is_empty())?;
+        if value.chars().count() > max {
+            self.error(field, format!("must be at most {max} characters"));
+        }
+        Some(value.to_string())
+    }
+
+    /// A value that must be one of `allowed`.
+    pub fn one_of(&mut self, field: &str, value: &str, allowed: &[&str]) -> String {
+        if !allowed.contains(&value) {
+            self.error(field, format!("must be one of: {}", allowed.join(", ")));
+        }
+        value.to_string()
+    }
+
+    /// An integer within `min..=max`.
+    pub fn range(&mut self, field: &str, value: i64, min: i64, max: i64) -> i32 {
+        if value < min || value > max {
+            self.error(field, format!("must be between {min} and {max}"));
+            return min as i32;
+        }
+        value as i32
+    }
+
+    /// Whether anything was recorded.
+    pub fn is_empty(&self) -> bool {
+        self.fields.is_empty()
+    }
+
+    /// `Ok` when nothing was recorded, else `Error::Invalid` with every message.
+    pub fn finish(self) -> Result<()> {
+        if self.fields.is_empty() {
+            return Ok(());
+        }
+        let message = self
+            .fields
+            .iter()
+            .map(|(field, messages)| format!("{field}: {}", messages.join("; ")))
+            .collect::<Vec<_>>()
+            .join(". ");
+        Err(Error::Invalid {
+            message,
+            fields: self.fields,
+        })
+    }
+}
+
+/// Points given as a decimal (`2`, `0.5`) to tenths; `None` unless exact in tenths and in range.
+pub fn points_to_tenths(value: f64) -> Option<i32> {
+    let tenths = (value * 10.0).round();
+    ((value * 10.0 - tenths).abs() < 1e-6 && (0.0..=1000.0).contains(&tenths))
+        .then_some(tenths as i32)
+}

@@ -1,0 +1,523 @@
+//! Entrants (individuals or doubles teams): desk entries, late entries, withdrawals,
+//! check-in, requested byes and forbidden pairs.
+
+use super::access::{self, Change, Need};
+use super::check::Check;
+use super::users::Actor;
+use super::{Error, Result};
+use crate::db;
+use crate::db::entrant::{EntrantRow, MemberRow, PlayerRow};
+use chrono::NaiveDate;
+use serde::{Deserialize, Serialize};
+use sqlx::{PgConnection, PgPool};
+use std::collections::HashMap;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// One player of a doubles team.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct MemberInput {
+    /// Name.
+    pub name: String,
+    /// `m`, `f` or `x`.
+    pub gender: Option<String>,
+    /// Club.
+    pub club: Option<String>,
+    /// Rating.
+    pub rating: Option<i64>,
+    /// Email (private).
+    pub email: Option<String>,
+    /// Phone (private).
+    pub phone: Option<String>,
+}
+
+/// A new entrant.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EntrantInput {
+    /// Name (of the player; for a team, the team name, default "A / B").
+    pub name: Option<String>,
+    /// Rating.
+    pub rating: Option<i64>,
+    /// Club.
+    pub club: Option<String>,
+    /// `m`, `f` or `x`.
+    pub gender: Option<String>,
+    /// Member of the organising club.
+    pub member: Option<bool>,
+    /// Email (private).
+    pub email: Option<String>,
+    /// Phone (private).
+    pub phone: Option<String>,
+    /// Address (private).
+    pub address: Option<String>,
+    /// Birth date (private).
+    pub birth_date: Option<NaiveDate>,
+    /// School grade, for sections with grade eligibility.
+    pub school_grade: Option<String>,
+    /// The two players of a doubles team.
+    pub members: Option<Vec<MemberInput>>,
+}
+
+/// A player of an entrant as shown; contact fields only to the tournament's arbiters.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Member {
+    /// Name.
+    pub name: String,
+    /// Gender.
+    pub gender: Option<String>,
+    /// Club.
+    pub club: Option<String>,
+    /// Email (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// Phone (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phone: Option<String>,
+    /// Address (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub address: Option<String>,
+    /// Birth date (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub birth_date: Option<NaiveDate>,
+}
+
+/// An entrant as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct EntrantView {
+    /// Id.
+    pub id: Uuid,
+    /// Starting number (序号).
+    pub start_no: Option<i32>,
+    /// Name.
+    pub name: String,
+    /// Rating.
+    pub rating: Option<i32>,
+    /// Club.
+    pub club: Option<String>,
+    /// `active` or `withdrawn`.
+    pub status: String,
+    /// Present at the venue.
+    pub checked_in: bool,
+    /// First round the entrant is paired in (late entries join later).
+    pub joined_round: i32,
+    /// First round no longer played, when withdrawn.
+    pub withdrawn_from_round: Option<i32>,
+    /// The player, or both players of a team.
+    pub members: Vec<Member>,
+}
+
+fn member_view(m: &MemberRow, private: bool) -> Member {
+    Member {
+        name: m.name.clone(),
+        gender: m.gender.clone(),
+        club: m.club.clone(),
+        email: m.email.clone().filter(|_| private),
+        phone: m.phone.clone().filter(|_| private),
+        address: m.address.clone().filter(|_| private),
+        birth_date: m.birth_date.filter(|_| private),
+    }
+}
+
+/// Builds views of entrants with their members.
+pub fn views(entrants: &[EntrantRow], members: &[MemberRow], private: bool) -> Vec<EntrantView> {
+    let mut by_entrant: HashMap<Uuid, Vec<Member>> = HashMap::new();
+    for m in members {
+        by_entrant
+            .entry(m.entrant_id)
+            .or_default()
+            .push(member_view(m, private));
+    }
+    entrants
+        .iter()
+        .map(|e| EntrantView {
+            id: e.entrant_id,
+            start_no: e.start_no,
+            name: e.name.clone(),
+            rating: e.rating,
+            club: e.club.clone(),
+            status: e.status.clone(),
+            checked_in: e.checked_in,
+            joined_round: e.joined_round,
+            withdrawn_from_round: e.withdrawn_from_round,
+            members: by_entrant.remove(&e.entrant_id).unwrap_or_default(),
+        })
+        .collect()
+}
+
+fn check_gender(check: &mut Check, field: &str, gender: Option<&str>) -> Option<String> {
+    let g = gender.map(str::trim).filter(|g| !g.is_empty())?;
+    Some(check.one_of(field, g, &["m", "f", "x"]))
+}
+
+fn check_rating(check: &mut Check, field: &str, rating: Option<i64>) -> Option<i32> {
+    rating.map(|r| check.range(field, r, 0, 4000))
+}
+
+fn check_email(check: &mut Check, field: &str, email: Option<&str>) -> Option<String> {
+    let email = check.optional_text(field, email, 200)?;
+    if !email.contains('@') || email.starts_with('@') || email.ends_with('@') {
+        check.error(field, "is not an email address");
+    }
+    Some(email)
+}
+
+/// The players an entrant input describes, checked against the section's entry type.
+pub fn players_of(
+    input: &EntrantInput,
+    entry_type: &str,
+    check: &mut Check,
+) -> (String, Vec<PlayerRow>) {
+    let blank = |name: String| PlayerRow {
+        player_id: Uuid::nil(),
+        name,
+        gender: None,
+        club: None,
+        rating: None,
+        member: false,
+        email: None,
+        phone: None,
+        address: None,
+        birth_date: None,
+        school_grade: None,
+    };
+    if entry_type == "doubles" {
+        let Some(members) = input.members.as_ref().filter(|m| m.len() == 2) else {
+            check.error("members", "a doubles team needs exactly two members");
+            return (input.name.clone().unwrap_or_default(), Vec::new());
+        };
+        let players: Vec<PlayerRow> = members
+            .iter()
+            .enumerate()
+            .map(|(i, m)| {
+                let mut p = blank(check.required_text(&format!("members[{i}].name"), &m.name, 200));
+                p.gender =
+                    check_gender(check, &format!("members[{i}].gender"), m.gender.as_deref());
+                p.club = check.optional_text(&format!("members[{i}].club"), m.club.as_deref(), 200);
+                p.rating = check_rating(check, &format!("members[{i}].rating"), m.rating);
+                p.email = check_email(check, &format!("members[{i}].email"), m.email.as_deref());
+                p.phone =
+                    check.optional_text(&format!("members[{i}].phone"), m.phone.as_deref(), 50);
+                p.member = input.member.unwrap_or(false);
+                p
+            })
+            .collect();
+        let name = match input
+            .name
+            .as_deref()
+            .map(str::trim)
+            .filter(|n| !n.is_empty())
+        {
+            Some(n) => check.required_text("name", n, 200),
+            None => format!("{} / {}", players[0].name, players[1].name),
+        };
+        (name, players)
+    } else {
+        if input.members.is_some() {
+            check.error("members", "only doubles sections take members");
+        }
+        let name = check.required_text("name", input.name.as_deref().unwrap_or(""), 200);
+        let mut p = blank(name.clone());
+        p.gender = check_gender(check, "gender", input.gender.as_deref());
+        p.club = check.optional_text("club", input.club.as_deref(), 200);
+        p.rating = check_rating(check, "rating", input.rating);
+        p.member = input.member.unwrap_or(false);
+        p.email = check_email(check, "email", input.email.as_deref());
+        p.phone = check.optional_text("phone", input.phone.as_deref(), 50);
+        p.address = check.optional_text("address", input.address.as_deref(), 500);
+        p.birth_date = input.birth_date;
+        p.school_grade = check.optional_text("school_grade", input.school_grade.as_deref(), 50);
+        (name, vec![p])
+    }
+}
+
+/// Inserts an entrant with its players in the caller's transaction. Entrants added after
+/// round 1 join from the next round (their missed rounds count as absences).
+pub async fn insert_entrant(
+    conn: &mut PgConnection,
+    tournament_id: Uuid,
+    section_id: Uuid,
+    name: &str,
+    players: &[PlayerRow],
+) -> Result<EntrantRow> {
+    let paired = db::round::count(&mut *conn, section_id).await?;
+    let start_no = db::entrant::next_start_no(&mut *conn, section_id).await?;
+    let rating = match players {
+        [one] => one.rating,
+        // A team's rating is its members' average, when both are rated.
+        [a, b] => a.rating.zip(b.rating).map(|(a, b)| (a + b) / 2),
+        _ => None,
+    };
+    let club = players.first().and_then(|p| p.club.clone());
+    let entrant = db::entrant::insert(
+        &mut *conn,
+        section_id,
+        start_no,
+        name,
+        rating,
+        club.as_deref(),
+        paired as i32 + 1,
+    )
+    .await?;
+    for (i, p) in players.iter().enumerate() {
+        let player_id = db::entrant::insert_player(&mut *conn, tournament_id, p).await?;
+        db::entrant::insert_member(&mut *conn, entrant.entrant_id, i as i16 + 1, player_id).await?;
+    }
+    Ok(entrant)
+}
+
+/// Adds an entrant at the desk (any time, also after round 1).
+pub async fn add(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    input: &EntrantInput,
+) -> Result<EntrantView> {
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    if section.status == "cancelled" {
+        return Err(Error::Conflict("the section is cancelled".into()));
+    }
+    let mut check = Check::new();
+    let (name, players) = players_of(input, &section.entry_type, &mut check);
+    check.finish()?;
+    let entrant =
+        insert_entrant(&mut tx, section.tournament_id, section_id, &name, &players).await?;
+    let members = db::entrant::members(&mut *tx, section_id).await?;
+    let view = views(std::slice::from_ref(&entrant), &members, true).remove(0);
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: "create",
+            entity: "entrant",
+            entity_id: Some(entrant.entrant_id),
+            before: None,
+            after: serde_json::to_value(&view).ok(),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// A section's entrants; contact data only when `actor` is one of its arbiters.
+pub async fn list(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+) -> Result<Vec<EntrantView>> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
+    let entrants = db::entrant::list(&mut *conn, section_id).await?;
+    let members = db::entrant::members(&mut *conn, section_id).await?;
+    Ok(views(&entrants, &members, private))
+}
+
+/// What can change about an entrant.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum StatusChange {
+    /// Leaves from the next round on; results so far stay.
+    Withdraw,
+    /// Comes back from the next round on.
+    Readmit,
+    /// Marks present.
+    CheckIn,
+    /// Marks not present.
+    CheckOut,
+}
+
+/// Withdraws, re-admits or checks in an entrant.
+pub async fn change_status(
+    pool: &PgPool,
+    actor: &Actor,
+    entrant_id: Uuid,
+    change: StatusChange,
+) -> Result<EntrantView> {
+    let mut tx = pool.begin().await?;
+    let entrant = db::entrant::find(&mut *tx, entrant_id)
+        .await?
+        .ok_or(Error::NotFound("entrant"))?;
+    let section = db::section::find_for_update(&mut *tx, entrant.section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let next = db::round::count(&mut *tx, section.section_id).await? as i32 + 1;
+    let action = match change {
+        StatusChange::Withdraw => {
+            if entrant.status == "withdrawn" {
+                return Err(Error::Conflict("the entrant is already withdrawn".into()));
+            }
+            db::entrant::set_status(&mut *tx, entrant_id, "withdrawn", Some(next)).await?;
+            "withdraw"
+        }
+        StatusChange::Readmit => {
+            if entrant.status != "withdrawn" {
+                return Err(Error::Conflict("the entrant is not withdrawn".into()));
+            }
+            db::entrant::set_status(&mut *tx, entrant_id, "active", None).await?;
+            "readmit"
+        }
+        StatusChange::CheckIn => {
+            db::entrant::set_checked_in(&mut *tx, entrant_id, true).await?;
+            "check_in"
+        }
+        StatusChange::CheckOut => {
+            db::entrant::set_checked_in(&mut *tx, entrant_id, false).await?;
+            "check_out"
+        }
+    };
+    let after = db::entrant::find(&mut *tx, entrant_id)
+        .await?
+        .ok_or(Error::NotFound("entrant"))?;
+    let members = db::entrant::members(&mut *tx, section.section_id).await?;
+    let before_view = views(std::slice::from_ref(&entrant), &members, true).remove(0);
+    let view = views(std::slice::from_ref(&after), &members, true).remove(0);
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action,
+            entity: "entrant",
+            entity_id: Some(entrant_id),
+            before: serde_json::to_value(&before_view).ok(),
+            after: serde_json::to_value(&view).ok(),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// A bye requested for a future round.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ByeRequest {
+    /// The round (not yet paired).
+    pub round: i64,
+    /// `half` (default), `zero` or `full`.
+    pub kind: Option<String>,
+}
+
+/// Records a requested bye for a round not yet paired (SPEC §4). Half- and full-point byes are
+/// limited to one per entrant unless the section allows more.
+pub async fn request_bye(
+    pool: &PgPool,
+    actor: &Actor,
+    entrant_id: Uuid,
+    request: &ByeRequest,
+) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    let entrant = db::entrant::find(&mut *tx, entrant_id)
+        .await?
+        .ok_or(Error::NotFound("entrant"))?;
+    let section = db::section::find_for_update(&mut *tx, entrant.section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let paired = db::round::count(&mut *tx, section.section_id).await?;
+    let mut check = Check::new();
+    let round = check.range(
+        "round",
+        request.round,
+        paired + 1,
+        i64::from(section.rounds).max(paired + 1),
+    );
+    let kind = check.one_of(
+        "kind",
+        request.kind.as_deref().unwrap_or("half"),
+        &["half", "zero", "full"],
+    );
+    check.finish()?;
+    if kind != "zero" {
+        let byes = db::entrant::requested_byes(&mut *tx, section.section_id).await?;
+        if byes
+            .iter()
+            .any(|b| b.entrant_id == entrant_id && b.kind != "zero" && b.round != round)
+        {
+            return Err(Error::invalid(
+                "kind",
+                "only one half- or full-point bye per entrant; ask for a zero-point bye",
+            ));
+        }
+    }
+    db::entrant::upsert_requested_bye(&mut *tx, entrant_id, round, &kind).await?;
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: "request_bye",
+            entity: "entrant",
+            entity_id: Some(entrant_id),
+            before: None,
+            after: Some(serde_json::json!({"round": round, "kind": kind})),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A pair of entrants who must not meet.
+#[derive(Debug, Clone, Deserialize, Serialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ForbiddenPairInput {
+    /// One entrant.
+    pub a: Uuid,
+    /// The other.
+    pub b: Uuid,
+}
+
+/// Forbids (or with `allow`, allows again) a pairing of two entrants of the section.
+pub async fn set_forbidden_pair(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    pair: &ForbiddenPairInput,
+    forbid: bool,
+) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    if pair.a == pair.b {
+        return Err(Error::invalid("b", "must differ from a"));
+    }
+    for (field, id) in [("a", pair.a), ("b", pair.b)] {
+        match db::entrant::find(&mut *tx, id).await? {
+            Some(e) if e.section_id == section_id => {}
+            _ => return Err(Error::invalid(field, "is not an entrant of this section")),
+        }
+    }
+    if forbid {
+        db::entrant::insert_forbidden_pair(&mut *tx, section_id, pair.a, pair.b).await?;
+    } else {
+        db::entrant::delete_forbidden_pair(&mut *tx, pair.a, pair.b).await?;
+    }
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: if forbid { "forbid_pair" } else { "allow_pair" },
+            entity: "section",
+            entity_id: Some(section_id),
+            before: None,
+            after: serde_json::to_value(pair).ok(),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}

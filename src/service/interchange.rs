@@ -1,0 +1,602 @@
+//! Data in and out: TRF-16 export and import of a section, CSV import of players (every row
+//! checked before anything is written), CSV export of standings, the audit log.
+
+use super::access::{self, Change, Need};
+use super::check::Check;
+use super::entrants::{self, EntrantInput, MemberInput};
+use super::standings;
+use super::state;
+use super::users::Actor;
+use super::{sections, Error, FieldErrors, Result};
+use crate::db;
+use arbiter_core::model::{ResultCode, Side};
+use serde::Serialize;
+use serde_json::{json, Value};
+use sqlx::PgPool;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// A section as a TRF-16 file (with the TRF-26 142/152/162/192 headers and XXR/XXC). Public
+/// data only: names, ratings, results.
+pub async fn export_trf(pool: &PgPool, section_id: Uuid) -> Result<String> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let tournament = db::tournament::find(&mut *conn, section.tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    let options = sections::standings_options(&section);
+    let members = db::entrant::members(&mut *conn, section_id).await?;
+    let state = state::load(&mut conn, section, false).await?;
+    let table = arbiter_core::standings::rank(&state.tournament, &options);
+    let mut t = state.tournament.clone();
+    t.name = format!("{} — {}", tournament.name, state.section.name);
+    let mut headers = Vec::new();
+    if let Some(venue) = &tournament.venue {
+        headers.push(("022".to_string(), venue.clone()));
+    }
+    if let Some(d) = tournament.starts_on {
+        headers.push(("042".to_string(), d.format("%Y/%m/%d").to_string()));
+    }
+    if let Some(d) = tournament.ends_on {
+        headers.push(("052".to_string(), d.format("%Y/%m/%d").to_string()));
+    }
+    headers.push(("062".to_string(), t.entrants.len().to_string()));
+    headers.push((
+        "092".to_string(),
+        match state.section.pairing_system.as_str() {
+            "dutch" => "Swiss (FIDE Dutch)",
+            "round_robin" => "Round robin (Berger)",
+            _ => "Swiss (Chinese 积分编排)",
+        }
+        .to_string(),
+    ));
+    if let Some(tc) = &tournament.time_control {
+        headers.push(("122".to_string(), tc.clone()));
+    }
+    headers.push((
+        "192".to_string(),
+        match state.section.pairing_system.as_str() {
+            "dutch" => "FIDE_DUTCH_2026",
+            "round_robin" => "BERGER_ROUNDROBIN",
+            _ => "CUSTOM_SWISS",
+        }
+        .to_string(),
+    ));
+    if let Some(code) = &tournament.time_control_code {
+        headers.push(("222".to_string(), code.clone()));
+    }
+    t.headers = headers;
+    for e in &mut t.entrants {
+        e.declared_rank = table
+            .rows
+            .iter()
+            .find(|r| r.start_no == e.start_no)
+            .map(|r| r.rank);
+        let id = state.entrant_by_no(e.start_no).map(|r| r.entrant_id);
+        let gender = members
+            .iter()
+            .find(|m| Some(m.entrant_id) == id && m.position == 1)
+            .and_then(|m| m.gender.clone());
+        e.sex = match gender.as_deref() {
+            Some("m") => Some('m'),
+            Some("f") => Some('w'),
+            _ => None,
+        };
+    }
+    Ok(arbiter_core::trf::write(&t))
+}
+
+fn game_result(red: ResultCode, black: ResultCode) -> Option<&'static str> {
+    use ResultCode::*;
+    let norm = |c: ResultCode| match c {
+        UnratedWin => Win,
+        UnratedDraw => Draw,
+        UnratedLoss => Loss,
+        other => other,
+    };
+    Some(match (norm(red), norm(black)) {
+        (Win, Loss) => "red_wins",
+        (Loss, Win) => "black_wins",
+        (Draw, Draw) => "draw",
+        (ForfeitLoss, ForfeitWin) => "red_forfeits",
+        (ForfeitWin, ForfeitLoss) => "black_forfeits",
+        (ForfeitLoss, ForfeitLoss) => "double_forfeit",
+        (Loss, Loss) => "double_loss",
+        _ => return None,
+    })
+}
+
+/// Creates a section from a TRF file: entrants, rounds, boards and results. The file is
+/// checked whole first (line and column in the message); nothing is written if it is invalid.
+pub async fn import_trf(
+    pool: &PgPool,
+    actor: &Actor,
+    tournament_id: Uuid,
+    text: &str,
+    name: Option<&str>,
+) -> Result<sections::Section> {
+    let t = arbiter_core::trf::parse(text).map_err(|e| Error::invalid("file", e.to_string()))?;
+    if t.entrants.is_empty() {
+        return Err(Error::invalid("file", "the file has no player (001) lines"));
+    }
+    // Every game must be told the same way by both players.
+    for e in &t.entrants {
+        for (i, r) in e.rounds.iter().enumerate() {
+            let Some(opp) = r.opponent else { continue };
+            let back = t
+                .entrant(opp)
+                .and_then(|o| o.rounds.get(i))
+                .and_then(|o| o.opponent);
+            if back != Some(e.start_no) {
+                return Err(Error::invalid(
+                    "file",
+                    format!(
+                        "round {}: player {} meets {opp}, but {opp}'s line does not say so",
+                        i + 1,
+                        e.start_no
+                    ),
+                ));
+            }
+        }
+    }
+    let mut tx = pool.begin().await?;
+    db::tournament::find(&mut *tx, tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
+    let played = t.rounds_played();
+    let win = t.scoring.win.tenths() as i32;
+    let row = db::section::SectionRow {
+        section_id: Uuid::nil(),
+        tournament_id,
+        name: name
+            .map(str::to_string)
+            .filter(|n| !n.trim().is_empty())
+            .unwrap_or_else(|| {
+                if t.name.trim().is_empty() {
+                    "Imported".into()
+                } else {
+                    t.name.chars().take(200).collect()
+                }
+            }),
+        pairing_system: "dutch".into(),
+        rounds: t.rounds_total.unwrap_or(played).max(played).clamp(1, 99) as i32,
+        entry_type: "individual".into(),
+        points_win: win,
+        points_draw: t.scoring.draw.tenths() as i32,
+        points_loss: t.scoring.loss.tenths() as i32,
+        points_bye: t.scoring.pairing_bye.tenths() as i32,
+        points_forfeit_win: t.scoring.forfeit_win.tenths() as i32,
+        tiebreaks: arbiter_core::standings::Preset::FideSwiss
+            .chain()
+            .into_iter()
+            .map(|k| k.name())
+            .collect(),
+        unplayed_mode: "fide2026".into(),
+        foul_threshold: 2,
+        round1_order: "registration".into(),
+        first_board_red: t.initial_colour != Some(Side::Black),
+        forfeit_counts_as_met: false,
+        avoid_same_club: false,
+        pair_checked_in_only: false,
+        cap: None,
+        min_entries: None,
+        registration_opens_at: None,
+        registration_closes_at: None,
+        payment_required: false,
+        fee_tiers: json!([]),
+        eligibility: json!({}),
+        setup_mode: "none".into(),
+        status: if played > 0 { "running" } else { "open" }.into(),
+        created_at: chrono::Utc::now(),
+        updated_at: chrono::Utc::now(),
+    };
+    let section = db::section::insert(&mut *tx, &row)
+        .await
+        .map_err(|e| match &e {
+            sqlx::Error::Database(d)
+                if d.constraint() == Some("section_tournament_id_name_key") =>
+            {
+                Error::invalid(
+                    "name",
+                    "a section with this name exists; pass ?name=… for another",
+                )
+            }
+            _ => e.into(),
+        })?;
+    let mut ids = std::collections::HashMap::new();
+    for e in &t.entrants {
+        let player = db::entrant::PlayerRow {
+            player_id: Uuid::nil(),
+            name: if e.name.trim().is_empty() {
+                format!("Player {}", e.start_no)
+            } else {
+                e.name.trim().to_string()
+            },
+            gender: match e.sex {
+                Some('m') | Some('M') => Some("m".into()),
+                Some('w') | Some('W') | Some('f') | Some('F') => Some("f".into()),
+                _ => None,
+            },
+            club: None,
+            rating: e
+                .rating
+                .and_then(|r| i32::try_from(r).ok())
+                .filter(|r| *r <= 4000),
+            member: false,
+            email: None,
+            phone: None,
+            address: None,
+            birth_date: None,
+            school_grade: None,
+        };
+        let entrant = db::entrant::insert(
+            &mut *tx,
+            section.section_id,
+            e.start_no as i32,
+            &player.name,
+            player.rating,
+            None,
+            1,
+        )
+        .await?;
+        let player_id = db::entrant::insert_player(&mut *tx, tournament_id, &player).await?;
+        db::entrant::insert_member(&mut *tx, entrant.entrant_id, 1, player_id).await?;
+        ids.insert(e.start_no, entrant.entrant_id);
+    }
+    for round in 1..=played {
+        let index = round as usize - 1;
+        let round_id = db::round::insert(
+            &mut *tx,
+            section.section_id,
+            round as i32,
+            &json!({"imported": true}),
+            &json!(null),
+        )
+        .await?;
+        let mut boards: Vec<(i32, Uuid, Option<Uuid>)> = Vec::new();
+        let mut results: Vec<(Uuid, Option<&str>)> = Vec::new();
+        let mut byes = Vec::new();
+        for e in &t.entrants {
+            let Some(r) = e.rounds.get(index) else {
+                continue;
+            };
+            let me = ids[&e.start_no];
+            match r.opponent {
+                Some(opp) => {
+                    let other = t.entrant(opp).and_then(|o| o.rounds.get(index));
+                    // Red is the side marked `w`; with no colour, the lower number.
+                    let i_am_red = match r.colour {
+                        Some(Side::Red) => true,
+                        Some(Side::Black) => false,
+                        None => e.start_no < opp,
+                    };
+                    if !i_am_red {
+                        continue;
+                    }
+                    boards.push((0, me, Some(ids[&opp])));
+                    results.push((me, other.and_then(|o| game_result(r.result, o.result))));
+                }
+                None if r.result == ResultCode::PairingBye => boards.push((0, me, None)),
+                None => match r.result {
+                    ResultCode::HalfBye => byes.push((me, "half")),
+                    ResultCode::FullBye => byes.push((me, "full")),
+                    _ => byes.push((me, "zero")),
+                },
+            }
+        }
+        // Boards with a game first, the bye last.
+        boards.sort_by_key(|b| b.2.is_none());
+        for (i, b) in boards.iter_mut().enumerate() {
+            b.0 = i as i32 + 1;
+        }
+        db::round::insert_boards(&mut tx, round_id, &boards).await?;
+        let mut open = 0;
+        for (red, result) in results {
+            match result {
+                Some(result) => {
+                    sqlx::query!(
+                        "update game set result = $2, reported_result = $2
+                         where board_id = (select board_id from board where round_id = $1 and red_entrant_id = $3)",
+                        round_id,
+                        result,
+                        red
+                    )
+                    .execute(&mut *tx)
+                    .await?;
+                }
+                None => open += 1,
+            }
+        }
+        for (entrant, kind) in byes {
+            db::entrant::upsert_requested_bye(&mut *tx, entrant, round as i32, kind).await?;
+        }
+        db::round::set_status(
+            &mut *tx,
+            round_id,
+            if open == 0 { "completed" } else { "published" },
+        )
+        .await?;
+    }
+    let view = sections::Section::from(section);
+    access::audit(
+        &mut tx,
+        tournament_id,
+        Some(actor),
+        Change {
+            action: "import_trf",
+            entity: "section",
+            entity_id: Some(view.id),
+            before: None,
+            after: Some(json!({"entrants": t.entrants.len(), "rounds": played})),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// One CSV row's problems.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RowErrors {
+    /// Line number in the file (the header is line 1).
+    pub line: usize,
+    /// Field → messages.
+    #[schema(value_type = Object)]
+    pub errors: FieldErrors,
+}
+
+/// The outcome of a CSV import.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CsvImport {
+    /// Rows read.
+    pub rows: usize,
+    /// Rows with errors (nothing is written while any exists).
+    pub errors: Vec<RowErrors>,
+    /// Whether the entrants were created.
+    pub applied: bool,
+    /// The names read, in order.
+    pub names: Vec<String>,
+}
+
+/// Imports players from the desk's spreadsheet (CSV, UTF-8, header row with any of `name`,
+/// `rating`, `club`, `gender`, `email`, `phone`, `address`, `member`, `birth_date`,
+/// `partner`). Every row is checked first; with any error, or without `apply`, nothing is
+/// written and the report says what to fix on which line.
+pub async fn import_csv(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    text: &str,
+    apply: bool,
+) -> Result<CsvImport> {
+    let mut reader = csv::ReaderBuilder::new()
+        .flexible(true)
+        .trim(csv::Trim::All)
+        .from_reader(text.as_bytes());
+    let headers: Vec<String> = reader
+        .headers()
+        .map_err(|e| Error::invalid("file", format!("cannot read the header row: {e}")))?
+        .iter()
+        .map(|h| h.trim_start_matches('\u{feff}').to_ascii_lowercase())
+        .collect();
+    if !headers.iter().any(|h| h == "name") {
+        return Err(Error::invalid(
+            "file",
+            "the header row needs a `name` column",
+        ));
+    }
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let mut inputs = Vec::new();
+    let mut errors = Vec::new();
+    for (i, record) in reader.records().enumerate() {
+        let line = i + 2;
+        let record = match record {
+            Ok(r) => r,
+            Err(e) => {
+                errors.push(RowErrors {
+                    line,
+                    errors: [("row".to_string(), vec![e.to_string()])].into(),
+                });
+                continue;
+            }
+        };
+        let get = |col: &str| {
+            headers
+                .iter()
+                .position(|h| h == col)
+                .and_then(|p| record.get(p))
+                .filter(|v| !v.is_empty())
+        };
+        let mut check = Check::new();
+        let rating = get("rating").and_then(|r| {
+            r.parse::<i64>()
+                .map_err(|_| check.error("rating", "must be a whole number"))
+                .ok()
+        });
+        let member = get("member").map(|m| {
+            matches!(
+                m.to_ascii_lowercase().as_str(),
+                "yes" | "y" | "true" | "1" | "是"
+            )
+        });
+        let birth_date = get("birth_date").and_then(|d| {
+            chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d")
+                .map_err(|_| check.error("birth_date", "must be YYYY-MM-DD"))
+                .ok()
+        });
+        let gender = get("gender").map(|g| match g.to_ascii_lowercase().as_str() {
+            "m" | "male" | "男" => "m".to_string(),
+            "f" | "w" | "female" | "女" => "f".to_string(),
+            other => other.to_string(),
+        });
+        let name = get("name").unwrap_or("").to_string();
+        let input = EntrantInput {
+            name: Some(name.clone()),
+            rating,
+            club: get("club").map(str::to_string),
+            gender: gender.clone(),
+            member,
+            email: get("email").map(str::to_string),
+            phone: get("phone").map(str::to_string),
+            address: get("address").map(str::to_string),
+            birth_date,
+            school_grade: get("school_grade").map(str::to_string),
+            members: (section.entry_type == "doubles").then(|| {
+                vec![
+                    MemberInput {
+                        name: name.clone(),
+                        gender,
+                        ..MemberInput::default()
+                    },
+                    MemberInput {
+                        name: get("partner").unwrap_or("").to_string(),
+                        ..MemberInput::default()
+                    },
+                ]
+            }),
+        };
+        let (entrant_name, players) = entrants::players_of(
+            &EntrantInput {
+                name: (section.entry_type != "doubles").then_some(name).or(None),
+                ..input
+            },
+            &section.entry_type,
+            &mut check,
+        );
+        match check.finish() {
+            Ok(()) => inputs.push((entrant_name, players)),
+            Err(Error::Invalid { fields, .. }) => errors.push(RowErrors {
+                line,
+                errors: fields,
+            }),
+            Err(e) => return Err(e),
+        }
+    }
+    let outcome = CsvImport {
+        rows: inputs.len() + errors.len(),
+        names: inputs.iter().map(|(n, _)| n.clone()).collect(),
+        applied: apply && errors.is_empty(),
+        errors,
+    };
+    if outcome.applied {
+        for (name, players) in &inputs {
+            entrants::insert_entrant(&mut tx, section.tournament_id, section_id, name, players)
+                .await?;
+        }
+        access::audit(
+            &mut tx,
+            section.tournament_id,
+            Some(actor),
+            Change {
+                action: "import_csv",
+                entity: "section",
+                entity_id: Some(section_id),
+                before: None,
+                after: Some(json!({"entrants": inputs.len()})),
+            },
+        )
+        .await?;
+        tx.commit().await?;
+    }
+    Ok(outcome)
+}
+
+/// The standings as CSV (rank, number, name, club, points, every tiebreak).
+pub async fn standings_csv(pool: &PgPool, section_id: Uuid) -> Result<String> {
+    let table = standings::compute(pool, section_id).await?;
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let mut header = vec![
+        "rank".to_string(),
+        "start_no".into(),
+        "name".into(),
+        "club".into(),
+        "points".into(),
+    ];
+    header.extend(table.tiebreaks.iter().cloned());
+    let io = |e: csv::Error| Error::Internal(format!("writing CSV: {e}"));
+    writer.write_record(&header).map_err(io)?;
+    for row in &table.rows {
+        let mut record = vec![
+            row.rank.to_string(),
+            row.start_no.to_string(),
+            row.name.clone(),
+            row.club.clone().unwrap_or_default(),
+            row.points.to_string(),
+        ];
+        for key in &table.tiebreaks {
+            record.push(match row.tiebreaks.get(key) {
+                Some(Value::Array(list)) => list
+                    .iter()
+                    .map(Value::to_string)
+                    .collect::<Vec<_>>()
+                    .join("/"),
+                Some(v) => v.to_string(),
+                None => String::new(),
+            });
+        }
+        writer.write_record(&record).map_err(io)?;
+    }
+    let bytes = writer
+        .into_inner()
+        .map_err(|e| Error::Internal(format!("writing CSV: {e}")))?;
+    String::from_utf8(bytes).map_err(|e| Error::Internal(e.to_string()))
+}
+
+/// One audit event as shown.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct AuditEvent {
+    /// Sequence number (use as `after` to page).
+    pub id: i64,
+    /// Who.
+    pub actor: String,
+    /// What was done.
+    pub action: String,
+    /// To what kind of thing.
+    pub entity: String,
+    /// Its id.
+    pub entity_id: Option<Uuid>,
+    /// Before.
+    #[schema(value_type = Object)]
+    pub before: Option<Value>,
+    /// After.
+    #[schema(value_type = Object)]
+    pub after: Option<Value>,
+    /// When.
+    pub at: chrono::DateTime<chrono::Utc>,
+}
+
+/// A tournament's audit log (its arbiters only), oldest first, paged by `after`.
+pub async fn audit_log(
+    pool: &PgPool,
+    actor: &Actor,
+    tournament_id: Uuid,
+    after: i64,
+    limit: i64,
+) -> Result<Vec<AuditEvent>> {
+    let mut conn = pool.acquire().await?;
+    db::tournament::find(&mut *conn, tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    access::require(&mut conn, actor, tournament_id, Need::Scorer).await?;
+    let rows = db::audit::list(&mut *conn, tournament_id, after, limit.clamp(1, 1000)).await?;
+    Ok(rows
+        .into_iter()
+        .map(|r| AuditEvent {
+            id: r.audit_id,
+            actor: r.actor,
+            action: r.action,
+            entity: r.entity,
+            entity_id: r.entity_id,
+            before: r.before,
+            after: r.after,
+            at: r.at,
+        })
+        .collect())
+}

@@ -1,0 +1,844 @@
+//! Registration (SPEC §3): the public form's submissions, the cap and its waitlist, payments,
+//! withdrawals with refunds, cancelling a section below its minimum, and the random split.
+
+use super::access::{self, Change, Need};
+use super::check::Check;
+use super::entrants::{self, EntrantInput, MemberInput};
+use super::sections::FeeTier;
+use super::users::Actor;
+use super::{Error, Result};
+use crate::db;
+use crate::db::registration::RegistrationRow;
+use crate::db::section::SectionRow;
+use chrono::{NaiveDate, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sqlx::{PgConnection, PgPool};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// What the public registration form sends.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RegistrationInput {
+    /// Name (required).
+    pub name: String,
+    /// `m`, `f` or `x`.
+    pub gender: Option<String>,
+    /// Email.
+    pub email: Option<String>,
+    /// Phone.
+    pub phone: Option<String>,
+    /// Address.
+    pub address: Option<String>,
+    /// Club.
+    pub club: Option<String>,
+    /// Member of the organising club.
+    pub member: Option<bool>,
+    /// Rating.
+    pub rating: Option<i64>,
+    /// Birth date, for sections with age eligibility.
+    pub birth_date: Option<NaiveDate>,
+    /// School grade, for student sections.
+    pub school_grade: Option<String>,
+    /// Partner's name (doubles).
+    pub partner_name: Option<String>,
+    /// Partner's gender (doubles).
+    pub partner_gender: Option<String>,
+    /// The fee tier chosen (by name).
+    pub fee_tier: Option<String>,
+    /// The event's waiver was accepted.
+    pub waiver_accepted: Option<bool>,
+}
+
+/// A registration as shown: the public sees name, club and status; arbiters see everything.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RegistrationView {
+    /// Id.
+    pub id: Uuid,
+    /// Name (with the partner's for doubles).
+    pub name: String,
+    /// Club.
+    pub club: Option<String>,
+    /// `pending`, `confirmed`, `waitlisted`, `withdrawn` or `cancelled`.
+    pub status: String,
+    /// The entrant, once confirmed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub entrant_id: Option<Uuid>,
+    /// Place on the waitlist (1 = next), when waitlisted.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub waitlist_position: Option<u32>,
+    /// Fee tier (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fee_tier: Option<String>,
+    /// Fee (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub fee_amount: Option<i32>,
+    /// `unpaid`, `paid`, `refund_due` or `refunded` (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payment_state: Option<String>,
+    /// Email (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub email: Option<String>,
+    /// Phone (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub phone: Option<String>,
+}
+
+fn views(rows: &[RegistrationRow], private: bool) -> Vec<RegistrationView> {
+    let mut waiting = 0;
+    rows.iter()
+        .map(|r| {
+            let waitlist_position = (r.status == "waitlisted").then(|| {
+                waiting += 1;
+                waiting
+            });
+            RegistrationView {
+                id: r.registration_id,
+                name: match &r.partner_name {
+                    Some(partner) => format!("{} / {partner}", r.name),
+                    None => r.name.clone(),
+                },
+                club: r.club.clone(),
+                status: r.status.clone(),
+                entrant_id: r.entrant_id.filter(|_| private),
+                waitlist_position,
+                fee_tier: r.fee_tier.clone().filter(|_| private),
+                fee_amount: private.then_some(r.fee_amount),
+                payment_state: private.then(|| r.payment_state.clone()),
+                email: r.email.clone().filter(|_| private),
+                phone: r.phone.clone().filter(|_| private),
+            }
+        })
+        .collect()
+}
+
+/// Places held: confirmed registrations, plus pending ones when payment is not required first.
+fn places_taken(section: &SectionRow, rows: &[RegistrationRow]) -> i64 {
+    rows.iter()
+        .filter(|r| r.status == "confirmed" || (r.status == "pending" && !section.payment_required))
+        .count() as i64
+}
+
+fn has_place(section: &SectionRow, rows: &[RegistrationRow]) -> bool {
+    section
+        .cap
+        .is_none_or(|cap| places_taken(section, rows) < i64::from(cap))
+}
+
+/// Turns a registration into an entrant (its place is now held).
+async fn confirm(
+    conn: &mut PgConnection,
+    section: &SectionRow,
+    reg: &RegistrationRow,
+) -> Result<Uuid> {
+    let mut check = Check::new();
+    let input = EntrantInput {
+        name: Some(reg.name.clone()),
+        club: reg.club.clone(),
+        members: reg.partner_name.as_ref().map(|p| {
+            vec![
+                MemberInput {
+                    name: reg.name.clone(),
+                    ..MemberInput::default()
+                },
+                MemberInput {
+                    name: p.clone(),
+                    ..MemberInput::default()
+                },
+            ]
+        }),
+        ..EntrantInput::default()
+    };
+    let (name, _) = entrants::players_of(&input, &section.entry_type, &mut check);
+    // The entrant reuses the registration's player rows rather than creating new ones.
+    let paired = db::round::count(&mut *conn, section.section_id).await?;
+    let start_no = db::entrant::next_start_no(&mut *conn, section.section_id).await?;
+    let player = sqlx::query!(
+        "select rating, club from player where player_id = $1",
+        reg.player_id
+    )
+    .fetch_one(&mut *conn)
+    .await?;
+    let entrant = db::entrant::insert(
+        &mut *conn,
+        section.section_id,
+        start_no,
+        &name,
+        player.rating,
+        player.club.as_deref(),
+        paired as i32 + 1,
+    )
+    .await?;
+    db::entrant::insert_member(&mut *conn, entrant.entrant_id, 1, reg.player_id).await?;
+    if let Some(partner) = reg.partner_id {
+        db::entrant::insert_member(&mut *conn, entrant.entrant_id, 2, partner).await?;
+    }
+    db::registration::set_status(
+        &mut *conn,
+        reg.registration_id,
+        "confirmed",
+        Some(entrant.entrant_id),
+    )
+    .await?;
+    Ok(entrant.entrant_id)
+}
+
+/// Submits the public registration form. One transaction: the cap is checked under the
+/// section's lock, so two last-minute registrations cannot both take the last place.
+pub async fn register(
+    pool: &PgPool,
+    section_id: Uuid,
+    input: &RegistrationInput,
+) -> Result<RegistrationView> {
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let tournament = db::tournament::find(&mut *tx, section.tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    if section.status == "cancelled" || tournament.status == "cancelled" {
+        return Err(Error::Conflict("this section is cancelled".into()));
+    }
+    let now = Utc::now();
+    if section.registration_opens_at.is_some_and(|t| now < t) {
+        return Err(Error::Conflict("registration is not open yet".into()));
+    }
+    if section.registration_closes_at.is_some_and(|t| now > t) {
+        return Err(Error::Conflict("registration is closed".into()));
+    }
+    let mut check = Check::new();
+    let entrant_input = EntrantInput {
+        name: Some(input.name.clone()),
+        rating: input.rating,
+        club: input.club.clone(),
+        gender: input.gender.clone(),
+        member: input.member,
+        email: input.email.clone(),
+        phone: input.phone.clone(),
+        address: input.address.clone(),
+        birth_date: input.birth_date,
+        school_grade: input.school_grade.clone(),
+        members: None,
+    };
+    let (_, mut players) = entrants::players_of(&entrant_input, "individual", &mut check);
+    let partner = if section.entry_type == "doubles" {
+        let name = check.required_text(
+            "partner_name",
+            input.partner_name.as_deref().unwrap_or(""),
+            200,
+        );
+        let mut partner = players.first().cloned();
+        if let Some(p) = partner.as_mut() {
+            p.name = name;
+            p.gender = input
+                .partner_gender
+                .clone()
+                .filter(|g| ["m", "f", "x"].contains(&g.as_str()));
+            p.email = None;
+            p.phone = None;
+            p.address = None;
+            p.birth_date = None;
+        }
+        partner
+    } else {
+        if input
+            .partner_name
+            .as_deref()
+            .is_some_and(|p| !p.trim().is_empty())
+        {
+            check.error("partner_name", "only doubles sections take a partner");
+        }
+        None
+    };
+    if tournament.waiver_text.is_some() && input.waiver_accepted != Some(true) {
+        check.error("waiver_accepted", "the waiver must be accepted to register");
+    }
+    let tiers: Vec<FeeTier> = serde_json::from_value(section.fee_tiers.clone()).unwrap_or_default();
+    let fee = match (&input.fee_tier, tiers.as_slice()) {
+        (_, []) => (None, 0),
+        (None, [only]) => (Some(only.name.clone()), only.amount),
+        (None, _) => {
+            check.error("fee_tier", "choose a fee tier");
+            (None, 0)
+        }
+        (Some(name), tiers) => match tiers.iter().find(|t| &t.name == name) {
+            Some(t) => (Some(t.name.clone()), t.amount),
+            None => {
+                check.error(
+                    "fee_tier",
+                    format!(
+                        "must be one of: {}",
+                        tiers
+                            .iter()
+                            .map(|t| t.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+                (None, 0)
+            }
+        },
+    };
+    check.finish()?;
+
+    let rows = db::registration::list(&mut *tx, section_id).await?;
+    let player_id =
+        db::entrant::insert_player(&mut *tx, section.tournament_id, &players.remove(0)).await?;
+    let partner_id = match &partner {
+        Some(p) => Some(db::entrant::insert_player(&mut *tx, section.tournament_id, p).await?),
+        None => None,
+    };
+    let place = has_place(&section, &rows);
+    let status = if !place {
+        "waitlisted"
+    } else if section.payment_required && fee.1 > 0 {
+        "pending"
+    } else {
+        "confirmed"
+    };
+    let id = db::registration::insert(
+        &mut *tx,
+        section_id,
+        player_id,
+        partner_id,
+        if status == "confirmed" {
+            "pending"
+        } else {
+            status
+        },
+        (fee.0.as_deref(), fee.1 as i32),
+        input.waiver_accepted.unwrap_or(false),
+    )
+    .await?;
+    if status == "confirmed" {
+        let reg = db::registration::find(&mut *tx, id)
+            .await?
+            .ok_or(Error::NotFound("registration"))?;
+        confirm(&mut tx, &section, &reg).await?;
+    }
+    let rows = db::registration::list(&mut *tx, section_id).await?;
+    let view = views(&rows, false)
+        .into_iter()
+        .find(|v| v.id == id)
+        .ok_or(Error::NotFound("registration"))?;
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        None,
+        Change {
+            action: "register",
+            entity: "registration",
+            entity_id: Some(id),
+            before: None,
+            after: Some(json!({"name": view.name, "status": view.status, "fee_tier": fee.0})),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// A section's registrations; contact and payment data only for its arbiters.
+pub async fn list(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+) -> Result<Vec<RegistrationView>> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
+    let rows = db::registration::list(&mut *conn, section_id).await?;
+    Ok(views(&rows, private))
+}
+
+/// An arbiter's action on a registration.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PaymentInput {
+    /// `unpaid`, `paid`, `refund_due` or `refunded`.
+    pub state: String,
+    /// Cash, transfer, …
+    pub method: Option<String>,
+    /// Free note.
+    pub note: Option<String>,
+}
+
+/// What an arbiter does to a registration.
+#[derive(Debug, Clone)]
+pub enum RegistrationAction {
+    /// Confirm now (a place must be free).
+    Confirm,
+    /// Record a payment state; paying confirms a pending registration when a place is free.
+    Payment(PaymentInput),
+    /// Withdraw: frees the place, promotes the waitlist, a paid fee becomes refund due.
+    Withdraw,
+}
+
+async fn promote_waitlist(
+    conn: &mut PgConnection,
+    section: &SectionRow,
+    actor: &Actor,
+) -> Result<()> {
+    loop {
+        let rows = db::registration::list(&mut *conn, section.section_id).await?;
+        if !has_place(section, &rows) {
+            return Ok(());
+        }
+        let Some(next) = rows.iter().find(|r| r.status == "waitlisted") else {
+            return Ok(());
+        };
+        let pending =
+            section.payment_required && next.fee_amount > 0 && next.payment_state != "paid";
+        let status = if pending {
+            db::registration::set_status(&mut *conn, next.registration_id, "pending", None).await?;
+            "pending"
+        } else {
+            confirm(conn, section, next).await?;
+            "confirmed"
+        };
+        access::audit(
+            conn,
+            section.tournament_id,
+            Some(actor),
+            Change {
+                action: "promote",
+                entity: "registration",
+                entity_id: Some(next.registration_id),
+                before: Some(json!({"status": "waitlisted"})),
+                after: Some(json!({"status": status})),
+            },
+        )
+        .await?;
+        if pending {
+            // The freed place is offered to the first on the waitlist, who must pay for it;
+            // a pending registration does not hold it, so stop after one offer per place.
+            return Ok(());
+        }
+    }
+}
+
+/// Applies an arbiter's action to a registration.
+pub async fn act(
+    pool: &PgPool,
+    actor: &Actor,
+    id: Uuid,
+    action: RegistrationAction,
+) -> Result<RegistrationView> {
+    let mut tx = pool.begin().await?;
+    let reg = db::registration::find(&mut *tx, id)
+        .await?
+        .ok_or(Error::NotFound("registration"))?;
+    let section = db::section::find_for_update(&mut *tx, reg.section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let rows = db::registration::list(&mut *tx, section.section_id).await?;
+    let before = json!({"status": reg.status, "payment_state": reg.payment_state});
+    let name = match &action {
+        RegistrationAction::Confirm => {
+            if reg.status == "confirmed" {
+                return Err(Error::Conflict(
+                    "the registration is already confirmed".into(),
+                ));
+            }
+            if !matches!(reg.status.as_str(), "pending" | "waitlisted") {
+                return Err(Error::Conflict(format!(
+                    "a {} registration cannot be confirmed",
+                    reg.status
+                )));
+            }
+            let others: Vec<RegistrationRow> = rows
+                .iter()
+                .filter(|r| r.registration_id != id)
+                .cloned()
+                .collect();
+            if !has_place(&section, &others) {
+                return Err(Error::Conflict(
+                    "the section is full; withdraw someone or raise the cap first".into(),
+                ));
+            }
+            confirm(&mut tx, &section, &reg).await?;
+            "confirm"
+        }
+        RegistrationAction::Payment(payment) => {
+            let mut check = Check::new();
+            let state = check.one_of(
+                "state",
+                &payment.state,
+                &["unpaid", "paid", "refund_due", "refunded"],
+            );
+            let method = check.optional_text("method", payment.method.as_deref(), 100);
+            let note = check.optional_text("note", payment.note.as_deref(), 1000);
+            check.finish()?;
+            db::registration::set_payment(&mut *tx, id, &state, method.as_deref(), note.as_deref())
+                .await?;
+            if state == "paid" && reg.status == "pending" {
+                let others: Vec<RegistrationRow> = rows
+                    .iter()
+                    .filter(|r| r.registration_id != id)
+                    .cloned()
+                    .collect();
+                if has_place(&section, &others) {
+                    let reg = db::registration::find(&mut *tx, id)
+                        .await?
+                        .ok_or(Error::NotFound("registration"))?;
+                    confirm(&mut tx, &section, &reg).await?;
+                } else {
+                    db::registration::set_status(&mut *tx, id, "waitlisted", None).await?;
+                }
+            }
+            "payment"
+        }
+        RegistrationAction::Withdraw => {
+            if matches!(reg.status.as_str(), "withdrawn" | "cancelled") {
+                return Err(Error::Conflict(format!(
+                    "the registration is already {}",
+                    reg.status
+                )));
+            }
+            db::registration::set_status(&mut *tx, id, "withdrawn", None).await?;
+            if reg.payment_state == "paid" {
+                db::registration::set_payment(&mut *tx, id, "refund_due", None, None).await?;
+            }
+            if let Some(entrant_id) = reg.entrant_id {
+                let paired = db::round::count(&mut *tx, section.section_id).await?;
+                if paired == 0 {
+                    db::entrant::delete(&mut *tx, entrant_id).await?;
+                } else {
+                    db::entrant::set_status(
+                        &mut *tx,
+                        entrant_id,
+                        "withdrawn",
+                        Some(paired as i32 + 1),
+                    )
+                    .await?;
+                }
+            }
+            promote_waitlist(&mut tx, &section, actor).await?;
+            "withdraw"
+        }
+    };
+    let rows = db::registration::list(&mut *tx, section.section_id).await?;
+    let view = views(&rows, true)
+        .into_iter()
+        .find(|v| v.id == id)
+        .ok_or(Error::NotFound("registration"))?;
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: name,
+            entity: "registration",
+            entity_id: Some(id),
+            before: Some(before),
+            after: Some(json!({"status": view.status, "payment_state": view.payment_state})),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// A refund owed after a cancellation.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Refund {
+    /// Registration.
+    pub registration_id: Uuid,
+    /// Name.
+    pub name: String,
+    /// Amount.
+    pub amount: i32,
+    /// Email to reach them.
+    pub email: Option<String>,
+}
+
+/// The outcome of cancelling a section.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Cancellation {
+    /// Registrations cancelled.
+    pub cancelled: usize,
+    /// Paid fees now due back.
+    pub refunds: Vec<Refund>,
+}
+
+/// Cancels a section that did not reach its minimum (SPEC §3): every registration is
+/// cancelled and paid ones are marked refund due. Refused once round 1 is paired or when the
+/// minimum is reached.
+pub async fn cancel_section(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+) -> Result<Cancellation> {
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    if section.status == "cancelled" {
+        return Err(Error::Conflict("the section is already cancelled".into()));
+    }
+    if db::round::count(&mut *tx, section_id).await? > 0 {
+        return Err(Error::Conflict(
+            "round 1 is paired: the section can no longer be cancelled".into(),
+        ));
+    }
+    let rows = db::registration::list(&mut *tx, section_id).await?;
+    let confirmed = db::entrant::count(&mut *tx, section_id).await?;
+    if let Some(min) = section.min_entries {
+        if confirmed >= i64::from(min) {
+            return Err(Error::Conflict(format!(
+                "the minimum of {min} entries is reached ({confirmed} entrants)"
+            )));
+        }
+    }
+    let mut refunds = Vec::new();
+    let mut cancelled = 0;
+    for r in rows
+        .iter()
+        .filter(|r| !matches!(r.status.as_str(), "withdrawn" | "cancelled"))
+    {
+        db::registration::set_status(&mut *tx, r.registration_id, "cancelled", None).await?;
+        cancelled += 1;
+        if r.payment_state == "paid" {
+            db::registration::set_payment(&mut *tx, r.registration_id, "refund_due", None, None)
+                .await?;
+            refunds.push(Refund {
+                registration_id: r.registration_id,
+                name: r.name.clone(),
+                amount: r.fee_amount,
+                email: r.email.clone(),
+            });
+        }
+    }
+    // Refunds also stay due for fees paid by people who withdrew earlier.
+    for r in rows.iter().filter(|r| r.payment_state == "refund_due") {
+        refunds.push(Refund {
+            registration_id: r.registration_id,
+            name: r.name.clone(),
+            amount: r.fee_amount,
+            email: r.email.clone(),
+        });
+    }
+    sqlx::query!(
+        "update section set status = 'cancelled' where section_id = $1",
+        section_id
+    )
+    .execute(&mut *tx)
+    .await?;
+    let outcome = Cancellation { cancelled, refunds };
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: "cancel",
+            entity: "section",
+            entity_id: Some(section_id),
+            before: Some(json!({"status": section.status})),
+            after: serde_json::to_value(&outcome).ok(),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(outcome)
+}
+
+/// How to split a pool of entrants into sections.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SplitInput {
+    /// The section whose entrants are split (before its round 1).
+    pub section_id: Uuid,
+    /// Names of the new sections (two or more).
+    pub sections: Vec<String>,
+    /// `random` (default, seeded) or `rating_snake`.
+    pub method: Option<String>,
+    /// Seed of the random split; drawn when absent (and shown, so the split can be replayed).
+    pub seed: Option<u64>,
+    /// `false` (default): preview only; `true`: create the sections and move the entrants.
+    pub apply: Option<bool>,
+}
+
+/// One new section of a split.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SplitSection {
+    /// Name.
+    pub name: String,
+    /// The new section's id (after apply).
+    pub section_id: Option<Uuid>,
+    /// Entrants, in their new numbering order.
+    pub entrants: Vec<SplitEntrant>,
+}
+
+/// An entrant in a split.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SplitEntrant {
+    /// Entrant.
+    pub entrant_id: Uuid,
+    /// Name.
+    pub name: String,
+    /// Rating.
+    pub rating: Option<i32>,
+}
+
+/// The split, previewed or applied.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct SplitOutcome {
+    /// The seed used (random method).
+    pub seed: u64,
+    /// `random` or `rating_snake`.
+    pub method: String,
+    /// Whether the sections were created.
+    pub applied: bool,
+    /// The new sections.
+    pub sections: Vec<SplitSection>,
+}
+
+/// Splits a section's entrants into new sections at random (seeded; SPEC §3, seed 004) or by
+/// rating snake. A preview changes nothing; `apply` creates the sections with the source's
+/// settings and moves entrants and registrations, in one transaction.
+pub async fn split(
+    pool: &PgPool,
+    actor: &Actor,
+    tournament_id: Uuid,
+    input: &SplitInput,
+) -> Result<SplitOutcome> {
+    use rand_chacha::rand_core::{RngCore as _, SeedableRng as _};
+    let mut check = Check::new();
+    let names: Vec<String> = input
+        .sections
+        .iter()
+        .map(|n| check.required_text("sections", n, 200))
+        .collect();
+    if names.len() < 2 {
+        check.error("sections", "name at least two new sections");
+    }
+    let method = check.one_of(
+        "method",
+        input.method.as_deref().unwrap_or("random"),
+        &["random", "rating_snake"],
+    );
+    check.finish()?;
+    let mut tx = pool.begin().await?;
+    let source = db::section::find_for_update(&mut *tx, input.section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    if source.tournament_id != tournament_id {
+        return Err(Error::invalid(
+            "section_id",
+            "is not a section of this tournament",
+        ));
+    }
+    access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
+    if db::round::count(&mut *tx, source.section_id).await? > 0 {
+        return Err(Error::Conflict(
+            "the section has paired rounds: split it before round 1".into(),
+        ));
+    }
+    let mut pool_entrants: Vec<db::entrant::EntrantRow> =
+        db::entrant::list(&mut *tx, source.section_id)
+            .await?
+            .into_iter()
+            .filter(|e| e.status == "active")
+            .collect();
+    pool_entrants.sort_by_key(|e| e.seq);
+    let seed = input.seed.unwrap_or_else(|| rand_core::OsRng.next_u64());
+    let k = names.len();
+    let mut groups: Vec<Vec<db::entrant::EntrantRow>> = vec![Vec::new(); k];
+    if method == "rating_snake" {
+        pool_entrants.sort_by_key(|e| (std::cmp::Reverse(e.rating.unwrap_or(-1)), e.seq));
+        for (i, e) in pool_entrants.into_iter().enumerate() {
+            let lap = i / k;
+            let pos = i % k;
+            groups[if lap.is_multiple_of(2) {
+                pos
+            } else {
+                k - 1 - pos
+            }]
+            .push(e);
+        }
+    } else {
+        let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+        for i in (1..pool_entrants.len()).rev() {
+            let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+            pool_entrants.swap(i, j);
+        }
+        for (i, e) in pool_entrants.into_iter().enumerate() {
+            groups[i % k].push(e);
+        }
+    }
+    for g in &mut groups {
+        g.sort_by_key(|e| e.seq);
+    }
+    let apply = input.apply.unwrap_or(false);
+    let mut sections = Vec::with_capacity(k);
+    for (name, group) in names.iter().zip(&groups) {
+        let mut section_id = None;
+        if apply {
+            let mut row = source.clone();
+            row.name = name.clone();
+            let created = db::section::insert(&mut *tx, &row)
+                .await
+                .map_err(|e| match &e {
+                    sqlx::Error::Database(d)
+                        if d.constraint() == Some("section_tournament_id_name_key") =>
+                    {
+                        Error::invalid(
+                            "sections",
+                            format!("a section named {name:?} already exists"),
+                        )
+                    }
+                    _ => e.into(),
+                })?;
+            let ids: Vec<Uuid> = group.iter().map(|e| e.entrant_id).collect();
+            db::registration::move_to_section(&mut tx, &ids, created.section_id).await?;
+            let numbering: Vec<(Uuid, i32)> = ids
+                .iter()
+                .enumerate()
+                .map(|(i, id)| (*id, i as i32 + 1))
+                .collect();
+            db::entrant::renumber(&mut tx, &numbering).await?;
+            section_id = Some(created.section_id);
+        }
+        sections.push(SplitSection {
+            name: name.clone(),
+            section_id,
+            entrants: group
+                .iter()
+                .map(|e| SplitEntrant {
+                    entrant_id: e.entrant_id,
+                    name: e.name.clone(),
+                    rating: e.rating,
+                })
+                .collect(),
+        });
+    }
+    let outcome = SplitOutcome {
+        seed,
+        method,
+        applied: apply,
+        sections,
+    };
+    if apply {
+        access::audit(
+            &mut tx,
+            tournament_id,
+            Some(actor),
+            Change {
+                action: "split",
+                entity: "section",
+                entity_id: Some(source.section_id),
+                before: None,
+                after: serde_json::to_value(&outcome).ok(),
+            },
+        )
+        .await?;
+        tx.commit().await?;
+    }
+    Ok(outcome)
+}

@@ -1,0 +1,604 @@
+//! Swiss rounds: pair the next round with the section's system, show, publish, unpair, and
+//! enter results (with the foul rule).
+
+use super::access::{self, Change, Need};
+use super::state::{self, SectionState};
+use super::users::Actor;
+use super::{Error, Result};
+use crate::db;
+use crate::db::section::SectionRow;
+use arbiter_core::model::Side;
+use arbiter_core::pairing::{self, PairingError, RoundPairing};
+use rand_chacha::rand_core::{RngCore as _, SeedableRng as _};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Value};
+use sqlx::{PgConnection, PgPool};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// One side of a board.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BoardSide {
+    /// Entrant.
+    pub entrant_id: Uuid,
+    /// Starting number.
+    pub start_no: Option<i32>,
+    /// Name.
+    pub name: String,
+}
+
+/// A board as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BoardView {
+    /// Board id (for result entry).
+    pub id: Uuid,
+    /// Board number.
+    pub number: i32,
+    /// Red (moves first).
+    pub red: BoardSide,
+    /// Black; `null` for a pairing-allocated bye.
+    pub black: Option<BoardSide>,
+    /// Result: `red_wins`, `black_wins`, `draw`, `red_forfeits`, `black_forfeits`,
+    /// `double_forfeit`, `double_loss`; `null` until entered (and for a bye).
+    pub result: Option<String>,
+    /// Fouls of Red in this game.
+    pub red_fouls: i64,
+    /// Fouls of Black in this game.
+    pub black_fouls: i64,
+    /// Version of the result, for `If-Match`.
+    pub version: Option<i32>,
+}
+
+/// An entrant who is not on a board this round.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Absence {
+    /// Entrant.
+    pub entrant_id: Uuid,
+    /// Starting number.
+    pub start_no: Option<i32>,
+    /// Name.
+    pub name: String,
+    /// `half`, `zero` or `full` (requested byes); `absent` otherwise.
+    pub kind: String,
+}
+
+/// A round as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RoundView {
+    /// Round number.
+    pub number: i32,
+    /// `paired`, `published` or `completed`.
+    pub status: String,
+    /// Boards in board order; the bye last.
+    pub boards: Vec<BoardView>,
+    /// Entrants not paired this round.
+    pub absences: Vec<Absence>,
+    /// Why this pairing (score groups, floaters, colours); arbiters only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub report: Option<Value>,
+}
+
+fn side(state: &SectionState, id: Uuid) -> BoardSide {
+    let e = state.entrant(id);
+    BoardSide {
+        entrant_id: id,
+        start_no: e.and_then(|e| e.start_no),
+        name: e.map(|e| e.name.clone()).unwrap_or_default(),
+    }
+}
+
+/// Builds the view of round `number` from a loaded state.
+pub fn round_view(state: &SectionState, number: i32, with_report: bool) -> Result<RoundView> {
+    let round = state
+        .rounds
+        .iter()
+        .find(|r| r.number == number)
+        .ok_or(Error::NotFound("round"))?;
+    let boards: Vec<BoardView> = state
+        .boards
+        .iter()
+        .filter(|b| b.round == number)
+        .map(|b| BoardView {
+            id: b.board_id,
+            number: b.number,
+            red: side(state, b.red_entrant_id),
+            black: b.black_entrant_id.map(|id| side(state, id)),
+            result: b.result.clone(),
+            red_fouls: b.red_fouls,
+            black_fouls: b.black_fouls,
+            version: b.version,
+        })
+        .collect();
+    let on_board: std::collections::HashSet<Uuid> = boards
+        .iter()
+        .flat_map(|b| {
+            std::iter::once(b.red.entrant_id).chain(b.black.as_ref().map(|s| s.entrant_id))
+        })
+        .collect();
+    let absences = state
+        .tournament
+        .entrants
+        .iter()
+        .filter_map(|e| {
+            let row = state.entrant_by_no(e.start_no)?;
+            if on_board.contains(&row.entrant_id) || row.joined_round > number {
+                return None;
+            }
+            let kind = match e.round(number as u32).map(|r| r.result) {
+                Some(arbiter_core::model::ResultCode::HalfBye) => "half",
+                Some(arbiter_core::model::ResultCode::FullBye) => "full",
+                _ => "absent",
+            };
+            Some(Absence {
+                entrant_id: row.entrant_id,
+                start_no: row.start_no,
+                name: row.name.clone(),
+                kind: kind.into(),
+            })
+        })
+        .collect();
+    Ok(RoundView {
+        number,
+        status: round.status.clone(),
+        boards,
+        absences,
+        report: with_report.then(|| round.pairing_report.clone()),
+    })
+}
+
+/// Round-1 numbering (序号) by the section's rule; registration order needs no change.
+async fn number_for_round_one(
+    conn: &mut PgConnection,
+    section: &SectionRow,
+) -> Result<Option<u64>> {
+    let entrants = db::entrant::list(&mut *conn, section.section_id).await?;
+    let mut order: Vec<&db::entrant::EntrantRow> = entrants.iter().collect();
+    let mut lot_seed = None;
+    match section.round1_order.as_str() {
+        "rating" => order.sort_by_key(|e| (std::cmp::Reverse(e.rating.unwrap_or(-1)), e.seq)),
+        "lot" => {
+            let seed = rand_core::OsRng.next_u64();
+            lot_seed = Some(seed);
+            order.sort_by_key(|e| e.seq);
+            let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+            for i in (1..order.len()).rev() {
+                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
+                order.swap(i, j);
+            }
+        }
+        _ => order.sort_by_key(|e| e.seq),
+    }
+    let numbering: Vec<(Uuid, i32)> = order
+        .iter()
+        .enumerate()
+        .map(|(i, e)| (e.entrant_id, i as i32 + 1))
+        .collect();
+    db::entrant::renumber(conn, &numbering).await?;
+    Ok(lot_seed)
+}
+
+/// Runs the section's pairing system: the pairing and its report.
+fn run_engine(state: &SectionState, game: &str) -> Result<(RoundPairing, Value)> {
+    let t = &state.tournament;
+    let outcome = match state.section.pairing_system.as_str() {
+        "dutch" => pairing::dutch::pair(t, &pairing::dutch::DutchOptions::default())
+            .map(|p| (p, json!({"system": "dutch", "edition": "2025"}))),
+        "round_robin" => {
+            let round = pairing::next_round(t);
+            let ids: Vec<_> = t.entrants.iter().map(|e| e.start_no).collect();
+            // One cycle has n−1 rounds (n even) or n rounds (n odd, with a bye); more rounds
+            // than that ask for a double round robin.
+            let single = if ids.len() % 2 == 0 {
+                ids.len() - 1
+            } else {
+                ids.len()
+            };
+            pairing::round_robin::berger_round(&ids, round, state.section.rounds as usize > single)
+                .map(|p| (p, json!({"system": "round_robin"})))
+        }
+        _ => {
+            let options = pairing::chinese::ChineseOptions {
+                forfeit_counts_as_met: state.section.forfeit_counts_as_met,
+                avoid_same_club: state.section.avoid_same_club,
+                first_board_colour: Some(if state.section.first_board_red {
+                    Side::Red
+                } else {
+                    Side::Black
+                }),
+                tie_order: None,
+                moves_first_naming: game == "banqi",
+            };
+            pairing::chinese::pair(t, &options).map(|p| {
+                let report = serde_json::to_value(&p.report).unwrap_or(Value::Null);
+                (p.pairing, json!({"system": "chinese", "details": report}))
+            })
+        }
+    };
+    outcome.map_err(|e| match e {
+        PairingError::NoValidPairing { reason } => {
+            Error::Conflict(format!("no legal pairing exists: {reason}"))
+        }
+        PairingError::InvalidState(reason) => {
+            Error::Internal(format!("inconsistent section state: {reason}"))
+        }
+    })
+}
+
+/// Pairs the next round of a section (409 while the previous round has boards without a
+/// result, or when every round is paired). One transaction: the round is stored whole or not
+/// at all.
+pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result<RoundView> {
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let tournament = db::tournament::find(&mut *tx, section.tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    if section.status == "cancelled" {
+        return Err(Error::Conflict("the section is cancelled".into()));
+    }
+    let rounds = db::round::list(&mut *tx, section_id).await?;
+    if let Some(last) = rounds.last() {
+        let open = db::round::open_games(&mut *tx, last.round_id).await?;
+        if open > 0 {
+            return Err(Error::Conflict(format!(
+                "round {} still has {open} board(s) without a result; enter them before pairing the next round",
+                last.number
+            )));
+        }
+    }
+    if rounds.len() as i32 >= section.rounds {
+        return Err(Error::Conflict(format!(
+            "all {} rounds of this section are paired",
+            section.rounds
+        )));
+    }
+    let number = rounds.len() as i32 + 1;
+    let lot_seed = if number == 1 {
+        number_for_round_one(&mut tx, &section).await?
+    } else {
+        None
+    };
+    let state = state::load(&mut tx, section, true).await?;
+    let to_pair = pairing::entrants_to_pair(&state.tournament, number as u32);
+    if to_pair.len() < 2 {
+        return Err(Error::Conflict(
+            "at least two entrants must be available to pair a round".into(),
+        ));
+    }
+    let (pairing, mut report) = run_engine(&state, &tournament.game)?;
+    if let Some(seed) = lot_seed {
+        report["lot_seed"] = json!(seed);
+    }
+    let id_of = |no: u32| state.entrant_by_no(no).map(|e| e.entrant_id);
+    let mut boards: Vec<(i32, Uuid, Option<Uuid>)> = Vec::with_capacity(pairing.boards.len() + 1);
+    for (i, b) in pairing.boards.iter().enumerate() {
+        let (Some(red), Some(black)) = (id_of(b.red), id_of(b.black)) else {
+            return Err(Error::Internal(
+                "the engine paired an unknown starting number".into(),
+            ));
+        };
+        boards.push((i as i32 + 1, red, Some(black)));
+    }
+    if let Some(bye) = pairing.bye {
+        let red = id_of(bye).ok_or_else(|| {
+            Error::Internal("the engine gave the bye to an unknown number".into())
+        })?;
+        boards.push((boards.len() as i32 + 1, red, None));
+    }
+    let engine_pairing = serde_json::to_value(&pairing).unwrap_or(Value::Null);
+    let round_id =
+        db::round::insert(&mut *tx, section_id, number, &report, &engine_pairing).await?;
+    db::round::insert_boards(&mut tx, round_id, &boards).await?;
+    if state.section.status == "open" {
+        sqlx::query!(
+            "update section set status = 'running' where section_id = $1",
+            section_id
+        )
+        .execute(&mut *tx)
+        .await?;
+    }
+    let section = state.section.clone();
+    let state = state::load(&mut tx, section, false).await?;
+    let view = round_view(&state, number, true)?;
+    access::audit(
+        &mut tx,
+        state.section.tournament_id,
+        Some(actor),
+        Change {
+            action: "pair",
+            entity: "round",
+            entity_id: Some(round_id),
+            before: None,
+            after: Some(json!({"number": number, "pairing": engine_pairing})),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// One round; the pairing report only for the section's arbiters.
+pub async fn get(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+    number: i32,
+) -> Result<RoundView> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
+    let state = state::load(&mut conn, section, false).await?;
+    round_view(&state, number, private)
+}
+
+/// Every round of a section.
+pub async fn list(pool: &PgPool, section_id: Uuid) -> Result<Vec<RoundView>> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let state = state::load(&mut conn, section, false).await?;
+    state
+        .rounds
+        .iter()
+        .map(|r| round_view(&state, r.number, false))
+        .collect()
+}
+
+/// Deletes the last round (unpair). Refuses while it has results unless `force`.
+pub async fn delete_last(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    number: i32,
+    force: bool,
+) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let rounds = db::round::list(&mut *tx, section_id).await?;
+    let last = rounds.last().ok_or(Error::NotFound("round"))?;
+    if last.number != number {
+        return Err(Error::Conflict(format!(
+            "only the last round ({}) can be unpaired",
+            last.number
+        )));
+    }
+    let results = db::round::results_entered(&mut *tx, last.round_id).await?;
+    if results > 0 && !force {
+        return Err(Error::Conflict(format!(
+            "round {number} has {results} result(s); repeat with ?force=true to delete them with the pairing"
+        )));
+    }
+    let state = state::load(&mut tx, section.clone(), false).await?;
+    let before = serde_json::to_value(round_view(&state, number, true)?).ok();
+    db::round::delete(&mut *tx, last.round_id).await?;
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: "unpair",
+            entity: "round",
+            entity_id: Some(last.round_id),
+            before,
+            after: None,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// Publishes a paired round (players may now see it as final).
+pub async fn publish(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    number: i32,
+) -> Result<RoundView> {
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let round = db::round::find(&mut *tx, section_id, number)
+        .await?
+        .ok_or(Error::NotFound("round"))?;
+    if round.status == "paired" {
+        db::round::set_status(&mut *tx, round.round_id, "published").await?;
+        access::audit(
+            &mut tx,
+            section.tournament_id,
+            Some(actor),
+            Change {
+                action: "publish",
+                entity: "round",
+                entity_id: Some(round.round_id),
+                before: Some(json!({"status": "paired"})),
+                after: Some(json!({"status": "published"})),
+            },
+        )
+        .await?;
+    }
+    let state = state::load(&mut tx, section, false).await?;
+    let view = round_view(&state, number, true)?;
+    tx.commit().await?;
+    Ok(view)
+}
+
+/// A result to record.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ResultInput {
+    /// `red_wins`, `black_wins`, `draw`, `red_forfeits`, `black_forfeits` or `double_forfeit`.
+    pub result: String,
+    /// Fouls of Red in this game (default 0).
+    pub red_fouls: Option<i64>,
+    /// Fouls of Black in this game (default 0).
+    pub black_fouls: Option<i64>,
+    /// The version last read (alternative to the `If-Match` header).
+    pub version: Option<i32>,
+}
+
+/// What was recorded.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ResultOutcome {
+    /// Board.
+    pub board_id: Uuid,
+    /// Result that counts (after the foul rule).
+    pub result: String,
+    /// Result as entered.
+    pub reported_result: String,
+    /// Fouls of Red.
+    pub red_fouls: i64,
+    /// Fouls of Black.
+    pub black_fouls: i64,
+    /// Whether the foul rule changed the result.
+    pub converted: bool,
+    /// Explanation of the conversion, if any.
+    pub message: Option<String>,
+    /// New version (send it back with the next change).
+    pub version: i32,
+    /// Every board of the round now has a result.
+    pub round_completed: bool,
+}
+
+const RESULTS: &[&str] = &[
+    "red_wins",
+    "black_wins",
+    "draw",
+    "red_forfeits",
+    "black_forfeits",
+    "double_forfeit",
+];
+
+/// The foul rule (SPEC §5): a side reaching the threshold in one game loses it; both → both lose.
+pub fn apply_foul_rule(
+    reported: &str,
+    red_fouls: i64,
+    black_fouls: i64,
+    threshold: i64,
+) -> (String, Option<String>) {
+    let red_out = red_fouls >= threshold;
+    let black_out = black_fouls >= threshold;
+    let converted = match (red_out, black_out) {
+        (true, true) => "double_loss",
+        (true, false) => "black_wins",
+        (false, true) => "red_wins",
+        (false, false) => return (reported.to_string(), None),
+    };
+    if converted == reported {
+        return (reported.to_string(), None);
+    }
+    let why = match converted {
+        "double_loss" => format!("both sides reached {threshold} fouls: the game is lost by both"),
+        "black_wins" => format!("Red reached {threshold} fouls: the game is lost by Red"),
+        _ => format!("Black reached {threshold} fouls: the game is lost by Black"),
+    };
+    (converted.to_string(), Some(why))
+}
+
+/// Records (or corrects) the result of a board. A stale `expected_version` is rejected with
+/// 409; the foul rule may turn the result into a loss, which the answer says.
+pub async fn set_result(
+    pool: &PgPool,
+    actor: &Actor,
+    board_id: Uuid,
+    input: &ResultInput,
+    expected_version: Option<i32>,
+) -> Result<ResultOutcome> {
+    let mut check = super::check::Check::new();
+    let reported = check.one_of("result", &input.result, RESULTS);
+    let red_fouls = input.red_fouls.unwrap_or(0);
+    let black_fouls = input.black_fouls.unwrap_or(0);
+    check.range("red_fouls", red_fouls, 0, 99);
+    check.range("black_fouls", black_fouls, 0, 99);
+    if (reported.ends_with("forfeit") || reported.ends_with("forfeits"))
+        && (red_fouls > 0 || black_fouls > 0)
+    {
+        check.error("result", "a forfeited game has no fouls");
+    }
+    check.finish()?;
+
+    let mut tx = pool.begin().await?;
+    let board = db::round::board_context(&mut *tx, board_id)
+        .await?
+        .ok_or(Error::NotFound("board"))?;
+    access::require(&mut tx, actor, board.tournament_id, Need::Scorer).await?;
+    let Some(game_id) = board.game_id else {
+        return Err(Error::Conflict(
+            "this board is a bye: it has no result to enter".into(),
+        ));
+    };
+    let current = board.version.unwrap_or(0);
+    if let Some(expected) = expected_version.or(input.version) {
+        if expected != current {
+            return Err(Error::Conflict(format!(
+                "the result was changed meanwhile (version {current}, you sent {expected}); reload and try again"
+            )));
+        }
+    }
+    let section = db::section::find(&mut *tx, board.section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let (result, message) = apply_foul_rule(
+        &reported,
+        red_fouls,
+        black_fouls,
+        i64::from(section.foul_threshold),
+    );
+    db::round::replace_fouls(&mut tx, game_id, red_fouls as i32, black_fouls as i32).await?;
+    let version =
+        db::round::set_game_result(&mut *tx, game_id, Some(&reported), Some(&result)).await?;
+    let open = db::round::open_games(&mut *tx, board.round_id).await?;
+    let round_completed = open == 0;
+    if round_completed && board.round_status != "completed" {
+        db::round::set_status(&mut *tx, board.round_id, "completed").await?;
+    } else if !round_completed && board.round_status == "completed" {
+        db::round::set_status(&mut *tx, board.round_id, "published").await?;
+    }
+    let action = if board.result.is_some() {
+        "correct_result"
+    } else {
+        "result"
+    };
+    access::audit(
+        &mut tx,
+        board.tournament_id,
+        Some(actor),
+        Change {
+            action,
+            entity: "game",
+            entity_id: Some(game_id),
+            before: board
+                .result
+                .as_ref()
+                .map(|r| json!({"result": r, "reported_result": board.reported_result})),
+            after: Some(json!({
+                "result": result, "reported_result": reported, "red_fouls": red_fouls,
+                "black_fouls": black_fouls, "foul_rule": message,
+            })),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(ResultOutcome {
+        board_id,
+        converted: message.is_some(),
+        result,
+        reported_result: reported,
+        red_fouls,
+        black_fouls,
+        message,
+        version,
+        round_completed,
+    })
+}

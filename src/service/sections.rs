@@ -1,0 +1,566 @@
+//! Sections (组别): settings of pairing, scoring, tiebreaks and registration.
+
+use super::access::{self, Change, Need};
+use super::check::{points_to_tenths, Check};
+use super::users::Actor;
+use super::{Error, Result};
+use crate::db;
+use crate::db::section::SectionRow;
+use arbiter_core::model::{Points, Scoring};
+use arbiter_core::standings::{Preset, StandingsOptions, TiebreakKey, UnplayedMode};
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use sqlx::PgPool;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// Points per result, as decimals (`2`, `1`, `0`; `1`, `0.5`, `0`).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ScoringInput {
+    /// A win.
+    pub win: f64,
+    /// A draw.
+    pub draw: f64,
+    /// A loss.
+    pub loss: f64,
+    /// A pairing-allocated bye (default: a win).
+    pub bye: Option<f64>,
+    /// A forfeit win (default: a win).
+    pub forfeit_win: Option<f64>,
+}
+
+/// A fee tier, e.g. member 10, non-member 20.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct FeeTier {
+    /// Name shown on the form.
+    pub name: String,
+    /// Amount in the event's currency (whole units).
+    pub amount: i64,
+}
+
+/// Settings of a new section, or changes to one (absent fields stay as they are).
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct SectionInput {
+    /// Name (required on create).
+    pub name: Option<String>,
+    /// `chinese` (default), `dutch` or `round_robin`.
+    pub pairing_system: Option<String>,
+    /// Number of rounds (required on create).
+    pub rounds: Option<i64>,
+    /// `individual` (default) or `doubles`.
+    pub entry_type: Option<String>,
+    /// Points per result (default 2/1/0, bye and forfeit win 2).
+    pub scoring: Option<ScoringInput>,
+    /// Tiebreak keys after points, e.g. `["OPP","PS","WIN","FOULS","PREV"]`.
+    pub tiebreaks: Option<Vec<String>>,
+    /// A named chain instead of `tiebreaks`: `cxa2011_opp`, `cxa2011_prog`, `seed002_main`,
+    /// `seed002_supp`, `seed004_tw`, `fide_swiss`.
+    pub preset: Option<String>,
+    /// Unplayed rounds in Buchholz-like keys: `cxa`, `fide2023`, `fide2026`, `none`.
+    pub unplayed: Option<String>,
+    /// Fouls in one game that lose it (default 2).
+    pub foul_threshold: Option<i64>,
+    /// Round-1 numbering: `registration` (default), `rating`, `lot`.
+    pub round1_order: Option<String>,
+    /// Red for the top entrant on board 1 of round 1 (default true).
+    pub first_board_red: Option<bool>,
+    /// A forfeited pairing counts as having met (default true).
+    pub forfeit_counts_as_met: Option<bool>,
+    /// Avoid pairing club mates.
+    pub avoid_same_club: Option<bool>,
+    /// Pair only checked-in entrants in round 1.
+    pub pair_checked_in_only: Option<bool>,
+    /// Maximum confirmed entries; beyond it registrations are waitlisted (0 removes the cap).
+    pub cap: Option<i64>,
+    /// Minimum entries; below it the section can be cancelled (0 removes it).
+    pub min_entries: Option<i64>,
+    /// Registration opens.
+    pub registration_opens_at: Option<DateTime<Utc>>,
+    /// Registration closes.
+    pub registration_closes_at: Option<DateTime<Utc>>,
+    /// A place is confirmed only once paid.
+    pub payment_required: Option<bool>,
+    /// Fee tiers.
+    pub fee_tiers: Option<Vec<FeeTier>>,
+    /// Hidden-piece set-ups: `none`, `duplicate` (default for Jieqi/Banqi), `per_board`.
+    pub setup_mode: Option<String>,
+}
+
+/// Points per result as the API shows them.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ScoringView {
+    /// A win.
+    pub win: f64,
+    /// A draw.
+    pub draw: f64,
+    /// A loss.
+    pub loss: f64,
+    /// A pairing-allocated bye.
+    pub bye: f64,
+    /// A forfeit win.
+    pub forfeit_win: f64,
+}
+
+/// A section as the API shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Section {
+    /// Id.
+    pub id: Uuid,
+    /// Tournament.
+    pub tournament_id: Uuid,
+    /// Name.
+    pub name: String,
+    /// Pairing system.
+    pub pairing_system: String,
+    /// Number of rounds.
+    pub rounds: i32,
+    /// `individual` or `doubles`.
+    pub entry_type: String,
+    /// Points per result.
+    pub scoring: ScoringView,
+    /// Tiebreak keys after points.
+    pub tiebreaks: Vec<String>,
+    /// Unplayed-round mode.
+    pub unplayed: String,
+    /// Fouls in one game that lose it.
+    pub foul_threshold: i32,
+    /// Round-1 numbering.
+    pub round1_order: String,
+    /// Red for the top entrant on board 1 of round 1.
+    pub first_board_red: bool,
+    /// A forfeited pairing counts as having met.
+    pub forfeit_counts_as_met: bool,
+    /// Avoid pairing club mates.
+    pub avoid_same_club: bool,
+    /// Pair only checked-in entrants in round 1.
+    pub pair_checked_in_only: bool,
+    /// Cap.
+    pub cap: Option<i32>,
+    /// Minimum entries.
+    pub min_entries: Option<i32>,
+    /// Registration opens.
+    pub registration_opens_at: Option<DateTime<Utc>>,
+    /// Registration closes.
+    pub registration_closes_at: Option<DateTime<Utc>>,
+    /// A place is confirmed only once paid.
+    pub payment_required: bool,
+    /// Fee tiers.
+    pub fee_tiers: Vec<FeeTier>,
+    /// Hidden-piece set-up mode.
+    pub setup_mode: String,
+    /// `open`, `running`, `finished`, `cancelled`.
+    pub status: String,
+}
+
+fn decimal(tenths: i32) -> f64 {
+    f64::from(tenths) / 10.0
+}
+
+impl From<SectionRow> for Section {
+    fn from(r: SectionRow) -> Section {
+        Section {
+            id: r.section_id,
+            tournament_id: r.tournament_id,
+            name: r.name,
+            pairing_system: r.pairing_system,
+            rounds: r.rounds,
+            entry_type: r.entry_type,
+            scoring: ScoringView {
+                win: decimal(r.points_win),
+                draw: decimal(r.points_draw),
+                loss: decimal(r.points_loss),
+                bye: decimal(r.points_bye),
+                forfeit_win: decimal(r.points_forfeit_win),
+            },
+            tiebreaks: r.tiebreaks,
+            unplayed: r.unplayed_mode,
+            foul_threshold: r.foul_threshold,
+            round1_order: r.round1_order,
+            first_board_red: r.first_board_red,
+            forfeit_counts_as_met: r.forfeit_counts_as_met,
+            avoid_same_club: r.avoid_same_club,
+            pair_checked_in_only: r.pair_checked_in_only,
+            cap: r.cap,
+            min_entries: r.min_entries,
+            registration_opens_at: r.registration_opens_at,
+            registration_closes_at: r.registration_closes_at,
+            payment_required: r.payment_required,
+            fee_tiers: serde_json::from_value(r.fee_tiers).unwrap_or_default(),
+            setup_mode: r.setup_mode,
+            status: r.status,
+        }
+    }
+}
+
+/// The section's scoring as the core sees it.
+pub fn scoring(row: &SectionRow) -> Scoring {
+    let mut scoring = Scoring::from_win_draw_loss(
+        Points::from_tenths(row.points_win.into()),
+        Points::from_tenths(row.points_draw.into()),
+        Points::from_tenths(row.points_loss.into()),
+    );
+    scoring.pairing_bye = Points::from_tenths(row.points_bye.into());
+    scoring.forfeit_win = Points::from_tenths(row.points_forfeit_win.into());
+    scoring
+}
+
+/// The section's ranking options as the core sees them.
+pub fn standings_options(row: &SectionRow) -> StandingsOptions {
+    StandingsOptions {
+        chain: row
+            .tiebreaks
+            .iter()
+            .filter_map(|k| k.parse::<TiebreakKey>().ok())
+            .collect(),
+        unplayed: row
+            .unplayed_mode
+            .parse::<UnplayedMode>()
+            .unwrap_or_default(),
+        scoring: Some(scoring(row)),
+        ..StandingsOptions::default()
+    }
+}
+
+fn default_preset(pairing_system: &str) -> Preset {
+    match pairing_system {
+        "dutch" => Preset::FideSwiss,
+        _ => Preset::Cxa2011Opp,
+    }
+}
+
+fn unplayed_name(mode: UnplayedMode) -> String {
+    match mode {
+        UnplayedMode::Cxa => "cxa",
+        UnplayedMode::Fide2023 => "fide2023",
+        UnplayedMode::Fide2026 => "fide2026",
+        UnplayedMode::None => "none",
+    }
+    .to_string()
+}
+
+/// Applies `input` on top of `row`, checking every field.
+fn apply(
+    mut row: SectionRow,
+    input: &SectionInput,
+    creating: bool,
+    game: &str,
+) -> Result<SectionRow> {
+    let mut check = Check::new();
+    match (&input.name, creating) {
+        (Some(name), _) => row.name = check.required_text("name", name, 200),
+        (None, true) => check.error("name", "is required"),
+        (None, false) => {}
+    }
+    if let Some(system) = &input.pairing_system {
+        row.pairing_system = check.one_of(
+            "pairing_system",
+            system,
+            &["chinese", "dutch", "round_robin"],
+        );
+    }
+    match (input.rounds, creating) {
+        (Some(rounds), _) => row.rounds = check.range("rounds", rounds, 1, 99),
+        (None, true) => check.error("rounds", "is required"),
+        (None, false) => {}
+    }
+    if let Some(entry_type) = &input.entry_type {
+        row.entry_type = check.one_of("entry_type", entry_type, &["individual", "doubles"]);
+    }
+    if let Some(s) = &input.scoring {
+        let mut tenths = |field: &str, value: f64| {
+            points_to_tenths(value).unwrap_or_else(|| {
+                check.error(
+                    field,
+                    "must be a number of points between 0 and 100 with at most one decimal",
+                );
+                0
+            })
+        };
+        row.points_win = tenths("scoring.win", s.win);
+        row.points_draw = tenths("scoring.draw", s.draw);
+        row.points_loss = tenths("scoring.loss", s.loss);
+        row.points_bye = s.bye.map_or(row.points_win, |v| tenths("scoring.bye", v));
+        row.points_forfeit_win = s
+            .forfeit_win
+            .map_or(row.points_win, |v| tenths("scoring.forfeit_win", v));
+        if !(row.points_win >= row.points_draw && row.points_draw >= row.points_loss) {
+            check.error("scoring", "must satisfy win ≥ draw ≥ loss");
+        }
+    }
+    match (&input.tiebreaks, &input.preset) {
+        (Some(_), Some(_)) => check.error("preset", "give either tiebreaks or preset, not both"),
+        (Some(keys), None) => {
+            let mut chain = Vec::new();
+            for key in keys
+                .iter()
+                .filter(|k| !k.trim().eq_ignore_ascii_case("PTS"))
+            {
+                match key.parse::<TiebreakKey>() {
+                    Ok(k) => chain.push(k.name()),
+                    Err(e) => check.error("tiebreaks", e.to_string()),
+                }
+            }
+            row.tiebreaks = chain;
+        }
+        (None, Some(name)) => match name.parse::<Preset>() {
+            Ok(preset) => {
+                row.tiebreaks = preset.chain().into_iter().map(TiebreakKey::name).collect();
+                row.unplayed_mode = unplayed_name(preset.unplayed_mode());
+            }
+            Err(e) => check.error("preset", e.to_string()),
+        },
+        (None, None) if creating => {
+            let preset = default_preset(&row.pairing_system);
+            row.tiebreaks = preset.chain().into_iter().map(TiebreakKey::name).collect();
+            row.unplayed_mode = unplayed_name(preset.unplayed_mode());
+        }
+        (None, None) => {}
+    }
+    if let Some(mode) = &input.unplayed {
+        row.unplayed_mode =
+            check.one_of("unplayed", mode, &["cxa", "fide2023", "fide2026", "none"]);
+    }
+    if let Some(threshold) = input.foul_threshold {
+        row.foul_threshold = check.range("foul_threshold", threshold, 1, 99);
+    }
+    if let Some(order) = &input.round1_order {
+        row.round1_order = check.one_of("round1_order", order, &["registration", "rating", "lot"]);
+    }
+    row.first_board_red = input.first_board_red.unwrap_or(row.first_board_red);
+    row.forfeit_counts_as_met = input
+        .forfeit_counts_as_met
+        .unwrap_or(row.forfeit_counts_as_met);
+    row.avoid_same_club = input.avoid_same_club.unwrap_or(row.avoid_same_club);
+    row.pair_checked_in_only = input
+        .pair_checked_in_only
+        .unwrap_or(row.pair_checked_in_only);
+    row.payment_required = input.payment_required.unwrap_or(row.payment_required);
+    if let Some(cap) = input.cap {
+        row.cap = (cap != 0).then(|| check.range("cap", cap, 2, 100_000));
+    }
+    if let Some(min) = input.min_entries {
+        row.min_entries = (min != 0).then(|| check.range("min_entries", min, 1, 100_000));
+    }
+    if let (Some(cap), Some(min)) = (row.cap, row.min_entries) {
+        if min > cap {
+            check.error("min_entries", "must not exceed cap");
+        }
+    }
+    if input.registration_opens_at.is_some() {
+        row.registration_opens_at = input.registration_opens_at;
+    }
+    if input.registration_closes_at.is_some() {
+        row.registration_closes_at = input.registration_closes_at;
+    }
+    if let (Some(open), Some(close)) = (row.registration_opens_at, row.registration_closes_at) {
+        if close <= open {
+            check.error(
+                "registration_closes_at",
+                "must be after registration_opens_at",
+            );
+        }
+    }
+    if let Some(tiers) = &input.fee_tiers {
+        for (i, tier) in tiers.iter().enumerate() {
+            if tier.name.trim().is_empty() || tier.name.chars().count() > 100 {
+                check.error(
+                    &format!("fee_tiers[{i}].name"),
+                    "is required (at most 100 characters)",
+                );
+            }
+            if !(0..=1_000_000).contains(&tier.amount) {
+                check.error(
+                    &format!("fee_tiers[{i}].amount"),
+                    "must be between 0 and 1000000",
+                );
+            }
+        }
+        row.fee_tiers = serde_json::to_value(tiers).unwrap_or_default();
+    }
+    match &input.setup_mode {
+        Some(mode) => {
+            row.setup_mode = check.one_of("setup_mode", mode, &["none", "duplicate", "per_board"])
+        }
+        None if creating => {
+            row.setup_mode = if game == "xiangqi" {
+                "none"
+            } else {
+                "duplicate"
+            }
+            .to_string();
+        }
+        None => {}
+    }
+    if row.setup_mode != "none" && game == "xiangqi" {
+        check.error(
+            "setup_mode",
+            "hidden-piece set-ups exist only for Jieqi and Banqi",
+        );
+    }
+    check.finish()?;
+    Ok(row)
+}
+
+fn new_row(tournament_id: Uuid) -> SectionRow {
+    SectionRow {
+        section_id: Uuid::nil(),
+        tournament_id,
+        name: String::new(),
+        pairing_system: "chinese".into(),
+        rounds: 1,
+        entry_type: "individual".into(),
+        points_win: 20,
+        points_draw: 10,
+        points_loss: 0,
+        points_bye: 20,
+        points_forfeit_win: 20,
+        tiebreaks: Vec::new(),
+        unplayed_mode: "cxa".into(),
+        foul_threshold: 2,
+        round1_order: "registration".into(),
+        first_board_red: true,
+        forfeit_counts_as_met: true,
+        avoid_same_club: false,
+        pair_checked_in_only: false,
+        cap: None,
+        min_entries: None,
+        registration_opens_at: None,
+        registration_closes_at: None,
+        payment_required: false,
+        fee_tiers: serde_json::json!([]),
+        eligibility: serde_json::json!({}),
+        setup_mode: "none".into(),
+        status: "open".into(),
+        created_at: Utc::now(),
+        updated_at: Utc::now(),
+    }
+}
+
+fn unique_name(err: sqlx::Error) -> Error {
+    match &err {
+        sqlx::Error::Database(e) if e.constraint() == Some("section_tournament_id_name_key") => {
+            Error::invalid("name", "another section of this tournament has that name")
+        }
+        _ => err.into(),
+    }
+}
+
+/// Creates a section in a tournament.
+pub async fn create(
+    pool: &PgPool,
+    actor: &Actor,
+    tournament_id: Uuid,
+    input: &SectionInput,
+) -> Result<Section> {
+    let mut tx = pool.begin().await?;
+    let tournament = db::tournament::find(&mut *tx, tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
+    let row = apply(new_row(tournament_id), input, true, &tournament.game)?;
+    let section = Section::from(
+        db::section::insert(&mut *tx, &row)
+            .await
+            .map_err(unique_name)?,
+    );
+    access::audit(
+        &mut tx,
+        tournament_id,
+        Some(actor),
+        Change {
+            action: "create",
+            entity: "section",
+            entity_id: Some(section.id),
+            before: None,
+            after: serde_json::to_value(&section).ok(),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(section)
+}
+
+/// One section.
+pub async fn get(pool: &PgPool, id: Uuid) -> Result<Section> {
+    Ok(Section::from(load(pool, id).await?))
+}
+
+/// The raw row of one section.
+pub async fn load(pool: &PgPool, id: Uuid) -> Result<SectionRow> {
+    db::section::find(pool, id)
+        .await?
+        .ok_or(Error::NotFound("section"))
+}
+
+/// The sections of a tournament.
+pub async fn list(pool: &PgPool, tournament_id: Uuid) -> Result<Vec<Section>> {
+    db::tournament::find(pool, tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    Ok(db::section::list(pool, tournament_id)
+        .await?
+        .into_iter()
+        .map(Section::from)
+        .collect())
+}
+
+/// Changes a section's settings. The entry type is fixed once entrants exist, the pairing
+/// system once round 1 is paired.
+pub async fn update(
+    pool: &PgPool,
+    actor: &Actor,
+    id: Uuid,
+    input: &SectionInput,
+) -> Result<Section> {
+    let mut tx = pool.begin().await?;
+    let before = db::section::find_for_update(&mut *tx, id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, before.tournament_id, Need::Arbiter).await?;
+    let tournament = db::tournament::find(&mut *tx, before.tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    let row = apply(before.clone(), input, false, &tournament.game)?;
+    let paired = db::round::count(&mut *tx, id).await?;
+    if row.entry_type != before.entry_type && db::entrant::count(&mut *tx, id).await? > 0 {
+        return Err(Error::invalid(
+            "entry_type",
+            "cannot change once entrants exist",
+        ));
+    }
+    if row.pairing_system != before.pairing_system && paired > 0 {
+        return Err(Error::invalid(
+            "pairing_system",
+            "cannot change once round 1 is paired",
+        ));
+    }
+    if i64::from(row.rounds) < paired {
+        return Err(Error::invalid(
+            "rounds",
+            format!("{paired} rounds are already paired"),
+        ));
+    }
+    let after = Section::from(
+        db::section::update(&mut *tx, &row)
+            .await
+            .map_err(unique_name)?,
+    );
+    access::audit(
+        &mut tx,
+        before.tournament_id,
+        Some(actor),
+        Change {
+            action: "update",
+            entity: "section",
+            entity_id: Some(id),
+            before: serde_json::to_value(Section::from(before)).ok(),
+            after: serde_json::to_value(&after).ok(),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(after)
+}

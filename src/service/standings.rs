@@ -1,0 +1,102 @@
+//! Live standings of a section: the core's ranking over the stored rounds, provisional while
+//! results are missing.
+
+use super::state;
+use super::{sections, Error, Result};
+use crate::db;
+use arbiter_core::standings::{self, TiebreakValue};
+use serde::Serialize;
+use serde_json::Value;
+use sqlx::PgPool;
+use std::collections::BTreeMap;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// One line of the standings.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct StandingRow {
+    /// Rank; tied entrants share it.
+    pub rank: u32,
+    /// Entrant.
+    pub entrant_id: Uuid,
+    /// Starting number.
+    pub start_no: u32,
+    /// Name.
+    pub name: String,
+    /// Club.
+    pub club: Option<String>,
+    /// `active` or `withdrawn`.
+    pub status: String,
+    /// Points.
+    pub points: f64,
+    /// Every tiebreak's value by key (numbers; PREV/CUT_EARLY give a list).
+    #[schema(value_type = Object)]
+    pub tiebreaks: BTreeMap<String, Value>,
+}
+
+/// The standings of a section.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct StandingsView {
+    /// Rounds evaluated.
+    pub round: u32,
+    /// No result is missing in the rounds evaluated.
+    #[serde(rename = "final")]
+    pub is_final: bool,
+    /// The tiebreak keys, in chain order.
+    pub tiebreaks: Vec<String>,
+    /// Rows in ranking order.
+    pub rows: Vec<StandingRow>,
+}
+
+/// A tiebreak value as JSON: a number, or a list of numbers for sequence keys.
+pub fn value_json(value: &TiebreakValue) -> Value {
+    let number = |tenths: i64, scale: f64| serde_json::json!(tenths as f64 / scale);
+    match value {
+        TiebreakValue::Points(p) => number(p.tenths(), 10.0),
+        TiebreakValue::Hundredths(h) => number(*h, 100.0),
+        TiebreakValue::Count(n) => serde_json::json!(n),
+        TiebreakValue::Position(n) => serde_json::json!(n),
+        TiebreakValue::Scores(list) => {
+            Value::Array(list.iter().map(|p| number(p.tenths(), 10.0)).collect())
+        }
+    }
+}
+
+/// Computes the standings of a section as they stand now.
+pub async fn compute(pool: &PgPool, section_id: Uuid) -> Result<StandingsView> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let options = sections::standings_options(&section);
+    let state = state::load(&mut conn, section, false).await?;
+    let table = standings::rank(&state.tournament, &options);
+    let rows = table
+        .rows
+        .iter()
+        .filter_map(|row| {
+            let e = state.entrant_by_no(row.start_no)?;
+            Some(StandingRow {
+                rank: row.rank,
+                entrant_id: e.entrant_id,
+                start_no: row.start_no,
+                name: e.name.clone(),
+                club: e.club.clone(),
+                status: e.status.clone(),
+                points: row.points.tenths() as f64 / 10.0,
+                tiebreaks: table
+                    .labels
+                    .iter()
+                    .cloned()
+                    .zip(row.values.iter().map(value_json))
+                    .collect(),
+            })
+        })
+        .collect();
+    Ok(StandingsView {
+        round: state.rounds_paired(),
+        is_final: !table.provisional,
+        tiebreaks: table.labels.clone(),
+        rows,
+    })
+}

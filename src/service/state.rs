@@ -1,0 +1,198 @@
+//! A section's history as the core sees it: database rows → `arbiter_core::model::Tournament`
+//! with dense starting numbers. Pairing, standings and TRF export all start here.
+
+use super::sections;
+use super::Result;
+use crate::db;
+use crate::db::entrant::EntrantRow;
+use crate::db::round::{BoardRow, RoundRow};
+use crate::db::section::SectionRow;
+use arbiter_core::model::{
+    Entrant, ForbiddenPairs, ResultCode, RoundRecord, Side, StartNo, Tournament,
+};
+use sqlx::PgConnection;
+use std::collections::{BTreeMap, HashMap};
+use uuid::Uuid;
+
+/// Everything about a section's Swiss stage, loaded in one go.
+pub struct SectionState {
+    /// The section.
+    pub section: SectionRow,
+    /// Its entrants by starting number.
+    pub entrants: Vec<EntrantRow>,
+    /// Its rounds.
+    pub rounds: Vec<RoundRow>,
+    /// Every board of every round.
+    pub boards: Vec<BoardRow>,
+    /// The core's view.
+    pub tournament: Tournament,
+    /// Entrant id → starting number.
+    pub start_no: HashMap<Uuid, StartNo>,
+}
+
+impl SectionState {
+    /// The entrant with a starting number.
+    pub fn entrant_by_no(&self, no: StartNo) -> Option<&EntrantRow> {
+        self.entrants.iter().find(|e| e.start_no == Some(no as i32))
+    }
+
+    /// The entrant with an id.
+    pub fn entrant(&self, id: Uuid) -> Option<&EntrantRow> {
+        self.entrants.iter().find(|e| e.entrant_id == id)
+    }
+
+    /// Rounds paired so far.
+    pub fn rounds_paired(&self) -> u32 {
+        self.rounds.len() as u32
+    }
+}
+
+/// The result codes of Red and Black for a stored game result (`None`: not entered yet).
+pub fn result_codes(result: Option<&str>) -> (ResultCode, ResultCode) {
+    use ResultCode::*;
+    match result {
+        Some("red_wins") => (Win, Loss),
+        Some("black_wins") => (Loss, Win),
+        Some("draw") => (Draw, Draw),
+        Some("red_forfeits") => (ForfeitLoss, ForfeitWin),
+        Some("black_forfeits") => (ForfeitWin, ForfeitLoss),
+        Some("double_forfeit") => (ForfeitLoss, ForfeitLoss),
+        // Both sides reached the foul threshold: a played game lost by both.
+        Some("double_loss") => (Loss, Loss),
+        _ => (Pending, Pending),
+    }
+}
+
+fn bye_code(kind: &str) -> ResultCode {
+    match kind {
+        "half" => ResultCode::HalfBye,
+        "full" => ResultCode::FullBye,
+        _ => ResultCode::ZeroBye,
+    }
+}
+
+/// Loads a section (already read, and locked if the caller writes) into the core model.
+/// With `include_next`, the round to be paired gets its absence records (requested byes,
+/// withdrawals, late entries, entrants not checked in) so the engines leave those entrants out.
+pub async fn load(
+    conn: &mut PgConnection,
+    section: SectionRow,
+    include_next: bool,
+) -> Result<SectionState> {
+    let entrants = db::entrant::list(&mut *conn, section.section_id).await?;
+    let rounds = db::round::list(&mut *conn, section.section_id).await?;
+    let boards = db::round::boards_of_section(&mut *conn, section.section_id).await?;
+    let byes = db::entrant::requested_byes(&mut *conn, section.section_id).await?;
+    let forbidden = db::entrant::forbidden_pairs(&mut *conn, section.section_id).await?;
+
+    let start_no: HashMap<Uuid, StartNo> = entrants
+        .iter()
+        .filter_map(|e| Some((e.entrant_id, u32::try_from(e.start_no?).ok()?)))
+        .collect();
+    let paired = rounds.len() as u32;
+    let mut records: HashMap<(Uuid, u32), RoundRecord> = HashMap::new();
+    for b in &boards {
+        let round = b.round as u32;
+        let (red_code, black_code) = result_codes(b.result.as_deref());
+        match b.black_entrant_id {
+            Some(black) => {
+                let (Some(&red_no), Some(&black_no)) =
+                    (start_no.get(&b.red_entrant_id), start_no.get(&black))
+                else {
+                    continue;
+                };
+                let mut red = RoundRecord::game(black_no, Side::Red, red_code);
+                red.fouls = b.red_fouls as u32;
+                let mut blk = RoundRecord::game(red_no, Side::Black, black_code);
+                blk.fouls = b.black_fouls as u32;
+                records.insert((b.red_entrant_id, round), red);
+                records.insert((black, round), blk);
+            }
+            None => {
+                records.insert(
+                    (b.red_entrant_id, round),
+                    RoundRecord::bye(ResultCode::PairingBye),
+                );
+            }
+        }
+    }
+    let requested: BTreeMap<(Uuid, u32), &str> = byes
+        .iter()
+        .map(|b| ((b.entrant_id, b.round as u32), b.kind.as_str()))
+        .collect();
+
+    let next = paired + 1;
+    let mut core_entrants = Vec::with_capacity(entrants.len());
+    for e in &entrants {
+        let Some(&no) = start_no.get(&e.entrant_id) else {
+            continue;
+        };
+        let mut rounds_of_entrant: Vec<RoundRecord> = (1..=paired)
+            .map(|r| {
+                records.get(&(e.entrant_id, r)).copied().unwrap_or_else(|| {
+                    RoundRecord::bye(
+                        requested
+                            .get(&(e.entrant_id, r))
+                            .map_or(ResultCode::ZeroBye, |k| bye_code(k)),
+                    )
+                })
+            })
+            .collect();
+        if include_next {
+            let absent = if let Some(kind) = requested.get(&(e.entrant_id, next)) {
+                Some(bye_code(kind))
+            } else if e.withdrawn_from_round.is_some_and(|w| w as u32 <= next)
+                || e.joined_round as u32 > next
+                || (next == 1 && section.pair_checked_in_only && !e.checked_in)
+            {
+                Some(ResultCode::ZeroBye)
+            } else {
+                None
+            };
+            if let Some(code) = absent {
+                rounds_of_entrant.push(RoundRecord::bye(code));
+            }
+        }
+        core_entrants.push(Entrant {
+            start_no: no,
+            name: e.name.clone(),
+            rating: e.rating.and_then(|r| u32::try_from(r).ok()),
+            club: e.club.clone(),
+            rounds: rounds_of_entrant,
+            ..Entrant::default()
+        });
+    }
+    core_entrants.sort_by_key(|e| e.start_no);
+    let forbidden = forbidden
+        .iter()
+        .filter_map(|(a, b)| {
+            Some(ForbiddenPairs {
+                first_round: None,
+                last_round: None,
+                entrants: vec![*start_no.get(a)?, *start_no.get(b)?],
+            })
+        })
+        .collect();
+    let tournament = Tournament {
+        name: section.name.clone(),
+        headers: Vec::new(),
+        rounds_total: Some(section.rounds as u32),
+        initial_colour: Some(if section.first_board_red {
+            Side::Red
+        } else {
+            Side::Black
+        }),
+        scoring: sections::scoring(&section),
+        entrants: core_entrants,
+        forbidden,
+        accelerations: Vec::new(),
+    };
+    Ok(SectionState {
+        section,
+        entrants,
+        rounds,
+        boards,
+        tournament,
+        start_no,
+    })
+}
