@@ -1,4 +1,4 @@
-//! Chinese Swiss (积分编排制), RULES §1.2–§1.5, the "[D] Implementable spec".
+//! Chinese Swiss (积分编排制), RULES §1.2–§1.5, the "\[D\] Implementable spec".
 //!
 //! - **Round 1** (拦腰): board k pairs k with k + n/2 in 序号 order; Red goes to the lower number
 //!   on odd boards and the higher number on even boards (the first board's colour is
