@@ -241,28 +241,46 @@ pub async fn insert_entrant(
     name: &str,
     players: &[PlayerRow],
 ) -> Result<EntrantRow> {
+    let mut player_ids = Vec::with_capacity(players.len());
+    for p in players {
+        player_ids.push(db::entrant::insert_player(&mut *conn, tournament_id, p).await?);
+    }
+    let ratings: Vec<Option<i32>> = players.iter().map(|p| p.rating).collect();
+    let club = players.first().and_then(|p| p.club.as_deref());
+    enrol(conn, section_id, name, &ratings, club, &player_ids).await
+}
+
+/// Makes existing players (one, or a team of two) an entrant of the section: the next free
+/// starting number, joining from the next round to be paired (so a late entry's missed rounds
+/// count as absences). A team's rating is its members' average, when both are rated.
+pub async fn enrol(
+    conn: &mut PgConnection,
+    section_id: Uuid,
+    name: &str,
+    ratings: &[Option<i32>],
+    club: Option<&str>,
+    player_ids: &[Uuid],
+) -> Result<EntrantRow> {
     let paired = db::round::count(&mut *conn, section_id).await?;
     let start_no = db::entrant::next_start_no(&mut *conn, section_id).await?;
-    let rating = match players {
-        [one] => one.rating,
-        // A team's rating is its members' average, when both are rated.
-        [a, b] => a.rating.zip(b.rating).map(|(a, b)| (a + b) / 2),
+    let rating = match ratings {
+        [one] => *one,
+        [a, b] => a.zip(*b).map(|(a, b)| (a + b) / 2),
         _ => None,
     };
-    let club = players.first().and_then(|p| p.club.clone());
     let entrant = db::entrant::insert(
         &mut *conn,
         section_id,
         start_no,
         name,
         rating,
-        club.as_deref(),
+        club,
         paired as i32 + 1,
     )
     .await?;
-    for (i, p) in players.iter().enumerate() {
-        let player_id = db::entrant::insert_player(&mut *conn, tournament_id, p).await?;
-        db::entrant::insert_member(&mut *conn, entrant.entrant_id, i as i16 + 1, player_id).await?;
+    for (i, player_id) in player_ids.iter().enumerate() {
+        db::entrant::insert_member(&mut *conn, entrant.entrant_id, i as i16 + 1, *player_id)
+            .await?;
     }
     Ok(entrant)
 }

@@ -3,7 +3,7 @@
 
 use super::access::{self, Change, Need};
 use super::check::Check;
-use super::entrants::{self, EntrantInput, MemberInput};
+use super::entrants::{self, EntrantInput};
 use super::sections::FeeTier;
 use super::users::Actor;
 use super::{Error, Result};
@@ -132,48 +132,29 @@ async fn confirm(
     section: &SectionRow,
     reg: &RegistrationRow,
 ) -> Result<Uuid> {
-    let mut check = Check::new();
-    let input = EntrantInput {
-        name: Some(reg.name.clone()),
-        club: reg.club.clone(),
-        members: reg.partner_name.as_ref().map(|p| {
-            vec![
-                MemberInput {
-                    name: reg.name.clone(),
-                    ..MemberInput::default()
-                },
-                MemberInput {
-                    name: p.clone(),
-                    ..MemberInput::default()
-                },
-            ]
-        }),
-        ..EntrantInput::default()
+    // The same team name a desk entry gets ("A / B"); the registration's player rows are reused.
+    let name = match &reg.partner_name {
+        Some(partner) => format!("{} / {partner}", reg.name),
+        None => reg.name.clone(),
     };
-    let (name, _) = entrants::players_of(&input, &section.entry_type, &mut check);
-    // The entrant reuses the registration's player rows rather than creating new ones.
-    let paired = db::round::count(&mut *conn, section.section_id).await?;
-    let start_no = db::entrant::next_start_no(&mut *conn, section.section_id).await?;
-    let player = sqlx::query!(
-        "select rating, club from player where player_id = $1",
-        reg.player_id
+    let player_ids: Vec<Uuid> = std::iter::once(reg.player_id)
+        .chain(reg.partner_id)
+        .collect();
+    let ratings: Vec<Option<i32>> = sqlx::query_scalar!(
+        "select rating from player where player_id = any($1) order by array_position($1, player_id)",
+        &player_ids
     )
-    .fetch_one(&mut *conn)
+    .fetch_all(&mut *conn)
     .await?;
-    let entrant = db::entrant::insert(
-        &mut *conn,
+    let entrant = entrants::enrol(
+        conn,
         section.section_id,
-        start_no,
         &name,
-        player.rating,
-        player.club.as_deref(),
-        paired as i32 + 1,
+        &ratings,
+        reg.club.as_deref(),
+        &player_ids,
     )
     .await?;
-    db::entrant::insert_member(&mut *conn, entrant.entrant_id, 1, reg.player_id).await?;
-    if let Some(partner) = reg.partner_id {
-        db::entrant::insert_member(&mut *conn, entrant.entrant_id, 2, partner).await?;
-    }
     db::registration::set_status(
         &mut *conn,
         reg.registration_id,

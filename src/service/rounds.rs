@@ -292,22 +292,12 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     let round_id =
         db::round::insert(&mut *tx, section_id, number, &report, &engine_pairing).await?;
     db::round::insert_boards(&mut tx, round_id, &boards).await?;
-    let stored: Vec<(Uuid, bool)> = sqlx::query!(
-        "select board_id, black_entrant_id is not null as \"has_game!\" from board where round_id = $1 order by number",
-        round_id
-    )
-    .fetch_all(&mut *tx)
-    .await?
-    .into_iter()
-    .map(|b| (b.board_id, b.has_game))
-    .collect();
     super::setups::create_for_round(
         &mut tx,
         section_id,
         &state.section.setup_mode,
         &tournament.game,
         round_id,
-        &stored,
     )
     .await?;
     if state.section.status == "open" {
@@ -759,22 +749,12 @@ pub async fn edit(
         let tournament = db::tournament::find(&mut *tx, section.tournament_id)
             .await?
             .ok_or(Error::NotFound("tournament"))?;
-        let stored: Vec<(Uuid, bool)> = sqlx::query!(
-            "select board_id, black_entrant_id is not null as \"has_game!\" from board where round_id = $1 order by number",
-            round.round_id
-        )
-        .fetch_all(&mut *tx)
-        .await?
-        .into_iter()
-        .map(|b| (b.board_id, b.has_game))
-        .collect();
         super::setups::create_for_round(
             &mut tx,
             section_id,
             "per_board",
             &tournament.game,
             round.round_id,
-            &stored,
         )
         .await?;
     }

@@ -44,15 +44,14 @@ fn draw(game: Game) -> SetupRow {
     }
 }
 
-/// Draws the set-ups of a newly paired round: one for every board (duplicate mode) or one
-/// per board with a game (per-board mode).
+/// Draws the set-ups of a newly paired round (its boards stored): one for every board
+/// (duplicate mode) or one per board with a game (per-board mode).
 pub async fn create_for_round(
     conn: &mut PgConnection,
     section_id: Uuid,
     mode: &str,
     game: &str,
     round_id: Uuid,
-    boards: &[(Uuid, bool)],
 ) -> Result<()> {
     let Some(game) = variant(game) else {
         return Ok(());
@@ -64,13 +63,18 @@ pub async fn create_for_round(
             db::setup::insert(&mut *conn, section_id, &row).await?;
         }
         "per_board" => {
-            for (board_id, has_game) in boards {
-                if *has_game {
-                    let mut row = draw(game);
-                    row.round_id = Some(round_id);
-                    row.board_id = Some(*board_id);
-                    db::setup::insert(&mut *conn, section_id, &row).await?;
-                }
+            // Every board with a game (not the bye) gets its own set-up.
+            let boards = sqlx::query_scalar!(
+                "select board_id from board where round_id = $1 and black_entrant_id is not null order by number",
+                round_id
+            )
+            .fetch_all(&mut *conn)
+            .await?;
+            for board_id in boards {
+                let mut row = draw(game);
+                row.round_id = Some(round_id);
+                row.board_id = Some(board_id);
+                db::setup::insert(&mut *conn, section_id, &row).await?;
             }
         }
         _ => {}

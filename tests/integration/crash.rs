@@ -239,7 +239,8 @@ async fn check_consistency(pool: &PgPool, section: uuid::Uuid) -> (i64, i64) {
     // Each write's audit event is in the same transaction: one per round, one per result.
     let (paired, recorded): (i64, i64) = sqlx::query_as(
         "select count(*) filter (where action = 'pair'),
-                count(*) filter (where action = 'result')
+                -- A result re-sent after a kill is recorded as a correction: count games.
+                count(distinct entity_id) filter (where action in ('result', 'correct_result'))
            from audit_event",
     )
     .fetch_one(pool)

@@ -491,6 +491,30 @@ fn pairings_data(round: &RoundView) -> PairingsData {
     }
 }
 
+/// The page context, heading and boards of round `number`, shared by the pairing page and
+/// every print of a round; an error page when the section or round does not exist.
+async fn load_round(
+    state: &AppState,
+    ctx: PageCtx,
+    id: Uuid,
+    number: i32,
+) -> Result<(PageCtx, SectionNav, PairingsData), Response> {
+    let (ctx, t, s) = load_section(state, ctx, id)
+        .await
+        .map_err(IntoResponse::into_response)?;
+    let rounds = service::rounds::list(&state.db, id)
+        .await
+        .map_err(|err| PageError::from_service(err, ctx.lang).into_response())?;
+    let Some(round) = rounds.iter().find(|r| r.number == number) else {
+        return Err(
+            PageError::from_service(service::Error::NotFound("round"), ctx.lang).into_response(),
+        );
+    };
+    let data = pairings_data(round);
+    let nav = nav(&t, &s, &rounds, "pairings", number);
+    Ok((ctx, nav, data))
+}
+
 async fn pairings(
     state: AppState,
     ctx: PageCtx,
@@ -499,20 +523,10 @@ async fn pairings(
     view: View,
     headers: &axum::http::HeaderMap,
 ) -> Response {
-    let (ctx, t, s) = match load_section(&state, ctx, id).await {
+    let (ctx, nav, data) = match load_round(&state, ctx, id, number).await {
         Ok(found) => found,
-        Err(err) => return err.into_response(),
+        Err(response) => return response,
     };
-    let rounds = match service::rounds::list(&state.db, id).await {
-        Ok(rounds) => rounds,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
-    let Some(round) = rounds.iter().find(|r| r.number == number) else {
-        return PageError::from_service(service::Error::NotFound("round"), ctx.lang)
-            .into_response();
-    };
-    let data = pairings_data(round);
-    let nav = nav(&t, &s, &rounds, "pairings", number);
     let tr = ctx.tr();
     match view {
         View::Screen => {
@@ -1227,20 +1241,10 @@ async fn round_print(
     number: i32,
     slips: bool,
 ) -> Response {
-    let (ctx, t, s) = match load_section(&state, ctx, id).await {
+    let (ctx, nav, data) = match load_round(&state, ctx, id, number).await {
         Ok(found) => found,
-        Err(err) => return err.into_response(),
+        Err(response) => return response,
     };
-    let rounds = match service::rounds::list(&state.db, id).await {
-        Ok(rounds) => rounds,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
-    let Some(round) = rounds.iter().find(|r| r.number == number) else {
-        return PageError::from_service(service::Error::NotFound("round"), ctx.lang)
-            .into_response();
-    };
-    let data = pairings_data(round);
-    let nav = nav(&t, &s, &rounds, "pairings", number);
     let tr = ctx.tr();
     if slips {
         HtmlPage(StatusCode::OK, SlipsPrint { tr, ctx, nav, data }).into_response()
