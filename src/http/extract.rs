@@ -182,3 +182,128 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned + Send> FromRequestParts<S> 
         }
     }
 }
+
+/// A file sent with a form.
+#[derive(Debug)]
+pub struct Upload {
+    /// The file name the browser gave (may be empty).
+    pub file_name: String,
+    /// The content, at most [`UPLOAD_LIMIT`] bytes.
+    pub bytes: Bytes,
+    /// The file was larger than [`UPLOAD_LIMIT`] (its content is dropped).
+    pub too_large: bool,
+}
+
+/// Largest file accepted by an upload form (TRF and CSV files are a few kilobytes).
+pub const UPLOAD_LIMIT: usize = 1024 * 1024;
+
+/// A form that may carry a file: `multipart/form-data` (text fields, and the first part with a
+/// file name under `file_field`), or an ordinary urlencoded form (no file). The CSRF token in
+/// field `csrf` is checked as in [`AppForm`] (403 page). A body beyond the server's limit or a
+/// malformed multipart body gets an HTML 4xx page.
+#[derive(Debug)]
+pub struct UploadForm {
+    /// The text fields.
+    pub fields: std::collections::HashMap<String, String>,
+    /// The file, when one was chosen (a part with an empty file name and no content is none).
+    pub file: Option<Upload>,
+}
+
+impl<S: Send + Sync> FromRequest<S> for UploadForm {
+    type Rejection = PageError;
+
+    async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
+        let (parts, body) = request.into_parts();
+        let lang = LangPrefs::from_parts(&parts).resolve(Lang::ZhHant);
+        let tr = Tr { lang };
+        let multipart = parts
+            .headers
+            .get(CONTENT_TYPE)
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.split(';').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("multipart/form-data"));
+        let request = Request::from_parts(parts.clone(), body);
+        if !multipart {
+            let AppForm(fields) = AppForm::from_request(request, state).await?;
+            return Ok(UploadForm { fields, file: None });
+        }
+        let bad = |status: StatusCode, key: &str| {
+            PageError::new(status, lang, "error.bad_form", tr.t(key))
+        };
+        let mut reader = axum::extract::Multipart::from_request(request, state)
+            .await
+            .map_err(|_| bad(StatusCode::BAD_REQUEST, "error.form_invalid"))?;
+        let mut fields = std::collections::HashMap::new();
+        let mut file = None;
+        // A read error is the body limit (413) or a broken body (400).
+        let failed = |err: axum::extract::multipart::MultipartError| {
+            if err.status() == StatusCode::PAYLOAD_TOO_LARGE {
+                bad(StatusCode::PAYLOAD_TOO_LARGE, "adm.import.file_too_large")
+            } else {
+                bad(StatusCode::BAD_REQUEST, "error.form_invalid")
+            }
+        };
+        while let Some(mut field) = reader.next_field().await.map_err(failed)? {
+            let name = field.name().unwrap_or("").to_string();
+            match field.file_name().map(str::to_string) {
+                Some(file_name) => {
+                    let mut bytes = Vec::new();
+                    let mut too_large = false;
+                    while let Some(chunk) = field.chunk().await.map_err(failed)? {
+                        if bytes.len() + chunk.len() > UPLOAD_LIMIT {
+                            too_large = true;
+                            bytes.clear();
+                            // The rest of the part is skipped by the next `next_field`.
+                            break;
+                        }
+                        bytes.extend_from_slice(&chunk);
+                    }
+                    let chosen = !file_name.is_empty() || !bytes.is_empty() || too_large;
+                    if file.is_none() && chosen {
+                        file = Some(Upload {
+                            file_name,
+                            bytes: Bytes::from(bytes),
+                            too_large,
+                        });
+                    }
+                }
+                None => {
+                    let text = field.text().await.map_err(failed)?;
+                    fields.insert(name, text);
+                }
+            }
+        }
+        let csrf = fields.get("csrf").map(String::as_str).unwrap_or("");
+        if !session::csrf_matches(&parts, csrf) {
+            return Err(PageError::new(
+                StatusCode::FORBIDDEN,
+                lang,
+                "error.forbidden",
+                tr.t("error.csrf"),
+            ));
+        }
+        Ok(UploadForm { fields, file })
+    }
+}
+
+impl Upload {
+    /// The file as text: UTF-8 (a byte-order mark dropped). Otherwise the catalogue key of
+    /// the reason: too large, empty, not text (binary, or another encoding).
+    pub fn text(&self) -> Result<String, &'static str> {
+        if self.too_large {
+            return Err("adm.import.file_too_large");
+        }
+        let bytes = self
+            .bytes
+            .strip_prefix(b"\xEF\xBB\xBF")
+            .unwrap_or(&self.bytes);
+        if bytes.iter().all(u8::is_ascii_whitespace) {
+            return Err("adm.import.file_empty");
+        }
+        match std::str::from_utf8(bytes) {
+            // A NUL byte means a binary file (a spreadsheet, an image), not CSV or TRF text.
+            Ok(text) if !text.contains('\0') => Ok(text.to_string()),
+            _ => Err("adm.import.file_not_text"),
+        }
+    }
+}

@@ -539,3 +539,131 @@ pub async fn set_forbidden_pair(
     tx.commit().await?;
     Ok(())
 }
+
+/// A requested bye as listed.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RequestedBye {
+    /// Entrant.
+    pub entrant_id: Uuid,
+    /// The entrant's name.
+    pub name: String,
+    /// Starting number.
+    pub start_no: Option<i32>,
+    /// The round.
+    pub round: i32,
+    /// `half`, `zero` or `full`.
+    pub kind: String,
+    /// Whether the round is already paired (the bye is used and can no longer be cancelled).
+    pub paired: bool,
+}
+
+/// The requested byes of a section, by round then starting number.
+pub async fn requested_byes(pool: &PgPool, section_id: Uuid) -> Result<Vec<RequestedBye>> {
+    let mut conn = pool.acquire().await?;
+    db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let paired = db::round::count(&mut *conn, section_id).await?;
+    let entrants: HashMap<Uuid, EntrantRow> = db::entrant::list(&mut *conn, section_id)
+        .await?
+        .into_iter()
+        .map(|e| (e.entrant_id, e))
+        .collect();
+    let mut byes: Vec<RequestedBye> = db::entrant::requested_byes(&mut *conn, section_id)
+        .await?
+        .into_iter()
+        .map(|b| {
+            let entrant = entrants.get(&b.entrant_id);
+            RequestedBye {
+                entrant_id: b.entrant_id,
+                name: entrant.map(|e| e.name.clone()).unwrap_or_default(),
+                start_no: entrant.and_then(|e| e.start_no),
+                paired: i64::from(b.round) <= paired,
+                round: b.round,
+                kind: b.kind,
+            }
+        })
+        .collect();
+    byes.sort_by_key(|b| (b.round, b.start_no.unwrap_or(i32::MAX), b.name.clone()));
+    Ok(byes)
+}
+
+/// Cancels a requested bye for a round not yet paired (a paired round has used it: unpair the
+/// round first).
+pub async fn cancel_bye(pool: &PgPool, actor: &Actor, entrant_id: Uuid, round: i32) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    let entrant = db::entrant::find(&mut *tx, entrant_id)
+        .await?
+        .ok_or(Error::NotFound("entrant"))?;
+    let section = db::section::find_for_update(&mut *tx, entrant.section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let byes = db::entrant::requested_byes(&mut *tx, section.section_id).await?;
+    let Some(bye) = byes
+        .into_iter()
+        .find(|b| b.entrant_id == entrant_id && b.round == round)
+    else {
+        return Err(Error::NotFound("requested bye"));
+    };
+    if i64::from(round) <= db::round::count(&mut *tx, section.section_id).await? {
+        return Err(Error::Conflict(format!(
+            "round {round} is already paired: unpair it before cancelling its byes"
+        )));
+    }
+    db::entrant::delete_requested_bye(&mut *tx, entrant_id, round).await?;
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: "cancel_bye",
+            entity: "entrant",
+            entity_id: Some(entrant_id),
+            before: Some(serde_json::json!({"round": round, "kind": bye.kind})),
+            after: None,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// A forbidden pair as listed.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ForbiddenPair {
+    /// One entrant.
+    pub a: Uuid,
+    /// Its name.
+    pub a_name: String,
+    /// The other.
+    pub b: Uuid,
+    /// Its name.
+    pub b_name: String,
+}
+
+/// The forbidden pairs of a section, by the first name.
+pub async fn forbidden_pairs(pool: &PgPool, section_id: Uuid) -> Result<Vec<ForbiddenPair>> {
+    let mut conn = pool.acquire().await?;
+    db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let names: HashMap<Uuid, String> = db::entrant::list(&mut *conn, section_id)
+        .await?
+        .into_iter()
+        .map(|e| (e.entrant_id, e.name))
+        .collect();
+    let name = |id: Uuid| names.get(&id).cloned().unwrap_or_default();
+    let mut pairs: Vec<ForbiddenPair> = db::entrant::forbidden_pairs(&mut *conn, section_id)
+        .await?
+        .into_iter()
+        .map(|(a, b)| ForbiddenPair {
+            a,
+            a_name: name(a),
+            b,
+            b_name: name(b),
+        })
+        .collect();
+    pairs.sort_by(|x, y| (&x.a_name, &x.b_name).cmp(&(&y.a_name, &y.b_name)));
+    Ok(pairs)
+}

@@ -6,7 +6,8 @@ use crate::http::extract::{AppJson, AppPath};
 use crate::http::AppState;
 use crate::service;
 use crate::service::entrants::{
-    ByeRequest, EntrantInput, EntrantView, ForbiddenPairInput, StatusChange,
+    ByeRequest, EntrantInput, EntrantView, ForbiddenPair, ForbiddenPairInput, RequestedBye,
+    StatusChange,
 };
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -148,4 +149,44 @@ pub async fn delete_forbidden_pair(
 ) -> Result<StatusCode, ApiError> {
     service::entrants::set_forbidden_pair(&state.db, &actor, id, &input, false).await?;
     Ok(StatusCode::NO_CONTENT)
+}
+
+/// The requested byes of a section.
+#[utoipa::path(get, path = "/api/v1/sections/{id}/byes", tag = "entrants",
+    params(("id" = Uuid, Path, description = "Section id")),
+    responses((status = 200, body = Vec<RequestedBye>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn list_byes(
+    State(state): State<AppState>,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<Vec<RequestedBye>>, ApiError> {
+    Ok(AppJson(
+        service::entrants::requested_byes(&state.db, id).await?,
+    ))
+}
+
+/// Cancels a requested bye of a round not yet paired.
+#[utoipa::path(delete, path = "/api/v1/entrants/{id}/byes/{round}", tag = "entrants", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Entrant id"), ("round" = i32, Path, description = "Round number")),
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn cancel_bye(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath((id, round)): AppPath<(Uuid, i32)>,
+) -> Result<StatusCode, ApiError> {
+    service::entrants::cancel_bye(&state.db, &actor, id, round).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// The forbidden pairs of a section.
+#[utoipa::path(get, path = "/api/v1/sections/{id}/forbidden-pairs", tag = "entrants",
+    params(("id" = Uuid, Path, description = "Section id")),
+    responses((status = 200, body = Vec<ForbiddenPair>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn list_forbidden_pairs(
+    State(state): State<AppState>,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<Vec<ForbiddenPair>>, ApiError> {
+    Ok(AppJson(
+        service::entrants::forbidden_pairs(&state.db, id).await?,
+    ))
 }

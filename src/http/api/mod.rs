@@ -118,9 +118,12 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
             entrants::check_out_entrant
         ))
         .routes(routes!(entrants::request_bye))
+        .routes(routes!(entrants::list_byes))
+        .routes(routes!(entrants::cancel_bye))
         .routes(routes!(
             entrants::create_forbidden_pair,
-            entrants::delete_forbidden_pair
+            entrants::delete_forbidden_pair,
+            entrants::list_forbidden_pairs
         ))
         .routes(routes!(rounds::pair_next_round, rounds::list_rounds))
         .routes(routes!(rounds::get_round, rounds::delete_round))

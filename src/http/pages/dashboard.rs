@@ -94,6 +94,38 @@ pub fn routes() -> Router<AppState> {
             "/admin/s/{section_id}/prizes",
             get(super::prizes_admin::show_prizes).post(super::prizes_admin::save_prizes),
         )
+        .route(
+            "/admin/s/{section_id}/settings",
+            get(super::sections_admin::show_settings).post(super::sections_admin::save_settings),
+        )
+        .route(
+            "/admin/s/{section_id}/byes",
+            post(super::byes_admin::request_bye),
+        )
+        .route(
+            "/admin/s/{section_id}/byes/{entrant_id}/{round}/cancel",
+            post(super::byes_admin::cancel_bye),
+        )
+        .route(
+            "/admin/s/{section_id}/forbidden-pairs",
+            post(super::byes_admin::forbid_pair),
+        )
+        .route(
+            "/admin/s/{section_id}/forbidden-pairs/remove",
+            post(super::byes_admin::allow_pair),
+        )
+        .route(
+            "/admin/s/{section_id}/rounds/{n}/edit",
+            get(super::repair_admin::show_edit).post(super::repair_admin::save_edit),
+        )
+        .route(
+            "/admin/t/{tournament_id}/playoff",
+            get(super::playoff_admin::show_playoff).post(super::playoff_admin::create_playoff),
+        )
+        .route(
+            "/admin/t/{tournament_id}/playoff/matches/{match_id}/games",
+            post(super::playoff_admin::record_playoff_game),
+        )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -141,7 +173,8 @@ fn date(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Option<c
     }
 }
 
-fn checkbox(form: &Fields, name: &str) -> bool {
+/// Whether a checkbox was ticked.
+pub fn checkbox(form: &Fields, name: &str) -> bool {
     form.get(name).is_some_and(|v| !v.is_empty())
 }
 
@@ -171,10 +204,13 @@ pub struct Field {
     pub error: Option<String>,
     /// Options of a select.
     pub options: Vec<Choice>,
+    /// Catalogue key of a hint shown under the field (the format expected).
+    pub hint_key: Option<&'static str>,
 }
 
 impl Field {
-    fn new(
+    /// A field showing the form's value (empty when the form has none).
+    pub fn new(
         name: &'static str,
         label_key: &'static str,
         kind: &'static str,
@@ -188,6 +224,7 @@ impl Field {
             required: false,
             error: None,
             options: Vec::new(),
+            hint_key: None,
         }
     }
 
@@ -206,14 +243,15 @@ impl Field {
         field
     }
 
-    fn required(mut self) -> Field {
+    /// Marks the field required.
+    pub fn required(mut self) -> Field {
         self.required = true;
         self
     }
 
     /// A select over `values`; labels from the catalogue keys `prefix.value` (or the value
     /// itself without a prefix); `default` is chosen when the form has no value yet.
-    fn select(mut self, values: &[&str], prefix: Option<&str>, tr: Tr, default: &str) -> Field {
+    pub fn select(mut self, values: &[&str], prefix: Option<&str>, tr: Tr, default: &str) -> Field {
         let chosen = if self.value.is_empty() {
             default.to_string()
         } else {
@@ -236,7 +274,7 @@ impl Field {
 }
 
 /// Puts the errors' messages next to their fields; what fits no field is returned.
-fn place_errors(
+pub fn place_errors(
     fields: &mut [Field],
     errors: &FieldErrors,
     aliases: &[(&str, &str)],
@@ -262,7 +300,7 @@ fn place_errors(
 }
 
 /// The field errors of an `Invalid` service error (empty for other errors).
-fn invalid_fields(err: &Error) -> Option<(String, FieldErrors)> {
+pub fn invalid_fields(err: &Error) -> Option<(String, FieldErrors)> {
     match err {
         Error::Invalid { message, fields } => Some((message.clone(), fields.clone())),
         _ => None,
@@ -288,6 +326,12 @@ fn done_notice(tr: Tr, uri: &axum::http::Uri) -> Option<String> {
         "unpaired" => "adm.done.unpaired",
         "result" => "adm.done.result",
         "converted" => "adm.results.converted_short",
+        "settings" => "adm.done.settings",
+        "bye" => "adm.done.bye",
+        "bye_cancelled" => "adm.done.bye_cancelled",
+        "forbidden" => "adm.done.forbidden",
+        "allowed" => "adm.done.allowed",
+        "repaired" => "adm.done.repaired",
         _ => return None,
     };
     Some(tr.t(key).to_string())
@@ -695,6 +739,8 @@ pub struct RoundRow {
     pub games: usize,
     /// Games with a result.
     pub results: usize,
+    /// Whether its boards can be edited by hand (paired, unpublished, no result yet).
+    pub editable: bool,
 }
 
 impl From<&RoundView> for RoundRow {
@@ -710,6 +756,7 @@ impl From<&RoundView> for RoundRow {
             status_key: format!("round_status.{}", r.status),
             can_publish: r.status == "paired",
             last: false,
+            editable: r.status == "paired" && results == 0,
             games,
             results,
         }
@@ -756,6 +803,18 @@ pub struct SectionPage {
     pub current_number: i32,
     /// Results a board form offers.
     pub choices: Vec<super::results::ResultChoice>,
+    /// Requested byes.
+    pub byes: Vec<service::entrants::RequestedBye>,
+    /// Forbidden pairs.
+    pub forbidden: Vec<service::entrants::ForbiddenPair>,
+    /// The requested-bye form.
+    pub bye_fields: Vec<Field>,
+    /// A message for the requested-bye form.
+    pub bye_error: Option<String>,
+    /// The forbidden-pair form.
+    pub pair_fields: Vec<Field>,
+    /// A message for the forbidden-pair form.
+    pub pair_error: Option<String>,
 }
 
 fn entrant_fields(form: &Fields, tr: Tr, doubles: bool) -> Vec<Field> {
@@ -821,17 +880,37 @@ fn entrant_input(form: &Fields, tr: Tr, doubles: bool) -> (EntrantInput, FieldEr
     (input, errors)
 }
 
-/// What a page shows besides the data: the form's values and errors, and messages.
-#[derive(Default)]
-struct SectionExtras {
-    form: Fields,
-    errors: FieldErrors,
-    form_error: Option<String>,
-    notice: Option<String>,
-    action_error: Option<String>,
+/// Which form of the section page the submitted values and errors belong to.
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+pub enum FormTarget {
+    /// The add-entrant form.
+    #[default]
+    Entrant,
+    /// The requested-bye form.
+    Bye,
+    /// The forbidden-pair form.
+    Forbidden,
 }
 
-async fn section_page(
+/// What a page shows besides the data: the form's values and errors, and messages.
+#[derive(Default)]
+pub struct SectionExtras {
+    /// The submitted form.
+    pub form: Fields,
+    /// Its errors by field.
+    pub errors: FieldErrors,
+    /// A message above the form.
+    pub form_error: Option<String>,
+    /// A success message.
+    pub notice: Option<String>,
+    /// Why an action was refused.
+    pub action_error: Option<String>,
+    /// The form `form` and `errors` belong to.
+    pub target: FormTarget,
+}
+
+/// Renders the section page with `extras` (a refused form's values and errors, messages).
+pub async fn section_page(
     state: &AppState,
     actor: &Actor,
     ctx: PageCtx,
@@ -852,18 +931,51 @@ async fn section_page(
         let entrants = service::entrants::list(&state.db, Some(actor), id).await?;
         let registrations = service::registrations::list(&state.db, Some(actor), id).await?;
         let rounds = service::rounds::list(&state.db, id).await?;
-        service::Result::Ok((tournament, entrants, registrations, rounds))
+        let byes = service::entrants::requested_byes(&state.db, id).await?;
+        let forbidden = service::entrants::forbidden_pairs(&state.db, id).await?;
+        service::Result::Ok((tournament, entrants, registrations, rounds, byes, forbidden))
     }
     .await;
-    let (tournament, entrants, registrations, rounds) = match loaded {
+    let (tournament, entrants, registrations, rounds, byes, forbidden) = match loaded {
         Ok(all) => all,
         Err(err) => return fail(err, &ctx),
     };
     let doubles = section.entry_type == "doubles";
-    let mut fields = entrant_fields(&extras.form, tr, doubles);
+    let empty = (Fields::new(), FieldErrors::new());
+    let for_target = |target: FormTarget| {
+        if extras.target == target {
+            (&extras.form, &extras.errors)
+        } else {
+            (&empty.0, &empty.1)
+        }
+    };
+    let next_round = rounds.last().map_or(1, |r| r.number + 1);
+    let (bye_form, bye_errors) = for_target(FormTarget::Bye);
+    let mut bye_fields = super::byes_admin::bye_fields(bye_form, tr, &entrants, next_round);
+    let bye_rest = place_errors(&mut bye_fields, bye_errors, super::byes_admin::BYE_ALIASES);
+    let (pair_form, pair_errors) = for_target(FormTarget::Forbidden);
+    let mut pair_fields = super::byes_admin::pair_fields(pair_form, tr, &entrants);
+    let pair_rest = place_errors(
+        &mut pair_fields,
+        pair_errors,
+        super::byes_admin::PAIR_ALIASES,
+    );
+    let message_for = |target: FormTarget, rest: Vec<String>| {
+        if extras.target != target {
+            return None;
+        }
+        extras
+            .form_error
+            .clone()
+            .or_else(|| (!rest.is_empty()).then(|| rest.join("; ")))
+    };
+    let bye_error = message_for(FormTarget::Bye, bye_rest);
+    let pair_error = message_for(FormTarget::Forbidden, pair_rest);
+    let (entrant_form, entrant_errors) = for_target(FormTarget::Entrant);
+    let mut fields = entrant_fields(entrant_form, tr, doubles);
     let rest = place_errors(
         &mut fields,
-        &extras.errors,
+        entrant_errors,
         &[
             ("members[0].name", "name"),
             ("members[0].club", "club"),
@@ -875,9 +987,7 @@ async fn section_page(
             ("members[1].club", "partner_club"),
         ],
     );
-    let form_error = extras
-        .form_error
-        .or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
+    let form_error = message_for(FormTarget::Entrant, rest);
     let mut round_rows: Vec<RoundRow> = rounds.iter().map(RoundRow::from).collect();
     let current_number = rounds.last().map_or(0, |r| r.number);
     let current = rounds
@@ -930,6 +1040,12 @@ async fn section_page(
             rounds: round_rows,
             fields,
             form_error,
+            byes,
+            forbidden,
+            bye_fields,
+            bye_error,
+            pair_fields,
+            pair_error,
             notice: extras.notice,
             action_error: extras.action_error,
             tournament,

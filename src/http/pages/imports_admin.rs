@@ -1,12 +1,13 @@
 //! The dashboard's imports: players from CSV into a section (a preview with the errors per row
-//! first, then the import), and a whole section from a TRF file. Pasted as text (the forms stay
-//! `application/x-www-form-urlencoded`, like every other form). Through
-//! `service::interchange`.
+//! first, then the import), and a whole section from a TRF file. The file is uploaded
+//! (`multipart/form-data`, at most [`UPLOAD_LIMIT`] bytes, UTF-8 text) or its text pasted.
+//! After a CSV preview the file's text is in the paste box, so "Import" applies exactly what
+//! was previewed. Through `service::interchange`.
 
 use super::dashboard::{fail, require, text, Fields};
 use super::session::{see_other, CurrentUser};
 use super::{HtmlPage, PageCtx};
-use crate::http::extract::{AppForm, PagePath};
+use crate::http::extract::{PagePath, UploadForm, UPLOAD_LIMIT};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
@@ -45,6 +46,18 @@ pub struct ImportPage {
     pub row_errors: Vec<RowError>,
     /// Why it was refused as a whole.
     pub error: Option<String>,
+    /// What is wrong with the uploaded file (or that neither a file nor text came).
+    pub file_error: Option<String>,
+}
+
+/// The text to import: the uploaded file's, else the pasted one. `Err` is the message for the
+/// file field.
+pub fn upload_text(form: &UploadForm, pasted: &str, tr: Tr) -> Result<String, String> {
+    match &form.file {
+        Some(file) => file.text().map_err(|key| tr.fmt(key, UPLOAD_LIMIT / 1024)),
+        None if pasted.trim().is_empty() => Err(tr.t("adm.import.nothing").to_string()),
+        None => Ok(pasted.to_string()),
+    }
 }
 
 /// `GET /admin/s/{section_id}/import`
@@ -71,6 +84,7 @@ pub async fn show_import(
             report: None,
             row_errors: Vec::new(),
             error: None,
+            file_error: None,
         },
     )
     .into_response()
@@ -83,14 +97,39 @@ pub async fn import_csv(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-    AppForm(form): AppForm<Fields>,
+    upload: UploadForm,
 ) -> Response {
     let section = match service::sections::get(&state.db, id).await {
         Ok(s) => s,
         Err(err) => return fail(err, &ctx),
     };
-    let csv = form.get("csv").cloned().unwrap_or_default();
-    let apply = form.get("apply").is_some_and(|v| !v.is_empty());
+    if let Err(err) = require(&state, &actor, section.tournament_id, Need::Arbiter).await {
+        return fail(err, &ctx);
+    }
+    let form = &upload.fields;
+    let pasted = form.get("csv").cloned().unwrap_or_default();
+    let csv = match upload_text(&upload, &pasted, ctx.tr()) {
+        Ok(csv) => csv,
+        Err(message) => {
+            return HtmlPage(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ImportPage {
+                    tr: ctx.tr(),
+                    ctx,
+                    section,
+                    csv: pasted,
+                    report: None,
+                    row_errors: Vec::new(),
+                    error: None,
+                    file_error: Some(message),
+                },
+            )
+            .into_response()
+        }
+    };
+    // A file is previewed first even when "Import" was pressed with it: the page then holds
+    // its text, and the next "Import" applies what was seen.
+    let apply = upload.file.is_none() && form.get("apply").is_some_and(|v| !v.is_empty());
     let outcome = service::interchange::import_csv(&state.db, &actor, id, &csv, apply).await;
     let (report, error, status) = match outcome {
         Ok(report) if report.applied => {
@@ -137,6 +176,7 @@ pub async fn import_csv(
             report,
             row_errors,
             error,
+            file_error: None,
         },
     )
     .into_response()
@@ -148,10 +188,21 @@ pub async fn import_trf(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(tid): PagePath<Uuid>,
-    AppForm(form): AppForm<Fields>,
+    upload: UploadForm,
 ) -> Response {
-    let trf = form.get("trf").cloned().unwrap_or_default();
-    let name = text(&form, "name");
+    let form: &Fields = &upload.fields;
+    let pasted = form.get("trf").cloned().unwrap_or_default();
+    let trf = match upload_text(&upload, &pasted, ctx.tr()) {
+        Ok(trf) => trf,
+        Err(message) => {
+            let err = Error::Invalid {
+                message,
+                fields: crate::service::FieldErrors::new(),
+            };
+            return super::dashboard::tournament_refused(&state, &actor, ctx, tid, err).await;
+        }
+    };
+    let name = text(form, "name");
     match service::interchange::import_trf(&state.db, &actor, tid, &trf, name.as_deref()).await {
         Ok(section) => see_other(&format!("/admin/s/{}", section.id)),
         Err(err) => {

@@ -103,53 +103,7 @@ async fn page(
         Err(Error::NotFound(_)) => None,
         Err(err) => return fail(err, &ctx),
     };
-    let matches = bracket
-        .as_ref()
-        .map(|b| {
-            let name = |id: Option<Uuid>| {
-                b.matches
-                    .iter()
-                    .flat_map(|m| [m.high.as_ref(), m.low.as_ref()])
-                    .flatten()
-                    .find(|s| Some(s.entrant_id) == id)
-                    .map(|s| s.name.clone())
-            };
-            b.matches
-                .iter()
-                .map(|m| MatchRow {
-                    id: m.id,
-                    label: if m.third_place {
-                        "3".to_string()
-                    } else {
-                        format!("{}.{}", m.round, m.slot)
-                    },
-                    high: m
-                        .high
-                        .as_ref()
-                        .map(|s| format!("({}) {}", s.seed, s.name))
-                        .unwrap_or_default(),
-                    low: m
-                        .low
-                        .as_ref()
-                        .map(|s| format!("({}) {}", s.seed, s.name))
-                        .unwrap_or_default(),
-                    score: format!(
-                        "{} – {}",
-                        half(m.score.high_points),
-                        half(m.score.low_points)
-                    ),
-                    games: m.games.len(),
-                    next_red: m.next_game.as_ref().and(name(m.next_red)),
-                    next_kind: m
-                        .next_game
-                        .as_ref()
-                        .map(|g| g.kind.clone())
-                        .unwrap_or_default(),
-                    winner: name(m.winner),
-                })
-                .collect()
-        })
-        .unwrap_or_default();
+    let matches = bracket.as_ref().map(match_rows).unwrap_or_default();
     let mut fields = creation_fields(form);
     for f in &mut fields {
         f.error = errors.get(f.name).map(|m| m.join("; "));
@@ -167,6 +121,52 @@ async fn page(
         },
     )
     .into_response()
+}
+
+/// The matches of a bracket as shown (the knockout stage and the playoff alike).
+pub fn match_rows(b: &BracketView) -> Vec<MatchRow> {
+    let name = |id: Option<Uuid>| {
+        b.matches
+            .iter()
+            .flat_map(|m| [m.high.as_ref(), m.low.as_ref()])
+            .flatten()
+            .find(|s| Some(s.entrant_id) == id)
+            .map(|s| s.name.clone())
+    };
+    b.matches
+        .iter()
+        .map(|m| MatchRow {
+            id: m.id,
+            label: if m.third_place {
+                "3".to_string()
+            } else {
+                format!("{}.{}", m.round, m.slot)
+            },
+            high: m
+                .high
+                .as_ref()
+                .map(|s| format!("({}) {}", s.seed, s.name))
+                .unwrap_or_default(),
+            low: m
+                .low
+                .as_ref()
+                .map(|s| format!("({}) {}", s.seed, s.name))
+                .unwrap_or_default(),
+            score: format!(
+                "{} – {}",
+                half(m.score.high_points),
+                half(m.score.low_points)
+            ),
+            games: m.games.len(),
+            next_red: m.next_game.as_ref().and(name(m.next_red)),
+            next_kind: m
+                .next_game
+                .as_ref()
+                .map(|g| g.kind.clone())
+                .unwrap_or_default(),
+            winner: name(m.winner),
+        })
+        .collect()
 }
 
 /// `GET /admin/s/{section_id}/knockout`
@@ -188,7 +188,9 @@ pub async fn show_knockout(
     .await
 }
 
-fn refused(err: &Error) -> Option<(StatusCode, FieldErrors, String)> {
+/// The status, field errors and message of a refusal shown on the page (409/422); `None` for
+/// errors answered with an error page.
+pub fn refused(err: &Error) -> Option<(StatusCode, FieldErrors, String)> {
     let status = crate::http::error::status(err);
     if status != StatusCode::CONFLICT && status != StatusCode::UNPROCESSABLE_ENTITY {
         return None;

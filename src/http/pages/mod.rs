@@ -5,14 +5,18 @@
 
 pub mod admin;
 pub mod auth;
+pub mod byes_admin;
 pub mod dashboard;
 pub mod home;
 pub mod imports_admin;
 pub mod knockout_admin;
+pub mod playoff_admin;
 pub mod prizes_admin;
 pub mod public;
 pub mod register;
+pub mod repair_admin;
 pub mod results;
+pub mod sections_admin;
 pub mod session;
 pub mod setups_admin;
 

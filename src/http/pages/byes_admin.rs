@@ -1,0 +1,249 @@
+//! The section page's requested byes and forbidden pairs: an entrant asks for a half-, zero-
+//! or full-point bye in a round not yet paired (listed, and cancellable until that round is
+//! paired); two entrants who must not meet (same family, same club…). Through
+//! `service::entrants` (`request_bye`, `cancel_bye`, `set_forbidden_pair`), as the API.
+
+use super::dashboard::{
+    action_failed, fail, invalid_fields, number, section_page, ButtonForm, Choice, Field, Fields,
+    FormTarget, SectionExtras,
+};
+use super::session::{see_other, CurrentUser};
+use super::PageCtx;
+use crate::http::extract::{AppForm, PagePath};
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service::entrants::{ByeRequest, EntrantView, ForbiddenPairInput};
+use crate::service::users::Actor;
+use crate::service::{self, Error, FieldErrors};
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::Response;
+use uuid::Uuid;
+
+/// The service's field names of a bye request → the form's.
+pub const BYE_ALIASES: &[(&str, &str)] = &[("round", "bye_round"), ("kind", "bye_kind")];
+/// The service's field names of a forbidden pair → the form's.
+pub const PAIR_ALIASES: &[(&str, &str)] = &[("a", "pair_a"), ("b", "pair_b")];
+
+/// A select over `entrants` (start number and name); an empty first choice.
+fn entrant_select(
+    name: &'static str,
+    label_key: &'static str,
+    form: &Fields,
+    tr: Tr,
+    entrants: &[&EntrantView],
+) -> Field {
+    let mut field = Field::new(name, label_key, "select", form).required();
+    let chosen = field.value.clone();
+    field.options = std::iter::once(Choice {
+        value: String::new(),
+        label: tr.t("adm.choose_entrant").to_string(),
+        selected: chosen.is_empty(),
+    })
+    .chain(entrants.iter().map(|e| Choice {
+        value: e.id.to_string(),
+        label: match e.start_no {
+            Some(no) => format!("{no}. {}", e.name),
+            None => e.name.clone(),
+        },
+        selected: e.id.to_string() == chosen,
+    }))
+    .collect();
+    field
+}
+
+/// The requested-bye form: who, which round (the next by default), which kind.
+pub fn bye_fields(form: &Fields, tr: Tr, entrants: &[EntrantView], next_round: i32) -> Vec<Field> {
+    let active: Vec<&EntrantView> = entrants.iter().filter(|e| e.status == "active").collect();
+    vec![
+        entrant_select("bye_entrant", "adm.byes.entrant", form, tr, &active),
+        Field::plain(
+            "bye_round",
+            "adm.round",
+            "number",
+            form,
+            &next_round.to_string(),
+        )
+        .required(),
+        Field::new("bye_kind", "adm.byes.kind", "select", form).select(
+            &["half", "zero", "full"],
+            Some("absence"),
+            tr,
+            "half",
+        ),
+    ]
+}
+
+/// The forbidden-pair form: two entrants.
+pub fn pair_fields(form: &Fields, tr: Tr, entrants: &[EntrantView]) -> Vec<Field> {
+    let all: Vec<&EntrantView> = entrants.iter().collect();
+    vec![
+        entrant_select("pair_a", "adm.forbidden.a", form, tr, &all),
+        entrant_select("pair_b", "adm.forbidden.b", form, tr, &all),
+    ]
+}
+
+/// An entrant id chosen in a select; a message in `errors` when none (or garbage) was chosen.
+fn chosen(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Option<Uuid> {
+    match form.get(name).map(|v| v.trim()).unwrap_or("").parse() {
+        Ok(id) => Some(id),
+        Err(_) => {
+            errors.insert(name.into(), vec![tr.t("adm.choose_entrant_error").into()]);
+            None
+        }
+    }
+}
+
+/// The section page again with a refused form (422) or a refused action.
+async fn refused(
+    state: &AppState,
+    actor: &Actor,
+    ctx: PageCtx,
+    id: Uuid,
+    form: Fields,
+    target: FormTarget,
+    err: Error,
+) -> Response {
+    match invalid_fields(&err) {
+        Some((message, errors)) => {
+            let extras = SectionExtras {
+                form,
+                errors,
+                form_error: Some(message),
+                target,
+                ..SectionExtras::default()
+            };
+            section_page(
+                state,
+                actor,
+                ctx,
+                id,
+                extras,
+                StatusCode::UNPROCESSABLE_ENTITY,
+            )
+            .await
+        }
+        None => action_failed(state, actor, ctx, id, err).await,
+    }
+}
+
+/// Refuses an entrant of another section (the page answers for this one).
+async fn in_section(state: &AppState, actor: &Actor, id: Uuid, entrant: Uuid) -> Result<(), Error> {
+    let list = service::entrants::list(&state.db, Some(actor), id).await?;
+    if list.iter().any(|e| e.id == entrant) {
+        Ok(())
+    } else {
+        Err(Error::NotFound("entrant"))
+    }
+}
+
+/// `POST /admin/s/{section_id}/byes`: records a requested bye.
+pub async fn request_bye(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    AppForm(form): AppForm<Fields>,
+) -> Response {
+    let tr = ctx.tr();
+    let mut errors = FieldErrors::new();
+    let entrant = chosen(&form, "bye_entrant", tr, &mut errors);
+    let round = number(&form, "bye_round", tr, &mut errors);
+    let outcome = match (entrant, round) {
+        (Some(entrant), Some(round)) if errors.is_empty() => {
+            let request = ByeRequest {
+                round,
+                kind: form.get("bye_kind").cloned(),
+            };
+            match in_section(&state, &actor, id, entrant).await {
+                Ok(()) => {
+                    service::entrants::request_bye(&state.db, &actor, entrant, &request).await
+                }
+                Err(Error::NotFound(_)) => Err(Error::invalid(
+                    "bye_entrant",
+                    tr.t("adm.choose_entrant_error"),
+                )),
+                Err(err) => Err(err),
+            }
+        }
+        (_, None) if errors.is_empty() => {
+            Err(Error::invalid("bye_round", tr.t("register.not_a_number")))
+        }
+        _ => Err(Error::Invalid {
+            message: tr.t("error.form_invalid").to_string(),
+            fields: errors,
+        }),
+    };
+    match outcome {
+        Ok(()) => see_other(&format!("/admin/s/{id}?done=bye#byes")),
+        Err(err) => refused(&state, &actor, ctx, id, form, FormTarget::Bye, err).await,
+    }
+}
+
+/// `POST /admin/s/{section_id}/byes/{entrant_id}/{round}/cancel`
+pub async fn cancel_bye(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath((id, entrant, round)): PagePath<(Uuid, Uuid, i32)>,
+    AppForm(_form): AppForm<ButtonForm>,
+) -> Response {
+    if let Err(err) = in_section(&state, &actor, id, entrant).await {
+        return fail(err, &ctx);
+    }
+    match service::entrants::cancel_bye(&state.db, &actor, entrant, round).await {
+        Ok(()) => see_other(&format!("/admin/s/{id}?done=bye_cancelled#byes")),
+        Err(err) => action_failed(&state, &actor, ctx, id, err).await,
+    }
+}
+
+/// `POST /admin/s/{section_id}/forbidden-pairs`: forbids a pair.
+pub async fn forbid_pair(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    AppForm(form): AppForm<Fields>,
+) -> Response {
+    let tr = ctx.tr();
+    let mut errors = FieldErrors::new();
+    let a = chosen(&form, "pair_a", tr, &mut errors);
+    let b = chosen(&form, "pair_b", tr, &mut errors);
+    let outcome = match (a, b) {
+        (Some(a), Some(b)) => {
+            let pair = ForbiddenPairInput { a, b };
+            service::entrants::set_forbidden_pair(&state.db, &actor, id, &pair, true).await
+        }
+        _ => Err(Error::Invalid {
+            message: tr.t("error.form_invalid").to_string(),
+            fields: errors,
+        }),
+    };
+    match outcome {
+        Ok(()) => see_other(&format!("/admin/s/{id}?done=forbidden#forbidden")),
+        Err(err) => refused(&state, &actor, ctx, id, form, FormTarget::Forbidden, err).await,
+    }
+}
+
+/// `POST /admin/s/{section_id}/forbidden-pairs/remove` (hidden fields `a`, `b`): allows the
+/// pair to meet again.
+pub async fn allow_pair(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    AppForm(form): AppForm<Fields>,
+) -> Response {
+    let ids = (
+        form.get("a").and_then(|v| v.parse().ok()),
+        form.get("b").and_then(|v| v.parse().ok()),
+    );
+    let (Some(a), Some(b)) = ids else {
+        return fail(Error::invalid("a", "two entrant ids are needed"), &ctx);
+    };
+    let pair = ForbiddenPairInput { a, b };
+    match service::entrants::set_forbidden_pair(&state.db, &actor, id, &pair, false).await {
+        Ok(()) => see_other(&format!("/admin/s/{id}?done=allowed#forbidden")),
+        Err(err) => action_failed(&state, &actor, ctx, id, err).await,
+    }
+}
