@@ -9,6 +9,7 @@ mod api;
 mod auth;
 mod crash;
 mod dashboard;
+mod dashboard_forms;
 mod embedded;
 mod hardening;
 mod health;

@@ -243,6 +243,44 @@ impl Browser {
         reply
     }
 
+    /// Posts a `multipart/form-data` form: text fields, then a file part when given
+    /// (field name, file name, content).
+    pub async fn post_multipart(
+        &mut self,
+        uri: &str,
+        fields: &[(&str, &str)],
+        file: Option<(&str, &str, &[u8])>,
+    ) -> Reply {
+        const BOUNDARY: &str = "----arbiter-test-boundary-7d1f";
+        let mut body: Vec<u8> = Vec::new();
+        for (name, value) in fields {
+            body.extend_from_slice(
+                format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"\r\n\r\n{value}\r\n")
+                    .as_bytes(),
+            );
+        }
+        if let Some((name, file_name, content)) = file {
+            body.extend_from_slice(
+                format!("--{BOUNDARY}\r\nContent-Disposition: form-data; name=\"{name}\"; filename=\"{file_name}\"\r\nContent-Type: application/octet-stream\r\n\r\n")
+                    .as_bytes(),
+            );
+            body.extend_from_slice(content);
+            body.extend_from_slice(b"\r\n");
+        }
+        body.extend_from_slice(format!("--{BOUNDARY}--\r\n").as_bytes());
+        let request = Request::post(uri)
+            .header("cookie", self.cookie_header())
+            .header(
+                "content-type",
+                format!("multipart/form-data; boundary={BOUNDARY}"),
+            )
+            .body(Body::from(body))
+            .unwrap();
+        let reply = send(&self.pool, request).await;
+        self.absorb(&reply);
+        reply
+    }
+
     /// Logs in through the form; panics unless it succeeds.
     pub async fn log_in(&mut self, username: &str, password: &str) {
         let form = self.get("/login").await;
