@@ -104,6 +104,9 @@ fn settings_form(html: &str, changes: &[(&str, &str)]) -> Vec<(String, String)> 
             .to_string();
         fields.push((name, value));
     }
+    // The logout form repeats `csrf`: a field appears once (a repeated `csrf` is refused).
+    let mut seen = std::collections::HashSet::new();
+    fields.retain(|(n, _)| seen.insert(n.clone()));
     for (name, value) in changes {
         fields.retain(|(n, _)| n != name);
         if !value.is_empty() || !name.ends_with("_checkbox") {
