@@ -648,6 +648,29 @@ async fn registration_errors_show_next_to_the_field_with_the_values_kept(pool: P
     assert!(reply.text.contains(r#"id="waiver_accepted-error""#));
     assert!(reply.text.contains(r#"value="Kept Club""#));
 
+    // The services' messages show in the visitor's language.
+    browser
+        .get(&format!("/t/{tid}/register?lang=zh-Hant"))
+        .await;
+    let form = browser.get(&format!("/t/{tid}/register")).await;
+    let zh = browser
+        .post_form(
+            &format!("/t/{tid}/register"),
+            &[
+                ("csrf", &csrf_of(&form.text)),
+                ("section_id", &sid),
+                ("name", " "),
+            ],
+        )
+        .await;
+    assert_eq!(zh.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        zh.text.contains(r#"id="name-error">必填</p>"#),
+        "{}",
+        zh.text
+    );
+    assert!(zh.text.contains("須同意免責聲明方可報名"), "{}", zh.text);
+
     let reply = register(&mut browser, &tid, &[("name", "No Section")]).await;
     assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(reply

@@ -324,7 +324,7 @@ impl PageError {
             tracing::error!(error = ?error, "page request failed");
             Tr { lang }.t("error.internal").to_string()
         } else {
-            error.to_string()
+            crate::i18n::localise(lang, &error.to_string()).into_owned()
         };
         let title_key = if status == StatusCode::NOT_FOUND {
             "error.not_found"
