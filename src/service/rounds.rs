@@ -328,6 +328,20 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     Ok(view)
 }
 
+/// A section's state, and whether `actor` may see its private parts (drafts, the report).
+async fn load_as(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+) -> Result<(SectionState, bool)> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
+    Ok((state::load(&mut conn, section, false).await?, private))
+}
+
 /// One round; the pairing report only for the section's arbiters.
 pub async fn get(
     pool: &PgPool,
@@ -335,12 +349,7 @@ pub async fn get(
     section_id: Uuid,
     number: i32,
 ) -> Result<RoundView> {
-    let mut conn = pool.acquire().await?;
-    let section = db::section::find(&mut *conn, section_id)
-        .await?
-        .ok_or(Error::NotFound("section"))?;
-    let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
-    let state = state::load(&mut conn, section, false).await?;
+    let (state, private) = load_as(pool, actor, section_id).await?;
     let view = round_view(&state, number, private)?;
     if !private && view.status == "paired" {
         // A paired round is the arbiters' draft until they publish it.
@@ -357,12 +366,7 @@ pub async fn list_visible(
     actor: Option<&Actor>,
     section_id: Uuid,
 ) -> Result<Vec<RoundView>> {
-    let mut conn = pool.acquire().await?;
-    let section = db::section::find(&mut *conn, section_id)
-        .await?
-        .ok_or(Error::NotFound("section"))?;
-    let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
-    let state = state::load(&mut conn, section, false).await?;
+    let (state, private) = load_as(pool, actor, section_id).await?;
     state
         .rounds
         .iter()
