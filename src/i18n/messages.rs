@@ -345,7 +345,11 @@ const MESSAGES: &[(&str, &str, &str)] = &[
     ("section not found", "找不到該組別", "找不到该组别"),
     ("tournament not found", "找不到該賽事", "找不到该赛事"),
     // The dashboard forms for byes, forbidden pairs, settings and the playoff.
-    ("must differ from a", "須與另一位參賽者不同", "须与另一位参赛者不同"),
+    (
+        "must differ from a",
+        "須與另一位參賽者不同",
+        "须与另一位参赛者不同",
+    ),
     (
         "is not an entrant of this section",
         "不是本組別的參賽者",
@@ -371,13 +375,21 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "已有參賽者後不能更改",
         "已有参赛者后不能更改",
     ),
-    ("{} rounds are already paired", "已編排 {} 輪", "已编排 {} 轮"),
+    (
+        "{} rounds are already paired",
+        "已編排 {} 輪",
+        "已编排 {} 轮",
+    ),
     (
         "is not a section of this tournament",
         "不是本賽事的組別",
         "不是本赛事的组别",
     ),
-    ("name each section once", "每個組別只可列出一次", "每个组别只可列出一次"),
+    (
+        "name each section once",
+        "每個組別只可列出一次",
+        "每个组别只可列出一次",
+    ),
 ];
 
 /// `message` in `lang`: its template's translation with the message's own values, or the
