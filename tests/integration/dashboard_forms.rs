@@ -629,6 +629,17 @@ async fn forbidden_pairs_are_added_and_removed_on_the_section_page(pool: PgPool)
     .await;
     assert_eq!(listed.as_array().map(Vec::len), Some(0));
 
+    // The refusal in the visitor's language.
+    let bad = submit(
+        &mut browser,
+        &format!("/admin/s/{sid}?lang=zh-Hant"),
+        &action,
+        &[("pair_a", &ids[1]), ("pair_b", &ids[1])],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(bad.text.contains("須與另一位參賽者不同"), "{}", bad.text);
+
     let forged = browser
         .post_form(&action, &[("pair_a", &ids[0]), ("pair_b", &ids[1])])
         .await;
