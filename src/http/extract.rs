@@ -228,7 +228,12 @@ impl<S: Send + Sync> FromRequest<S> for UploadForm {
             return Ok(UploadForm { fields, file: None });
         }
         let bad = |status: StatusCode, key: &str| {
-            PageError::new(status, lang, "error.bad_form", tr.t(key))
+            PageError::new(
+                status,
+                lang,
+                "error.bad_form",
+                tr.fmt(key, UPLOAD_LIMIT / 1024),
+            )
         };
         let mut reader = axum::extract::Multipart::from_request(request, state)
             .await

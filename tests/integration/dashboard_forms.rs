@@ -517,6 +517,21 @@ async fn requested_byes_are_recorded_listed_and_cancelled(pool: PgPool) {
     assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text);
     assert!(refused.text.contains("already paired"));
 
+    // The API cancels the same way: once, then there is nothing to cancel.
+    api(
+        &pool,
+        &token,
+        "POST",
+        &format!("/api/v1/entrants/{}/byes", ids[3]),
+        Some(json!({"round": 3, "kind": "zero"})),
+    )
+    .await;
+    let uri = format!("/api/v1/entrants/{}/byes/3", ids[3]);
+    let gone = call(&pool, "DELETE", &uri, Some(&token), None).await;
+    assert_eq!(gone.status, StatusCode::NO_CONTENT, "{}", gone.text);
+    let again = call(&pool, "DELETE", &uri, Some(&token), None).await;
+    assert_eq!(again.status, StatusCode::NOT_FOUND, "{}", again.text);
+
     // No CSRF token, no bye.
     let forged = browser
         .post_form(&action, &[("bye_entrant", &ids[2]), ("bye_round", "2")])
@@ -1098,6 +1113,18 @@ async fn imports_take_an_uploaded_file_with_a_preview_and_explain_bad_files(pool
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
     assert!(bad.text.contains("too large"), "{}", bad.text);
     assert_eq!(count_entrants(&pool, &token, &sid).await, 2);
+
+    // Beyond the server's body limit: a 413 page that says why.
+    let huge = vec![b'a'; 3 * 1024 * 1024];
+    let bad = browser
+        .post_multipart(
+            &action,
+            &[("csrf", &csrf)],
+            Some(("file", "huge.csv", &huge[..])),
+        )
+        .await;
+    assert_eq!(bad.status, StatusCode::PAYLOAD_TOO_LARGE, "{}", bad.text);
+    assert!(bad.text.contains("too large"), "{}", bad.text);
 
     // Without the CSRF token: refused.
     let forged = browser
