@@ -350,6 +350,7 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "須與另一位參賽者不同",
         "须与另一位参赛者不同",
     ),
+    ("must differ from red", "須與紅方不同", "须与红方不同"),
     (
         "is not an entrant of this section",
         "不是本組別的參賽者",

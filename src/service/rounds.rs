@@ -718,6 +718,10 @@ pub async fn edit(
     for (i, b) in input.boards.iter().enumerate() {
         let red = no(b.red, &mut check, &format!("boards[{i}].red"));
         match b.black {
+            // Not a rule to confirm away: a board needs two sides (the table refuses it).
+            Some(black) if black == b.red => {
+                check.error(&format!("boards[{i}].black"), "must differ from red")
+            }
             Some(black) => {
                 let black = no(black, &mut check, &format!("boards[{i}].black"));
                 proposed.boards.push(pairing::Board { red, black });

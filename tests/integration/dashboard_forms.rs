@@ -766,6 +766,16 @@ async fn a_paired_round_is_re_paired_by_hand_with_apply_anyway_for_broken_rules(
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
     assert!(bad.text.contains(r#"id="red_2-error""#), "{}", bad.text);
 
+    // A player against themselves: refused next to Black, even with "apply anyway".
+    let mut form = edit_form(&boards);
+    form.retain(|(n, _)| n != "black_1");
+    form.push(("black_1".into(), boards[0].0.clone()));
+    form.push(("confirm".into(), "1".into()));
+    let bad = post_edit(&mut browser, &sid, &form).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    assert!(bad.text.contains(r#"id="black_1-error""#), "{}", bad.text);
+    assert_eq!(boards_of(&pool, &token, &sid, 1).await, boards);
+
     // A forbidden pair on a board: the broken rule is listed, the choices kept, "apply anyway".
     api(
         &pool,
