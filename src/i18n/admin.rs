@@ -133,7 +133,7 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.repair", "Edit the pairing", "修改編排", "修改编排"),
     ("adm.repair.apply_anyway", "Apply anyway", "仍然套用", "仍然应用"),
     ("adm.repair.broken", "This pairing breaks {} rule(s). Change it, or apply it anyway.", "此編排違反 {} 項規則。請修改，或仍然套用。", "此编排违反 {} 项规则。请修改，或仍然应用。"),
-    ("adm.repair.bye", "(bye)", "（輪空）", "（轮空）"),
+    ("adm.repair.bye", "(none: a bye)", "（無：輪空）", "（无：轮空）"),
     ("adm.repair.help", "Swap players between boards or colours, or move the bye (an empty Black). Only a paired round that is not published and has no result can be edited.", "可在各台之間交換棋手或紅黑方，或移動輪空（黑方留空）。只能修改已編排、未公佈且尚無成績的輪次。", "可在各台之间交换棋手或红黑方，或移动轮空（黑方留空）。只能修改已编排、未公布且尚无成绩的轮次。"),
     ("adm.repair.not_editable", "This round can no longer be edited: it is published or has results. Unpair it to pair it again.", "此輪已公佈或已有成績，不能再修改。如需重新編排，請先撤銷編排。", "此轮已公布或已有成绩，不能再修改。如需重新编排，请先撤销编排。"),
     ("adm.report", "Pairing report", "編排說明", "编排说明"),

@@ -101,7 +101,32 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     await Promise.all([page.waitForURL(/done=paired/), page.click('text=Pair the next round')]);
     await Promise.all([page.waitForURL(/\/rounds\/1\/edit$/), page.click('text=Edit the pairing')]);
     assert((await page.locator('form.repair-form select').count()) >= 6, 'a Red and a Black select per board');
-    await Promise.all([page.waitForURL(/done=repaired/), page.click('form.repair-form button[type=submit]')]);
+    // Put the forbidden pair on one board: the broken rule is listed, then applied anyway.
+    const grid = await page.$$eval('form.repair-form tbody tr', (rows) =>
+      rows.map((tr) => [...tr.querySelectorAll('select')].map((s) => s.value)));
+    const idOf = (label) => page.$eval('#red_1', (s, l) => [...s.options].find((o) => o.text === l).value, label);
+    const annId = await idOf('1. Ann');
+    const evilId = await idOf(`5. ${EVIL}`);
+    const where = (id) => {
+      for (const [r, row] of grid.entries()) for (const [c, v] of row.entries()) if (v === id) return [r, c];
+      return null;
+    };
+    // Move q next to p (p must have an opponent); p's opponent takes q's old place.
+    let [p, q] = [annId, evilId];
+    if (grid[where(p)[0]][1 - where(p)[1]] === '') [p, q] = [q, p];
+    const [pr, pc] = where(p);
+    const [qr, qc] = where(q);
+    const opponent = grid[pr][1 - pc];
+    grid[pr][1 - pc] = q;
+    grid[qr][qc] = opponent;
+    for (const [r, row] of grid.entries()) {
+      await page.selectOption(`#red_${r + 1}`, row[0]);
+      await page.selectOption(`#black_${r + 1}`, row[1]);
+    }
+    await Promise.all([page.waitForNavigation(), page.click('form.repair-form button:not([name])')]);
+    assert((await page.textContent('#broken-rules')).length > 0, 'the broken rule is listed');
+    await page.screenshot({ path: join(out, 'dashboard-repair-warnings.png'), fullPage: true });
+    await Promise.all([page.waitForURL(/done=repaired/), page.click('form.repair-form button[name=confirm]')]);
 
     // The CSV import from a file: preview, then import.
     await page.goto(`${sectionUrl}/import?lang=en`);
