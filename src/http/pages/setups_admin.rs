@@ -220,7 +220,7 @@ pub async fn print_setup(
         Ok(found) => found,
         Err(err) => return fail(err, &ctx),
     };
-    let sheets = setups
+    let mut sheets: Vec<SetupSheet> = setups
         .setups
         .into_iter()
         .map(|s| {
@@ -240,6 +240,8 @@ pub async fn print_setup(
             }
         })
         .collect();
+    // In board order, as the arbiter walks the hall.
+    sheets.sort_by_key(|s| s.board);
     let ctx = ctx.with_default_tag(&tournament.default_language);
     HtmlPage(
         StatusCode::OK,
