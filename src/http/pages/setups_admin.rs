@@ -270,7 +270,8 @@ mod tests {
         let top: Vec<&str> = d.rows[0].cells.iter().map(|c| c.glyph).collect();
         assert_eq!(top, ["車", "馬", "象", "士", "将", "士", "象", "馬", "車"]);
         assert!(d.rows[9].cells.iter().all(|c| c.red));
-        assert_eq!(d.rows[7].cells[1].glyph, "砲");
+        assert_eq!(d.rows[2].cells[1].glyph, "砲");
+        assert_eq!(d.rows[7].cells[1].glyph, "炮");
         assert!(d.rows[4].river_below && d.rows[4].label == "5");
         assert_eq!(d.rows.iter().filter(|r| r.river_below).count(), 1);
         let banqi = diagram("banqi:KAAEEHHR/RCCPPPPP/kaaeehhr/rccppppp").expect("banqi");
