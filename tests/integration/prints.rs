@@ -505,7 +505,10 @@ async fn live_pages_answer_304_until_something_changes(pool: PgPool) {
             .to_str()
             .unwrap()
             .to_string();
-        assert_eq!(first.headers.get("cache-control").unwrap(), "no-cache");
+        assert_eq!(
+            first.headers.get("cache-control").unwrap(),
+            "private, no-cache"
+        );
         let again = conditional(&browser, &path, &tag).await;
         assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{path}");
         assert!(again.text.is_empty());

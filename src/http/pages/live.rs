@@ -83,8 +83,9 @@ where
         }
     };
     // Browsers must ask again every time (the page changes during a round), but may reuse
-    // their copy when told it is still current.
-    let no_cache = HeaderValue::from_static("no-cache");
+    // their copy when told it is still current; shared caches keep none (the page carries
+    // the visitor's CSRF token).
+    let no_cache = HeaderValue::from_static("private, no-cache");
     if let Some(tag) = &tag {
         if matches(headers, tag.to_str().unwrap_or_default()) {
             return (
