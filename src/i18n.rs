@@ -6,6 +6,9 @@ use serde::{Deserialize, Serialize};
 // The dashboard's texts live in a second sorted table (`i18n/admin.rs`) so that the public
 // pages and the dashboard can add texts without editing the same lines.
 mod admin;
+mod messages;
+
+pub use messages::localise;
 
 /// A UI language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -120,6 +123,11 @@ impl Tr {
                 "?"
             }
         }
+    }
+
+    /// A service's message (English) in this language, its values kept (`i18n::localise`).
+    pub fn msg(&self, message: &str) -> String {
+        localise(self.lang, message).into_owned()
     }
 
     /// The text for `key` with `{}` replaced by `value` ("Round {}" → "Round 3", "第{}輪").

@@ -68,6 +68,14 @@ pub async fn insert_session(
     Ok(())
 }
 
+/// Deletes every expired session, so the table does not grow with each login forever.
+pub async fn delete_expired_sessions(db: impl PgExecutor<'_>) -> sqlx::Result<u64> {
+    let done = sqlx::query!("delete from user_session where expires_at <= now()")
+        .execute(db)
+        .await?;
+    Ok(done.rows_affected())
+}
+
 /// The user owning an unexpired session token hash.
 pub async fn find_by_session(
     db: impl PgExecutor<'_>,

@@ -106,3 +106,14 @@ pub async fn api_method_not_allowed() -> ApiError {
 pub async fn api_not_found() -> ApiError {
     ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")
 }
+
+/// The answer to a request whose handler panicked: a logged, generic JSON 500.
+pub fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Response {
+    let detail = panic
+        .downcast_ref::<String>()
+        .map(String::as_str)
+        .or_else(|| panic.downcast_ref::<&str>().copied())
+        .unwrap_or("(no message)");
+    tracing::error!(panic = detail, "handler panicked");
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal server error").into_response()
+}

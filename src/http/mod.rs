@@ -11,6 +11,7 @@ use axum::extract::{MatchedPath, Request};
 use axum::Router;
 use sqlx::PgPool;
 use std::path::PathBuf;
+use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::services::ServeDir;
 use tower_http::trace::TraceLayer;
 
@@ -36,6 +37,9 @@ pub fn app(state: AppState) -> Router {
         .merge(api::router())
         .nest_service("/static", ServeDir::new(static_dir()))
         .fallback(pages::not_found)
+        // A bug that panics in a handler answers a JSON 500 and is logged, instead of
+        // dropping the connection without a response.
+        .layer(CatchPanicLayer::custom(error::panic_response))
         .layer(
             TraceLayer::new_for_http().make_span_with(|request: &Request| {
                 let path = request

@@ -328,6 +328,20 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     Ok(view)
 }
 
+/// A section's state, and whether `actor` may see its private parts (drafts, the report).
+async fn load_as(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+) -> Result<(SectionState, bool)> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
+    Ok((state::load(&mut conn, section, false).await?, private))
+}
+
 /// One round; the pairing report only for the section's arbiters.
 pub async fn get(
     pool: &PgPool,
@@ -335,16 +349,33 @@ pub async fn get(
     section_id: Uuid,
     number: i32,
 ) -> Result<RoundView> {
-    let mut conn = pool.acquire().await?;
-    let section = db::section::find(&mut *conn, section_id)
-        .await?
-        .ok_or(Error::NotFound("section"))?;
-    let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
-    let state = state::load(&mut conn, section, false).await?;
-    round_view(&state, number, private)
+    let (state, private) = load_as(pool, actor, section_id).await?;
+    let view = round_view(&state, number, private)?;
+    if !private && view.status == "paired" {
+        // A paired round is the arbiters' draft until they publish it.
+        return Err(Error::NotFound("round"));
+    }
+    Ok(view)
 }
 
-/// Every round of a section.
+/// The rounds `actor` may see: all of them for the section's arbiters and scorers; for
+/// everyone else only published and completed ones, since a paired round is a draft the
+/// arbiters may still change or unpair.
+pub async fn list_visible(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+) -> Result<Vec<RoundView>> {
+    let (state, private) = load_as(pool, actor, section_id).await?;
+    state
+        .rounds
+        .iter()
+        .filter(|r| private || r.status != "paired")
+        .map(|r| round_view(&state, r.number, false))
+        .collect()
+}
+
+/// Every round of a section, drafts included (for the arbiters' own pages).
 pub async fn list(pool: &PgPool, section_id: Uuid) -> Result<Vec<RoundView>> {
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
@@ -570,7 +601,9 @@ pub async fn set_result(
     let round_completed = open == 0;
     if round_completed && board.round_status != "completed" {
         db::round::set_status(&mut *tx, board.round_id, "completed").await?;
-    } else if !round_completed && board.round_status == "completed" {
+    } else if !round_completed && board.round_status != "published" {
+        // Reopened by a correction, or the first result of a round the arbiters forgot to
+        // publish: a round being played is public either way.
         db::round::set_status(&mut *tx, board.round_id, "published").await?;
     }
     let action = if board.result.is_some() {

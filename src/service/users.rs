@@ -88,7 +88,17 @@ pub async fn login(pool: &PgPool, username: &str, password: &str, kind: &str) ->
     let mut bytes = [0u8; 32];
     argon2::password_hash::rand_core::RngCore::fill_bytes(&mut OsRng, &mut bytes);
     let token = hex::encode(bytes);
-    db::user::insert_session(pool, &token_hash(&token), user.user_id, kind, SESSION_HOURS).await?;
+    let mut tx = pool.begin().await?;
+    db::user::delete_expired_sessions(&mut *tx).await?;
+    db::user::insert_session(
+        &mut *tx,
+        &token_hash(&token),
+        user.user_id,
+        kind,
+        SESSION_HOURS,
+    )
+    .await?;
+    tx.commit().await?;
     Ok(token)
 }
 

@@ -858,8 +858,25 @@ async fn a_manual_pairing_lists_the_rules_it_breaks_and_needs_confirmation(pool:
         warnings.iter().all(|w| w.as_str().unwrap().contains("P")),
         "{refused}"
     );
-    let unchanged = expect(
+    // A paired round is a draft: the public does not see it, its arbiters do.
+    expect(
         &get(&pool, &format!("/api/v1/sections/{sid}/rounds/2")).await,
+        StatusCode::NOT_FOUND,
+    );
+    let listed = expect(
+        &get(&pool, &format!("/api/v1/sections/{sid}/rounds")).await,
+        StatusCode::OK,
+    );
+    assert_eq!(listed.as_array().unwrap().len(), 1, "{listed}");
+    let unchanged = expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{sid}/rounds/2"),
+            Some(&token),
+            None,
+        )
+        .await,
         StatusCode::OK,
     );
     assert_eq!(unchanged["boards"], r2["boards"]);

@@ -80,3 +80,40 @@ async fn duplicate_usernames_and_short_passwords_are_refused_with_field_errors(p
         other => panic!("expected a field error, got {other:?}"),
     }
 }
+
+#[sqlx::test]
+async fn logging_in_removes_expired_sessions_but_keeps_live_ones(pool: PgPool) {
+    service::users::create_user(&pool, "chief", "correct horse", "admin")
+        .await
+        .unwrap();
+    let live = service::users::login(&pool, "chief", "correct horse", "api")
+        .await
+        .unwrap();
+    sqlx::query(
+        "insert into user_session (token_hash, user_id, kind, expires_at)
+         select '\\x00'::bytea, user_id, 'browser', now() - interval '1 hour' from app_user",
+    )
+    .execute(&pool)
+    .await
+    .unwrap();
+    let count = || async {
+        sqlx::query_scalar::<_, i64>("select count(*) from user_session")
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+    };
+    assert_eq!(count().await, 2);
+
+    service::users::login(&pool, "chief", "correct horse", "browser")
+        .await
+        .unwrap();
+    assert_eq!(
+        count().await,
+        2,
+        "the expired session is gone, the new one added"
+    );
+    assert!(service::users::authenticate(&pool, &live)
+        .await
+        .unwrap()
+        .is_some());
+}

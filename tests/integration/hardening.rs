@@ -186,3 +186,40 @@ async fn a_tiebreak_key_with_a_non_ascii_modifier_is_a_422_not_a_dropped_connect
         assert!(body["errors"]["tiebreaks"].is_array(), "{key}: {body}");
     }
 }
+
+#[tokio::test]
+async fn a_panicking_handler_answers_a_json_500_instead_of_dropping_the_connection() {
+    use axum::routing::get;
+    use tower::ServiceExt;
+    let app = axum::Router::new()
+        .route(
+            "/boom",
+            get(|| async {
+                let fail = true;
+                if fail {
+                    panic!("a bug");
+                }
+                "unreachable"
+            }),
+        )
+        .layer(tower_http::catch_panic::CatchPanicLayer::custom(
+            arbiter::http::error::panic_response,
+        ));
+    let response = app
+        .oneshot(
+            axum::http::Request::get("/boom")
+                .body(axum::body::Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        axum::http::StatusCode::INTERNAL_SERVER_ERROR
+    );
+    let body = axum::body::to_bytes(response.into_body(), 1 << 16)
+        .await
+        .unwrap();
+    let json: serde_json::Value = serde_json::from_slice(&body).unwrap();
+    assert_eq!(json["message"], "internal server error");
+}

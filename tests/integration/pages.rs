@@ -648,6 +648,29 @@ async fn registration_errors_show_next_to_the_field_with_the_values_kept(pool: P
     assert!(reply.text.contains(r#"id="waiver_accepted-error""#));
     assert!(reply.text.contains(r#"value="Kept Club""#));
 
+    // The services' messages show in the visitor's language.
+    browser
+        .get(&format!("/t/{tid}/register?lang=zh-Hant"))
+        .await;
+    let form = browser.get(&format!("/t/{tid}/register")).await;
+    let zh = browser
+        .post_form(
+            &format!("/t/{tid}/register"),
+            &[
+                ("csrf", &csrf_of(&form.text)),
+                ("section_id", &sid),
+                ("name", " "),
+            ],
+        )
+        .await;
+    assert_eq!(zh.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        zh.text.contains(r#"id="name-error">必填</p>"#),
+        "{}",
+        zh.text
+    );
+    assert!(zh.text.contains("須同意免責聲明方可報名"), "{}", zh.text);
+
     let reply = register(&mut browser, &tid, &[("name", "No Section")]).await;
     assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(reply
@@ -954,4 +977,59 @@ async fn the_pairing_sheet_carries_a_qr_code_to_the_public_page(pool: PgPool) {
     assert!(forged
         .text
         .contains(&format!("<figcaption>/s/{sid}/pairings/1</figcaption>")));
+}
+
+#[sqlx::test]
+async fn a_paired_round_stays_the_arbiters_draft_until_it_is_published(pool: PgPool) {
+    use crate::support::{add_entrants, admin_token, call, expect, tournament_with_section};
+    let token = admin_token(&pool).await;
+    let (_, sid) =
+        tournament_with_section(&pool, &token, "xiangqi", serde_json::json!({"rounds": 3})).await;
+    add_entrants(&pool, &token, &sid, 4).await;
+    let rounds = format!("/api/v1/sections/{sid}/rounds");
+    expect(
+        &call(&pool, "POST", &rounds, Some(&token), None).await,
+        StatusCode::CREATED,
+    );
+
+    let mut visitor = Browser::new(&pool);
+    let hidden = visitor.get(&format!("/s/{sid}/pairings/1?lang=en")).await;
+    assert_eq!(hidden.status, StatusCode::NOT_FOUND, "{}", hidden.text);
+    for print in [
+        "pairings/1/print",
+        "pairings/1/by-name/print",
+        "slips/1/print",
+    ] {
+        let reply = visitor.get(&format!("/s/{sid}/{print}")).await;
+        assert_eq!(reply.status, StatusCode::NOT_FOUND, "{print}");
+    }
+    let standings = visitor.get(&format!("/s/{sid}/standings?lang=en")).await;
+    assert_eq!(standings.status, StatusCode::OK);
+    assert!(
+        !standings.text.contains(&format!("/s/{sid}/pairings/1")),
+        "the section's navigation links the draft"
+    );
+
+    // The arbiter prints the sheets before publishing.
+    service::users::create_user(&pool, "desk", "a long password", "admin")
+        .await
+        .unwrap();
+    let mut arbiter = Browser::new(&pool);
+    arbiter.log_in("desk", "a long password").await;
+    let draft = arbiter.get(&format!("/s/{sid}/pairings/1/print")).await;
+    assert_eq!(draft.status, StatusCode::OK, "{}", draft.text);
+
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("{rounds}/1/publish"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let shown = visitor.get(&format!("/s/{sid}/pairings/1?lang=en")).await;
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.text);
 }

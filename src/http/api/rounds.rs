@@ -28,18 +28,22 @@ pub async fn pair_next_round(
     Ok((StatusCode::CREATED, AppJson(round)))
 }
 
-/// Every round of a section.
+/// The rounds of a section; paired but unpublished rounds only for the section's arbiters.
 #[utoipa::path(get, path = "/api/v1/sections/{id}/rounds", tag = "rounds",
     params(("id" = Uuid, Path, description = "Section id")),
     responses((status = 200, body = Vec<RoundView>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn list_rounds(
     State(state): State<AppState>,
+    MaybeUser(actor): MaybeUser,
     AppPath(id): AppPath<Uuid>,
 ) -> Result<AppJson<Vec<RoundView>>, ApiError> {
-    Ok(AppJson(service::rounds::list(&state.db, id).await?))
+    Ok(AppJson(
+        service::rounds::list_visible(&state.db, actor.as_ref(), id).await?,
+    ))
 }
 
-/// One round (the pairing report only for the section's arbiters).
+/// One round (the pairing report only for the section's arbiters; a paired but unpublished
+/// round is 404 for everyone else).
 #[utoipa::path(get, path = "/api/v1/sections/{id}/rounds/{n}", tag = "rounds",
     params(("id" = Uuid, Path, description = "Section id"), ("n" = i32, Path, description = "Round number")),
     responses((status = 200, body = RoundView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]

@@ -20,6 +20,7 @@ pub mod setups_admin;
 
 use super::AppState;
 use crate::i18n::{Lang, Tr};
+use crate::service::users::Actor;
 use askama::Template;
 use axum::extract::FromRequestParts;
 use axum::http::header::ACCEPT_LANGUAGE;
@@ -161,6 +162,8 @@ pub struct PageCtx {
     pub csrf: String,
     /// The logged-in user's name, if any.
     pub user: Option<String>,
+    /// The logged-in user, if any (what they may see is the services' decision).
+    pub actor: Option<Actor>,
     /// The language switch.
     pub lang_links: Vec<LangLink>,
     prefs: LangPrefs,
@@ -175,6 +178,7 @@ impl PageCtx {
             lang,
             csrf: String::new(),
             user: None,
+            actor: None,
             lang_links: Vec::new(),
             prefs: LangPrefs::default(),
             path: String::new(),
@@ -243,7 +247,8 @@ impl FromRequestParts<AppState> for PageCtx {
         let mut ctx = PageCtx {
             lang,
             csrf: session::csrf_token(parts),
-            user: user.map(|actor| actor.username),
+            user: user.as_ref().map(|actor| actor.username.clone()),
+            actor: user,
             lang_links: Vec::new(),
             prefs,
             path: parts.uri.path().to_string(),
@@ -322,7 +327,7 @@ impl PageError {
             tracing::error!(error = ?error, "page request failed");
             Tr { lang }.t("error.internal").to_string()
         } else {
-            error.to_string()
+            crate::i18n::localise(lang, &error.to_string()).into_owned()
         };
         let title_key = if status == StatusCode::NOT_FOUND {
             "error.not_found"

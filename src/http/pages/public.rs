@@ -278,7 +278,7 @@ async fn entrants(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Respon
     let loaded = async {
         // No actor: public pages never show contact data, whoever looks.
         let entrants = service::entrants::list(&state.db, None, id).await?;
-        let rounds = service::rounds::list(&state.db, id).await?;
+        let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
         Ok::<_, service::Error>((entrants, rounds))
     }
     .await;
@@ -513,7 +513,7 @@ async fn load_round(
     let (ctx, t, s, prizes) = load_section(state, ctx, id)
         .await
         .map_err(IntoResponse::into_response)?;
-    let rounds = service::rounds::list(&state.db, id)
+    let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id)
         .await
         .map_err(|err| PageError::from_service(err, ctx.lang).into_response())?;
     let Some(round) = rounds.iter().find(|r| r.number == number) else {
@@ -677,7 +677,7 @@ async fn standings(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Respo
     };
     let loaded = async {
         let standings = service::standings::compute(&state.db, id).await?;
-        let rounds = service::rounds::list(&state.db, id).await?;
+        let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
         Ok::<_, service::Error>((standings, rounds))
     }
     .await;
@@ -884,7 +884,7 @@ async fn crosstable(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Resp
     };
     let loaded = async {
         let standings = service::standings::compute(&state.db, id).await?;
-        let rounds = service::rounds::list(&state.db, id).await?;
+        let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
         Ok::<_, service::Error>((standings, rounds))
     }
     .await;
@@ -1109,7 +1109,7 @@ async fn bracket(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Respons
             Err(service::Error::NotFound(_)) => None,
             Err(err) => return Err(err),
         };
-        let rounds = service::rounds::list(&state.db, id).await?;
+        let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
         Ok::<_, service::Error>((bracket, rounds))
     }
     .await;

@@ -1,0 +1,490 @@
+//! The services' messages in the pages' languages. Services speak English (the JSON API's
+//! language, stable for clients); a page shows the same message in the visitor's language by
+//! matching it against these templates, where `{}` stands for a value copied through as is.
+//! A message with no template here is shown in English rather than not at all.
+
+use super::Lang;
+use std::borrow::Cow;
+
+/// `(English template, zh-Hant, zh-Hans)`; `{}` marks the same values in the same order.
+const MESSAGES: &[(&str, &str, &str)] = &[
+    // Field checks (service::check and the services' own rules).
+    ("is required", "必填", "必填"),
+    (
+        "must be at most {} characters",
+        "最多 {} 個字",
+        "最多 {} 个字",
+    ),
+    (
+        "must be between {} and {}",
+        "須介於 {} 與 {} 之間",
+        "须介于 {} 与 {} 之间",
+    ),
+    ("must be one of: {}", "須為以下之一：{}", "须为以下之一：{}"),
+    (
+        "is not an email address",
+        "不是有效的電郵地址",
+        "不是有效的电子邮箱地址",
+    ),
+    (
+        "a doubles team needs exactly two members",
+        "雙人隊須剛好兩名成員",
+        "双人队须刚好两名成员",
+    ),
+    (
+        "only doubles sections take members",
+        "只有雙人組別才有隊員",
+        "只有双人组别才有队员",
+    ),
+    (
+        "only doubles sections take a partner",
+        "只有雙人組別才需搭檔",
+        "只有双人组别才需搭档",
+    ),
+    (
+        "the waiver must be accepted to register",
+        "須同意免責聲明方可報名",
+        "须同意免责声明方可报名",
+    ),
+    ("choose a fee tier", "請選擇收費類別", "请选择收费类别"),
+    (
+        "name at least two new sections",
+        "請列出至少兩個新組別",
+        "请列出至少两个新组别",
+    ),
+    (
+        "must be YYYY-MM-DD",
+        "格式須為 YYYY-MM-DD",
+        "格式须为 YYYY-MM-DD",
+    ),
+    ("must be a whole number", "須為整數", "须为整数"),
+    (
+        "must be a power of two from 2 to 64",
+        "須為 2 至 64 之間的 2 的冪",
+        "须为 2 至 64 之间的 2 的幂",
+    ),
+    (
+        "name 2 to 64 sections",
+        "請列出 2 至 64 個組別",
+        "请列出 2 至 64 个组别",
+    ),
+    (
+        "give a place range or a category, not both",
+        "請填名次範圍或類別，不可兩者皆填",
+        "请填名次范围或类别，不可两者皆填",
+    ),
+    (
+        "give a place range or a category",
+        "請填名次範圍或類別",
+        "请填名次范围或类别",
+    ),
+    (
+        "must be at least place_from (both ≥ 1)",
+        "不可小於起始名次（兩者皆 ≥ 1）",
+        "不可小于起始名次（两者皆 ≥ 1）",
+    ),
+    (
+        "a forfeited game has no fouls",
+        "棄權的對局不記犯規",
+        "弃权的对局不记犯规",
+    ),
+    ("give at least one board", "請至少填一台", "请至少填一台"),
+    (
+        "only one bye, on the last board",
+        "只可有一個輪空，且排在最後一台",
+        "只可有一个轮空，且排在最后一台",
+    ),
+    (
+        "{} is not an entrant of this section",
+        "{} 不是本組別的參賽者",
+        "{} 不是本组别的参赛者",
+    ),
+    (
+        "give either tiebreaks or preset, not both",
+        "小分規則與預設只可擇一",
+        "小分规则与预设只可择一",
+    ),
+    (
+        "hidden-piece set-ups exist only for Jieqi and Banqi",
+        "只有揭棋與暗棋才有暗子布局",
+        "只有揭棋与暗棋才有暗子布局",
+    ),
+    (
+        "is required (at most 100 characters)",
+        "必填（最多 100 個字）",
+        "必填（最多 100 个字）",
+    ),
+    (
+        "must be a number of points between 0 and 100 with at most one decimal",
+        "須為 0 至 100 之間、最多一位小數的分數",
+        "须为 0 至 100 之间、最多一位小数的分数",
+    ),
+    (
+        "must be after registration_opens_at",
+        "須晚於報名開始時間",
+        "须晚于报名开始时间",
+    ),
+    (
+        "must not exceed cap",
+        "不可超過名額上限",
+        "不可超过名额上限",
+    ),
+    (
+        "must satisfy win ≥ draw ≥ loss",
+        "須符合 勝 ≥ 和 ≥ 負",
+        "须符合 胜 ≥ 和 ≥ 负",
+    ),
+    (
+        "is required (xiangqi, jieqi or banqi)",
+        "必填（象棋、揭棋或暗棋）",
+        "必填（象棋、揭棋或暗棋）",
+    ),
+    (
+        "must be a TRF-26 code such as 600+3 or 5400+30",
+        "須為 TRF-26 格式，例如 600+3 或 5400+30",
+        "须为 TRF-26 格式，例如 600+3 或 5400+30",
+    ),
+    (
+        "must not be before starts_on",
+        "不可早於開始日期",
+        "不可早于开始日期",
+    ),
+    // Conflicts with the current state.
+    (
+        "the entrant is already withdrawn",
+        "該參賽者已退賽",
+        "该参赛者已退赛",
+    ),
+    (
+        "the entrant is not withdrawn",
+        "該參賽者未退賽",
+        "该参赛者未退赛",
+    ),
+    ("the section is cancelled", "本組別已取消", "本组别已取消"),
+    ("this section is cancelled", "本組別已取消", "本组别已取消"),
+    (
+        "the section is already cancelled",
+        "本組別早已取消",
+        "本组别早已取消",
+    ),
+    (
+        "no game is due in this match",
+        "本場對賽暫無待下的對局",
+        "本场对赛暂无待下的对局",
+    ),
+    (
+        "section {} has no entrants",
+        "組別 {} 沒有參賽者",
+        "组别 {} 没有参赛者",
+    ),
+    (
+        "section {} is not finished",
+        "組別 {} 尚未完賽",
+        "组别 {} 尚未完赛",
+    ),
+    (
+        "the Swiss stage is not complete ({} of {} rounds paired{}); finish it first",
+        "瑞士制階段尚未完成（已編排 {} / {} 輪{}），請先完成",
+        "瑞士制阶段尚未完成（已编排 {} / {} 轮{}），请先完成",
+    ),
+    (
+        "the knockout of section {} is not finished",
+        "組別 {} 的淘汰賽尚未完成",
+        "组别 {} 的淘汰赛尚未完成",
+    ),
+    (
+        "the players of this match are not known yet",
+        "本場對賽的棋手尚未確定",
+        "本场对赛的棋手尚未确定",
+    ),
+    (
+        "this match is decided",
+        "本場對賽已分勝負",
+        "本场对赛已分胜负",
+    ),
+    (
+        "this section already has a knockout stage",
+        "本組別已有淘汰賽階段",
+        "本组别已有淘汰赛阶段",
+    ),
+    (
+        "this tournament already has a playoff",
+        "本賽事已有附加賽",
+        "本赛事已有附加赛",
+    ),
+    (
+        "the final ranking is not known yet (a stage is still being played)",
+        "最終名次尚未確定（仍有階段在進行）",
+        "最终名次尚未确定（仍有阶段在进行）",
+    ),
+    (
+        "a {} registration cannot be confirmed",
+        "狀態為 {} 的報名不能確認",
+        "状态为 {} 的报名不能确认",
+    ),
+    ("registration is closed", "報名已截止", "报名已截止"),
+    (
+        "registration is not open yet",
+        "報名尚未開始",
+        "报名尚未开始",
+    ),
+    (
+        "round 1 is paired: the section can no longer be cancelled",
+        "第 1 輪已編排，組別不能再取消",
+        "第 1 轮已编排，组别不能再取消",
+    ),
+    (
+        "the minimum of {} entries is reached ({} entrants)",
+        "已達最低參賽人數 {}（現有 {} 人）",
+        "已达最低参赛人数 {}（现有 {} 人）",
+    ),
+    (
+        "the registration is already confirmed",
+        "該報名已確認",
+        "该报名已确认",
+    ),
+    (
+        "the registration is already {}",
+        "該報名已是 {}",
+        "该报名已是 {}",
+    ),
+    (
+        "the section has paired rounds: split it before round 1",
+        "本組別已有編排的輪次，請於第 1 輪前分組",
+        "本组别已有编排的轮次，请于第 1 轮前分组",
+    ),
+    (
+        "the section is full; withdraw someone or raise the cap first",
+        "本組別已滿額，請先讓人退出或提高名額",
+        "本组别已满额，请先让人退出或提高名额",
+    ),
+    (
+        "all {} rounds of this section are paired",
+        "本組別全部 {} 輪均已編排",
+        "本组别全部 {} 轮均已编排",
+    ),
+    (
+        "at least two entrants must be available to pair a round",
+        "至少要有兩名可出賽的參賽者才能編排",
+        "至少要有两名可出赛的参赛者才能编排",
+    ),
+    (
+        "no legal pairing exists: {}",
+        "不存在合規的編排：{}",
+        "不存在合规的编排：{}",
+    ),
+    (
+        "only the last round ({}) can be unpaired",
+        "只能取消最後一輪（第 {} 輪）的編排",
+        "只能取消最后一轮（第 {} 轮）的编排",
+    ),
+    (
+        "round {} has results: unpair it instead",
+        "第 {} 輪已有成績，請改為取消編排",
+        "第 {} 轮已有成绩，请改为取消编排",
+    ),
+    (
+        "round {} has {} result(s); repeat with ?force=true to delete them with the pairing",
+        "第 {} 輪已有 {} 個成績；確認後會連同編排一併刪除",
+        "第 {} 轮已有 {} 个成绩；确认后会连同编排一并删除",
+    ),
+    (
+        "round {} is {}: only a paired, unpublished round can be edited",
+        "第 {} 輪狀態為 {}：只有已編排而未公佈的輪次可修改",
+        "第 {} 轮状态为 {}：只有已编排而未公布的轮次可修改",
+    ),
+    (
+        "round {} still has {} board(s) without a result; enter them before pairing the next round",
+        "第 {} 輪仍有 {} 台未有成績；請先輸入再編排下一輪",
+        "第 {} 轮仍有 {} 台未有成绩；请先输入再编排下一轮",
+    ),
+    (
+        "the result was changed meanwhile (version {}, you sent {}); reload and try again",
+        "成績已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試",
+        "成绩已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试",
+    ),
+    (
+        "this board is a bye: it has no result to enter",
+        "此台為輪空，無成績可輸入",
+        "此台为轮空，无成绩可输入",
+    ),
+    (
+        "the pairing breaks {} rule(s); send \"confirm\": true to apply it anyway",
+        "此編排違反 {} 條規則；確認後仍可套用",
+        "此编排违反 {} 条规则；确认后仍可套用",
+    ),
+    // Credentials and access.
+    (
+        "wrong username or password",
+        "用戶名稱或密碼錯誤",
+        "用户名或密码错误",
+    ),
+    (
+        "scorers cannot create tournaments",
+        "記分員不能建立賽事",
+        "记分员不能创建赛事",
+    ),
+    // Things not found (`service::Error::NotFound`).
+    ("action not found", "找不到該操作", "找不到该操作"),
+    ("board not found", "找不到該台", "找不到该台"),
+    ("bracket not found", "找不到對陣表", "找不到对阵表"),
+    ("entrant not found", "找不到該參賽者", "找不到该参赛者"),
+    (
+        "knockout stage not found",
+        "找不到淘汰賽階段",
+        "找不到淘汰赛阶段",
+    ),
+    ("match not found", "找不到該場對賽", "找不到该场对赛"),
+    ("playoff not found", "找不到附加賽", "找不到附加赛"),
+    ("registration not found", "找不到該報名", "找不到该报名"),
+    (
+        "round not found",
+        "找不到該輪（或尚未公佈）",
+        "找不到该轮（或尚未公布）",
+    ),
+    ("section not found", "找不到該組別", "找不到该组别"),
+    ("tournament not found", "找不到該賽事", "找不到该赛事"),
+];
+
+/// `message` in `lang`: its template's translation with the message's own values, or the
+/// message unchanged when it is English or has no template.
+pub fn localise(lang: Lang, message: &str) -> Cow<'_, str> {
+    if lang == Lang::En {
+        return Cow::Borrowed(message);
+    }
+    // "field: message", as the dashboard shows errors that belong to no input of the form.
+    if let Some((field, rest)) = message.split_once(": ") {
+        let is_field = !field.is_empty()
+            && field
+                .chars()
+                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_.[]".contains(c));
+        if is_field && lookup(lang, message).is_none() {
+            return Cow::Owned(format!("{field}: {}", localise(lang, rest)));
+        }
+    }
+    // Several messages joined by "; " (one field's list) are translated one by one.
+    if message.contains("; ") && lookup(lang, message).is_none() {
+        let parts: Vec<String> = message
+            .split("; ")
+            .map(|part| localise(lang, part).into_owned())
+            .collect();
+        return Cow::Owned(parts.join("；"));
+    }
+    match lookup(lang, message) {
+        Some(text) => Cow::Owned(text),
+        None => Cow::Borrowed(message),
+    }
+}
+
+fn lookup(lang: Lang, message: &str) -> Option<String> {
+    MESSAGES.iter().find_map(|&(en, hant, hans)| {
+        let values = capture(en, message)?;
+        let target = if lang == Lang::ZhHant { hant } else { hans };
+        let mut out = String::new();
+        let mut values = values.into_iter();
+        let mut pieces = target.split("{}").peekable();
+        while let Some(piece) = pieces.next() {
+            out.push_str(piece);
+            if pieces.peek().is_some() {
+                out.push_str(values.next().unwrap_or_default());
+            }
+        }
+        Some(out)
+    })
+}
+
+/// The values standing for `{}` when `message` fits `template`, else `None`.
+fn capture<'m>(template: &str, message: &'m str) -> Option<Vec<&'m str>> {
+    let pieces: Vec<&str> = template.split("{}").collect();
+    let (first, rest) = pieces.split_first()?;
+    let mut remaining = message.strip_prefix(first)?;
+    let mut values = Vec::new();
+    for (i, piece) in rest.iter().enumerate() {
+        let last = i + 1 == rest.len();
+        let at = if last {
+            // The last literal must end the message.
+            if piece.is_empty() {
+                remaining.len()
+            } else {
+                remaining
+                    .rfind(piece)
+                    .filter(|&at| at + piece.len() == remaining.len())?
+            }
+        } else if piece.is_empty() {
+            // Two values side by side cannot be told apart; the templates avoid it.
+            return None;
+        } else {
+            remaining.find(piece)?
+        };
+        values.push(&remaining[..at]);
+        remaining = &remaining[at + piece.len()..];
+    }
+    (remaining.is_empty()).then_some(values)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_message_with_values_is_translated_with_the_values_kept() {
+        assert_eq!(
+            localise(Lang::ZhHant, "must be between 1 and 20"),
+            "須介於 1 與 20 之間"
+        );
+        assert_eq!(
+            localise(
+                Lang::ZhHans,
+                "round 3 still has 2 board(s) without a result; enter them before pairing the next round"
+            ),
+            "第 3 轮仍有 2 台未有成绩；请先输入再编排下一轮"
+        );
+    }
+
+    #[test]
+    fn english_and_unknown_messages_pass_through() {
+        assert_eq!(localise(Lang::En, "is required"), "is required");
+        assert_eq!(localise(Lang::ZhHant, "something new"), "something new");
+        assert_eq!(localise(Lang::ZhHant, "is required!"), "is required!");
+    }
+
+    #[test]
+    fn a_message_about_a_named_field_keeps_the_name() {
+        assert_eq!(
+            localise(Lang::ZhHans, "boards[0].black: is required"),
+            "boards[0].black: 必填"
+        );
+    }
+
+    #[test]
+    fn a_field_list_joined_by_semicolons_is_translated_part_by_part() {
+        assert_eq!(
+            localise(Lang::ZhHant, "is required; something new"),
+            "必填；something new"
+        );
+    }
+
+    #[test]
+    fn every_template_has_the_same_number_of_values_in_each_language() {
+        for (en, hant, hans) in MESSAGES {
+            let n = en.matches("{}").count();
+            assert_eq!(hant.matches("{}").count(), n, "{en}");
+            assert_eq!(hans.matches("{}").count(), n, "{en}");
+            assert!(!en.contains("{}{}"), "{en}: adjacent values");
+        }
+    }
+
+    #[test]
+    fn each_template_is_the_first_to_fit_its_own_messages() {
+        for (a, _, _) in MESSAGES {
+            let sample = a.replace("{}", "7");
+            let fits: Vec<&str> = MESSAGES
+                .iter()
+                .filter(|(b, _, _)| capture(b, &sample).is_some())
+                .map(|(b, _, _)| *b)
+                .collect();
+            // A literal template may sit before the general one it refines.
+            assert_eq!(fits.first(), Some(a), "{sample}: {fits:?}");
+        }
+    }
+}
