@@ -160,6 +160,8 @@ export function registerPrintTests({ test, logIn, assert, api, data, base, out, 
       await api('POST', `/api/v1/sections/${s.id}/entrants`, { name }, token);
     }
     const round = await api('POST', `/api/v1/sections/${s.id}/rounds`, undefined, token);
+    // A paired round is the arbiters' draft; the public sees it once published.
+    await api('POST', `/api/v1/sections/${s.id}/rounds/1/publish`, undefined, token);
     // `?live=1`: poll every second instead of every 15 (the pages' data-live).
     const standings = page;
     await standings.goto(`${base()}/s/${s.id}/standings?live=1`);

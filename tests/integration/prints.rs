@@ -486,6 +486,15 @@ async fn live_pages_answer_304_until_something_changes(pool: PgPool) {
         None,
     )
     .await;
+    // Published: a paired round is the arbiters' draft.
+    api(
+        &pool,
+        &token,
+        "POST",
+        &format!("/api/v1/sections/{sid}/rounds/1/publish"),
+        None,
+    )
+    .await;
     let mut browser = Browser::new(&pool);
     // The first visit sets the anonymous cookie the page's CSRF token (and so its tag) uses.
     browser.get(&format!("/s/{sid}/standings")).await;

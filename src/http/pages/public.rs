@@ -1357,7 +1357,7 @@ pub async fn print_prizes(
     };
     let tr = ctx.tr();
     let loaded = async {
-        let rounds = service::rounds::list(&state.db, id).await?;
+        let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
         // Who wins what is the prize service's rule; until the final ranking is known it
         // refuses (409) and the sheet shows the table alone.
         let lines = match service::prizes::awarded(&state.db, id).await {
