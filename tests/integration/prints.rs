@@ -120,6 +120,17 @@ async fn staff_prints_send_visitors_to_the_login_page_and_refuse_strangers(pool:
     for uri in &prints {
         assert_eq!(chief.get(uri).await.status, StatusCode::OK, "{uri}");
     }
+    // Jieqi's default is the duplicate set-up: one sheet for every board.
+    let sheet = chief.get(&format!("{}?lang=en", prints[0])).await;
+    assert_eq!(
+        sheet
+            .text
+            .matches(r#"<table class="board board-jieqi">"#)
+            .count(),
+        1
+    );
+    assert!(sheet.text.contains("Every board (duplicate set-up)"));
+    assert!(sheet.text.contains("Same set-up on every board"));
     assert_eq!(
         chief
             .get(&format!("/admin/s/{sid}/rounds/9/setup/print"))
