@@ -82,3 +82,19 @@ pub async fn list(
     .fetch_all(db)
     .await
 }
+
+/// The newest audit entry of the tournament a section belongs to (`None` when nothing was
+/// recorded, or the section does not exist). Every change goes through a service that audits
+/// it in the same transaction, so this number changes whenever a section's pages could.
+pub async fn section_version(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+) -> sqlx::Result<Option<i64>> {
+    sqlx::query_scalar!(
+        "select max(a.audit_id) from audit_event a
+         where a.tournament_id = (select s.tournament_id from section s where s.section_id = $1)",
+        section_id
+    )
+    .fetch_one(db)
+    .await
+}

@@ -77,6 +77,9 @@ pub struct RegistrationView {
     /// `unpaid`, `paid`, `refund_due` or `refunded` (arbiters only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub payment_state: Option<String>,
+    /// How it was paid: cash, transfer, … (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub payment_method: Option<String>,
     /// Email (arbiters only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
@@ -106,6 +109,7 @@ fn views(rows: &[RegistrationRow], private: bool) -> Vec<RegistrationView> {
                 fee_tier: r.fee_tier.clone().filter(|_| private),
                 fee_amount: private.then_some(r.fee_amount),
                 payment_state: private.then(|| r.payment_state.clone()),
+                payment_method: r.payment_method.clone().filter(|_| private),
                 email: r.email.clone().filter(|_| private),
                 phone: r.phone.clone().filter(|_| private),
             }
@@ -334,6 +338,110 @@ pub async fn list(
     let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     let rows = db::registration::list(&mut *conn, section_id).await?;
     Ok(views(&rows, private))
+}
+
+/// Money at the desk, in the fees' unit: what came in, what is still owed, what must go back.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema)]
+pub struct DeskTotals {
+    /// Fees received and kept (`paid`).
+    pub paid: i64,
+    /// Fees still owed: unpaid registrations that hold or await a place.
+    pub due: i64,
+    /// Fees received that must be paid back (`refund_due`).
+    pub refund_due: i64,
+}
+
+impl DeskTotals {
+    fn add(&mut self, r: &RegistrationView) {
+        let fee = i64::from(r.fee_amount.unwrap_or(0));
+        if owes(r) {
+            self.due += fee;
+        }
+        match r.payment_state.as_deref() {
+            Some("paid") => self.paid += fee,
+            Some("refund_due") => self.refund_due += fee,
+            _ => {}
+        }
+    }
+
+    fn absorb(&mut self, other: DeskTotals) {
+        self.paid += other.paid;
+        self.due += other.due;
+        self.refund_due += other.refund_due;
+    }
+}
+
+/// Whether a registration still owes its fee: unpaid, a fee above zero, and holding a place
+/// or waiting to be confirmed by payment (a waitlisted, withdrawn or cancelled one owes
+/// nothing).
+pub fn owes(r: &RegistrationView) -> bool {
+    r.payment_state.as_deref() == Some("unpaid")
+        && r.fee_amount.unwrap_or(0) > 0
+        && matches!(r.status.as_str(), "pending" | "confirmed")
+}
+
+/// One section of the desk list.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DeskSection {
+    /// Section id.
+    pub section_id: Uuid,
+    /// Section name.
+    pub name: String,
+    /// Registrations in arrival order, with payment data.
+    pub registrations: Vec<RegistrationView>,
+    /// The section's money.
+    pub totals: DeskTotals,
+}
+
+/// The desk list of a tournament: its sections' registrations with payment data and totals.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct DeskList {
+    /// Sections in their order.
+    pub sections: Vec<DeskSection>,
+    /// Every section's money together.
+    pub totals: DeskTotals,
+}
+
+/// The desk list of a tournament (or of one of its sections, `only`): for its arbiters and
+/// scorers, who see payment data anyway.
+pub async fn desk(
+    pool: &PgPool,
+    actor: &Actor,
+    tournament_id: Uuid,
+    only: Option<Uuid>,
+) -> Result<DeskList> {
+    let mut conn = pool.acquire().await?;
+    db::tournament::find(&mut *conn, tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    access::require(&mut conn, actor, tournament_id, Need::Scorer).await?;
+    let sections = db::section::list(&mut *conn, tournament_id).await?;
+    if only.is_some_and(|id| !sections.iter().any(|s| s.section_id == id)) {
+        return Err(Error::NotFound("section"));
+    }
+    let mut list = DeskList {
+        sections: Vec::new(),
+        totals: DeskTotals::default(),
+    };
+    for section in sections {
+        if only.is_some_and(|id| id != section.section_id) {
+            continue;
+        }
+        let rows = db::registration::list(&mut *conn, section.section_id).await?;
+        let registrations = views(&rows, true);
+        let mut totals = DeskTotals::default();
+        for r in &registrations {
+            totals.add(r);
+        }
+        list.totals.absorb(totals);
+        list.sections.push(DeskSection {
+            section_id: section.section_id,
+            name: section.name,
+            registrations,
+            totals,
+        });
+    }
+    Ok(list)
 }
 
 /// An arbiter's action on a registration.

@@ -1,20 +1,61 @@
 // Progressive enhancement only: every page works without this file.
 'use strict';
 
-/** Reloads the live part of the page (`main[data-live]`) in place, for pairings, results and
- *  standings that change during a round (SPEC §11). The new HTML is the server's own escaped
- *  rendering, parsed inertly by DOMParser. Resolves to true when the content changed. */
+/* Live public pages (SPEC §11): pairings, results and standings change during a round. The
+ * live part of the page (`main[data-live]`) is fetched again every `data-live` seconds (or
+ * `?live=SECONDS`, used by the browser tests) and swapped in place, without reloading the
+ * page. Polls send the page's last ETag as If-None-Match: while nothing changed the server
+ * answers a bodiless 304, so an idle page costs almost nothing. The new HTML is the server's
+ * own escaped rendering, parsed inertly by DOMParser. */
+let liveTag = null;
+
+/** Fetches the page once and swaps the live part if it changed; resolves to true then. */
 async function refreshLive() {
   const live = document.querySelector('main[data-live]');
   if (!live) return false;
-  const response = await fetch(window.location.href, { cache: 'no-store', credentials: 'same-origin' });
-  if (!response.ok) return false;
-  const fresh = new DOMParser()
-    .parseFromString(await response.text(), 'text/html')
-    .querySelector('main[data-live]');
+  const headers = liveTag ? { 'If-None-Match': liveTag } : {};
+  // no-store: the browser's cache stays out of it, so a 304 reaches us as a 304.
+  const response = await fetch(window.location.href, {
+    cache: 'no-store',
+    credentials: 'same-origin',
+    headers,
+  });
+  if (response.status === 304 || !response.ok) return false;
+  const text = await response.text();
+  liveTag = response.headers.get('ETag');
+  const doc = new DOMParser().parseFromString(text, 'text/html');
+  const fresh = doc.querySelector('main[data-live]');
   if (!fresh || fresh.innerHTML === live.innerHTML) return false;
   live.replaceChildren(...Array.from(fresh.childNodes, (node) => document.importNode(node, true)));
+  if (doc.title) document.title = doc.title;
   return true;
+}
+
+/** Seconds between polls: `?live=N` (1–3600), else the page's `data-live`, else 15. */
+function liveInterval(live) {
+  const asked = Number(new URLSearchParams(window.location.search).get('live'));
+  if (Number.isFinite(asked) && asked >= 1 && asked <= 3600) return asked;
+  const given = Number(live.dataset.live);
+  return Number.isFinite(given) && given >= 5 ? given : 15;
+}
+
+function startLive(live) {
+  const seconds = liveInterval(live);
+  let timer = null;
+  const schedule = () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(tick, seconds * 1000);
+  };
+  // One poll at a time: the next is scheduled when this one is done.
+  const tick = () => {
+    // A hidden tab (a phone in a pocket) does not poll; it catches up when shown again.
+    if (document.hidden) return;
+    refreshLive().catch(() => {}).finally(schedule);
+  };
+  document.addEventListener('visibilitychange', () => {
+    if (!document.hidden) tick();
+  });
+  schedule();
 }
 
 document.addEventListener('DOMContentLoaded', () => {
@@ -24,13 +65,7 @@ document.addEventListener('DOMContentLoaded', () => {
     button.addEventListener('click', () => window.print());
   }
   const live = document.querySelector('main[data-live]');
-  if (live) {
-    const seconds = Math.max(10, Number(live.dataset.live) || 30);
-    window.setInterval(() => {
-      // A hidden tab (a phone in a pocket) does not poll.
-      if (!document.hidden) refreshLive().catch(() => {});
-    }, seconds * 1000);
-  }
+  if (live) startLive(live);
 });
 
 // For the browser tests: refresh now instead of waiting for the timer.

@@ -17,6 +17,7 @@ import { join, resolve } from 'node:path';
 import { chromium } from 'playwright-core';
 import { HtmlValidate } from 'html-validate';
 import { registerDashboardTests } from './dashboard.mjs';
+import { registerPrintTests } from './prints.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -455,7 +456,7 @@ test('a player registers on a phone; a missing name is reported next to the fiel
 test('standings update in place when a result comes in', async ({ page }) => {
   await page.goto(`${base}/s/${data.sectionId}/standings`);
   assert((await page.textContent('main')).includes('provisional'), 'a result is missing');
-  assert((await page.getAttribute('main', 'data-live')) === '30', 'live page');
+  assert((await page.getAttribute('main', 'data-live')) === '15', 'live page');
   await api('PUT', `/api/v1/boards/${data.pendingBoard}/result`, { result: 'draw' }, data.token);
   const changed = await page.evaluate(() => window.arbiterRefreshLive());
   assert(changed === true, 'the page content changed');
@@ -506,6 +507,7 @@ test('an arbiter creates an event and runs round 1 from the desk', async ({ page
 // ---------------------------------------------------------------- runner
 
 registerDashboardTests({ test, logIn, assert, base: () => base, out, join });
+registerPrintTests({ test, logIn, assert, api, data, base: () => base, out, join, EVIL });
 
 async function main() {
   let passed = 0;

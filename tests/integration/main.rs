@@ -17,6 +17,7 @@ mod interchange;
 mod knockout;
 mod migrations;
 mod pages;
+mod prints;
 mod registration;
 mod seeds;
 mod support;

@@ -91,6 +91,18 @@ pub fn routes() -> Router<AppState> {
             get(super::setups_admin::show_setup),
         )
         .route(
+            "/admin/s/{section_id}/rounds/{n}/setup/print",
+            get(super::setups_admin::print_setup),
+        )
+        .route(
+            "/admin/t/{tournament_id}/desk/print",
+            get(super::desk_admin::print_tournament_desk),
+        )
+        .route(
+            "/admin/s/{section_id}/desk/print",
+            get(super::desk_admin::print_section_desk),
+        )
+        .route(
             "/admin/s/{section_id}/prizes",
             get(super::prizes_admin::show_prizes).post(super::prizes_admin::save_prizes),
         )

@@ -7,9 +7,11 @@ pub mod admin;
 pub mod auth;
 pub mod byes_admin;
 pub mod dashboard;
+pub mod desk_admin;
 pub mod home;
 pub mod imports_admin;
 pub mod knockout_admin;
+pub mod live;
 pub mod playoff_admin;
 pub mod prizes_admin;
 pub mod public;
@@ -72,6 +74,7 @@ pub fn router() -> Router<AppState> {
         )
         .route("/s/{section_id}/bracket", get(public::show_bracket))
         .route("/s/{section_id}/bracket/print", get(public::print_bracket))
+        .route("/s/{section_id}/prizes/print", get(public::print_prizes))
         // The arbiter dashboard below /admin (its own file, to keep merges apart). It took
         // over the desk's routes (`/admin/tournaments…`, `/admin/t/…`, `/admin/s/…`,
         // `/admin/boards/{id}/result`) with the same forms and fields.

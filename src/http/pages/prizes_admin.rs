@@ -60,6 +60,13 @@ pub struct PrizesPage {
     pub error: Option<String>,
 }
 
+impl PrizesPage {
+    /// Catalogue key of a category (`prize.female`…), the keys the printed prize list uses.
+    pub fn category_key(&self, category: &str) -> String {
+        format!("prize.{category}")
+    }
+}
+
 fn rows_of(table: &PrizeTable) -> Vec<PrizeRow> {
     let opt = |v: Option<i32>| v.map(|n| n.to_string()).unwrap_or_default();
     let mut rows: Vec<PrizeRow> = table

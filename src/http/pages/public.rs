@@ -156,6 +156,8 @@ pub struct SectionNav {
     pub round: i32,
     /// Rounds planned.
     pub planned_rounds: i32,
+    /// The section has a prize table (the prize list is linked).
+    pub prizes: bool,
 }
 
 impl SectionNav {
@@ -165,13 +167,13 @@ impl SectionNav {
     }
 }
 
-/// Loads the tournament and section of a section page and fixes the page language to the
-/// event's default unless the visitor chose one.
+/// Loads the tournament and section of a section page (and whether it has prizes) and fixes
+/// the page language to the event's default unless the visitor chose one.
 async fn load_section(
     state: &AppState,
     ctx: PageCtx,
     section_id: Uuid,
-) -> Result<(PageCtx, Tournament, Section), PageError> {
+) -> Result<(PageCtx, Tournament, Section, bool), PageError> {
     let lang = ctx.lang;
     let section = service::sections::get(&state.db, section_id)
         .await
@@ -179,8 +181,11 @@ async fn load_section(
     let tournament = service::tournaments::get(&state.db, section.tournament_id)
         .await
         .map_err(|err| PageError::from_service(err, lang))?;
+    let prizes = service::prizes::get(&state.db, section_id)
+        .await
+        .map_err(|err| PageError::from_service(err, lang))?;
     let ctx = ctx.with_default_tag(&tournament.default_language);
-    Ok((ctx, tournament, section))
+    Ok((ctx, tournament, section, !prizes.prizes.is_empty()))
 }
 
 fn nav(
@@ -189,6 +194,7 @@ fn nav(
     rounds: &[RoundView],
     tab: &'static str,
     round: i32,
+    prizes: bool,
 ) -> SectionNav {
     SectionNav {
         tournament_id: t.id.to_string(),
@@ -199,6 +205,7 @@ fn nav(
         tab,
         round,
         planned_rounds: s.rounds,
+        prizes,
     }
 }
 
@@ -264,7 +271,7 @@ pub struct EntrantsPrint {
 }
 
 async fn entrants(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Response {
-    let (ctx, t, s) = match load_section(&state, ctx, id).await {
+    let (ctx, t, s, prizes) = match load_section(&state, ctx, id).await {
         Ok(found) => found,
         Err(err) => return err.into_response(),
     };
@@ -302,7 +309,7 @@ async fn entrants(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Respon
             .collect(),
         doubles,
     };
-    let nav = nav(&t, &s, &rounds, "entrants", 0);
+    let nav = nav(&t, &s, &rounds, "entrants", 0, prizes);
     let tr = ctx.tr();
     match view {
         View::Screen => {
@@ -319,8 +326,12 @@ pub async fn show_entrants(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
-    entrants(state, ctx, id, View::Screen).await
+    super::live::serve(&state.clone(), id, ctx, &headers, |ctx| {
+        entrants(state, ctx, id, View::Screen)
+    })
+    .await
 }
 
 /// `GET /s/{section_id}/entrants/print`
@@ -499,7 +510,7 @@ async fn load_round(
     id: Uuid,
     number: i32,
 ) -> Result<(PageCtx, SectionNav, PairingsData), Response> {
-    let (ctx, t, s) = load_section(state, ctx, id)
+    let (ctx, t, s, prizes) = load_section(state, ctx, id)
         .await
         .map_err(IntoResponse::into_response)?;
     let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id)
@@ -511,7 +522,7 @@ async fn load_round(
         );
     };
     let data = pairings_data(round);
-    let nav = nav(&t, &s, &rounds, "pairings", number);
+    let nav = nav(&t, &s, &rounds, "pairings", number, prizes);
     Ok((ctx, nav, data))
 }
 
@@ -558,7 +569,10 @@ pub async fn show_pairings(
     PagePath((id, n)): PagePath<(Uuid, i32)>,
     headers: axum::http::HeaderMap,
 ) -> Response {
-    pairings(state, ctx, id, n, View::Screen, &headers).await
+    super::live::serve(&state.clone(), id, ctx, &headers, |ctx| {
+        pairings(state, ctx, id, n, View::Screen, &headers)
+    })
+    .await
 }
 
 /// `GET /s/{section_id}/pairings/{n}/print`
@@ -657,7 +671,7 @@ fn standings_data(view: service::standings::StandingsView) -> StandingsData {
 }
 
 async fn standings(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Response {
-    let (ctx, t, s) = match load_section(&state, ctx, id).await {
+    let (ctx, t, s, prizes) = match load_section(&state, ctx, id).await {
         Ok(found) => found,
         Err(err) => return err.into_response(),
     };
@@ -672,7 +686,7 @@ async fn standings(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Respo
         Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
     };
     let data = standings_data(standings);
-    let nav = nav(&t, &s, &rounds, "standings", 0);
+    let nav = nav(&t, &s, &rounds, "standings", 0, prizes);
     let tr = ctx.tr();
     match view {
         View::Screen => {
@@ -689,8 +703,12 @@ pub async fn show_standings(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
-    standings(state, ctx, id, View::Screen).await
+    super::live::serve(&state.clone(), id, ctx, &headers, |ctx| {
+        standings(state, ctx, id, View::Screen)
+    })
+    .await
 }
 
 /// `GET /s/{section_id}/standings/print`
@@ -860,7 +878,7 @@ fn crosstable_data(
 }
 
 async fn crosstable(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Response {
-    let (ctx, t, s) = match load_section(&state, ctx, id).await {
+    let (ctx, t, s, prizes) = match load_section(&state, ctx, id).await {
         Ok(found) => found,
         Err(err) => return err.into_response(),
     };
@@ -875,7 +893,7 @@ async fn crosstable(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Resp
         Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
     };
     let data = crosstable_data(&standings, &rounds);
-    let nav = nav(&t, &s, &rounds, "crosstable", 0);
+    let nav = nav(&t, &s, &rounds, "crosstable", 0, prizes);
     let tr = ctx.tr();
     match view {
         View::Screen => {
@@ -892,8 +910,12 @@ pub async fn show_crosstable(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
-    crosstable(state, ctx, id, View::Screen).await
+    super::live::serve(&state.clone(), id, ctx, &headers, |ctx| {
+        crosstable(state, ctx, id, View::Screen)
+    })
+    .await
 }
 
 /// `GET /s/{section_id}/crosstable/print`
@@ -1076,7 +1098,7 @@ fn bracket_data(tr: Tr, view: Option<service::knockout::BracketView>) -> Bracket
 }
 
 async fn bracket(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Response {
-    let (ctx, t, s) = match load_section(&state, ctx, id).await {
+    let (ctx, t, s, prizes) = match load_section(&state, ctx, id).await {
         Ok(found) => found,
         Err(err) => return err.into_response(),
     };
@@ -1097,7 +1119,7 @@ async fn bracket(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Respons
     };
     let tr = ctx.tr();
     let data = bracket_data(tr, bracket);
-    let nav = nav(&t, &s, &rounds, "bracket", 0);
+    let nav = nav(&t, &s, &rounds, "bracket", 0, prizes);
     match view {
         View::Screen => {
             HtmlPage(StatusCode::OK, BracketPage { tr, ctx, nav, data }).into_response()
@@ -1113,8 +1135,12 @@ pub async fn show_bracket(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
+    headers: axum::http::HeaderMap,
 ) -> Response {
-    bracket(state, ctx, id, View::Screen).await
+    super::live::serve(&state.clone(), id, ctx, &headers, |ctx| {
+        bracket(state, ctx, id, View::Screen)
+    })
+    .await
 }
 
 /// `GET /s/{section_id}/bracket/print`
@@ -1280,4 +1306,115 @@ pub async fn print_slips(
     PagePath((id, n)): PagePath<(Uuid, i32)>,
 ) -> Response {
     round_print(state, ctx, id, n, true).await
+}
+
+// ---------------------------------------------------------------- prize list
+
+/// One line of the printed prize list: names and awards only, never contact data.
+pub struct PrizeLine {
+    /// The place (or range of places, before the final ranking) the prize is for, or empty.
+    pub place: String,
+    /// Catalogue key of the category (`prize.female`…), or empty for a place prize.
+    pub category_key: String,
+    /// What is awarded.
+    pub award: String,
+    /// The winner, empty while unknown or when nobody is eligible.
+    pub name: String,
+    /// The winner's final place, or empty.
+    pub final_place: String,
+}
+
+/// `GET /s/{section_id}/prizes/print`: the prize list after the final ranking (Swiss and
+/// knockout); before it, the prize table without winners.
+#[derive(Template)]
+#[template(path = "print/prizes.html")]
+pub struct PrizesPrint {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading.
+    pub nav: SectionNav,
+    /// The prizes in table order, one line per place.
+    pub lines: Vec<PrizeLine>,
+    /// The final ranking is known (the winners are shown).
+    pub is_final: bool,
+}
+
+fn category_key(category: Option<&str>) -> String {
+    category.map(|c| format!("prize.{c}")).unwrap_or_default()
+}
+
+/// `GET /s/{section_id}/prizes/print`
+pub async fn print_prizes(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Response {
+    let (ctx, t, s, prizes) = match load_section(&state, ctx, id).await {
+        Ok(found) => found,
+        Err(err) => return err.into_response(),
+    };
+    let tr = ctx.tr();
+    let loaded = async {
+        let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
+        // Who wins what is the prize service's rule; until the final ranking is known it
+        // refuses (409) and the sheet shows the table alone.
+        let lines = match service::prizes::awarded(&state.db, id).await {
+            Ok(awards) => Some(
+                awards
+                    .into_iter()
+                    .map(|a| PrizeLine {
+                        place: a
+                            .place
+                            .map(|p| tr.fmt("prize.place", p))
+                            .unwrap_or_default(),
+                        category_key: category_key(a.category.as_deref()),
+                        award: a.award,
+                        name: a.name.unwrap_or_default(),
+                        final_place: a.final_place.map(|p| p.to_string()).unwrap_or_default(),
+                    })
+                    .collect::<Vec<_>>(),
+            ),
+            Err(service::Error::Conflict(_)) => None,
+            Err(err) => return Err(err),
+        };
+        let table = service::prizes::get(&state.db, id).await?;
+        Ok::<_, service::Error>((rounds, lines, table))
+    }
+    .await;
+    let (rounds, lines, table) = match loaded {
+        Ok(found) => found,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    let is_final = lines.is_some();
+    let lines = lines.unwrap_or_else(|| {
+        table
+            .prizes
+            .into_iter()
+            .map(|p| PrizeLine {
+                place: match (p.place_from, p.place_to) {
+                    (Some(a), Some(b)) if a != b => tr.fmt("prize.place", format!("{a}–{b}")),
+                    (Some(a), _) => tr.fmt("prize.place", a),
+                    _ => String::new(),
+                },
+                category_key: category_key(p.category.as_deref()),
+                award: p.award,
+                name: String::new(),
+                final_place: String::new(),
+            })
+            .collect()
+    });
+    let nav = nav(&t, &s, &rounds, "prizes", 0, prizes);
+    HtmlPage(
+        StatusCode::OK,
+        PrizesPrint {
+            tr,
+            ctx,
+            nav,
+            lines,
+            is_final,
+        },
+    )
+    .into_response()
 }
