@@ -88,6 +88,11 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "棄權的對局不記犯規",
         "弃权的对局不记犯规",
     ),
+    (
+        "is already on another board",
+        "已排在另一台",
+        "已排在另一台",
+    ),
     ("give at least one board", "請至少填一台", "请至少填一台"),
     (
         "only one bye, on the last board",

@@ -715,6 +715,20 @@ pub async fn edit(
             0
         })
     };
+    // Not a rule to confirm away either: one entrant cannot play two games at once.
+    let mut seen = std::collections::HashSet::new();
+    for (i, b) in input.boards.iter().enumerate() {
+        for (side, id) in [("red", Some(b.red)), ("black", b.black)] {
+            if let Some(id) = id {
+                if !seen.insert(id) {
+                    check.error(
+                        &format!("boards[{i}].{side}"),
+                        "is already on another board",
+                    );
+                }
+            }
+        }
+    }
     for (i, b) in input.boards.iter().enumerate() {
         let red = no(b.red, &mut check, &format!("boards[{i}].red"));
         match b.black {

@@ -898,6 +898,19 @@ async fn a_manual_pairing_lists_the_rules_it_breaks_and_needs_confirmation(pool:
         .as_array()
         .unwrap()
         .is_empty());
+    // The same entrant on two boards cannot be confirmed away.
+    let twice = json!({"confirm": true, "boards": [
+        {"red": ids[0], "black": ids[1]},
+        {"red": ids[2], "black": ids[0]},
+    ]});
+    let doubled = expect(
+        &call(&pool, "PUT", &uri, Some(&token), Some(twice)).await,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    );
+    assert_eq!(
+        doubled["errors"]["boards[1].black"][0], "is already on another board",
+        "{doubled}"
+    );
     let stranger =
         json!({"boards": [{"red": ids[0], "black": "00000000-0000-0000-0000-000000000001"}]});
     let unknown = expect(
