@@ -18,6 +18,7 @@ import { chromium } from 'playwright-core';
 import { HtmlValidate } from 'html-validate';
 import { registerDashboardTests } from './dashboard.mjs';
 import { registerPrintTests } from './prints.mjs';
+import { registerCrawlTests } from './crawl.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -508,6 +509,8 @@ test('an arbiter creates an event and runs round 1 from the desk', async ({ page
 
 registerDashboardTests({ test, logIn, assert, base: () => base, out, join });
 registerPrintTests({ test, logIn, assert, api, data, base: () => base, out, join, EVIL });
+// Last: it crawls what the tests before it made.
+registerCrawlTests({ test, logIn, assert, base: () => base, EVIL });
 
 async function main() {
   let passed = 0;
