@@ -347,6 +347,7 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "找不到該輪（或尚未公佈）",
         "找不到该轮（或尚未公布）",
     ),
+    ("set-up not found", "找不到該布局", "找不到该布局"),
     ("section not found", "找不到該組別", "找不到该组别"),
     ("tournament not found", "找不到該賽事", "找不到该赛事"),
     // The dashboard forms for byes, forbidden pairs, settings and the playoff.

@@ -58,7 +58,24 @@ function startLive(live) {
   schedule();
 }
 
+/* Revealed set-ups (SPEC §9): the browser recomputes SHA-256(set-up ":" salt) and says whether
+ * it matches the commitment published before the round. SubtleCrypto exists only in secure
+ * contexts (HTTPS, localhost); elsewhere the page keeps its instructions for doing it by hand. */
+async function verifySetups() {
+  if (!window.crypto?.subtle) return;
+  for (const el of document.querySelectorAll('[data-verify-text]')) {
+    const bytes = new TextEncoder().encode(el.dataset.verifyText);
+    const digest = await window.crypto.subtle.digest('SHA-256', bytes);
+    const hex = Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, '0')).join('');
+    const ok = hex === el.dataset.verifyCommitment;
+    const out = el.querySelector('.verify-result');
+    out.textContent = ok ? el.dataset.verifyOk : el.dataset.verifyBad;
+    el.classList.add(ok ? 'verified' : 'mismatch');
+  }
+}
+
 document.addEventListener('DOMContentLoaded', () => {
+  verifySetups().catch(() => {});
   // Print buttons of the print views (hidden until a script can make them work).
   for (const button of document.querySelectorAll('button[data-print]')) {
     button.hidden = false;

@@ -152,6 +152,19 @@ export function registerPrintTests({ test, logIn, assert, api, data, base, out, 
     assert((await page.locator('nav.tabs >> text=得獎名單').count()) === 0, 'no prizes, no tab');
   }, { context: { locale: 'zh-TW' } });
 
+  test('a visitor verifies a revealed set-up against its commitment in the browser', async ({ page }) => {
+    const e = await event();
+    await page.goto(`${base()}/s/${e.sectionId}/pairings/1?lang=en`);
+    await Promise.all([page.waitForURL(/\/setups\/1$/), page.click('main >> text=Set-ups')]);
+    const boards = await page.locator('section.setup').count();
+    assert(boards >= 2, `one set-up per board (${boards})`);
+    await page.waitForSelector('p.verify.verified');
+    assert((await page.locator('p.verify.verified').count()) === boards, 'every set-up verifies');
+    assert((await page.locator('p.verify.mismatch').count()) === 0, 'no mismatch');
+    assert((await page.locator('table.board').count()) === boards, 'a diagram per board');
+    await page.screenshot({ path: join(out, 'public-setups.png'), fullPage: true });
+  });
+
   test('public standings and pairings update in place, without a reload', async ({ page, context }) => {
     const token = data.token;
     const t = await api('POST', '/api/v1/tournaments', { name: 'Live Cup', game: 'xiangqi' }, token);

@@ -1033,3 +1033,97 @@ async fn a_paired_round_stays_the_arbiters_draft_until_it_is_published(pool: PgP
     let shown = visitor.get(&format!("/s/{sid}/pairings/1?lang=en")).await;
     assert_eq!(shown.status, StatusCode::OK, "{}", shown.text);
 }
+
+#[sqlx::test]
+async fn set_ups_are_committed_before_the_round_and_revealed_with_their_salt_after(pool: PgPool) {
+    use crate::support::{add_entrants, admin_token, call, expect, tournament_with_section};
+    use sha2::Digest as _;
+    let token = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(
+        &pool,
+        &token,
+        "jieqi",
+        serde_json::json!({"rounds": 2, "setup_mode": "duplicate"}),
+    )
+    .await;
+    add_entrants(&pool, &token, &sid, 4).await;
+    let rounds = format!("/api/v1/sections/{sid}/rounds");
+    let round = expect(
+        &call(&pool, "POST", &rounds, Some(&token), None).await,
+        StatusCode::CREATED,
+    );
+    let mut visitor = Browser::new(&pool);
+    let page = format!("/s/{sid}/setups/1?lang=en");
+    assert_eq!(
+        visitor.get(&page).await.status,
+        StatusCode::NOT_FOUND,
+        "a draft"
+    );
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("{rounds}/1/publish"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let secret: serde_json::Value = expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("{rounds}/1/setup"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let setup = secret["setup"].as_str().unwrap().to_string();
+    let salt = secret["salt"].as_str().unwrap().to_string();
+    let commitment = secret["commitment"].as_str().unwrap().to_string();
+
+    // During the round: the commitment only, even for a logged-in arbiter on the public page.
+    service::users::create_user(&pool, "desk", "a long password", "admin")
+        .await
+        .unwrap();
+    let mut arbiter = Browser::new(&pool);
+    arbiter.log_in("desk", "a long password").await;
+    for reply in [visitor.get(&page).await, arbiter.get(&page).await] {
+        assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
+        assert!(reply.text.contains(&commitment));
+        assert!(!reply.text.contains(&salt), "the salt leaked");
+        assert!(!reply.text.contains(&setup), "the set-up leaked");
+    }
+    let pairings = visitor.get(&format!("/s/{sid}/pairings/1?lang=en")).await;
+    assert!(pairings.text.contains(&format!("/s/{sid}/setups/1")));
+
+    for board in round["boards"].as_array().unwrap() {
+        expect(
+            &call(
+                &pool,
+                "PUT",
+                &format!("/api/v1/boards/{}/result", board["id"].as_str().unwrap()),
+                Some(&token),
+                Some(serde_json::json!({"result": "draw"})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let revealed = visitor.get(&page).await;
+    assert_eq!(revealed.status, StatusCode::OK);
+    for part in [&commitment, &salt, &setup] {
+        assert!(revealed.text.contains(part.as_str()), "{part} missing");
+    }
+    assert!(revealed
+        .text
+        .contains(r#"<table class="board board-jieqi">"#));
+    let digest = hex::encode(sha2::Sha256::digest(format!("{setup}:{salt}")));
+    assert_eq!(digest, commitment, "the page's verification recipe holds");
+    assert!(revealed
+        .text
+        .contains(&format!(r#"data-verify-text="{setup}:{salt}""#)));
+}

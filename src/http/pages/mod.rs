@@ -75,6 +75,7 @@ pub fn router() -> Router<AppState> {
         .route("/s/{section_id}/bracket", get(public::show_bracket))
         .route("/s/{section_id}/bracket/print", get(public::print_bracket))
         .route("/s/{section_id}/prizes/print", get(public::print_prizes))
+        .route("/s/{section_id}/setups/{n}", get(public::show_setups))
         // The arbiter dashboard below /admin (its own file, to keep merges apart). It took
         // over the desk's routes (`/admin/tournaments…`, `/admin/t/…`, `/admin/s/…`,
         // `/admin/boards/{id}/result`) with the same forms and fields.

@@ -158,6 +158,8 @@ pub struct SectionNav {
     pub planned_rounds: i32,
     /// The section has a prize table (the prize list is linked).
     pub prizes: bool,
+    /// The section's rounds have hidden-piece set-ups (Jieqi, Banqi), linked from each round.
+    pub setups: bool,
 }
 
 impl SectionNav {
@@ -206,6 +208,7 @@ fn nav(
         round,
         planned_rounds: s.rounds,
         prizes,
+        setups: s.setup_mode != "none" && crate::service::setups::variant(&t.game).is_some(),
     }
 }
 
@@ -1414,6 +1417,68 @@ pub async fn print_prizes(
             nav,
             lines,
             is_final,
+        },
+    )
+    .into_response()
+}
+
+// ---------------------------------------------------------------- revealed set-ups
+
+/// `GET /s/{section_id}/setups/{n}`: a round's hidden-piece set-ups as the public may see them.
+#[derive(Template)]
+#[template(path = "public/setups.html")]
+pub struct SetupsPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Section heading and tabs.
+    pub nav: SectionNav,
+    /// Round number.
+    pub number: i32,
+    /// Whether the round is complete and its set-ups revealed.
+    pub revealed: bool,
+    /// Each set-up with its diagram once revealed.
+    pub setups: Vec<(
+        service::setups::SetupView,
+        Option<super::setups_admin::Diagram>,
+    )>,
+}
+
+/// `GET /s/{section_id}/setups/{n}`
+pub async fn show_setups(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath((id, n)): PagePath<(Uuid, i32)>,
+) -> Response {
+    let (ctx, nav, _) = match load_round(&state, ctx, id, n).await {
+        Ok(found) => found,
+        Err(response) => return response,
+    };
+    // No actor, even for a logged-in arbiter: this page may be on the wall, and the set-up
+    // is secret until the round is complete.
+    let setups = match service::setups::of_round(&state.db, None, id, n).await {
+        Ok(setups) => setups,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    let revealed = setups.revealed;
+    let setups = setups
+        .setups
+        .into_iter()
+        .map(|view| {
+            let diagram = view.setup.as_deref().and_then(super::setups_admin::diagram);
+            (view, diagram)
+        })
+        .collect();
+    HtmlPage(
+        StatusCode::OK,
+        SetupsPage {
+            tr: ctx.tr(),
+            ctx,
+            nav,
+            number: n,
+            revealed,
+            setups,
         },
     )
     .into_response()
