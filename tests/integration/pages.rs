@@ -420,6 +420,9 @@ async fn the_public_pages_show_a_section_from_the_services(pool: PgPool) {
     let red = round["boards"][0]["red"]["name"].as_str().unwrap();
     assert!(pairings.text.contains(red));
     assert!(pairings.text.contains("1 : 0"), "result shown");
+    // The list by name is on the page too, every player once (5 entrants, one bye).
+    let by_name = &pairings.text[pairings.text.find(r#"<details class="by-name">"#).unwrap()..];
+    assert_eq!(by_name.matches("<tr><td>").count(), 5, "{by_name}");
     assert!(pairings.text.contains("1 foul(s)"), "fouls shown");
     assert!(
         pairings.text.contains(">bye<"),

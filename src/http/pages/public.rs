@@ -404,6 +404,8 @@ pub struct PairingsPage {
     pub nav: SectionNav,
     /// The round.
     pub data: PairingsData,
+    /// The same boards by player name, so a player finds their board fast on a phone.
+    pub lines: Vec<ByNameLine>,
 }
 
 /// `GET /s/{section_id}/pairings/{n}/print`
@@ -544,7 +546,18 @@ async fn pairings(
     let tr = ctx.tr();
     match view {
         View::Screen => {
-            HtmlPage(StatusCode::OK, PairingsPage { tr, ctx, nav, data }).into_response()
+            let lines = by_name_lines(&data);
+            HtmlPage(
+                StatusCode::OK,
+                PairingsPage {
+                    tr,
+                    ctx,
+                    nav,
+                    data,
+                    lines,
+                },
+            )
+            .into_response()
         }
         View::Print => {
             let public_url = public_url(headers, &format!("/s/{id}/pairings/{number}"));
