@@ -59,6 +59,10 @@ pub struct KnockoutPage {
     pub fields: Vec<Field>,
     /// Why the last action was refused.
     pub error: Option<String>,
+    /// Where a match's game form posts: `{games_base}/{match_id}/games`.
+    pub games_base: String,
+    /// Prefix of the game forms' element ids.
+    pub id_prefix: &'static str,
 }
 
 fn creation_fields(form: &Fields) -> Vec<Field> {
@@ -113,6 +117,8 @@ async fn page(
         KnockoutPage {
             tr: ctx.tr(),
             ctx,
+            games_base: format!("/admin/s/{}/knockout/matches", section.id),
+            id_prefix: "ko",
             section,
             bracket,
             matches,

@@ -55,6 +55,10 @@ pub struct PlayoffPage {
     pub fields: Vec<Field>,
     /// Why the last action was refused.
     pub error: Option<String>,
+    /// Where a match's game form posts: `{games_base}/{match_id}/games`.
+    pub games_base: String,
+    /// Prefix of the game forms' element ids.
+    pub id_prefix: &'static str,
 }
 
 fn playoff_fields(form: &Fields, tr: Tr) -> Vec<Field> {
@@ -124,6 +128,8 @@ async fn page(
         PlayoffPage {
             tr,
             ctx,
+            games_base: format!("/admin/t/{}/playoff/matches", tournament.id),
+            id_prefix: "po",
             tournament,
             matches: playoff.as_ref().map(match_rows).unwrap_or_default(),
             playoff,
