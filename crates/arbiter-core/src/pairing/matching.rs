@@ -1214,6 +1214,12 @@ impl<W: MatchWeight> State<W> {
                     self.expand_blossom(b, true);
                 }
             }
+            if maxcardinality {
+                // The dual change of this stage often made many edges between free vertices
+                // tight at once: match them now instead of one augmentation per stage.
+                self.match_tight_free(g);
+                self.augment_tight_paths(g);
+            }
         }
     }
 
