@@ -287,6 +287,8 @@ pub struct Matcher<W: MatchWeight> {
     dirty: Vec<usize>,
     is_dirty: Vec<bool>,
     fresh: bool,
+    /// Whether the last solve ended with every vertex matched (its duals are then optimal).
+    perfect: bool,
     st: State<W>,
 }
 
@@ -317,6 +319,7 @@ impl<W: MatchWeight> Matcher<W> {
             dirty: Vec::new(),
             is_dirty: vec![false; m],
             fresh: true,
+            perfect: false,
             st: State::new(m),
         }
     }
@@ -456,12 +459,44 @@ impl<W: MatchWeight> Matcher<W> {
                 self.st.run(&graph, true);
             }
         }
+        self.perfect = self.st.mate.iter().all(|&p| p != NONE);
         for v in self.dirty.drain(..) {
             self.is_dirty[v] = false;
         }
         for d in self.is_dirty.iter_mut() {
             *d = false;
         }
+    }
+
+    /// Whether the current matching is a proven optimum of the current weights: solved with
+    /// every vertex matched, and no edge changed since (a [`Matcher::fix_pair`] of a matched
+    /// pair outside blossoms keeps it).
+    pub fn is_certified(&self) -> bool {
+        !self.fresh && self.perfect && self.dirty.is_empty()
+    }
+
+    /// Whether the edge `{u, v}` can belong to some optimum of the current weights.
+    ///
+    /// `false` is a proof: the matcher is certified (see [`Matcher::is_certified`]), so its
+    /// duals are optimal, and the edge is absent or its reduced cost under those duals is
+    /// positive, so by complementary slackness no optimum contains it. `true` means "maybe"
+    /// (also whenever no certificate is at hand, or both ends lie in one blossom, where the
+    /// reduced cost would need the blossom duals).
+    pub fn may_be_optimal(&self, u: usize, v: usize) -> bool {
+        let m = self.m;
+        if !self.is_certified() {
+            return true;
+        }
+        if !self.edges[u * m + v] {
+            return false;
+        }
+        if self.st.inblossom[u] == self.st.inblossom[v] {
+            return true;
+        }
+        let slack = self.st.dualvar[u]
+            .add(self.st.dualvar[v])
+            .sub(self.weights[u * m + v]);
+        slack <= W::ZERO
     }
 
     /// The partner of `v` in the current optimum.
@@ -1644,6 +1679,82 @@ mod tests {
                 prop_assert_eq!(score(&m.matching(), &list), brute(n, &list, true));
             }
         }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// An edge the matcher rules out of every optimum is in none: forcing it into the
+        /// matching (brute force over the rest) loses weight. Weights from a small range make
+        /// many ties, where ruling out is delicate.
+        #[test]
+        fn edges_ruled_out_of_every_optimum_are_in_none(
+            half in 1usize..5,
+            odd in proptest::bool::ANY,
+            weights in proptest::collection::vec(proptest::option::weighted(0.9, 0i64..4), 45),
+            changes in proptest::collection::vec((0usize..10, 0usize..10, 0i64..4), 0..4),
+        ) {
+            let n = 2 * half + usize::from(odd);
+            let mut m = Matcher::<i64>::new(n);
+            let mut w = vec![vec![None; n]; n];
+            let mut k = 0;
+            for i in 0..n {
+                for j in i + 1..n {
+                    w[i][j] = weights[k % weights.len()];
+                    m.set_weight(i, j, w[i][j]);
+                    k += 1;
+                }
+            }
+            m.solve();
+            for &(a, b, x) in &changes {
+                let (a, b) = (a % n, b % n);
+                if a != b {
+                    w[a.min(b)][a.max(b)] = Some(x);
+                    m.set_weight(a, b, Some(x));
+                    m.solve();
+                }
+            }
+            let list: Vec<(usize, usize, i64)> = (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .filter_map(|(i, j)| w[i][j].map(|x| (i, j, x)))
+                .collect();
+            let best = brute(n, &list, true);
+            prop_assert_eq!(score(&m.matching(), &list), best);
+            for &(u, v, x) in &list {
+                if m.is_certified() && !m.may_be_optimal(u, v) {
+                    // The best matching through {u, v}: u and v leave the graph.
+                    let rest: Vec<(usize, usize, i64)> = list
+                        .iter()
+                        .copied()
+                        .filter(|&(a, b, _)| a != u && a != v && b != u && b != v)
+                        .collect();
+                    let (card, total) = brute(n, &rest, true);
+                    prop_assert!((card + 1, total + x) < best, "edge {u}-{v} is in an optimum");
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_matcher_rules_out_edges_of_no_optimum_and_keeps_its_certificate_on_fix() {
+        // A 4-cycle 0-1-2-3 plus the chord 0-2: the unique optimum is {0-1, 2-3}.
+        let mut m = Matcher::<i64>::new(4);
+        m.set_weight(0, 1, Some(5));
+        m.set_weight(1, 2, Some(1));
+        m.set_weight(2, 3, Some(5));
+        m.set_weight(3, 0, Some(1));
+        m.set_weight(0, 2, Some(1));
+        assert!(!m.is_certified());
+        assert!(m.may_be_optimal(1, 2), "nothing is proven before a solve");
+        m.solve();
+        assert!(m.is_certified());
+        assert!(m.may_be_optimal(0, 1));
+        assert!(!m.may_be_optimal(1, 2));
+        assert!(!m.may_be_optimal(0, 2));
+        m.fix_pair(0, 1);
+        assert!(m.is_certified(), "fixing a matched pair keeps the optimum");
+        m.set_weight(1, 2, Some(9));
+        assert!(!m.is_certified());
     }
 
     #[test]
