@@ -78,8 +78,27 @@ impl_match_weight_int!(i128);
 
 /// A fixed-width signed (two's complement) integer of `L` 64-bit limbs, little-endian, for
 /// weights wider than 128 bits (the Dutch criteria need hundreds of bits in big events).
-#[derive(Clone, Copy, PartialEq, Eq, Hash)]
+#[derive(Clone, Copy, Eq)]
 pub struct Wide<const L: usize>(pub [u64; L]);
+
+// By hand: the derived comparison of the limb array calls `memcmp`, which showed up in
+// profiles of the solver's inner loop.
+impl<const L: usize> PartialEq for Wide<L> {
+    #[inline]
+    fn eq(&self, other: &Self) -> bool {
+        let mut diff = 0;
+        for i in 0..L {
+            diff |= self.0[i] ^ other.0[i];
+        }
+        diff == 0
+    }
+}
+
+impl<const L: usize> std::hash::Hash for Wide<L> {
+    fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
+        self.0.hash(state);
+    }
+}
 
 impl<const L: usize> Wide<L> {
     /// Zero.
@@ -124,6 +143,33 @@ impl<const L: usize> Wide<L> {
                 v |= self.0[src - 1] >> (64 - bit_shift);
             }
             out[i] = v;
+        }
+        Wide(out)
+    }
+
+    /// `self + v · 2^bit` (wrapping), without building the shifted value: the cheap way to
+    /// assemble a weight from bit fields.
+    #[inline]
+    pub fn added_at(self, bit: u32, v: u64) -> Self {
+        let mut out = self.0;
+        let limb = (bit / 64) as usize;
+        let shift = bit % 64;
+        if v == 0 || limb >= L {
+            return self;
+        }
+        let lo = v << shift;
+        let hi = if shift == 0 { 0 } else { v >> (64 - shift) };
+        let (sum, mut carry) = out[limb].overflowing_add(lo);
+        out[limb] = sum;
+        let mut i = limb + 1;
+        let mut add = hi;
+        while i < L && (carry || add != 0) {
+            let (s1, c1) = out[i].overflowing_add(add);
+            let (s2, c2) = s1.overflowing_add(u64::from(carry));
+            out[i] = s2;
+            carry = c1 || c2;
+            add = 0;
+            i += 1;
         }
         Wide(out)
     }
@@ -1755,6 +1801,19 @@ mod tests {
         assert!(m.is_certified(), "fixing a matched pair keeps the optimum");
         m.set_weight(1, 2, Some(9));
         assert!(!m.is_certified());
+    }
+
+    proptest! {
+        #[test]
+        fn adding_at_a_bit_is_adding_the_shifted_value(
+            limbs in proptest::array::uniform3(proptest::num::u64::ANY),
+            bit in 0u32..200,
+            v in proptest::num::u64::ANY,
+        ) {
+            let w = Wide::<3>(limbs);
+            let shifted = Wide::<3>::from_u64(v).shifted_left(bit);
+            prop_assert_eq!(w.added_at(bit, v), w.add(shifted));
+        }
     }
 
     #[test]
