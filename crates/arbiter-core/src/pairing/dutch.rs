@@ -1125,27 +1125,23 @@ impl Context {
                 }
                 // The bonuses below only pick, among the optima of the current weights, the
                 // one where `pv` has its first possible partner (they sit below every
-                // criterion). When every candidate before the current partner is proven to
-                // be in no optimum, the current partner is that answer: no solve needed.
+                // criterion). Candidates proven to be in no optimum are passed over; if the
+                // first one left is the current partner, or an exchange of partners reaches
+                // an optimum with it, that is the answer without a solve.
                 let mv = mate_of(&m, pv);
                 if m.is_certified() && mv != pv {
-                    let is_candidate =
-                        |oi: usize| oi > pi && !matched[bracket[oi]] && base[oi][pi].is_some();
-                    let forced = remainder
+                    let first = remainder
                         .iter()
-                        .filter(|&&oi| is_candidate(oi))
+                        .filter(|&&oi| oi > pi && !matched[bracket[oi]] && base[oi][pi].is_some())
                         .map(|&oi| bracket[oi])
-                        .take_while(|&ov| ov != mv)
-                        .all(|ov| !m.may_be_optimal(pv, ov));
-                    // `forced` alone also holds when `mv` is no candidate at all.
-                    let mv_is_candidate = remainder
-                        .iter()
-                        .any(|&oi| bracket[oi] == mv && is_candidate(oi));
-                    if forced && mv_is_candidate {
-                        matched[pv] = true;
-                        matched[mv] = true;
-                        m.fix_pair(pv, mv);
-                        continue;
+                        .find(|&ov| m.may_be_optimal(pv, ov));
+                    if let Some(c) = first {
+                        if c == mv || m.try_swap(pv, c) {
+                            matched[pv] = true;
+                            matched[c] = true;
+                            m.fix_pair(pv, c);
+                            continue;
+                        }
                     }
                 }
                 let mut addend = 0u64;

@@ -545,6 +545,46 @@ impl<W: MatchWeight> Matcher<W> {
         slack <= W::ZERO
     }
 
+    /// Switches to an optimum that pairs `u` with `c`, if one is found by exchanging
+    /// partners: with `u`–`x` and `c`–`y` in the current (certified) optimum, and the edges
+    /// `u`–`c` and `x`–`y` tight, `{u–c, x–y}` replaces `{u–x, c–y}` at the same weight, so
+    /// the result is again a certified optimum. Returns whether it switched; `false` proves
+    /// nothing. Only vertices outside blossoms take part, which keeps the duals valid as
+    /// they are.
+    pub fn try_swap(&mut self, u: usize, c: usize) -> bool {
+        let m = self.m;
+        if !self.is_certified() || u == c || u >= self.n || c >= self.n {
+            return false;
+        }
+        let (pu, pc) = (self.st.mate[u], self.st.mate[c]);
+        if pu == NONE || pc == NONE {
+            return false;
+        }
+        let (x, y) = (pu % m, pc % m);
+        if x == c {
+            return true;
+        }
+        let quad = [u, c, x, y];
+        if quad.iter().any(|&v| self.st.inblossom[v] != v) {
+            return false;
+        }
+        let tight = |a: usize, b: usize| {
+            self.edges[a * m + b]
+                && self.st.dualvar[a]
+                    .add(self.st.dualvar[b])
+                    .sub(self.weights[a * m + b])
+                    == W::ZERO
+        };
+        if !tight(u, c) || !tight(x, y) {
+            return false;
+        }
+        self.st.mate[u] = u * m + c;
+        self.st.mate[c] = c * m + u;
+        self.st.mate[x] = x * m + y;
+        self.st.mate[y] = y * m + x;
+        true
+    }
+
     /// The partner of `v` in the current optimum.
     pub fn mate(&self, v: usize) -> Option<usize> {
         let p = self.st.mate[v];
@@ -1781,6 +1821,63 @@ mod tests {
         }
     }
 
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// A partner exchange lands on an optimum that contains the asked edge, and the
+        /// matcher stays certified and keeps repairing correctly afterwards.
+        #[test]
+        fn partner_exchanges_land_on_optima(
+            half in 2usize..5,
+            odd in proptest::bool::ANY,
+            weights in proptest::collection::vec(0i64..3, 45),
+            asks in proptest::collection::vec((0usize..10, 0usize..10), 1..6),
+            change in (0usize..10, 0usize..10, 0i64..3),
+        ) {
+            let n = 2 * half + usize::from(odd);
+            let mut m = Matcher::<i64>::new(n);
+            let mut w = vec![vec![0i64; n]; n];
+            let mut k = 0;
+            for i in 0..n {
+                for j in i + 1..n {
+                    w[i][j] = weights[k % weights.len()];
+                    w[j][i] = w[i][j];
+                    m.set_weight(i, j, Some(w[i][j]));
+                    k += 1;
+                }
+            }
+            let list: Vec<(usize, usize, i64)> = (0..n)
+                .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                .map(|(i, j)| (i, j, w[i][j]))
+                .collect();
+            m.solve();
+            let best = brute(n, &list, true);
+            let mut swapped = false;
+            for &(u, c) in &asks {
+                let (u, c) = (u % n, c % n);
+                if u != c && m.try_swap(u, c) {
+                    swapped = true;
+                    prop_assert_eq!(m.mate(u), Some(c));
+                    prop_assert!(m.is_certified());
+                    prop_assert_eq!(score(&m.matching(), &list), best);
+                }
+            }
+            let (a, b, x) = change;
+            let (a, b) = (a % n, b % n);
+            if swapped && a != b {
+                w[a][b] = x;
+                w[b][a] = x;
+                m.set_weight(a, b, Some(x));
+                m.solve();
+                let list: Vec<(usize, usize, i64)> = (0..n)
+                    .flat_map(|i| (i + 1..n).map(move |j| (i, j)))
+                    .map(|(i, j)| (i, j, w[i][j]))
+                    .collect();
+                prop_assert_eq!(score(&m.matching(), &list), brute(n, &list, true));
+            }
+        }
+    }
+
     #[test]
     fn the_matcher_rules_out_edges_of_no_optimum_and_keeps_its_certificate_on_fix() {
         // A 4-cycle 0-1-2-3 plus the chord 0-2: the unique optimum is {0-1, 2-3}.
@@ -1797,6 +1894,7 @@ mod tests {
         assert!(m.may_be_optimal(0, 1));
         assert!(!m.may_be_optimal(1, 2));
         assert!(!m.may_be_optimal(0, 2));
+        assert!(!m.try_swap(1, 2), "1-2 is in no optimum");
         m.fix_pair(0, 1);
         assert!(m.is_certified(), "fixing a matched pair keeps the optimum");
         m.set_weight(1, 2, Some(9));
