@@ -95,7 +95,9 @@ struct Context {
     edition: Edition,
     players: Vec<Player>,
     /// Pairs that may not meet (entrant indices, smaller first).
-    forbidden: BTreeSet<(usize, usize)>,
+    /// Per entrant index, the sorted entrant indices it may not meet (earlier opponents and
+    /// forbidden pairs): a short list, searched for every edge weight.
+    forbidden: Vec<Vec<usize>>,
     completed: u32,
     final_round: bool,
     initial_colour: Side,
@@ -313,7 +315,17 @@ impl Context {
         Ok(Context {
             edition: options.edition,
             players,
-            forbidden,
+            forbidden: {
+                let mut lists = vec![Vec::new(); t.entrants.len()];
+                for &(i, j) in &forbidden {
+                    lists[i].push(j);
+                    lists[j].push(i);
+                }
+                for list in &mut lists {
+                    list.sort_unstable();
+                }
+                lists
+            },
             completed,
             final_round,
             initial_colour: t.initial_colour.unwrap_or(Side::Red),
@@ -321,8 +333,7 @@ impl Context {
     }
 
     fn compatible(&self, a: &Player, b: &Player) -> bool {
-        let key = (a.entrant.min(b.entrant), a.entrant.max(b.entrant));
-        if self.forbidden.contains(&key) {
+        if self.forbidden[a.entrant].binary_search(&b.entrant).is_ok() {
             return false;
         }
         !(a.absolute
