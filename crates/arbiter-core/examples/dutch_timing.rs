@@ -1,11 +1,20 @@
 //! Times Dutch pairings of generated tournaments: `cargo run --release --example dutch_timing
 //! -- 1000 5` pairs rounds 1..=5 of a 1,000-entrant event and prints each round's time.
 //!
-//! Measured on the shared 2-core machine (29 Nov 2026, load average 6–9, so wall times are
-//! roughly twice the CPU times): 1,000 entrants, 5 rounds: 4.9 s CPU in total (about 1 s a
-//! round; wall 0.6–3.0 s); 2,000 entrants, 5 rounds: 35.8 s CPU in total (7–11 s a round for
-//! rounds 2–5; wall 13–29 s; 417 MB resident); 3,000 entrants, round 1: 1.9 s CPU;
-//! 4,000, round 1: 13.8 s wall; 5,000, round 1: 153 s wall (niced), over the 60 s target.
+//! Each line gives the round's wall time and this process's CPU time (from `/proc`; the
+//! machine is shared, so wall times on a busy day can be two or three times the CPU time).
+//!
+//! Measured on the shared 2-core machine, release build, 29 Nov 2026 (issue #3 targets:
+//! 1,000 < 5 s, 2,000 < 20 s, 5,000 < 60 s a round), rounds 1 / 3 / 5 (CPU):
+//! - 100 entrants: under 0.01 s a round; 4 MB peak.
+//! - 1,000 entrants: 0.19 / 0.46 / 0.46 s; 92 MB peak.
+//! - 2,000 entrants: 0.60 / 1.91 / 2.85 s; 411 MB peak.
+//! - 5,000 entrants: 5.6 / 11.8 / 14.7 s (wall 5.6 / 12.5 / 16.1 s with a normal load);
+//!   over all 9 rounds at most 19.8 s CPU (round 7); 2.9 GB peak for 5 rounds, 3.3 GB for 9
+//!   (the dense weight matrix: 5,000² weights of up to 12 × 64 bits).
+//!
+//! Before the solve-skipping of stage 4 and the per-stage tight matching, 5,000 entrants
+//! took 153 s for round 1 and 45–60 s of single solves in later rounds.
 
 use arbiter_core::generator::GeneratorConfig;
 use arbiter_core::model::{ResultCode, RoundRecord, Side};
@@ -30,10 +39,15 @@ fn main() {
     let mut rng = arbiter_core::generator::SplitMix64::new(99);
     for round in 1..=rounds {
         let start = Instant::now();
+        let cpu_start = cpu_seconds();
         let p = pair(&t, &DutchOptions::default()).expect("pairable");
+        let wall = start.elapsed().as_secs_f64();
+        let cpu = match (cpu_start, cpu_seconds()) {
+            (Some(a), Some(b)) => format!(", CPU {:.2} s", b - a),
+            _ => String::new(),
+        };
         println!(
-            "{entrants} entrants, round {round}: {:.3} s ({} boards)",
-            start.elapsed().as_secs_f64(),
+            "{entrants} entrants, round {round}: wall {wall:.3} s{cpu} ({} boards)",
             p.boards.len()
         );
 
@@ -61,4 +75,17 @@ fn main() {
         // Absences drawn by the generator for round 1 are in the records already; later
         // rounds have none, which keeps the timing comparable.
     }
+}
+
+/// User plus system CPU time of this process so far, from `/proc/self/stat` (Linux; in
+/// clock ticks of 1/100 s), so that a busy shared machine does not inflate the figures.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may contain spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }

@@ -10,7 +10,15 @@
 //!   solves. After edge weights around a few vertices change, [`Matcher::solve`] repairs the
 //!   optimum locally instead of starting over; this is what makes the Dutch system's many
 //!   "is there still an optimum with this choice?" questions affordable. The matcher always
-//!   computes a maximum-weight matching among the maximum-cardinality ones.
+//!   computes a maximum-weight matching among the maximum-cardinality ones. Between solves it
+//!   can also answer some such questions with no solve at all: [`Matcher::may_be_optimal`]
+//!   rules edges out of every optimum by their reduced cost under the certified optimal
+//!   duals, and [`Matcher::try_swap`] moves to another optimum by exchanging two partners.
+//!
+//! After each augmentation, free vertices joined by tight edges are matched at once (and
+//! short tight alternating paths augmented) before the next stage: after a bulk weight change
+//! one dual adjustment typically makes hundreds of such edges tight, and taking them one
+//! stage each made the first solve of a big bracket cost tens of seconds at 5,000 vertices.
 //!
 //! The algorithm follows the classic formulation by Galil ("Efficient algorithms for finding
 //! maximum matching in graphs", 1986) in the well-known structure of J. van Rantwijk's
