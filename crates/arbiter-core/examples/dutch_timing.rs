@@ -13,8 +13,10 @@
 //!   over all 9 rounds at most 19.8 s CPU (round 7); 2.9 GB peak for 5 rounds, 3.3 GB for 9
 //!   (the dense weight matrix: 5,000² weights of up to 12 × 64 bits).
 //!
-//! Before the solve-skipping of stage 4 and the per-stage tight matching, 5,000 entrants
-//! took 153 s for round 1 and 45–60 s of single solves in later rounds.
+//! Before the per-stage tight matching and the solve skipping of stage 4 (same machine,
+//! same day): 2,000 entrants about 10 s CPU for rounds 2 and 3; 5,000 entrants 53 s CPU for
+//! round 2 alone (one bracket's first solve took 45 s), 10–16 s for round 1. An older note
+//! here gave 153 s for round 1 at 5,000, measured under memory pressure.
 
 use arbiter_core::generator::GeneratorConfig;
 use arbiter_core::model::{ResultCode, RoundRecord, Side};
