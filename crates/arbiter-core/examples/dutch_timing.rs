@@ -1,6 +1,10 @@
 //! Times Dutch pairings of generated tournaments: `cargo run --release --example dutch_timing
 //! -- 1000 5` pairs rounds 1..=5 of a 1,000-entrant event and prints each round's time.
 //!
+//! With `--generated` after the numbers, the history comes from the crate's generator
+//! (absences, forfeits and byes in every round, as in the criterion bench) and only the last
+//! round is timed.
+//!
 //! Each line gives the round's wall time and this process's CPU time (from `/proc`; the
 //! machine is shared, so wall times on a busy day can be two or three times the CPU time).
 //!
@@ -36,6 +40,24 @@ fn main() {
         seed: 7,
         ..GeneratorConfig::default()
     };
+    if std::env::args().any(|a| a == "--generated") {
+        // The generator's own history (absences, forfeits and byes in every round): only
+        // the last round is timed.
+        let t = arbiter_core::generator::generate(&config, rounds - 1).expect("history");
+        let start = Instant::now();
+        let cpu_start = cpu_seconds();
+        let p = pair(&t, &DutchOptions::default()).expect("pairable");
+        let cpu = match (cpu_start, cpu_seconds()) {
+            (Some(a), Some(b)) => format!(", CPU {:.2} s", b - a),
+            _ => String::new(),
+        };
+        println!(
+            "{entrants} entrants (generated history), round {rounds}: wall {:.3} s{cpu} ({} boards)",
+            start.elapsed().as_secs_f64(),
+            p.boards.len()
+        );
+        return;
+    }
     // Build round by round so that each pairing is timed.
     let mut t = arbiter_core::generator::generate(&config, 0).expect("round 0");
     let mut rng = arbiter_core::generator::SplitMix64::new(99);
