@@ -488,6 +488,12 @@ impl<W: MatchWeight> Matcher<W> {
             // plain start below is used.
             self.st.init(&graph);
             self.st.init_vertex_duals(&graph);
+            // Then each dual down to the smallest feasible value, in turn: when the weights
+            // are (nearly) sums of per-vertex terms, as in completability checks, this
+            // makes (nearly) every edge tight, and the greedy below matches almost all.
+            for v in 0..self.m {
+                self.st.lower_dual(&graph, v);
+            }
             self.st.match_tight_free(&graph);
             self.st.augment_tight_paths(&graph);
             self.st.align_free_parities();
@@ -1401,6 +1407,26 @@ impl<W: MatchWeight> State<W> {
         }
         let mut need: Option<W> = None;
         for x in 0..n {
+            if x != v && g.has(v, x) {
+                let d = g.wt2(v, x).sub(self.dualvar[x]);
+                if need.is_none_or(|m| d > m) {
+                    need = Some(d);
+                }
+            }
+        }
+        if let Some(d) = need {
+            self.dualvar[v] = d;
+        }
+    }
+
+    /// Lowers the dual of the free vertex `v` (outside blossoms) to the smallest value that
+    /// keeps its edges feasible, which makes at least one of them tight.
+    fn lower_dual(&mut self, g: &Graph<'_, W>, v: usize) {
+        if self.mate[v] != NONE || self.inblossom[v] != v {
+            return;
+        }
+        let mut need: Option<W> = None;
+        for x in 0..self.n {
             if x != v && g.has(v, x) {
                 let d = g.wt2(v, x).sub(self.dualvar[x]);
                 if need.is_none_or(|m| d > m) {
