@@ -9,13 +9,15 @@
 //! machine is shared, so wall times on a busy day can be two or three times the CPU time).
 //!
 //! Measured on the shared 2-core machine, release build, 29 Nov 2026 (issue #3 targets:
-//! 1,000 < 5 s, 2,000 < 20 s, 5,000 < 60 s a round), rounds 1 / 3 / 5 (CPU):
-//! - 100 entrants: under 0.01 s a round; 4 MB peak.
-//! - 1,000 entrants: 0.19 / 0.46 / 0.46 s; 92 MB peak.
-//! - 2,000 entrants: 0.60 / 1.91 / 2.85 s; 411 MB peak.
-//! - 5,000 entrants: 5.6 / 11.8 / 14.7 s (wall 5.6 / 12.5 / 16.1 s with a normal load);
-//!   over all 9 rounds at most 19.8 s CPU (round 7); 2.9 GB peak for 5 rounds, 3.3 GB for 9
-//!   (the dense weight matrix: 5,000² weights of up to 12 × 64 bits).
+//! 1,000 < 5 s, 2,000 < 20 s, 5,000 < 60 s a round), CPU time of rounds 1 / 3 / 5 (wall
+//! equal within 0.1 s at that moment), peak resident memory of the whole run:
+//! - 100 entrants: under 0.01 s a round; 4 MB.
+//! - 1,000 entrants: 0.15 / 0.43 / 0.43 s; 92 MB.
+//! - 2,000 entrants: 0.60 / 1.82 / 2.82 s; 380 MB.
+//! - 5,000 entrants: 4.6 / 12.0 / 15.1 s; all 9 rounds 4.6–19.0 s (the slowest is round 7);
+//!   3.2 GB (the dense weight matrix: 5,000² weights of up to 12 × 64 bits).
+//! - `--generated`, round 5: 1,000 entrants 0.5 s, 2,000 entrants 3.0 s, 5,000 entrants
+//!   15.6 s (2.6 GB).
 //!
 //! Before the per-stage tight matching and the solve skipping of stage 4 (same machine,
 //! same day): 2,000 entrants about 10 s CPU for rounds 2 and 3; 5,000 entrants 53 s CPU for
