@@ -1,11 +1,28 @@
 //! Times Dutch pairings of generated tournaments: `cargo run --release --example dutch_timing
 //! -- 1000 5` pairs rounds 1..=5 of a 1,000-entrant event and prints each round's time.
 //!
-//! Measured on the shared 2-core machine (29 Nov 2026, load average 6–9, so wall times are
-//! roughly twice the CPU times): 1,000 entrants, 5 rounds: 4.9 s CPU in total (about 1 s a
-//! round; wall 0.6–3.0 s); 2,000 entrants, 5 rounds: 35.8 s CPU in total (7–11 s a round for
-//! rounds 2–5; wall 13–29 s; 417 MB resident); 3,000 entrants, round 1: 1.9 s CPU;
-//! 4,000, round 1: 13.8 s wall; 5,000, round 1: 153 s wall (niced), over the 60 s target.
+//! With `--generated` after the numbers, the history comes from the crate's generator
+//! (absences, forfeits and byes in every round, as in the criterion bench) and only the last
+//! round is timed.
+//!
+//! Each line gives the round's wall time and this process's CPU time (from `/proc`; the
+//! machine is shared, so wall times on a busy day can be two or three times the CPU time).
+//!
+//! Measured on the shared 2-core machine, release build, 29 Nov 2026 (issue #3 targets:
+//! 1,000 < 5 s, 2,000 < 20 s, 5,000 < 60 s a round), CPU time of rounds 1 / 3 / 5 (wall
+//! equal within 0.1 s at that moment), peak resident memory of the whole run:
+//! - 100 entrants: under 0.01 s a round; 4 MB.
+//! - 1,000 entrants: 0.15 / 0.43 / 0.43 s; 92 MB.
+//! - 2,000 entrants: 0.60 / 1.82 / 2.82 s; 380 MB.
+//! - 5,000 entrants: 4.6 / 12.0 / 15.1 s; all 9 rounds 4.6–19.0 s (the slowest is round 7);
+//!   3.2 GB (the dense weight matrix: 5,000² weights of up to 12 × 64 bits).
+//! - `--generated`, round 5: 1,000 entrants 0.5 s, 2,000 entrants 3.0 s, 5,000 entrants
+//!   15.6 s (2.6 GB).
+//!
+//! Before the per-stage tight matching and the solve skipping of stage 4 (same machine,
+//! same day): 2,000 entrants about 10 s CPU for rounds 2 and 3; 5,000 entrants 53 s CPU for
+//! round 2 alone (one bracket's first solve took 45 s), 10–16 s for round 1. An older note
+//! here gave 153 s for round 1 at 5,000, measured under memory pressure.
 
 use arbiter_core::generator::GeneratorConfig;
 use arbiter_core::model::{ResultCode, RoundRecord, Side};
@@ -25,15 +42,38 @@ fn main() {
         seed: 7,
         ..GeneratorConfig::default()
     };
+    if std::env::args().any(|a| a == "--generated") {
+        // The generator's own history (absences, forfeits and byes in every round): only
+        // the last round is timed.
+        let t = arbiter_core::generator::generate(&config, rounds - 1).expect("history");
+        let start = Instant::now();
+        let cpu_start = cpu_seconds();
+        let p = pair(&t, &DutchOptions::default()).expect("pairable");
+        let cpu = match (cpu_start, cpu_seconds()) {
+            (Some(a), Some(b)) => format!(", CPU {:.2} s", b - a),
+            _ => String::new(),
+        };
+        println!(
+            "{entrants} entrants (generated history), round {rounds}: wall {:.3} s{cpu} ({} boards)",
+            start.elapsed().as_secs_f64(),
+            p.boards.len()
+        );
+        return;
+    }
     // Build round by round so that each pairing is timed.
     let mut t = arbiter_core::generator::generate(&config, 0).expect("round 0");
     let mut rng = arbiter_core::generator::SplitMix64::new(99);
     for round in 1..=rounds {
         let start = Instant::now();
+        let cpu_start = cpu_seconds();
         let p = pair(&t, &DutchOptions::default()).expect("pairable");
+        let wall = start.elapsed().as_secs_f64();
+        let cpu = match (cpu_start, cpu_seconds()) {
+            (Some(a), Some(b)) => format!(", CPU {:.2} s", b - a),
+            _ => String::new(),
+        };
         println!(
-            "{entrants} entrants, round {round}: {:.3} s ({} boards)",
-            start.elapsed().as_secs_f64(),
+            "{entrants} entrants, round {round}: wall {wall:.3} s{cpu} ({} boards)",
             p.boards.len()
         );
 
@@ -61,4 +101,17 @@ fn main() {
         // Absences drawn by the generator for round 1 are in the records already; later
         // rounds have none, which keeps the timing comparable.
     }
+}
+
+/// User plus system CPU time of this process so far, from `/proc/self/stat` (Linux; in
+/// clock ticks of 1/100 s), so that a busy shared machine does not inflate the figures.
+fn cpu_seconds() -> Option<f64> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // The command name (field 2) is in parentheses and may contain spaces.
+    let rest = &stat[stat.rfind(')')? + 2..];
+    let fields: Vec<&str> = rest.split_whitespace().collect();
+    // utime and stime are fields 14 and 15 of the whole line, 12 and 13 after the name.
+    let utime: f64 = fields.get(11)?.parse().ok()?;
+    let stime: f64 = fields.get(12)?.parse().ok()?;
+    Some((utime + stime) / 100.0)
 }

@@ -16,6 +16,15 @@
 //! loses all its other edges instead of also getting the maximum weight. Everything is exact
 //! integer arithmetic and deterministic.
 //!
+//! Speed (issue #3: 5,000 entrants in under a minute). Most of the reference engine's solves
+//! are the S1 players' "first possible opponent" questions (one per board). Their answer is
+//! the first candidate that lies in *some* optimum of the current weights; the matcher's
+//! certified optimal duals rule out every candidate with a positive reduced cost
+//! (complementary slackness), and when the first remaining one is the current partner, or
+//! an exchange of partners along tight edges reaches an optimum with it, that is the answer
+//! without a solve. Any other case is solved exactly as the reference does. Figures are in
+//! `examples/dutch_timing.rs` and `benches/dutch.rs`.
+//!
 //! Public fixtures: 147/147 identical (pairs, colours and board order) for the 2025 edition
 //! and for `Edition::E2017` against bbpPairings v5.0.1.
 
@@ -95,7 +104,9 @@ struct Context {
     edition: Edition,
     players: Vec<Player>,
     /// Pairs that may not meet (entrant indices, smaller first).
-    forbidden: BTreeSet<(usize, usize)>,
+    /// Per entrant index, the sorted entrant indices it may not meet (earlier opponents and
+    /// forbidden pairs): a short list, searched for every edge weight.
+    forbidden: Vec<Vec<usize>>,
     completed: u32,
     final_round: bool,
     initial_colour: Side,
@@ -313,7 +324,17 @@ impl Context {
         Ok(Context {
             edition: options.edition,
             players,
-            forbidden,
+            forbidden: {
+                let mut lists = vec![Vec::new(); t.entrants.len()];
+                for &(i, j) in &forbidden {
+                    lists[i].push(j);
+                    lists[j].push(i);
+                }
+                for list in &mut lists {
+                    list.sort_unstable();
+                }
+                lists
+            },
             completed,
             final_round,
             initial_colour: t.initial_colour.unwrap_or(Side::Red),
@@ -321,8 +342,7 @@ impl Context {
     }
 
     fn compatible(&self, a: &Player, b: &Player) -> bool {
-        let key = (a.entrant.min(b.entrant), a.entrant.max(b.entrant));
-        if self.forbidden.contains(&key) {
+        if self.forbidden[a.entrant].binary_search(&b.entrant).is_ok() {
             return false;
         }
         !(a.absolute
@@ -332,41 +352,10 @@ impl Context {
     }
 
     fn pair(&self) -> Result<RoundPairing, PairingError> {
-        let n = self.players.len();
-        if n == 0 {
+        if self.players.is_empty() {
             return Ok(RoundPairing::default());
         }
-        // Sort by pairing score descending, then effective number.
-        let mut order: Vec<usize> = (0..n).collect();
-        order.sort_by(|&a, &b| {
-            let (pa, pb) = (&self.players[a], &self.players[b]);
-            pb.score.cmp(&pa.score).then(pa.rank.cmp(&pb.rank))
-        });
-        let sorted: Vec<&Player> = order.iter().map(|&i| &self.players[i]).collect();
-        // Score-group offsets (lowest group at 0), widths.
-        let mut shifts: BTreeMap<i64, u32> = BTreeMap::new();
-        let mut total_shift = 0u32;
-        let mut max_group = 0usize;
-        {
-            let mut i = n;
-            while i > 0 {
-                let s = sorted[i - 1].score;
-                let mut j = i;
-                while j > 0 && sorted[j - 1].score == s {
-                    j -= 1;
-                }
-                let size = i - j;
-                shifts.insert(s, total_shift);
-                total_shift += bits_for(size as u64);
-                max_group = max_group.max(size);
-                i = j;
-            }
-        }
-        let layout = Layout {
-            b: bits_for(max_group as u64),
-            s: total_shift,
-            k: self.completed,
-        };
+        let (sorted, shifts, layout) = self.ranking();
         let bits = layout.total_bits() + 8;
         let limbs = bits.div_ceil(64) as usize;
         macro_rules! run {
@@ -398,6 +387,44 @@ impl Context {
             }
         }?;
         Ok(self.output(&sorted, &matching))
+    }
+
+    /// The players in pairing order (score descending, then effective number), each score
+    /// group's offset in the score fields, and the weight layout.
+    fn ranking(&self) -> (Vec<&Player>, BTreeMap<i64, u32>, Layout) {
+        let n = self.players.len();
+        // Sort by pairing score descending, then effective number.
+        let mut order: Vec<usize> = (0..n).collect();
+        order.sort_by(|&a, &b| {
+            let (pa, pb) = (&self.players[a], &self.players[b]);
+            pb.score.cmp(&pa.score).then(pa.rank.cmp(&pb.rank))
+        });
+        let sorted: Vec<&Player> = order.iter().map(|&i| &self.players[i]).collect();
+        // Score-group offsets (lowest group at 0), widths.
+        let mut shifts: BTreeMap<i64, u32> = BTreeMap::new();
+        let mut total_shift = 0u32;
+        let mut max_group = 0usize;
+        {
+            let mut i = n;
+            while i > 0 {
+                let s = sorted[i - 1].score;
+                let mut j = i;
+                while j > 0 && sorted[j - 1].score == s {
+                    j -= 1;
+                }
+                let size = i - j;
+                shifts.insert(s, total_shift);
+                total_shift += bits_for(size as u64);
+                max_group = max_group.max(size);
+                i = j;
+            }
+        }
+        let layout = Layout {
+            b: bits_for(max_group as u64),
+            s: total_shift,
+            k: self.completed,
+        };
+        (sorted, shifts, layout)
     }
 
     /// Colour for `p` against `q` (C.04.3 Art. 5), as the reference engine decides it.
@@ -536,16 +563,25 @@ impl Layout {
 
 /// Operations the weight builder needs beyond [`MatchWeight`].
 trait Field: MatchWeight {
+    #[cfg(test)]
     fn from_u64(v: u64) -> Self;
+    #[cfg(test)]
     fn shl(self, bits: u32) -> Self;
+    /// `self + v · 2^bit`.
+    fn added_at(self, bit: u32, v: u64) -> Self;
 }
 
 impl<const L: usize> Field for Wide<L> {
+    #[cfg(test)]
     fn from_u64(v: u64) -> Self {
         Wide::from_u64(v)
     }
+    #[cfg(test)]
     fn shl(self, bits: u32) -> Self {
         self.shifted_left(bits)
+    }
+    fn added_at(self, bit: u32, v: u64) -> Self {
+        Wide::added_at(self, bit, v)
     }
 }
 
@@ -564,12 +600,112 @@ impl Weigher<'_> {
         p.eligible_for_bye && p.score <= self.bye_score
     }
 
+    #[cfg(test)]
     fn one_at<W: Field>(&self, score: i64) -> W {
         W::one().shl(self.shifts[&score])
     }
 
     /// The base weight of the pair (`h` ranked above `l`), or `None` if they may not meet.
+    ///
+    /// Fields from the most significant down (widths in [`Layout`]); each is added at its
+    /// offset, which is much cheaper than shifting a wide integer once per field.
     fn weight<W: Field>(&self, h: &Player, l: &Player, cur: bool, next: bool) -> Option<W> {
+        if !self.ctx.compatible(h, l) {
+            return None;
+        }
+        let Layout { b, s, k } = *self.layout;
+        let (hs, ls) = (self.shifts[&h.score], self.shifts[&l.score]);
+        let mut w = W::ZERO;
+        let mut pos = self.layout.total_bits();
+        let mut field = |w: &mut W, bits: u32, v: u64| {
+            pos -= bits;
+            *w = w.added_at(pos, v);
+            pos
+        };
+        let top = 1 + u64::from(!self.bye_candidate(h)) + u64::from(!self.bye_candidate(l));
+        field(&mut w, 2, top);
+        field(&mut w, b, u64::from(cur));
+        let at = field(&mut w, s, 0);
+        if cur {
+            w = w.added_at(at + hs, 1);
+        }
+        field(&mut w, b, u64::from(next));
+        let at = field(&mut w, s, 0);
+        if next {
+            w = w.added_at(at + hs, 1);
+        }
+        let mut c9 = 0;
+        if self.c9_switch {
+            if h.score == self.bye_score {
+                c9 += self.ranks.get(&h.played_games).copied().unwrap_or(0);
+            }
+            if l.score == self.bye_score {
+                c9 += self.ranks.get(&l.played_games).copied().unwrap_or(0);
+            }
+        }
+        field(&mut w, 2 * b, c9);
+        // Colour criteria (player = lower, opponent = higher).
+        let (p, o) = (l, h);
+        let same_pref = p.pref == o.pref;
+        let c10 = !(p.imbalance > 1 && o.imbalance > 1 && same_pref);
+        let c11 = !p.absolute
+            || !o.absolute
+            || !same_pref
+            || if p.imbalance == o.imbalance {
+                p.repeated.is_none() || p.repeated != o.repeated
+            } else {
+                let smaller = if p.imbalance > o.imbalance { o } else { p };
+                smaller.repeated != p.pref.map(Side::opposite)
+            };
+        let c12 = p.pref != o.pref || p.pref.is_none() || o.pref.is_none();
+        let c13 = (!p.strong && !p.absolute)
+            || (!o.strong && !o.absolute)
+            || (p.absolute && o.absolute)
+            || !same_pref;
+        for bit in [c10, c11, c12, c13] {
+            field(&mut w, b, u64::from(cur && bit));
+        }
+        let higher_above = h.score > l.score;
+        for back in 0..2usize {
+            if k > back as u32 {
+                let down = u64::from(l.floats[back] == Float::Down)
+                    + u64::from(!higher_above && h.floats[back] == Float::Down);
+                field(&mut w, b, if cur { down } else { 0 });
+                let up_ok = !(higher_above && l.floats[back] == Float::Up);
+                field(&mut w, b, u64::from(cur && up_ok));
+            }
+        }
+        for back in 0..2usize {
+            if k > back as u32 {
+                let at = field(&mut w, s, 0);
+                if cur {
+                    if l.floats[back] == Float::Down {
+                        w = w.added_at(at + ls, 1);
+                    }
+                    if h.floats[back] == Float::Down {
+                        w = w.added_at(at + hs, 1);
+                    }
+                }
+                let at = field(&mut w, s, 0);
+                if cur && !(l.floats[back] == Float::Up && higher_above) {
+                    w = w.added_at(at + hs, 1);
+                }
+            }
+        }
+        debug_assert_eq!(pos, 3 * b + 1, "the fields fill the layout");
+        Some(w)
+    }
+
+    /// [`Weigher::weight`] written field by field with shifts: the reference it is tested
+    /// against.
+    #[cfg(test)]
+    fn weight_by_shifts<W: Field>(
+        &self,
+        h: &Player,
+        l: &Player,
+        cur: bool,
+        next: bool,
+    ) -> Option<W> {
         if !self.ctx.compatible(h, l) {
             return None;
         }
@@ -684,11 +820,11 @@ impl Context {
                         self.compatible(l, h).then(|| {
                             let f1 =
                                 1 + u64::from(!l.eligible_for_bye) + u64::from(!h.eligible_for_bye);
-                            W::<L>::from_u64(f1)
-                                .shl(layout.s)
-                                .add(W::from_u64(u64::from(shifts[&l.score] + shifts[&h.score])))
-                                .shl(b)
-                                .add(W::from_u64(u64::from(l.score >= top)))
+                            let sum = u64::from(shifts[&l.score] + shifts[&h.score]);
+                            W::<L>::ZERO
+                                .added_at(layout.s + b, f1)
+                                .added_at(b, sum)
+                                .added_at(0, u64::from(l.score >= top))
                         })
                     } else {
                         weigher.weight(h, l, false, false)
@@ -814,9 +950,9 @@ impl Context {
              -> Option<W<L>> {
                 base[larger][smaller].map(|w| {
                     let addend = W::<L>::from_u64(u64::from(smaller_rem < rem_pairs))
-                        .shl(2 * b)
+                        .shifted_left(2 * b)
                         .sub(W::from_u64(smaller_rem as u64))
-                        .shl(1);
+                        .shifted_left(1);
                     w.add(addend)
                 })
             };
@@ -1007,6 +1143,27 @@ impl Context {
                 if !is_up(&m, pv) {
                     continue;
                 }
+                // The bonuses below only pick, among the optima of the current weights, the
+                // one where `pv` has its first possible partner (they sit below every
+                // criterion). Candidates proven to be in no optimum are passed over; if the
+                // first one left is the current partner, or an exchange of partners reaches
+                // an optimum with it, that is the answer without a solve.
+                let mv = mate_of(&m, pv);
+                if m.is_certified() && mv != pv {
+                    let first = remainder
+                        .iter()
+                        .filter(|&&oi| oi > pi && !matched[bracket[oi]] && base[oi][pi].is_some())
+                        .map(|&oi| bracket[oi])
+                        .find(|&ov| m.may_be_optimal(pv, ov));
+                    if let Some(c) = first {
+                        if c == mv || m.try_swap(pv, c) {
+                            matched[pv] = true;
+                            matched[c] = true;
+                            m.fix_pair(pv, c);
+                            continue;
+                        }
+                    }
+                }
                 let mut addend = 0u64;
                 for &oi in remainder.iter().rev() {
                     let ov = bracket[oi];
@@ -1129,6 +1286,62 @@ mod tests {
             .push(RoundRecord::bye(ResultCode::ZeroBye));
         let p = pair(&t, &DutchOptions::default()).expect("pairable");
         assert_eq!(p.to_text(), "2 1\n3 5\nbye 4\n");
+    }
+
+    /// The field-by-field weight equals the shift-by-shift reference on generated events
+    /// (absences, forfeits, byes, acceleration, forbidden pairs), in every bracket role and
+    /// with and without the C9 ranks.
+    #[test]
+    fn weights_added_at_offsets_equal_the_shifted_reference() {
+        use crate::generator::{generate, GeneratorConfig};
+        let mut checked = 0usize;
+        for (seed, entrants, rounds, accelerated) in [
+            (1, 31, 0, 0),
+            (2, 40, 3, 2),
+            (3, 25, 6, 0),
+            (4, 57, 4, 1),
+            (5, 12, 8, 0),
+        ] {
+            let config = GeneratorConfig {
+                entrants,
+                rounds_total: 9,
+                seed,
+                forfeit_percent: 10,
+                absence_percent: 8,
+                forbidden_pairs: 4,
+                accelerated_rounds: accelerated,
+                ..GeneratorConfig::default()
+            };
+            let t = generate(&config, rounds).expect("generated");
+            let ctx = Context::new(&t, next_round(&t), &DutchOptions::default()).expect("ctx");
+            let (sorted, shifts, layout) = ctx.ranking();
+            assert!(layout.total_bits() < 500, "Wide<8> holds the test weights");
+            let mid = sorted[sorted.len() / 2].score;
+            let ranks: BTreeMap<u32, u64> = (0..=rounds).map(|g| (g, u64::from(g) % 3)).collect();
+            for (bye_score, c9_switch) in [(0, false), (mid, true), (mid, false), (i64::MAX, false)]
+            {
+                let weigher = Weigher {
+                    ctx: &ctx,
+                    layout: &layout,
+                    shifts: &shifts,
+                    bye_score,
+                    c9_switch,
+                    ranks: &ranks,
+                };
+                for (v, l) in sorted.iter().enumerate() {
+                    for h in &sorted[..v] {
+                        for (cur, next) in [(false, false), (true, false), (false, true)] {
+                            let fast: Option<Wide<8>> = weigher.weight(h, l, cur, next);
+                            let reference: Option<Wide<8>> =
+                                weigher.weight_by_shifts(h, l, cur, next);
+                            assert_eq!(fast, reference);
+                            checked += usize::from(fast.is_some());
+                        }
+                    }
+                }
+            }
+        }
+        assert!(checked > 10_000, "only {checked} weights compared");
     }
 
     #[test]
