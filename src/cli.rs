@@ -197,3 +197,77 @@ pub fn pair(args: &crate::config::PairArgs) -> ToolOutcome {
         }
     }
 }
+
+/// `arbiter bench pair`: pairs round `--round` of a generated event of each size and prints
+/// the wall and CPU time of that one pairing (issue #3's benchmark; build with `--release`).
+pub fn bench_pair(args: &crate::config::BenchPairArgs) -> anyhow::Result<()> {
+    use arbiter_core::generator::{generate, GeneratorConfig};
+    use arbiter_core::pairing;
+    use std::io::Write as _;
+    if cfg!(debug_assertions) {
+        eprintln!("note: a debug build; run `cargo run --release -- bench pair` for real figures");
+    }
+    println!(
+        "system {:?}, round {}, seed {}",
+        args.system, args.round, args.seed
+    );
+    for &entrants in &args.sizes {
+        let config = GeneratorConfig {
+            entrants,
+            rounds_total: args.round.max(9),
+            seed: args.seed,
+            ..GeneratorConfig::default()
+        };
+        let history = generate(&config, args.round - 1)
+            .map_err(|err| anyhow::anyhow!("generating {entrants} entrants: {err}"))?;
+        let cpu_before = cpu_seconds();
+        let started = std::time::Instant::now();
+        let round = match args.system {
+            crate::config::SystemArg::Dutch => {
+                pairing::dutch::pair(&history, &pairing::dutch::DutchOptions::default())
+            }
+            crate::config::SystemArg::Chinese => {
+                pairing::chinese::pair(&history, &pairing::chinese::ChineseOptions::default())
+                    .map(|p| p.pairing)
+            }
+        }
+        .map_err(|err| anyhow::anyhow!("pairing {entrants} entrants: {err}"))?;
+        let wall = started.elapsed().as_secs_f64();
+        let cpu = cpu_seconds() - cpu_before;
+        println!(
+            "{entrants:>6} entrants: wall {wall:>8.3} s, CPU {cpu:>8.3} s, {} boards",
+            round.boards.len()
+        );
+        std::io::stdout().flush()?;
+    }
+    Ok(())
+}
+
+/// User plus system CPU time of this process so far, so a busy machine does not inflate the
+/// figures the way it inflates wall time.
+fn cpu_seconds() -> f64 {
+    use nix::sys::resource::{getrusage, UsageWho};
+    getrusage(UsageWho::RUSAGE_SELF).map_or(0.0, |usage| {
+        let seconds = |t: nix::sys::time::TimeVal| t.tv_sec() as f64 + t.tv_usec() as f64 / 1e6;
+        seconds(usage.user_time()) + seconds(usage.system_time())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::{BenchPairArgs, SystemArg};
+
+    #[test]
+    fn the_pairing_benchmark_pairs_generated_events_of_each_size() {
+        for system in [SystemArg::Dutch, SystemArg::Chinese] {
+            let args = BenchPairArgs {
+                sizes: vec![12, 31],
+                round: 3,
+                system,
+                seed: 3,
+            };
+            bench_pair(&args).expect("small events pair");
+        }
+    }
+}

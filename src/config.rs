@@ -63,6 +63,12 @@ pub enum Command {
     Standings(StandingsArgs),
     /// Print a random hidden-piece set-up with its commitment.
     Setup(SetupArgs),
+    /// Benchmarks (release build: `cargo run --release -- bench pair`).
+    Bench {
+        /// What to measure.
+        #[command(subcommand)]
+        action: BenchAction,
+    },
     /// Start a throwaway PostgreSQL cluster, run COMMAND with DATABASE_URL pointing at it,
     /// then stop the cluster (used by the test script).
     WithDb {
@@ -80,6 +86,30 @@ pub enum AdminAction {
         /// Login name.
         name: String,
     },
+}
+
+/// `arbiter bench …`
+#[derive(Debug, Subcommand)]
+pub enum BenchAction {
+    /// Time the pairing of one round of generated events of several sizes.
+    Pair(BenchPairArgs),
+}
+
+/// `arbiter bench pair`
+#[derive(Debug, Args)]
+pub struct BenchPairArgs {
+    /// Numbers of entrants, comma-separated.
+    #[arg(long, value_delimiter = ',', default_value = "100,1000,2000,5000")]
+    pub sizes: Vec<u32>,
+    /// The round to time (the rounds before it are generated, paired by the engine itself).
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=20))]
+    pub round: u32,
+    /// Pairing system.
+    #[arg(long, value_enum, default_value = "dutch")]
+    pub system: SystemArg,
+    /// Seed of the generated events.
+    #[arg(long, default_value_t = 7)]
+    pub seed: u64,
 }
 
 /// `arbiter trf …`
