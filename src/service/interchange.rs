@@ -17,18 +17,24 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// A section as a TRF-16 file (with the TRF-26 142/152/162/192 headers and XXR/XXC). Public
-/// data only: names, ratings, results.
-pub async fn export_trf(pool: &PgPool, section_id: Uuid) -> Result<String> {
+/// data only: names, ratings, results; a paired round not yet published only for `actor`s
+/// who are the section's arbiters or scorers.
+pub async fn export_trf(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) -> Result<String> {
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
+    let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     let tournament = db::tournament::find(&mut *conn, section.tournament_id)
         .await?
         .ok_or(Error::NotFound("tournament"))?;
     let options = sections::standings_options(&section);
     let members = db::entrant::members(&mut *conn, section_id).await?;
-    let state = state::load(&mut conn, section, false).await?;
+    let state = if private {
+        state::load(&mut conn, section, false).await?
+    } else {
+        state::load_public(&mut conn, section).await?
+    };
     let table = arbiter_core::standings::rank(&state.tournament, &options);
     let mut t = state.tournament.clone();
     t.name = format!("{} — {}", tournament.name, state.section.name);

@@ -82,6 +82,17 @@ pub async fn load(
     load_until(conn, section, None, include_next).await
 }
 
+/// Loads a section as the public may see it: without a paired round its arbiters have not
+/// published yet (a draft they may still change or unpair).
+pub async fn load_public(conn: &mut PgConnection, section: SectionRow) -> Result<SectionState> {
+    let draft = db::round::list(&mut *conn, section.section_id)
+        .await?
+        .into_iter()
+        .find(|r| r.status == "paired")
+        .map(|r| r.number);
+    load_until(conn, section, draft, false).await
+}
+
 /// Loads a section as it stood before round `round` was paired, with that round's absences:
 /// the state a manual edit of that round is checked against.
 pub async fn load_before(

@@ -1022,6 +1022,28 @@ async fn a_paired_round_stays_the_arbiters_draft_until_it_is_published(pool: PgP
     let draft = arbiter.get(&format!("/s/{sid}/pairings/1/print")).await;
     assert_eq!(draft.status, StatusCode::OK, "{}", draft.text);
 
+    // The TRF export: without the draft for the public, with it for the arbiters (the API
+    // with a token, the dashboard with the session).
+    let rounds_in = |text: &str| {
+        let t = arbiter_core::trf::parse(text).expect("an exported TRF parses");
+        t.entrants.iter().map(|e| e.rounds.len()).max().unwrap_or(0)
+    };
+    let export = format!("/api/v1/sections/{sid}/export.trf");
+    let public = visitor.get(&export).await;
+    assert_eq!(public.status, StatusCode::OK);
+    assert_eq!(rounds_in(&public.text), 0, "{}", public.text);
+    let with_token = call(&pool, "GET", &export, Some(&token), None).await;
+    assert_eq!(rounds_in(&with_token.text), 1, "{}", with_token.text);
+    let dashboard = arbiter.get(&format!("/admin/s/{sid}/export.trf")).await;
+    assert_eq!(dashboard.status, StatusCode::OK, "{}", dashboard.text);
+    assert_eq!(dashboard.text, with_token.text);
+    let refused = visitor.get(&format!("/admin/s/{sid}/export.trf")).await;
+    assert_eq!(
+        refused.status,
+        StatusCode::SEE_OTHER,
+        "visitors are sent to log in"
+    );
+
     expect(
         &call(
             &pool,

@@ -1,6 +1,6 @@
 //! TRF and CSV in and out; the audit log.
 
-use super::auth::ApiUser;
+use super::auth::{ApiUser, MaybeUser};
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppBytes, AppJson, AppPath, AppQuery};
 use crate::http::AppState;
@@ -25,15 +25,16 @@ fn utf8(body: &Bytes) -> Result<&str, ApiError> {
     })
 }
 
-/// The section as a TRF-16 file.
+/// The section as a TRF-16 file (a paired, unpublished round only for the section's arbiters).
 #[utoipa::path(get, path = "/api/v1/sections/{id}/export.trf", tag = "interchange",
     params(("id" = Uuid, Path, description = "Section id")),
     responses((status = 200, body = String, content_type = "text/plain"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn export_trf(
     State(state): State<AppState>,
+    MaybeUser(actor): MaybeUser,
     AppPath(id): AppPath<Uuid>,
 ) -> Result<Response, ApiError> {
-    let text = service::interchange::export_trf(&state.db, id).await?;
+    let text = service::interchange::export_trf(&state.db, actor.as_ref(), id).await?;
     Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
 }
 

@@ -83,6 +83,10 @@ pub fn routes() -> Router<AppState> {
             get(super::imports_admin::show_import).post(super::imports_admin::import_csv),
         )
         .route(
+            "/admin/s/{section_id}/export.trf",
+            get(super::imports_admin::export_trf),
+        )
+        .route(
             "/admin/t/{tournament_id}/import-trf",
             post(super::imports_admin::import_trf),
         )

@@ -215,3 +215,31 @@ pub async fn import_trf(
         }
     }
 }
+
+/// `GET /admin/s/{section_id}/export.trf`: the section's TRF file as its arbiters see it, a
+/// paired round not yet published included (the API's export, behind a bearer token, cannot
+/// tell a dashboard session from a visitor).
+pub async fn export_trf(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Response {
+    let exported = async {
+        let section = service::sections::get(&state.db, id).await?;
+        require(&state, &actor, section.tournament_id, Need::Scorer).await?;
+        service::interchange::export_trf(&state.db, Some(&actor), id).await
+    }
+    .await;
+    match exported {
+        Ok(text) => (
+            [(
+                axum::http::header::CONTENT_TYPE,
+                "text/plain; charset=utf-8",
+            )],
+            text,
+        )
+            .into_response(),
+        Err(err) => fail(err, &ctx),
+    }
+}
