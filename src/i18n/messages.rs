@@ -527,6 +527,88 @@ mod tests {
         }
     }
 
+    /// The literal messages the services give a person: the message of each
+    /// `check.error(field, "…")` and `Error::Conflict("…")`, with `{…}` made `{}`.
+    fn service_messages() -> Vec<(String, String)> {
+        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/service");
+        let mut found = Vec::new();
+        let mut files: Vec<_> = std::fs::read_dir(dir)
+            .expect("src/service")
+            .map(|e| e.expect("entry").path())
+            .collect();
+        files.sort();
+        for path in files {
+            let text = std::fs::read_to_string(&path).expect("source");
+            for (marker, skip_first_argument) in
+                [("check.error(", true), ("Error::Conflict(", false)]
+            {
+                for (at, _) in text.match_indices(marker) {
+                    let mut rest = &text[at + marker.len()..];
+                    if skip_first_argument {
+                        // The field: up to the first comma outside parentheses.
+                        let mut depth = 0;
+                        let Some(end) = rest.char_indices().find_map(|(i, c)| {
+                            match c {
+                                '(' => depth += 1,
+                                ')' => depth -= 1,
+                                ',' if depth == 0 => return Some(i),
+                                _ => {}
+                            }
+                            None
+                        }) else {
+                            continue;
+                        };
+                        rest = rest[end + 1..].trim_start();
+                    }
+                    let rest = rest.strip_prefix("format!(").unwrap_or(rest).trim_start();
+                    // Only a literal message; a computed one (`e.to_string()`) is not ours.
+                    let Some(literal) = rest.strip_prefix('"') else {
+                        continue;
+                    };
+                    let Some(end) = literal.find('"') else {
+                        continue;
+                    };
+                    let mut message = String::new();
+                    let mut in_value = false;
+                    for c in literal[..end].chars() {
+                        match c {
+                            '{' => {
+                                in_value = true;
+                                message.push_str("{}");
+                            }
+                            '}' => in_value = false,
+                            c if !in_value => message.push(c),
+                            _ => {}
+                        }
+                    }
+                    let file = path.file_name().map(|f| f.to_string_lossy().into_owned());
+                    found.push((file.unwrap_or_default(), message));
+                }
+            }
+        }
+        found
+    }
+
+    #[test]
+    fn every_literal_service_message_has_a_translation() {
+        let messages = service_messages();
+        assert!(
+            messages.len() > 40,
+            "the scan finds the messages: {messages:?}"
+        );
+        let missing: Vec<_> = messages
+            .iter()
+            .filter(|(_, m)| {
+                // A fixed message may be covered by a general template ("must be between {}…").
+                !m.contains('\\')
+                    && !MESSAGES.iter().any(|(en, _, _)| {
+                        en == m || (!m.contains("{}") && capture(en, m).is_some())
+                    })
+            })
+            .collect();
+        assert!(missing.is_empty(), "add templates for: {missing:#?}");
+    }
+
     #[test]
     fn each_template_is_the_first_to_fit_its_own_messages() {
         for (a, _, _) in MESSAGES {
