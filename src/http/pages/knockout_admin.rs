@@ -259,6 +259,32 @@ pub async fn create_knockout(
     }
 }
 
+/// Records the next game of a match from a game form (`result`, `red_fouls`, `black_fouls`),
+/// for the knockout page and the playoff page alike.
+pub async fn record_game_form(
+    state: &AppState,
+    actor: &Actor,
+    match_id: Uuid,
+    form: &Fields,
+    tr: Tr,
+) -> Result<(), Error> {
+    let mut errors = FieldErrors::new();
+    let input = MatchGameInput {
+        result: form.get("result").cloned().unwrap_or_default(),
+        red_fouls: number(form, "red_fouls", tr, &mut errors),
+        black_fouls: number(form, "black_fouls", tr, &mut errors),
+    };
+    if !errors.is_empty() {
+        return Err(Error::Invalid {
+            message: tr.t("error.form_invalid").to_string(),
+            fields: errors,
+        });
+    }
+    service::knockout::record_game(&state.db, actor, match_id, &input)
+        .await
+        .map(drop)
+}
+
 /// `POST /admin/s/{section_id}/knockout/matches/{match_id}/games`: the next game of a match.
 pub async fn record_match_game(
     State(state): State<AppState>,
@@ -267,23 +293,8 @@ pub async fn record_match_game(
     PagePath((id, match_id)): PagePath<(Uuid, Uuid)>,
     AppForm(form): AppForm<Fields>,
 ) -> Response {
-    let tr = ctx.tr();
-    let mut errors = FieldErrors::new();
-    let input = MatchGameInput {
-        result: form.get("result").cloned().unwrap_or_default(),
-        red_fouls: number(&form, "red_fouls", tr, &mut errors),
-        black_fouls: number(&form, "black_fouls", tr, &mut errors),
-    };
-    let outcome = if errors.is_empty() {
-        service::knockout::record_game(&state.db, &actor, match_id, &input).await
-    } else {
-        Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
-            fields: errors,
-        })
-    };
-    match outcome {
-        Ok(_) => see_other(&format!("/admin/s/{id}/knockout")),
+    match record_game_form(&state, &actor, match_id, &form, ctx.tr()).await {
+        Ok(()) => see_other(&format!("/admin/s/{id}/knockout")),
         Err(err) => match refused(&err) {
             Some((status, _, message)) => {
                 page(

@@ -11,7 +11,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
-use crate::service::knockout::{BracketView, MatchGameInput, PlayoffInput};
+use crate::service::knockout::{BracketView, PlayoffInput};
 use crate::service::tournaments::Tournament;
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
@@ -255,22 +255,8 @@ pub async fn record_playoff_game(
         Ok(_) => return fail(Error::NotFound("match"), &ctx),
         Err(err) => return fail(err, &ctx),
     }
-    let mut errors = FieldErrors::new();
-    let input = MatchGameInput {
-        result: form.get("result").cloned().unwrap_or_default(),
-        red_fouls: number(&form, "red_fouls", tr, &mut errors),
-        black_fouls: number(&form, "black_fouls", tr, &mut errors),
-    };
-    let outcome = if errors.is_empty() {
-        service::knockout::record_game(&state.db, &actor, match_id, &input).await
-    } else {
-        Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
-            fields: errors,
-        })
-    };
-    match outcome {
-        Ok(_) => see_other(&format!("/admin/t/{id}/playoff")),
+    match super::knockout_admin::record_game_form(&state, &actor, match_id, &form, tr).await {
+        Ok(()) => see_other(&format!("/admin/t/{id}/playoff")),
         Err(err) => match refused(&err) {
             Some((status, _, message)) => {
                 page(
