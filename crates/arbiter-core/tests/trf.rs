@@ -1,10 +1,12 @@
 //! TRF reader/writer against the shared fixtures, plus round-trip and no-panic properties.
 
+mod common;
 use arbiter_core::model::{
     Acceleration, Entrant, ForbiddenPairs, Points, ResultCode, RoundRecord, Scoring, Side,
     Tournament,
 };
 use arbiter_core::trf::{parse, write};
+use common::normalized;
 use proptest::prelude::*;
 use std::path::{Path, PathBuf};
 
@@ -264,19 +266,6 @@ fn tournament() -> impl Strategy<Value = Tournament> {
         )
             .prop_map(move |parts| assemble(n, parts))
     })
-}
-
-/// What a read tournament becomes after one write: a blank points column is filled with the
-/// points of the completed rounds; everything else is kept.
-fn normalized(t: &Tournament) -> Tournament {
-    let completed = t.rounds_played();
-    let mut n = t.clone();
-    for e in &mut n.entrants {
-        if e.declared_points.is_none() {
-            e.declared_points = Some(e.points_after(&t.scoring, completed));
-        }
-    }
-    n
 }
 
 fn cases() -> u32 {
