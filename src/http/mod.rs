@@ -36,6 +36,13 @@ pub fn app(state: AppState) -> Router {
         .merge(pages::router())
         .merge(api::router())
         .nest_service("/static", ServeDir::new(static_dir()))
+        // Browsers ask for it on documents without an icon link (a TRF shown as text).
+        .route(
+            "/favicon.ico",
+            axum::routing::get(|| async {
+                axum::response::Redirect::permanent("/static/favicon.svg")
+            }),
+        )
         .fallback(pages::not_found)
         // A bug that panics in a handler answers a JSON 500 and is logged, instead of
         // dropping the connection without a response.

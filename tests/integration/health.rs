@@ -76,3 +76,12 @@ async fn static_files_are_served(pool: PgPool) {
     assert_eq!(css.status, StatusCode::OK);
     assert!(css.content_type.starts_with("text/css"));
 }
+
+#[sqlx::test]
+async fn the_browsers_default_icon_path_leads_to_the_site_icon(pool: PgPool) {
+    let reply = get(&pool, "/favicon.ico").await;
+    assert_eq!(reply.status, StatusCode::PERMANENT_REDIRECT);
+    assert_eq!(reply.headers["location"], "/static/favicon.svg");
+    let icon = get(&pool, "/static/favicon.svg").await;
+    assert_eq!(icon.status, StatusCode::OK);
+}
