@@ -10,5 +10,6 @@ pub mod registration;
 pub mod round;
 pub mod section;
 pub mod setup;
+pub mod tie;
 pub mod tournament;
 pub mod user;

@@ -42,6 +42,8 @@ pub struct RegistrationRow {
     pub phone: Option<String>,
     /// Created.
     pub created_at: chrono::DateTime<chrono::Utc>,
+    /// Version, bumped by every change (a trigger), for compare-and-set.
+    pub version: i32,
 }
 
 /// Inserts a registration.
@@ -75,7 +77,7 @@ pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec
         RegistrationRow,
         "select r.registration_id, r.section_id, r.entrant_id, r.player_id, r.partner_id, r.seq, r.status, r.fee_tier,
                 r.fee_amount, r.payment_state, r.payment_method, r.payment_note, p.name, q.name as \"partner_name?\",
-                p.club, p.email, p.phone, r.created_at
+                p.club, p.email, p.phone, r.created_at, r.version
          from registration r join player p using (player_id) left join player q on q.player_id = r.partner_id
          where r.section_id = $1 order by r.seq",
         section_id
@@ -90,7 +92,7 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<Regi
         RegistrationRow,
         "select r.registration_id, r.section_id, r.entrant_id, r.player_id, r.partner_id, r.seq, r.status, r.fee_tier,
                 r.fee_amount, r.payment_state, r.payment_method, r.payment_note, p.name, q.name as \"partner_name?\",
-                p.club, p.email, p.phone, r.created_at
+                p.club, p.email, p.phone, r.created_at, r.version
          from registration r join player p using (player_id) left join player q on q.player_id = r.partner_id
          where r.registration_id = $1",
         id

@@ -30,6 +30,8 @@ pub struct RoundRow {
     pub pairing_report: Value,
     /// The engine's original boards, kept when the arbiter edits them.
     pub engine_pairing: Value,
+    /// Version, bumped by every change of the round (a trigger) and of its boards.
+    pub version: i32,
 }
 
 /// Inserts a round.
@@ -59,7 +61,7 @@ pub async fn find(
 ) -> sqlx::Result<Option<RoundRow>> {
     sqlx::query_as!(
         RoundRow,
-        "select round_id, section_id, number, status, pairing_report, engine_pairing from round
+        "select round_id, section_id, number, status, pairing_report, engine_pairing, version from round
          where section_id = $1 and number = $2",
         section_id,
         number
@@ -72,7 +74,7 @@ pub async fn find(
 pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec<RoundRow>> {
     sqlx::query_as!(
         RoundRow,
-        "select round_id, section_id, number, status, pairing_report, engine_pairing from round
+        "select round_id, section_id, number, status, pairing_report, engine_pairing, version from round
          where section_id = $1 order by number",
         section_id
     )
@@ -86,6 +88,17 @@ pub async fn set_status(db: impl PgExecutor<'_>, round_id: Uuid, status: &str) -
         "update round set status = $2 where round_id = $1",
         round_id,
         status
+    )
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Marks a change of a round's boards (a manual edit) in its version.
+pub async fn bump_version(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query!(
+        "update round set updated_at = now() where round_id = $1",
+        round_id
     )
     .execute(db)
     .await?;
@@ -233,20 +246,48 @@ pub async fn board_context(
     .await
 }
 
-/// Stores a game's result and bumps its version.
+/// A game's result as stored now.
+#[derive(Debug, Clone)]
+pub struct GameState {
+    /// Result after the foul rule.
+    pub result: Option<String>,
+    /// Result as entered.
+    pub reported_result: Option<String>,
+    /// Version.
+    pub version: i32,
+}
+
+/// Locks a game's row and reads its result. In READ COMMITTED a statement sees what was
+/// committed before it began: read after waiting for other locks, this is the state a
+/// compare-and-set must compare against (not a value read before the wait).
+pub async fn lock_game(db: impl PgExecutor<'_>, game_id: Uuid) -> sqlx::Result<Option<GameState>> {
+    sqlx::query_as!(
+        GameState,
+        "select result, reported_result, version from game where game_id = $1 for update",
+        game_id
+    )
+    .fetch_optional(db)
+    .await
+}
+
+/// Stores a game's result and bumps its version, if the version is still `expected`
+/// (compare-and-set); `None` when another writer came first.
 pub async fn set_game_result(
     db: impl PgExecutor<'_>,
     game_id: Uuid,
+    expected: i32,
     reported: Option<&str>,
     result: Option<&str>,
-) -> sqlx::Result<i32> {
+) -> sqlx::Result<Option<i32>> {
     sqlx::query_scalar!(
-        "update game set reported_result = $2, result = $3, version = version + 1 where game_id = $1 returning version",
+        "update game set reported_result = $2, result = $3, version = version + 1
+         where game_id = $1 and version = $4 returning version",
         game_id,
         reported,
-        result
+        result,
+        expected
     )
-    .fetch_one(db)
+    .fetch_optional(db)
     .await
 }
 

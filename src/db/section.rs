@@ -67,6 +67,8 @@ pub struct SectionRow {
     pub created_at: chrono::DateTime<chrono::Utc>,
     /// Last changed.
     pub updated_at: chrono::DateTime<chrono::Utc>,
+    /// Version of the settings, for compare-and-set (bumped by [`update`] only).
+    pub version: i32,
 }
 
 /// Inserts a section (every column but the id) and returns it.
@@ -121,7 +123,7 @@ pub async fn update(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
             unplayed_mode = $12, foul_threshold = $13, round1_order = $14, first_board_red = $15,
             forfeit_counts_as_met = $16, avoid_same_club = $17, pair_checked_in_only = $18, cap = $19,
             min_entries = $20, registration_opens_at = $21, registration_closes_at = $22, payment_required = $23,
-            fee_tiers = $24, eligibility = $25, setup_mode = $26, status = $27
+            fee_tiers = $24, eligibility = $25, setup_mode = $26, status = $27, version = version + 1
          where section_id = $1
          returning *",
         s.section_id,

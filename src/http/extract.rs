@@ -142,6 +142,15 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for AppForm<
                 tr.t("error.csrf"),
             ));
         }
+        if !form_is_utf8(&bytes) {
+            // serde_urlencoded would decode invalid bytes to U+FFFD and store "��".
+            return Err(PageError::new(
+                StatusCode::BAD_REQUEST,
+                lang,
+                "error.bad_form",
+                tr.t("error.form_encoding"),
+            ));
+        }
         serde_urlencoded::from_bytes::<T>(&bytes)
             .map(AppForm)
             .map_err(|err| {
@@ -153,6 +162,32 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for AppForm<
                 )
             })
     }
+}
+
+/// Whether every name and value of an urlencoded body decodes to valid UTF-8.
+pub fn form_is_utf8(body: &[u8]) -> bool {
+    fn hex(b: u8) -> Option<u8> {
+        (b as char).to_digit(16).map(|d| d as u8)
+    }
+    body.split(|&b| b == b'&').all(|pair| {
+        let mut decoded = Vec::with_capacity(pair.len());
+        let mut i = 0;
+        while i < pair.len() {
+            match pair[i] {
+                b'+' => decoded.push(b' '),
+                b'%' if i + 2 < pair.len() => match (hex(pair[i + 1]), hex(pair[i + 2])) {
+                    (Some(h), Some(l)) => {
+                        decoded.push(h * 16 + l);
+                        i += 2;
+                    }
+                    _ => decoded.push(b'%'),
+                },
+                b => decoded.push(b),
+            }
+            i += 1;
+        }
+        std::str::from_utf8(&decoded).is_ok()
+    })
 }
 
 /// `Path<T>` for pages: a malformed id in the URL (not a UUID, a round that is not a number)
@@ -310,5 +345,19 @@ impl Upload {
             Ok(text) if !text.contains('\0') => Ok(text.to_string()),
             _ => Err("adm.import.file_not_text"),
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::form_is_utf8;
+
+    #[test]
+    fn form_bodies_must_decode_to_utf8() {
+        assert!(form_is_utf8(b"name=%E7%8E%8B&club=a+b&x=%"));
+        assert!(form_is_utf8(b"name=100%25&empty="));
+        assert!(!form_is_utf8(b"name=%FF%FE"));
+        assert!(!form_is_utf8(b"ok=1&club=%E7%8E"));
+        assert!(!form_is_utf8(b"n\xffame=x"));
     }
 }

@@ -397,6 +397,90 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "每個組別只可列出一次",
         "每个组别只可列出一次",
     ),
+    // Human text (arbiter_core::text) and dates.
+    (
+        "is out of range: must be between 1900-01-01 and {}",
+        "超出範圍：須介於 1900-01-01 與 {} 之間",
+        "超出范围：须介于 1900-01-01 与 {} 之间",
+    ),
+    (
+        "must not contain control characters (found {})",
+        "不可含控制字元（發現 {}）",
+        "不可含控制字符（发现 {}）",
+    ),
+    ("must be a single line", "只能有一行", "只能有一行"),
+    (
+        "must not contain text-direction control characters (found {})",
+        "不可含文字方向控制字元（發現 {}）",
+        "不可含文字方向控制字符（发现 {}）",
+    ),
+    (
+        "contains a garbled character ({}); type the text again",
+        "含有亂碼字元（{}）；請重新輸入",
+        "含有乱码字符（{}）；请重新输入",
+    ),
+    // Compare-and-set.
+    (
+        "the settings were changed meanwhile (version {}, you sent {}); reload and try again",
+        "設定已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試",
+        "设置已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试",
+    ),
+    (
+        "the match was changed meanwhile (version {}, you sent {}); reload and try again",
+        "此對賽已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試",
+        "此对赛已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试",
+    ),
+    (
+        "the registration was changed meanwhile (version {}, you sent {}); reload and try again",
+        "此報名已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試",
+        "此报名已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试",
+    ),
+    (
+        "the round was changed meanwhile (version {}, you sent {}); reload and try again",
+        "此輪已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試",
+        "此轮已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试",
+    ),
+    // Ties the chain leaves.
+    (
+        "{} falls inside a tie that the tiebreak chain does not break ({}); draw lots or set their order first",
+        "{} 落在破同分規則無法分開的並列之中（{}）；請先抽籤或排定其順序",
+        "{} 落在破同分规则无法分开的并列之中（{}）；请先抽签或排定其顺序",
+    ),
+    ("name at least two tied entrants", "請列出至少兩名並列者", "请列出至少两名并列者"),
+    (
+        "must be exactly one group the tiebreak chain leaves tied (at rank {}: {})",
+        "須剛好是一組破同分後仍並列的選手（第 {} 名：{}）",
+        "须刚好是一组破同分后仍并列的选手（第 {} 名：{}）",
+    ),
+    ("is not an entrant of this section", "不是本組別的參賽者", "不是本组别的参赛者"),
+    // CSV import structure.
+    ("contains a NUL character", "含有 NUL 字元", "含有 NUL 字符"),
+    (
+        "text after a closing quote: quote the whole field and double any quote inside it (\"\")",
+        "結束引號後仍有文字：請將整個欄位加上引號，欄位內的引號須寫兩次（\"\"）",
+        "结束引号后仍有文字：请将整个字段加上引号，字段内的引号须写两次（\"\"）",
+    ),
+    (
+        "a quote inside an unquoted field: quote the whole field and double the quote (\"\")",
+        "未加引號的欄位內有引號：請將整個欄位加上引號，並將引號寫兩次（\"\"）",
+        "未加引号的字段内有引号：请将整个字段加上引号，并将引号写两次（\"\"）",
+    ),
+    ("a quote opened here is never closed", "此處開始的引號沒有結束", "此处开始的引号没有结束"),
+    ("line 1 (header row): {}", "第 1 行（標題列）：{}", "第 1 行（标题行）：{}"),
+    // Constraints the database refused (the fallback in service::Error).
+    ("this value is already taken", "此值已被使用", "此值已被使用"),
+    ("the value breaks the rule {}", "此值違反規則 {}", "此值违反规则 {}"),
+    (
+        "this is still referred to by other records; remove those first",
+        "仍有其他紀錄引用此項；請先移除它們",
+        "仍有其他记录引用此项；请先移除它们",
+    ),
+    (
+        "refers to something that does not exist",
+        "所指的項目不存在",
+        "所指的项目不存在",
+    ),
+    ("this overlaps an existing record", "與現有紀錄重疊", "与现有记录重叠"),
 ];
 
 /// `message` in `lang`: its template's translation with the message's own values, or the

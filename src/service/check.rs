@@ -2,6 +2,8 @@
 //! client learns everything to fix in one answer.
 
 use super::{Error, FieldErrors, Result};
+use arbiter_core::text::{self, Lines};
+use chrono::NaiveDate;
 
 /// Collects field errors.
 #[derive(Debug, Default)]
@@ -23,29 +25,69 @@ impl Check {
             .push(message.into());
     }
 
-    /// A required text: trimmed, non-empty, at most `max` characters.
+    /// A required one-line text (a name, a club, a title), cleaned by
+    /// [`arbiter_core::text::clean`]: NFC, trimmed, no control or direction characters,
+    /// something visible, at most `max` characters.
     pub fn required_text(&mut self, field: &str, value: &str, max: usize) -> String {
-        let value = value.trim();
-        if value.is_empty() {
-            self.error(field, "is required");
-        } else if value.chars().count() > max {
-            self.error(field, format!("must be at most {max} characters"));
+        match text::clean_required(value, Lines::Single, max) {
+            Ok(text) => text,
+            Err(err) => {
+                self.error(field, err.to_string());
+                value.trim().to_string()
+            }
         }
-        value.to_string()
     }
 
-    /// An optional text: trimmed; empty becomes `None`.
+    /// An optional one-line text, cleaned as [`Check::required_text`]; empty becomes `None`.
     pub fn optional_text(
         &mut self,
         field: &str,
         value: Option<&str>,
         max: usize,
     ) -> Option<String> {
-        let value = value.map(str::trim).filter(|v| !v.is_empty())?;
-        if value.chars().count() > max {
-            self.error(field, format!("must be at most {max} characters"));
+        self.cleaned(field, value, Lines::Single, max)
+    }
+
+    /// An optional multi-line text (a note): as [`Check::optional_text`], line breaks allowed.
+    pub fn optional_note(
+        &mut self,
+        field: &str,
+        value: Option<&str>,
+        max: usize,
+    ) -> Option<String> {
+        self.cleaned(field, value, Lines::Multi, max)
+    }
+
+    fn cleaned(
+        &mut self,
+        field: &str,
+        value: Option<&str>,
+        lines: Lines,
+        max: usize,
+    ) -> Option<String> {
+        match text::clean(value?, lines, max) {
+            Ok(text) if text.is_empty() => None,
+            Ok(text) => Some(text),
+            Err(err) => {
+                self.error(field, err.to_string());
+                None
+            }
         }
-        Some(value.to_string())
+    }
+
+    /// An optional birth date: between 1900-01-01 and today.
+    pub fn birth_date(&mut self, field: &str, value: Option<NaiveDate>) -> Option<NaiveDate> {
+        let date = value?;
+        let today = chrono::Utc::now().date_naive();
+        let earliest = NaiveDate::from_ymd_opt(1900, 1, 1).unwrap_or(NaiveDate::MIN);
+        if date < earliest || date > today {
+            self.error(
+                field,
+                format!("is out of range: must be between 1900-01-01 and {today}"),
+            );
+            return None;
+        }
+        Some(date)
     }
 
     /// A value that must be one of `allowed`.

@@ -226,7 +226,7 @@ pub fn players_of(
         p.email = check_email(check, "email", input.email.as_deref());
         p.phone = check.optional_text("phone", input.phone.as_deref(), 50);
         p.address = check.optional_text("address", input.address.as_deref(), 500);
-        p.birth_date = input.birth_date;
+        p.birth_date = check.birth_date("birth_date", input.birth_date);
         p.school_grade = check.optional_text("school_grade", input.school_grade.as_deref(), 50);
         (name, vec![p])
     }

@@ -13,6 +13,7 @@ use arbiter_core::model::{ResultCode, Side};
 use serde::Serialize;
 use serde_json::{json, Value};
 use sqlx::PgPool;
+use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -198,6 +199,7 @@ pub async fn import_trf(
         status: if played > 0 { "running" } else { "open" }.into(),
         created_at: chrono::Utc::now(),
         updated_at: chrono::Utc::now(),
+        version: 0,
     };
     let section = db::section::insert(&mut *tx, &row)
         .await
@@ -401,11 +403,20 @@ pub async fn import_csv(
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
-    for (i, record) in reader.records().enumerate() {
-        let line = i + 2;
+    let mut broken = csv_structure_errors(text);
+    if let Some(reason) = broken.remove(&1) {
+        return Err(Error::invalid(
+            "file",
+            format!("line 1 (header row): {reason}"),
+        ));
+    }
+    let mut last_line = 1;
+    for record in reader.records() {
         let record = match record {
             Ok(r) => r,
             Err(e) => {
+                let line = e.position().map_or(last_line + 1, |p| p.line() as usize);
+                last_line = line;
                 errors.push(RowErrors {
                     line,
                     errors: [("row".to_string(), vec![e.to_string()])].into(),
@@ -413,6 +424,26 @@ pub async fn import_csv(
                 continue;
             }
         };
+        let line = record
+            .position()
+            .map_or(last_line + 1, |p| p.line() as usize);
+        let end_line = line
+            + record
+                .iter()
+                .map(|f| f.matches('\n').count())
+                .sum::<usize>();
+        last_line = end_line;
+        let structure: Vec<String> = broken
+            .range(line..=end_line)
+            .map(|(_, reason)| reason.clone())
+            .collect();
+        if !structure.is_empty() {
+            errors.push(RowErrors {
+                line,
+                errors: [("row".to_string(), structure)].into(),
+            });
+            continue;
+        }
         let get = |col: &str| {
             headers
                 .iter()
@@ -514,6 +545,88 @@ pub async fn import_csv(
     Ok(outcome)
 }
 
+/// A cell a spreadsheet will not run: one that begins with `=`, `+`, `-`, `@`, a tab or a
+/// carriage return gets a leading apostrophe (OWASP's rule against CSV injection), so a name
+/// such as `=HYPERLINK(…)` shows as text.
+pub fn spreadsheet_safe(cell: &str) -> std::borrow::Cow<'_, str> {
+    if cell.starts_with(['=', '+', '-', '@', '\t', '\r']) {
+        std::borrow::Cow::Owned(format!("'{cell}"))
+    } else {
+        std::borrow::Cow::Borrowed(cell)
+    }
+}
+
+/// Lines (1-based) where a CSV text breaks RFC 4180's quoting or holds a NUL, with the reason.
+/// The `csv` crate reads such text leniently (an unterminated quote swallows the rest of the
+/// file into one field); the import refuses it instead, row by row.
+fn csv_structure_errors(text: &str) -> BTreeMap<usize, String> {
+    #[derive(PartialEq)]
+    enum State {
+        FieldStart,
+        Unquoted,
+        Quoted,
+        QuoteInQuoted,
+        AfterQuoted,
+    }
+    let mut errors = BTreeMap::new();
+    let mut state = State::FieldStart;
+    let mut line = 1;
+    let mut opened_at = 1;
+    for c in text.chars() {
+        if c == '\0' {
+            errors
+                .entry(line)
+                .or_insert_with(|| "contains a NUL character".to_string());
+        }
+        state = match (state, c) {
+            (State::Quoted, '\n') => {
+                line += 1;
+                State::Quoted
+            }
+            (State::Quoted, '"') => State::QuoteInQuoted,
+            (State::Quoted, _) => State::Quoted,
+            (State::QuoteInQuoted, '"') => State::Quoted,
+            (State::QuoteInQuoted | State::AfterQuoted, ',') => State::FieldStart,
+            (State::QuoteInQuoted | State::AfterQuoted, '\n') => {
+                line += 1;
+                State::FieldStart
+            }
+            (State::QuoteInQuoted | State::AfterQuoted, c)
+                if c == ' ' || c == '\t' || c == '\r' =>
+            {
+                State::AfterQuoted
+            }
+            (State::QuoteInQuoted | State::AfterQuoted, _) => {
+                errors.entry(line).or_insert_with(|| {
+                    "text after a closing quote: quote the whole field and double any quote inside it (\"\")".to_string()
+                });
+                State::Unquoted
+            }
+            (State::FieldStart, '"') => {
+                opened_at = line;
+                State::Quoted
+            }
+            (State::FieldStart, ' ' | '\t') => State::FieldStart,
+            (_, ',') => State::FieldStart,
+            (_, '\n') => {
+                line += 1;
+                State::FieldStart
+            }
+            (_, '"') => {
+                errors.entry(line).or_insert_with(|| {
+                    "a quote inside an unquoted field: quote the whole field and double the quote (\"\")".to_string()
+                });
+                State::Unquoted
+            }
+            (_, _) => State::Unquoted,
+        };
+    }
+    if state == State::Quoted {
+        errors.insert(opened_at, "a quote opened here is never closed".to_string());
+    }
+    errors
+}
+
 /// The standings as CSV (rank, number, name, club, points, every tiebreak).
 pub async fn standings_csv(pool: &PgPool, section_id: Uuid) -> Result<String> {
     let table = standings::compute(pool, section_id).await?;
@@ -527,7 +640,13 @@ pub async fn standings_csv(pool: &PgPool, section_id: Uuid) -> Result<String> {
     ];
     header.extend(table.tiebreaks.iter().cloned());
     let io = |e: csv::Error| Error::Internal(format!("writing CSV: {e}"));
-    writer.write_record(&header).map_err(io)?;
+    writer
+        .write_record(
+            header
+                .iter()
+                .map(|cell| spreadsheet_safe(cell).into_owned()),
+        )
+        .map_err(io)?;
     for row in &table.rows {
         let mut record = vec![
             row.rank.to_string(),
@@ -547,7 +666,13 @@ pub async fn standings_csv(pool: &PgPool, section_id: Uuid) -> Result<String> {
                 None => String::new(),
             });
         }
-        writer.write_record(&record).map_err(io)?;
+        writer
+            .write_record(
+                record
+                    .iter()
+                    .map(|cell| spreadsheet_safe(cell).into_owned()),
+            )
+            .map_err(io)?;
     }
     let bytes = writer
         .into_inner()

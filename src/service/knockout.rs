@@ -6,7 +6,7 @@
 use super::access::{self, Change, Need};
 use super::check::Check;
 use super::users::Actor;
-use super::{sections, state, Error, Result};
+use super::{Error, Result};
 use crate::db;
 use crate::db::knockout::{BracketRow, MatchGameRow, MatchRow};
 use arbiter_core::knockout::{
@@ -129,6 +129,9 @@ pub struct MatchView {
     pub decided_by: Option<String>,
     /// The 3rd-place match.
     pub third_place: bool,
+    /// Version for compare-and-set: the number of games recorded (send it back with the next
+    /// game as `version` or `If-Match`).
+    pub version: i32,
 }
 
 /// A bracket as the API shows it.
@@ -165,6 +168,9 @@ pub struct MatchGameInput {
     pub red_fouls: Option<i64>,
     /// Black's fouls.
     pub black_fouls: Option<i64>,
+    /// The match's version last read (its number of games recorded); a stale one is refused
+    /// with 409, so two scorers cannot both record "the next game".
+    pub version: Option<i32>,
 }
 
 fn rules(b: &BracketRow) -> MatchRules {
@@ -462,7 +468,13 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
             }),
             _ => None,
         };
+        let version = loaded
+            .games
+            .iter()
+            .filter(|g| g.match_id == m.match_id)
+            .count() as i32;
         matches.push(MatchView {
+            version,
             id: m.match_id,
             round: m.round,
             slot: m.slot,
@@ -659,17 +671,33 @@ pub async fn create(
             }
         )));
     }
-    let options = sections::standings_options(&section);
-    let state = state::load(&mut tx, section.clone(), false).await?;
-    let table = arbiter_core::standings::rank(&state.tournament, &options);
-    let qualified: Vec<(Uuid, Uuid)> = table
-        .rows
+    let decided = super::ties::standings(&mut tx, section.clone()).await?;
+    let active: Vec<&super::ties::Placed> = decided
+        .order
         .iter()
-        .filter_map(|r| state.entrant_by_no(r.start_no))
-        .filter(|e| e.status == "active")
-        .take(size as usize)
-        .map(|e| (e.entrant_id, section_id))
+        .filter(|p| {
+            decided
+                .state
+                .entrant(p.entrant_id)
+                .is_some_and(|e| e.status == "active")
+        })
         .collect();
+    let qualified: Vec<(Uuid, Uuid)> = active
+        .iter()
+        .take(size as usize)
+        .map(|p| (p.entrant_id, section_id))
+        .collect();
+    // The cut-off between the last qualifier and the first one out must not split a tie.
+    if let (Some(last), Some(next)) = (active.get(size as usize - 1), active.get(size as usize)) {
+        if last.rank == next.rank {
+            let tied: Vec<Uuid> = active
+                .iter()
+                .filter(|p| p.rank == last.rank)
+                .map(|p| p.entrant_id)
+                .collect();
+            return Err(decided.refuse("the knockout cut-off", &tied));
+        }
+    }
     if qualified.len() < size as usize {
         return Err(Error::invalid(
             "size",
@@ -754,6 +782,7 @@ pub async fn record_game(
     actor: &Actor,
     match_id: Uuid,
     input: &MatchGameInput,
+    expected_version: Option<i32>,
 ) -> Result<MatchView> {
     let mut check = Check::new();
     let reported = check.one_of(
@@ -821,12 +850,20 @@ pub async fn record_game(
         black_fouls,
         i64::from(bracket.foul_threshold),
     );
-    let number = loaded
+    // Read after the bracket's row lock: the games another writer committed meanwhile count.
+    let recorded = loaded
         .games
         .iter()
         .filter(|g| g.match_id == match_id)
-        .count() as i32
-        + 1;
+        .count() as i32;
+    if let Some(expected) = expected_version.or(input.version) {
+        if expected != recorded {
+            return Err(Error::Conflict(format!(
+                "the match was changed meanwhile (version {recorded}, you sent {expected}); reload and try again"
+            )));
+        }
+    }
+    let number = recorded + 1;
     let game_id = db::knockout::insert_game(
         &mut *tx,
         match_id,
@@ -1026,6 +1063,13 @@ async fn champion_of(conn: &mut PgConnection, section: &db::section::SectionRow)
             section.name
         )));
     }
+    let tied: Vec<&RankingRow> = ranking.rows.iter().filter(|r| r.rank == 1).collect();
+    if tied.len() > 1 {
+        return Err(super::ties::tied_error(
+            &format!("the champion of section {:?}", section.name),
+            &tied.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
+        ));
+    }
     ranking
         .rows
         .first()
@@ -1036,8 +1080,11 @@ async fn champion_of(conn: &mut PgConnection, section: &db::section::SectionRow)
 /// One place of the final ranking.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct RankingRow {
-    /// Place (1-based).
+    /// Place (1-based), one per entrant.
     pub place: u32,
+    /// The place as the standings give it: shared by entrants the tiebreak chain leaves tied
+    /// (and the arbiter has not ordered), else equal to `place`.
+    pub rank: u32,
     /// Entrant.
     pub entrant_id: Uuid,
     /// Starting number.
@@ -1062,17 +1109,17 @@ async fn final_ranking_in(
     conn: &mut PgConnection,
     section: &db::section::SectionRow,
 ) -> Result<Ranking> {
-    let options = sections::standings_options(section);
-    let state = state::load(conn, section.clone(), false).await?;
-    let table = arbiter_core::standings::rank(&state.tournament, &options);
+    let decided = super::ties::standings(conn, section.clone()).await?;
+    let (state, table) = (&decided.state, &decided.table);
     let swiss_done = state.rounds.len() as i32 == section.rounds && !table.provisional;
-    let swiss: Vec<(Uuid, u32, String)> = table
-        .rows
+    let swiss: Vec<(Uuid, u32, String, u32)> = decided
+        .order
         .iter()
-        .filter_map(|r| {
+        .filter_map(|p| {
+            let r = &table.rows[p.index];
             state
                 .entrant_by_no(r.start_no)
-                .map(|e| (e.entrant_id, r.start_no, e.name.clone()))
+                .map(|e| (e.entrant_id, r.start_no, e.name.clone(), p.rank))
         })
         .collect();
     let mut rows = Vec::new();
@@ -1087,10 +1134,11 @@ async fn final_ranking_in(
             Ok(order) => {
                 for seed in order {
                     if let Some(id) = loaded.seeds.get(&seed) {
-                        if let Some((_, no, name)) = swiss.iter().find(|s| s.0 == *id) {
+                        if let Some((_, no, name, _)) = swiss.iter().find(|s| s.0 == *id) {
                             placed.insert(*id);
                             rows.push(RankingRow {
                                 place: rows.len() as u32 + 1,
+                                rank: rows.len() as u32 + 1,
                                 entrant_id: *id,
                                 start_no: *no,
                                 name: name.clone(),
@@ -1103,10 +1151,20 @@ async fn final_ranking_in(
             Err(_) => is_final = false,
         }
     }
-    for (id, no, name) in &swiss {
+    // Below the knockout places the Swiss order goes on; entrants tied there share the place
+    // of the first of them.
+    let mut last_swiss: Option<(u32, u32)> = None;
+    for (id, no, name, swiss_rank) in &swiss {
         if !placed.contains(id) {
+            let place = rows.len() as u32 + 1;
+            let rank = match last_swiss {
+                Some((r, shown)) if r == *swiss_rank => shown,
+                _ => place,
+            };
+            last_swiss = Some((*swiss_rank, rank));
             rows.push(RankingRow {
-                place: rows.len() as u32 + 1,
+                place,
+                rank,
                 entrant_id: *id,
                 start_no: *no,
                 name: name.clone(),

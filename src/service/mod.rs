@@ -13,6 +13,7 @@ pub mod sections;
 pub mod setups;
 pub mod standings;
 pub mod state;
+pub mod ties;
 pub mod tournaments;
 pub mod users;
 
@@ -81,13 +82,74 @@ impl From<sqlx::Error> for Error {
             },
             _ => None,
         };
-        match rule {
-            Some((what, why)) => Error::Invalid {
+        if let Some(rule) = rule {
+            let (what, why) = rule;
+            return Error::Invalid {
                 message: format!("a {what} in the request {why}"),
                 fields: FieldErrors::new(),
-            },
-            None => Error::Db(error),
+            };
         }
+        constraint_error(&error).unwrap_or(Error::Db(error))
+    }
+}
+
+/// The fallback for a broken constraint that no use case mapped itself: the database is the
+/// last guard of the rules, and what it refuses is the request's fault, never a 500. A unique
+/// violation is a 409; a check, foreign-key or not-null violation a 422, on the field the
+/// constraint names (`section_name_check` → `name`).
+fn constraint_error(error: &sqlx::Error) -> Option<Error> {
+    let sqlx::Error::Database(e) = error else {
+        return None;
+    };
+    let code = e.code()?;
+    let constraint = e.constraint().unwrap_or_default();
+    let field = constraint_field(constraint, e.table().unwrap_or_default());
+    let (status_conflict, message) = match code.as_ref() {
+        "23505" => (true, format!("{field}: this value is already taken")),
+        "23514" => (
+            false,
+            format!("{field}: the value breaks the rule {constraint}"),
+        ),
+        "23503" if e.message().starts_with("update or delete") => (
+            false,
+            "this is still referred to by other records; remove those first".to_string(),
+        ),
+        "23503" => (
+            false,
+            format!("{field}: refers to something that does not exist"),
+        ),
+        "23502" => (false, format!("{field}: is required")),
+        "23P01" => (true, format!("{field}: this overlaps an existing record")),
+        _ => return None,
+    };
+    tracing::warn!(
+        constraint,
+        code = code.as_ref(),
+        "constraint refused a write"
+    );
+    Some(if status_conflict {
+        Error::Conflict(message)
+    } else {
+        let mut fields = FieldErrors::new();
+        fields.insert(field.clone(), vec![message.clone()]);
+        Error::Invalid { message, fields }
+    })
+}
+
+/// The field a constraint is about: its name without the table prefix and the kind suffix.
+fn constraint_field(constraint: &str, table: &str) -> String {
+    let name = constraint
+        .strip_prefix(table)
+        .and_then(|rest| rest.strip_prefix('_'))
+        .unwrap_or(constraint);
+    let name = ["_check", "_key", "_fkey", "_pkey", "_excl", "_not_null"]
+        .iter()
+        .find_map(|suffix| name.strip_suffix(suffix))
+        .unwrap_or(name);
+    if name.is_empty() {
+        "request".to_string()
+    } else {
+        name.to_string()
     }
 }
 

@@ -204,6 +204,31 @@ pub async fn awarded(pool: &PgPool, section_id: Uuid) -> Result<Vec<Award>> {
             _ => single.push((None, p.category.clone(), p.award.clone(), p.amount)),
         }
     }
+    // Places that share a rank and carry different place prizes need the arbiter's order.
+    let place_award = |place: u32| {
+        single
+            .iter()
+            .filter(|p| p.0 == Some(place))
+            .map(|p| (p.2.clone(), p.3))
+            .max_by_key(|p| p.1)
+    };
+    for row in &ranking.rows {
+        let tied: Vec<&knockout::RankingRow> =
+            ranking.rows.iter().filter(|r| r.rank == row.rank).collect();
+        if tied.len() > 1 && tied[0].entrant_id == row.entrant_id {
+            let first = place_award(tied[0].place);
+            if tied.iter().any(|r| place_award(r.place) != first) {
+                return Err(super::ties::tied_error(
+                    &format!(
+                        "prize places {}–{}",
+                        tied[0].place,
+                        tied[tied.len() - 1].place
+                    ),
+                    &tied.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
+                ));
+            }
+        }
+    }
     let mut order: Vec<usize> = (0..single.len()).collect();
     order.sort_by_key(|&i| {
         (

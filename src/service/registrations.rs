@@ -86,6 +86,9 @@ pub struct RegistrationView {
     /// Phone (arbiters only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
+    /// Version for compare-and-set: send it back (`If-Match`) with an action, so that an
+    /// action taken meanwhile by someone else is not repeated or overwritten (409).
+    pub version: i32,
 }
 
 fn views(rows: &[RegistrationRow], private: bool) -> Vec<RegistrationView> {
@@ -112,6 +115,7 @@ fn views(rows: &[RegistrationRow], private: bool) -> Vec<RegistrationView> {
                 payment_method: r.payment_method.clone().filter(|_| private),
                 email: r.email.clone().filter(|_| private),
                 phone: r.phone.clone().filter(|_| private),
+                version: r.version,
             }
         })
         .collect()
@@ -516,6 +520,7 @@ pub async fn act(
     actor: &Actor,
     id: Uuid,
     action: RegistrationAction,
+    expected_version: Option<i32>,
 ) -> Result<RegistrationView> {
     let mut tx = pool.begin().await?;
     let reg = db::registration::find(&mut *tx, id)
@@ -525,6 +530,19 @@ pub async fn act(
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    // Every registration change holds its section's lock: read again after taking it, so the
+    // state compared and replaced is the one another writer may just have committed.
+    let reg = db::registration::find(&mut *tx, id)
+        .await?
+        .ok_or(Error::NotFound("registration"))?;
+    if let Some(expected) = expected_version {
+        if expected != reg.version {
+            return Err(Error::Conflict(format!(
+                "the registration was changed meanwhile (version {}, you sent {expected}); reload and try again",
+                reg.version
+            )));
+        }
+    }
     let rows = db::registration::list(&mut *tx, section.section_id).await?;
     let before = json!({"status": reg.status, "payment_state": reg.payment_state});
     let name = match &action {
@@ -561,7 +579,7 @@ pub async fn act(
                 &["unpaid", "paid", "refund_due", "refunded"],
             );
             let method = check.optional_text("method", payment.method.as_deref(), 100);
-            let note = check.optional_text("note", payment.note.as_deref(), 1000);
+            let note = check.optional_note("note", payment.note.as_deref(), 1000);
             check.finish()?;
             db::registration::set_payment(&mut *tx, id, &state, method.as_deref(), note.as_deref())
                 .await?;

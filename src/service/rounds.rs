@@ -76,6 +76,8 @@ pub struct RoundView {
     /// Why this pairing (score groups, floaters, colours); arbiters only.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub report: Option<Value>,
+    /// Version of the round (its status and boards), for compare-and-set of a manual edit.
+    pub version: i32,
 }
 
 fn side(state: &SectionState, id: Uuid) -> BoardSide {
@@ -143,6 +145,7 @@ pub fn round_view(state: &SectionState, number: i32, with_report: bool) -> Resul
         boards,
         absences,
         report: with_report.then(|| round.pairing_report.clone()),
+        version: round.version,
     })
 }
 
@@ -577,7 +580,10 @@ pub async fn set_result(
             "this board is a bye: it has no result to enter".into(),
         ));
     };
-    let current = board.version.unwrap_or(0);
+    let stored = db::round::lock_game(&mut *tx, game_id)
+        .await?
+        .ok_or(Error::NotFound("game"))?;
+    let current = stored.version;
     if let Some(expected) = expected_version.or(input.version) {
         if expected != current {
             return Err(Error::Conflict(format!(
@@ -595,8 +601,19 @@ pub async fn set_result(
         i64::from(section.foul_threshold),
     );
     db::round::replace_fouls(&mut tx, game_id, red_fouls as i32, black_fouls as i32).await?;
-    let version =
-        db::round::set_game_result(&mut *tx, game_id, Some(&reported), Some(&result)).await?;
+    let version = db::round::set_game_result(
+        &mut *tx,
+        game_id,
+        current,
+        Some(&reported),
+        Some(&result),
+    )
+    .await?
+    .ok_or_else(|| {
+        Error::Conflict(format!(
+            "the result was changed meanwhile (version {current}, you sent {current}); reload and try again"
+        ))
+    })?;
     let open = db::round::open_games(&mut *tx, board.round_id).await?;
     let round_completed = open == 0;
     if round_completed && board.round_status != "completed" {
@@ -606,7 +623,7 @@ pub async fn set_result(
         // publish: a round being played is public either way.
         db::round::set_status(&mut *tx, board.round_id, "published").await?;
     }
-    let action = if board.result.is_some() {
+    let action = if stored.result.is_some() {
         "correct_result"
     } else {
         "result"
@@ -619,10 +636,10 @@ pub async fn set_result(
             action,
             entity: "game",
             entity_id: Some(game_id),
-            before: board
+            before: stored
                 .result
                 .as_ref()
-                .map(|r| json!({"result": r, "reported_result": board.reported_result})),
+                .map(|r| json!({"result": r, "reported_result": stored.reported_result, "version": current})),
             after: Some(json!({
                 "result": result, "reported_result": reported, "red_fouls": red_fouls,
                 "black_fouls": black_fouls, "foul_rule": message,
@@ -662,6 +679,8 @@ pub struct ManualPairing {
     pub boards: Vec<BoardInput>,
     /// Apply even though the checker lists broken rules.
     pub confirm: Option<bool>,
+    /// The round's version last read; a stale one is refused with 409.
+    pub version: Option<i32>,
 }
 
 /// A manual edit's outcome.
@@ -693,6 +712,14 @@ pub async fn edit(
     let round = db::round::find(&mut *tx, section_id, number)
         .await?
         .ok_or(Error::NotFound("round"))?;
+    if let Some(expected) = input.version {
+        if expected != round.version {
+            return Err(Error::Conflict(format!(
+                "the round was changed meanwhile (version {}, you sent {expected}); reload and try again",
+                round.version
+            )));
+        }
+    }
     if round.status != "paired" {
         return Err(Error::Conflict(format!(
             "round {number} is {}: only a paired, unpublished round can be edited",
@@ -795,6 +822,7 @@ pub async fn edit(
     boards.sort_by_key(|b| b.2.is_none());
     db::round::delete_boards(&mut *tx, round.round_id).await?;
     db::round::insert_boards(&mut tx, round.round_id, &boards).await?;
+    db::round::bump_version(&mut *tx, round.round_id).await?;
     if section.setup_mode == "per_board" {
         // Per-board set-ups went with the old boards; the new boards get fresh ones.
         let tournament = db::tournament::find(&mut *tx, section.tournament_id)

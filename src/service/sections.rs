@@ -87,6 +87,8 @@ pub struct SectionInput {
     pub fee_tiers: Option<Vec<FeeTier>>,
     /// Hidden-piece set-ups: `none`, `duplicate` (default for Jieqi/Banqi), `per_board`.
     pub setup_mode: Option<String>,
+    /// The settings' version last read; a stale one is refused with 409 (changes only).
+    pub version: Option<i32>,
 }
 
 /// Points per result as the API shows them.
@@ -153,6 +155,9 @@ pub struct Section {
     pub setup_mode: String,
     /// `open`, `running`, `finished`, `cancelled`.
     pub status: String,
+    /// Version of the settings: send it back (`version` or `If-Match`) with a change, so that
+    /// a change made meanwhile by someone else is not overwritten (409).
+    pub version: i32,
 }
 
 fn decimal(tenths: i32) -> f64 {
@@ -191,6 +196,7 @@ impl From<SectionRow> for Section {
             fee_tiers: serde_json::from_value(r.fee_tiers).unwrap_or_default(),
             setup_mode: r.setup_mode,
             status: r.status,
+            version: r.version,
         }
     }
 }
@@ -436,6 +442,7 @@ fn new_row(tournament_id: Uuid) -> SectionRow {
         status: "open".into(),
         created_at: Utc::now(),
         updated_at: Utc::now(),
+        version: 0,
     }
 }
 
@@ -514,12 +521,23 @@ pub async fn update(
     actor: &Actor,
     id: Uuid,
     input: &SectionInput,
+    expected_version: Option<i32>,
 ) -> Result<Section> {
     let mut tx = pool.begin().await?;
+    // The row lock comes first: the version compared is the one read after any other writer
+    // has committed, so of two writers with the same version exactly one gets through.
     let before = db::section::find_for_update(&mut *tx, id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, before.tournament_id, Need::Arbiter).await?;
+    if let Some(expected) = expected_version.or(input.version) {
+        if expected != before.version {
+            return Err(Error::Conflict(format!(
+                "the settings were changed meanwhile (version {}, you sent {expected}); reload and try again",
+                before.version
+            )));
+        }
+    }
     let tournament = db::tournament::find(&mut *tx, before.tournament_id)
         .await?
         .ok_or(Error::NotFound("tournament"))?;

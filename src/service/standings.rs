@@ -1,10 +1,10 @@
 //! Live standings of a section: the core's ranking over the stored rounds, provisional while
 //! results are missing.
 
-use super::state;
-use super::{sections, Error, Result};
+use super::ties;
+use super::{Error, Result};
 use crate::db;
-use arbiter_core::standings::{self, TiebreakValue};
+use arbiter_core::standings::TiebreakValue;
 use serde::Serialize;
 use serde_json::Value;
 use sqlx::PgPool;
@@ -32,6 +32,8 @@ pub struct StandingRow {
     /// Every tiebreak's value by key (numbers; PREV/CUT_EARLY give a list).
     #[schema(value_type = Object)]
     pub tiebreaks: BTreeMap<String, Value>,
+    /// `lot` or `manual` when the arbiter decided the order of a tie the chain left.
+    pub tie_decided_by: Option<String>,
 }
 
 /// The standings of a section.
@@ -62,22 +64,23 @@ pub fn value_json(value: &TiebreakValue) -> Value {
     }
 }
 
-/// Computes the standings of a section as they stand now.
+/// Computes the standings of a section as they stand now, with the arbiter's decisions for
+/// entrants the whole chain leaves tied.
 pub async fn compute(pool: &PgPool, section_id: Uuid) -> Result<StandingsView> {
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
-    let options = sections::standings_options(&section);
-    let state = state::load(&mut conn, section, false).await?;
-    let table = standings::rank(&state.tournament, &options);
-    let rows = table
-        .rows
+    let decided = ties::standings(&mut conn, section).await?;
+    let (state, table) = (&decided.state, &decided.table);
+    let rows = decided
+        .order
         .iter()
-        .filter_map(|row| {
+        .filter_map(|placed| {
+            let row = &table.rows[placed.index];
             let e = state.entrant_by_no(row.start_no)?;
             Some(StandingRow {
-                rank: row.rank,
+                rank: placed.rank,
                 entrant_id: e.entrant_id,
                 start_no: row.start_no,
                 name: e.name.clone(),
@@ -90,6 +93,7 @@ pub async fn compute(pool: &PgPool, section_id: Uuid) -> Result<StandingsView> {
                     .cloned()
                     .zip(row.values.iter().map(value_json))
                     .collect(),
+                tie_decided_by: placed.decided_by.clone(),
             })
         })
         .collect();

@@ -160,13 +160,11 @@ fn merge(
         "organiser",
         200,
     );
-    let waiver_text = keep(
-        &input.waiver_text,
-        base.waiver_text,
-        &mut check,
-        "waiver_text",
-        10_000,
-    );
+    // The waiver is a multi-line text (paragraphs of rules).
+    let waiver_text = match &input.waiver_text {
+        Some(v) => check.optional_note("waiver_text", Some(v), 10_000),
+        None => base.waiver_text,
+    };
     let default_language = match &input.default_language {
         Some(lang) => check.one_of("default_language", lang, LANGUAGES),
         None => base.default_language,

@@ -365,6 +365,36 @@ async fn a_best_woman_prize_passes_down_when_she_wins_a_larger_one(pool: PgPool)
         .await,
         StatusCode::OK,
     );
+    // Ada and Bob are tied for the gold: the arbiter keeps starting-number order.
+    let tied = expect(
+        &get(&pool, &format!("/api/v1/sections/{sid}/prizes/awarded")).await,
+        StatusCode::CONFLICT,
+    );
+    assert!(
+        tied["message"].as_str().unwrap().contains("Ada, Bob"),
+        "{tied}"
+    );
+    let ties = expect(
+        &get(&pool, &format!("/api/v1/sections/{sid}/ties")).await,
+        StatusCode::OK,
+    );
+    let order: Vec<Value> = ties[0]["entrants"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|e| e["entrant_id"].clone())
+        .collect();
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/ties"),
+            Some(&token),
+            Some(json!({"method": "manual", "entrants": order})),
+        )
+        .await,
+        StatusCode::OK,
+    );
     let awards = expect(
         &get(&pool, &format!("/api/v1/sections/{sid}/prizes/awarded")).await,
         StatusCode::OK,

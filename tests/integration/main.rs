@@ -13,6 +13,7 @@ mod dashboard_forms;
 mod embedded;
 mod hardening;
 mod health;
+mod integrity;
 mod interchange;
 mod knockout;
 mod migrations;

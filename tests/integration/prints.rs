@@ -434,6 +434,7 @@ async fn the_prize_list_names_the_winners_once_the_ranking_is_final(pool: PgPool
     assert!(!early.text.contains("陳大文"));
 
     play_round(&pool, &token, &sid).await;
+    crate::support::keep_tied_order(&pool, &token, &sid).await;
     let awarded = api(
         &pool,
         &token,

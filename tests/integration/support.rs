@@ -311,3 +311,31 @@ pub fn csrf_of(html: &str) -> String {
 pub fn location(reply: &Reply) -> &str {
     reply.headers.get("location").unwrap().to_str().unwrap()
 }
+
+/// Decides every tie the chain leaves in a section, keeping the chain's (starting-number)
+/// order, as an arbiter does before prizes when the rules say "the lower number first".
+pub async fn keep_tied_order(pool: &PgPool, token: &str, section: &str) {
+    let ties = expect(
+        &get(pool, &format!("/api/v1/sections/{section}/ties")).await,
+        StatusCode::OK,
+    );
+    for group in ties.as_array().unwrap() {
+        let order: Vec<Value> = group["entrants"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["entrant_id"].clone())
+            .collect();
+        expect(
+            &call(
+                pool,
+                "POST",
+                &format!("/api/v1/sections/{section}/ties"),
+                Some(token),
+                Some(serde_json::json!({"method": "manual", "entrants": order})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+}

@@ -18,4 +18,5 @@ pub mod model;
 pub mod pairing;
 pub mod setup;
 pub mod standings;
+pub mod text;
 pub mod trf;

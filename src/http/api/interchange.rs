@@ -40,6 +40,7 @@ pub async fn export_trf(
 
 /// Options of a TRF import.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ImportTrfQuery {
     /// Name of the new section (default: the file's `012` name).
     pub name: Option<String>,
@@ -71,6 +72,7 @@ pub async fn import_trf(
 
 /// Options of a CSV import.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct ImportCsvQuery {
     /// Create the entrants (default: preview the row report only).
     pub apply: Option<bool>,
@@ -129,6 +131,7 @@ pub async fn export_standings_csv(
 
 /// Paging of the audit log.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct AuditQuery {
     /// Only events after this id.
     pub after: Option<i64>,

@@ -11,7 +11,8 @@ use crate::service::knockout::{
 use crate::service::prizes::{Award, PrizeTable};
 use crate::service::setups::RoundSetups;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{header, HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
 use uuid::Uuid;
 
 /// Seeds the top of the final Swiss standings into a snake-seeded bracket (409 before the
@@ -47,7 +48,9 @@ pub async fn get_knockout(
 
 /// Records the next game of a match (Red is the match's `next_red`).
 #[utoipa::path(post, path = "/api/v1/matches/{id}/games", tag = "knockout", security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "Match id")), request_body = MatchGameInput,
+    params(("id" = Uuid, Path, description = "Match id"),
+        ("If-Match" = Option<String>, Header, description = "The match's version last read (games recorded); a stale one gets 409")),
+    request_body = MatchGameInput,
     responses((status = 200, body = MatchView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
         (status = 422, body = ErrorBody)))]
@@ -55,11 +58,13 @@ pub async fn record_match_game(
     State(state): State<AppState>,
     ApiUser(actor): ApiUser,
     AppPath(id): AppPath<Uuid>,
+    headers: HeaderMap,
     AppJson(input): AppJson<MatchGameInput>,
-) -> Result<AppJson<MatchView>, ApiError> {
-    Ok(AppJson(
-        service::knockout::record_game(&state.db, &actor, id, &input).await?,
-    ))
+) -> Result<Response, ApiError> {
+    let expected = super::if_match(&headers)?;
+    let out = service::knockout::record_game(&state.db, &actor, id, &input, expected).await?;
+    let etag = format!("\"{}\"", out.version);
+    Ok(([(header::ETAG, etag)], AppJson(out)).into_response())
 }
 
 /// The final ranking 1–N (knockout places, then the Swiss order).

@@ -10,8 +10,9 @@ pub mod rounds;
 pub mod sections;
 pub mod tournaments;
 
-use super::error::ErrorBody;
+use super::error::{ApiError, ErrorBody};
 use super::AppState;
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::routing::{any, get};
 use axum::{Json, Router};
 use std::sync::Arc;
@@ -110,6 +111,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         ))
         .routes(routes!(sections::create_section, sections::list_sections))
         .routes(routes!(sections::get_section, sections::update_section))
+        .routes(routes!(sections::list_ties, sections::resolve_tie))
         .routes(routes!(entrants::create_entrant, entrants::list_entrants))
         .routes(routes!(entrants::withdraw_entrant))
         .routes(routes!(entrants::readmit_entrant))
@@ -171,4 +173,66 @@ pub fn router() -> Router<AppState> {
         .route("/api/v1/{*rest}", any(super::error::api_not_found))
         // Set last: it applies to the routes registered before it (axum keeps the Allow header).
         .method_not_allowed_fallback(super::error::api_method_not_allowed)
+}
+
+/// The version in an `If-Match` header (`"3"`, `3` or `W/"3"`).
+pub(crate) fn if_match(headers: &HeaderMap) -> Result<Option<i32>, ApiError> {
+    let Some(value) = headers.get(header::IF_MATCH) else {
+        return Ok(None);
+    };
+    let text = value.to_str().unwrap_or("").trim();
+    let text = text.trim_start_matches("W/").trim_matches('"');
+    if text == "*" {
+        return Ok(None);
+    }
+    text.parse().map(Some).map_err(|_| {
+        ApiError::field(
+            StatusCode::BAD_REQUEST,
+            "If-Match",
+            "must be the version last read, e.g. \"3\"",
+        )
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use utoipa::openapi::path::ParameterIn;
+
+    /// A parameter declared "in path" must be a `{name}` of its route, and every `{name}` of a
+    /// route must be declared: otherwise clients (and schemathesis) build wrong URLs.
+    #[test]
+    fn path_parameters_match_the_route_templates() {
+        let (_, doc) = super::routes();
+        let mut checked = 0;
+        for (path, item) in &doc.paths.paths {
+            let names: Vec<&str> = path
+                .split('/')
+                .filter_map(|seg| seg.strip_prefix('{').and_then(|s| s.strip_suffix('}')))
+                .collect();
+            let operations = [&item.get, &item.put, &item.post, &item.delete, &item.patch];
+            for operation in operations.into_iter().flatten() {
+                let declared: Vec<String> = operation
+                    .parameters
+                    .iter()
+                    .flatten()
+                    .filter(|p| matches!(p.parameter_in, ParameterIn::Path))
+                    .map(|p| p.name.clone())
+                    .collect();
+                for name in &declared {
+                    assert!(
+                        names.contains(&name.as_str()),
+                        "{path}: {name} is declared as a path parameter"
+                    );
+                }
+                for name in &names {
+                    assert!(
+                        declared.iter().any(|d| d == name),
+                        "{path}: {{{name}}} is not declared"
+                    );
+                }
+                checked += 1;
+            }
+        }
+        assert!(checked > 40, "only {checked} operations checked");
+    }
 }

@@ -10,7 +10,7 @@ use crate::service::registrations::{
     SplitInput, SplitOutcome,
 };
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use uuid::Uuid;
 
 /// Registers for a section (public; the answer says `pending`, `confirmed` or `waitlisted`).
@@ -43,48 +43,71 @@ pub async fn list_registrations(
 
 /// Confirms a registration (a place must be free).
 #[utoipa::path(post, path = "/api/v1/registrations/{id}/confirm", tag = "registrations", security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "Registration id")),
+    params(("id" = Uuid, Path, description = "Registration id"),
+        ("If-Match" = Option<String>, Header, description = "The registration's version last read; a stale one gets 409")),
     responses((status = 200, body = RegistrationView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn confirm_registration(
     State(state): State<AppState>,
     ApiUser(actor): ApiUser,
     AppPath(id): AppPath<Uuid>,
+    headers: HeaderMap,
 ) -> Result<AppJson<RegistrationView>, ApiError> {
+    let expected = super::if_match(&headers)?;
     Ok(AppJson(
-        service::registrations::act(&state.db, &actor, id, RegistrationAction::Confirm).await?,
+        service::registrations::act(&state.db, &actor, id, RegistrationAction::Confirm, expected)
+            .await?,
     ))
 }
 
 /// Records a payment state (paying confirms a pending registration when a place is free).
 #[utoipa::path(post, path = "/api/v1/registrations/{id}/payment", tag = "registrations", security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "Registration id")), request_body = PaymentInput,
+    params(("id" = Uuid, Path, description = "Registration id"),
+        ("If-Match" = Option<String>, Header, description = "The registration's version last read; a stale one gets 409")), request_body = PaymentInput,
     responses((status = 200, body = RegistrationView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn record_payment(
     State(state): State<AppState>,
     ApiUser(actor): ApiUser,
     AppPath(id): AppPath<Uuid>,
+    headers: HeaderMap,
     AppJson(input): AppJson<PaymentInput>,
 ) -> Result<AppJson<RegistrationView>, ApiError> {
+    let expected = super::if_match(&headers)?;
     Ok(AppJson(
-        service::registrations::act(&state.db, &actor, id, RegistrationAction::Payment(input))
-            .await?,
+        service::registrations::act(
+            &state.db,
+            &actor,
+            id,
+            RegistrationAction::Payment(input),
+            expected,
+        )
+        .await?,
     ))
 }
 
 /// Withdraws a registration: frees the place, promotes the waitlist, marks a paid fee refund due.
 #[utoipa::path(post, path = "/api/v1/registrations/{id}/withdraw", tag = "registrations", security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "Registration id")),
+    params(("id" = Uuid, Path, description = "Registration id"),
+        ("If-Match" = Option<String>, Header, description = "The registration's version last read; a stale one gets 409")),
     responses((status = 200, body = RegistrationView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn withdraw_registration(
     State(state): State<AppState>,
     ApiUser(actor): ApiUser,
     AppPath(id): AppPath<Uuid>,
+    headers: HeaderMap,
 ) -> Result<AppJson<RegistrationView>, ApiError> {
+    let expected = super::if_match(&headers)?;
     Ok(AppJson(
-        service::registrations::act(&state.db, &actor, id, RegistrationAction::Withdraw).await?,
+        service::registrations::act(
+            &state.db,
+            &actor,
+            id,
+            RegistrationAction::Withdraw,
+            expected,
+        )
+        .await?,
     ))
 }
 

@@ -59,6 +59,7 @@ pub async fn get_round(
 
 /// Options of unpairing.
 #[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
 pub struct DeleteRoundQuery {
     /// Also delete the results already entered.
     pub force: Option<bool>,
@@ -94,25 +95,6 @@ pub async fn publish_round(
     ))
 }
 
-/// The version in an `If-Match` header (`"3"`, `3` or `W/"3"`).
-fn if_match(headers: &HeaderMap) -> Result<Option<i32>, ApiError> {
-    let Some(value) = headers.get(header::IF_MATCH) else {
-        return Ok(None);
-    };
-    let text = value.to_str().unwrap_or("").trim();
-    let text = text.trim_start_matches("W/").trim_matches('"');
-    if text == "*" {
-        return Ok(None);
-    }
-    text.parse().map(Some).map_err(|_| {
-        ApiError::field(
-            StatusCode::BAD_REQUEST,
-            "If-Match",
-            "must be the result's version, e.g. \"3\"",
-        )
-    })
-}
-
 /// Records or corrects a board's result; the foul threshold may turn it into a loss.
 #[utoipa::path(put, path = "/api/v1/boards/{id}/result", tag = "rounds", security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "Board id"),
@@ -128,7 +110,7 @@ pub async fn put_result(
     headers: HeaderMap,
     AppJson(input): AppJson<ResultInput>,
 ) -> Result<Response, ApiError> {
-    let expected = if_match(&headers)?;
+    let expected = super::if_match(&headers)?;
     let outcome = service::rounds::set_result(&state.db, &actor, id, &input, expected).await?;
     let etag = format!("\"{}\"", outcome.version);
     Ok(([(header::ETAG, etag)], AppJson(outcome)).into_response())

@@ -75,6 +75,10 @@ pub fn routes() -> Router<AppState> {
             get(super::knockout_admin::show_knockout).post(super::knockout_admin::create_knockout),
         )
         .route(
+            "/admin/s/{section_id}/ties",
+            get(super::ties_admin::show_ties).post(super::ties_admin::decide_tie),
+        )
+        .route(
             "/admin/s/{section_id}/knockout/matches/{match_id}/games",
             post(super::knockout_admin::record_match_game),
         )
@@ -1215,7 +1219,7 @@ pub async fn act_on_registration(
         Ok(_) => return fail(Error::NotFound("registration"), &ctx),
         Err(err) => return fail(err, &ctx),
     }
-    match service::registrations::act(&state.db, &actor, registration_id, action).await {
+    match service::registrations::act(&state.db, &actor, registration_id, action, None).await {
         Ok(_) => see_other(&format!("/admin/s/{id}?done=registration#registrations")),
         Err(err) => action_failed(&state, &actor, ctx, id, err).await,
     }

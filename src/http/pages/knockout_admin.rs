@@ -273,6 +273,7 @@ pub async fn record_game_form(
         result: form.get("result").cloned().unwrap_or_default(),
         red_fouls: number(form, "red_fouls", tr, &mut errors),
         black_fouls: number(form, "black_fouls", tr, &mut errors),
+        version: form.get("version").and_then(|v| v.trim().parse().ok()),
     };
     if !errors.is_empty() {
         return Err(Error::Invalid {
@@ -280,7 +281,7 @@ pub async fn record_game_form(
             fields: errors,
         });
     }
-    service::knockout::record_game(&state.db, actor, match_id, &input)
+    service::knockout::record_game(&state.db, actor, match_id, &input, None)
         .await
         .map(drop)
 }

@@ -21,6 +21,7 @@ pub mod results;
 pub mod sections_admin;
 pub mod session;
 pub mod setups_admin;
+pub mod ties_admin;
 
 use super::AppState;
 use crate::i18n::{Lang, Tr};

@@ -619,6 +619,8 @@ pub struct StandingLine {
     pub tiebreaks: Vec<String>,
     /// Withdrawn.
     pub withdrawn: bool,
+    /// `lot` or `manual` when the arbiter ordered a tie the chain left.
+    pub tie_decided_by: Option<String>,
 }
 
 /// What the standings page shows.
@@ -670,6 +672,7 @@ fn standings_data(view: service::standings::StandingsView) -> StandingsData {
             .rows
             .into_iter()
             .map(|row| StandingLine {
+                tie_decided_by: row.tie_decided_by.clone(),
                 rank: row.rank,
                 start_no: row.start_no,
                 club: row.club.unwrap_or_default(),

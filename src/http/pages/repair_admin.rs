@@ -60,6 +60,8 @@ pub struct RepairPage {
     pub warnings: Vec<String>,
     /// Why the edit was refused as a whole.
     pub error: Option<String>,
+    /// The round's version the form was filled from (an edit made meanwhile gets a 409).
+    pub version: String,
 }
 
 /// The form as the round stands, plus one empty row (a board to add).
@@ -75,6 +77,7 @@ fn stored(round: &RoundView) -> Fields {
         form.insert(format!("black_{}", i + 1), black);
     }
     form.insert("rows".into(), (round.boards.len() + 1).to_string());
+    form.insert("version".into(), round.version.to_string());
     form
 }
 
@@ -243,6 +246,10 @@ async fn page(
         Some(tr.fmt("adm.repair.broken", warnings.len()))
     };
     let rows = rows(&shown, &players, tr, &errors);
+    let version = shown
+        .get("version")
+        .cloned()
+        .unwrap_or_else(|| round.version.to_string());
     HtmlPage(
         status,
         RepairPage {
@@ -254,6 +261,7 @@ async fn page(
             rows,
             warnings,
             error,
+            version,
         },
     )
     .into_response()
@@ -307,6 +315,7 @@ pub async fn save_edit(
     let input = ManualPairing {
         boards,
         confirm: Some(form.get("confirm").is_some_and(|v| !v.is_empty())),
+        version: form.get("version").and_then(|v| v.trim().parse().ok()),
     };
     match service::rounds::edit(&state.db, &actor, id, n, &input).await {
         Ok(_) => see_other(&format!("/admin/s/{id}?done=repaired#rounds")),

@@ -39,6 +39,9 @@ pub struct SettingsPage {
     pub fields: Vec<Field>,
     /// A message for the whole form.
     pub form_error: Option<String>,
+    /// The settings' version the form was filled from (sent back; a change made meanwhile by
+    /// someone else then gets a 409 instead of being overwritten).
+    pub version: i32,
 }
 
 const SYSTEMS: &[&str] = &["chinese", "dutch", "round_robin"];
@@ -345,6 +348,7 @@ fn settings_input(form: &Fields, tr: Tr) -> (SectionInput, FieldErrors) {
         payment_required: Some(checkbox(form, "payment_required")),
         fee_tiers: Some(fee_tiers(form, tr, &mut errors)),
         setup_mode: text(form, "setup_mode"),
+        version: form.get("version").and_then(|v| v.trim().parse().ok()),
     };
     (input, errors)
 }
@@ -380,6 +384,10 @@ async fn page(
         Some(form) => form.clone(),
         None => stored(&section),
     };
+    let version = shown
+        .get("version")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(section.version);
     let mut fields = settings_fields(&shown, tr);
     // Fee tier errors come per tier (`fee_tiers[2].amount`): all go to the one box.
     let mut grouped = FieldErrors::new();
@@ -401,6 +409,7 @@ async fn page(
             section,
             fields,
             form_error,
+            version,
         },
     )
     .into_response()
@@ -449,7 +458,7 @@ pub async fn save_settings(
         )
         .await;
     }
-    match service::sections::update(&state.db, &actor, id, &input).await {
+    match service::sections::update(&state.db, &actor, id, &input, None).await {
         Ok(_) => see_other(&format!("/admin/s/{id}?done=settings")),
         Err(err) => match invalid_fields(&err) {
             Some((message, fields)) => {

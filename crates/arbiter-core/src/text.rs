@@ -1,0 +1,247 @@
+//! One validation for human text: names, clubs, titles, notes (人名、棋会、备注).
+//!
+//! Everything a person types and another person later reads goes through [`clean`]. The rules
+//! exist because such text ends up on printed pairing sheets, in spreadsheets and in other
+//! programs' files, where an invisible character does real harm:
+//!
+//! - the text is normalised to NFC, so `é` typed two ways is one name (and one sort key);
+//! - leading and trailing white space is trimmed;
+//! - control characters are refused (C0, DEL, C1), except a line break in multi-line text,
+//!   where `\r\n` and a lone `\r` become `\n`;
+//! - bidirectional embeddings, overrides and isolates (U+202A–U+202E, U+2066–U+2069) are
+//!   refused: a right-to-left override makes a printed name read backwards;
+//! - line and paragraph separators (U+2028, U+2029) are refused in single-line text;
+//! - U+FFFD (the replacement character) and non-characters are refused: they only appear when
+//!   text was garbled on the way;
+//! - a text that is empty once white space and zero-width characters are removed counts as
+//!   empty (a name made of one zero-width space is no name);
+//! - the length is counted in characters after normalisation.
+
+use unicode_normalization::UnicodeNormalization as _;
+
+/// Whether a text may span several lines.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Lines {
+    /// One line: names, clubs, titles.
+    Single,
+    /// Notes: line breaks allowed.
+    Multi,
+}
+
+/// Why a text was refused. The messages are written to be shown next to the field.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum TextError {
+    /// Occurs when nothing visible is left.
+    #[error("is required")]
+    Empty,
+    /// Occurs when the text is longer than the field allows.
+    #[error("must be at most {0} characters")]
+    TooLong(usize),
+    /// Occurs on a control character (given as U+XXXX).
+    #[error("must not contain control characters (found {0})")]
+    Control(String),
+    /// Occurs on a line break in a single-line field.
+    #[error("must be a single line")]
+    LineBreak,
+    /// Occurs on a bidirectional override, embedding or isolate.
+    #[error("must not contain text-direction control characters (found {0})")]
+    Bidi(String),
+    /// Occurs on U+FFFD or a non-character.
+    #[error("contains a garbled character ({0}); type the text again")]
+    Garbled(String),
+}
+
+fn code(c: char) -> String {
+    if c == '\0' {
+        // PostgreSQL cannot store it at all; name it plainly.
+        return "U+0000 NUL".to_string();
+    }
+    format!("U+{:04X}", u32::from(c))
+}
+
+/// Zero-width and blank-looking characters that do not make a text visible.
+pub fn is_invisible(c: char) -> bool {
+    c.is_whitespace()
+        || matches!(
+            c,
+            '\u{200B}'..='\u{200F}'
+                | '\u{2060}'..='\u{2064}'
+                | '\u{FEFF}'
+                | '\u{180E}'
+                | '\u{034F}'
+                | '\u{115F}'
+                | '\u{1160}'
+                | '\u{3164}'
+                | '\u{FFA0}'
+                | '\u{2800}'
+                | '\u{00AD}'
+        )
+}
+
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
+}
+
+fn is_noncharacter(c: char) -> bool {
+    let n = u32::from(c);
+    (0xFDD0..=0xFDEF).contains(&n) || (n & 0xFFFE) == 0xFFFE
+}
+
+/// Validates and normalises a human text of at most `max` characters. An empty result (after
+/// trimming) is `Ok("")`: callers decide whether the field is required (see [`clean_required`]).
+pub fn clean(value: &str, lines: Lines, max: usize) -> Result<String, TextError> {
+    let unified;
+    let value = if lines == Lines::Multi && value.contains('\r') {
+        unified = value.replace("\r\n", "\n").replace('\r', "\n");
+        unified.as_str()
+    } else {
+        value
+    };
+    for c in value.chars() {
+        if c == '\n' {
+            if lines == Lines::Single {
+                return Err(TextError::LineBreak);
+            }
+        } else if c == '\u{2028}' || c == '\u{2029}' {
+            return Err(TextError::LineBreak);
+        } else if c.is_control() {
+            if matches!(c, '\r' | '\u{0085}') && lines == Lines::Single {
+                return Err(TextError::LineBreak);
+            }
+            return Err(TextError::Control(code(c)));
+        } else if is_bidi_control(c) {
+            return Err(TextError::Bidi(code(c)));
+        } else if c == '\u{FFFD}' || is_noncharacter(c) {
+            return Err(TextError::Garbled(code(c)));
+        }
+    }
+    let normal: String = value.nfc().collect();
+    let trimmed = normal.trim_matches(is_invisible);
+    if trimmed.is_empty() {
+        return Ok(String::new());
+    }
+    let text = if lines == Lines::Multi {
+        // Trailing blanks on each line are noise in a note.
+        trimmed
+            .split('\n')
+            .map(str::trim_end)
+            .collect::<Vec<_>>()
+            .join("\n")
+    } else {
+        trimmed.to_string()
+    };
+    if text.chars().count() > max {
+        return Err(TextError::TooLong(max));
+    }
+    Ok(text)
+}
+
+/// Like [`clean`], but an empty text is an error.
+pub fn clean_required(value: &str, lines: Lines, max: usize) -> Result<String, TextError> {
+    let text = clean(value, lines, max)?;
+    if text.is_empty() {
+        return Err(TextError::Empty);
+    }
+    Ok(text)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    #[test]
+    fn examples() {
+        assert_eq!(
+            clean_required("  王小明 ", Lines::Single, 10).as_deref(),
+            Ok("王小明")
+        );
+        assert_eq!(
+            clean_required("\u{200B}", Lines::Single, 10),
+            Err(TextError::Empty)
+        );
+        assert_eq!(
+            clean_required(" \u{3000}\u{FEFF} ", Lines::Single, 10),
+            Err(TextError::Empty)
+        );
+        assert!(matches!(
+            clean("a\u{1}b", Lines::Single, 10),
+            Err(TextError::Control(_))
+        ));
+        assert!(matches!(
+            clean("a\u{7f}b", Lines::Single, 10),
+            Err(TextError::Control(_))
+        ));
+        assert!(matches!(
+            clean("a\u{9b}b", Lines::Multi, 10),
+            Err(TextError::Control(_))
+        ));
+        assert_eq!(clean("a\rb", Lines::Single, 10), Err(TextError::LineBreak));
+        assert_eq!(clean("a\nb", Lines::Single, 10), Err(TextError::LineBreak));
+        assert_eq!(
+            clean("a\r\nb\rc ", Lines::Multi, 10).as_deref(),
+            Ok("a\nb\nc")
+        );
+        assert!(matches!(
+            clean("evil\u{202E}gpj.exe", Lines::Single, 99),
+            Err(TextError::Bidi(_))
+        ));
+        assert!(matches!(
+            clean("x\u{2067}y", Lines::Single, 99),
+            Err(TextError::Bidi(_))
+        ));
+        assert!(matches!(
+            clean("\u{FFFD}\u{FFFD}", Lines::Single, 99),
+            Err(TextError::Garbled(_))
+        ));
+        // NFC: e + combining acute is é; the length counts the composed form.
+        assert_eq!(clean("e\u{301}", Lines::Single, 1).as_deref(), Ok("\u{e9}"));
+        assert_eq!(clean("abcd", Lines::Single, 3), Err(TextError::TooLong(3)));
+        assert_eq!(clean("", Lines::Single, 3).as_deref(), Ok(""));
+        // Joiners inside a name (emoji sequences, Indic scripts) are kept.
+        assert_eq!(
+            clean("a\u{200D}b", Lines::Single, 9).as_deref(),
+            Ok("a\u{200D}b")
+        );
+    }
+
+    fn forbidden(c: char, lines: Lines) -> bool {
+        (c.is_control() && !(c == '\n' && lines == Lines::Multi))
+            || is_bidi_control(c)
+            || c == '\u{FFFD}'
+            || is_noncharacter(c)
+            || c == '\u{2028}'
+            || c == '\u{2029}'
+    }
+
+    proptest! {
+        #[test]
+        fn accepted_text_is_clean(s in "\\PC{0,40}|[\\x00-\\x7f\u{200b}\u{202e}\u{2066} \n\r]{0,20}", multi in any::<bool>()) {
+            let lines = if multi { Lines::Multi } else { Lines::Single };
+            match clean(&s, lines, 30) {
+                Ok(text) => {
+                    prop_assert!(text.chars().count() <= 30);
+                    prop_assert!(!text.chars().any(|c| forbidden(c, lines)));
+                    prop_assert!(!text.starts_with(is_invisible) && !text.ends_with(is_invisible));
+                    prop_assert!(text.is_empty() || text.chars().any(|c| !is_invisible(c)));
+                    prop_assert_eq!(text.nfc().collect::<String>(), text.clone());
+                    // Cleaning is idempotent.
+                    prop_assert_eq!(clean(&text, lines, 30), Ok(text.clone()));
+                }
+                Err(TextError::TooLong(_)) => prop_assert!(s.nfc().count() > 30),
+                Err(_) => {
+                    let unified = s.replace("\r\n", "\n").replace('\r', "\n");
+                    let probe = if multi { unified.as_str() } else { s.as_str() };
+                    prop_assert!(probe.chars().any(|c| forbidden(c, lines)), "refused {:?}", s);
+                }
+            }
+        }
+
+        #[test]
+        fn a_bidi_control_anywhere_is_refused(a in "\\PC{0,10}", b in "\\PC{0,10}", i in 0usize..4) {
+            let c = ['\u{202A}', '\u{202E}', '\u{2066}', '\u{2069}'][i];
+            let s = format!("{a}{c}{b}");
+            prop_assert!(matches!(clean(&s, Lines::Multi, 100), Err(TextError::Bidi(_)) | Err(TextError::Control(_)) | Err(TextError::Garbled(_)) | Err(TextError::LineBreak)));
+        }
+    }
+}
