@@ -180,7 +180,13 @@ pub fn pair(args: &crate::config::PairArgs) -> ToolOutcome {
                 crate::config::EditionArg::E2025 => pairing::dutch::Edition::E2025,
                 crate::config::EditionArg::E2017 => pairing::dutch::Edition::E2017,
             };
-            pairing::dutch::pair(&tournament, &pairing::dutch::DutchOptions { edition })
+            pairing::dutch::pair(
+                &tournament,
+                &pairing::dutch::DutchOptions {
+                    edition,
+                    forfeit_counts_as_met: false,
+                },
+            )
         }
         crate::config::SystemArg::Chinese => {
             pairing::chinese::pair(&tournament, &pairing::chinese::ChineseOptions::default())

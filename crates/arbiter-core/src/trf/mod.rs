@@ -9,6 +9,23 @@
 //! - [`write`] emits TRF-16 player lines plus `012`, the TRF-26 `142`/`152`/`162` headers and
 //!   JaVaFo's `XXR`/`XXC`, forbidden pairs and accelerations; UTF-8 with LF line ends.
 //!
+//! - Both lines of every game must tell the same game, or [`parse`] rejects the file at the
+//!   first contradiction (by line, then column; a clash between two lines is reported on the
+//!   later one): the opponent's line names the player back in that round (nobody plays twice
+//!   in a round), the colours are `w` against `b` (or none on both sides), and the results
+//!   agree: `1`/`0`, `=`/`=`, `0`/`0` (both lost, e.g. both reached the foul limit),
+//!   `W`/`L`, `D`/`D`, `+`/`-`, `-`/`-` (double forfeit), or blank on both sides (not finished).
+//!   A bye code (`U F H Z`) has no opponent, a game result (`1 = 0 W D L`) needs one (`+`, `-`
+//!   and blank may stand alone, as TRF-16 allows), and a round has at most one `U`.
+//! - **Private extension lines.** A section's settings that no TRF record carries travel in
+//!   TRF-26 comment lines, which other programs skip: `### arbiter KEY=VALUE` with the keys
+//!   `pairing_system` (`chinese`, `dutch`, `round_robin`), `tiebreaks` (comma-separated key
+//!   names, e.g. `OPP,PS,WIN`), `unplayed` (`cxa`, `fide2023`, `fide2026`, `none`),
+//!   `foul_threshold` (1–99) and `forfeit_counts_as_met` (`true`/`false`); see
+//!   [`SectionSettings`]. They are checked on reading (an unknown key or a bad value is an
+//!   error with its position) and kept in [`Tournament::headers`]. Rounds, scoring and the
+//!   first board's colour use the standard `142`/`XXR`, `162`/`XXS` and `152`/`XXC` records.
+//!
 //! Round-trip contract: `parse(&write(&t)) == Ok(t)` for every tournament whose fields fit the
 //! fixed columns (numbers up to 9999, names up to 33 characters without surrounding blanks or
 //! line breaks, points below 100) and that has no information TRF cannot carry (fouls, clubs).
@@ -19,10 +36,12 @@
 //! [`Entrant::declared_points`]: crate::model::Entrant::declared_points
 
 mod read;
+mod settings;
 mod validate;
 mod write;
 
 pub use read::parse;
+pub use settings::{SectionSettings, PAIRING_SYSTEMS};
 pub use write::write;
 
 #[cfg(test)]

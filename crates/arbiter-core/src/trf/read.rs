@@ -77,6 +77,10 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                 scoring.read_bb(number, &code, &chars)?
             }
             "240" | "XXZ" | "250" | "XXA" | "260" | "XXP" => deferred.push((number, chars)),
+            "###" if super::settings::is_arbiter_line(&rest) => {
+                super::settings::check_line(number, &tokens(&chars, 4))?;
+                t.headers.push((code, rest));
+            }
             _ => t.headers.push((code, rest)),
         }
     }

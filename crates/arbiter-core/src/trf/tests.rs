@@ -360,3 +360,57 @@ fn a_round_has_at_most_one_pairing_allocated_bye() {
     assert_eq!((e.line, e.column), (4, 99), "{e}");
     assert!(matches!(e.kind, TrfErrorKind::SecondPairingBye { .. }));
 }
+
+#[test]
+fn arbiter_setting_lines_are_read_checked_and_written_back() {
+    let settings = SectionSettings {
+        pairing_system: Some("chinese".into()),
+        tiebreaks: Some(vec!["OPP".into(), "BH/C1".into(), "PS".into()]),
+        unplayed: Some("cxa".into()),
+        foul_threshold: Some(3),
+        forfeit_counts_as_met: Some(true),
+    };
+    let mut t = parse_ok(SMALL);
+    t.headers.extend(settings.headers());
+    let text = write(&t);
+    assert!(
+        text.contains("### arbiter pairing_system=chinese\n### arbiter tiebreaks=OPP,BH/C1,PS\n"),
+        "{text}"
+    );
+    let back = parse_ok(&text);
+    assert_eq!(back, t);
+    assert_eq!(SectionSettings::of(&back), settings);
+    // Other comment lines are not arbiter's and stay untouched.
+    assert_eq!(
+        SectionSettings::of(&parse_ok("### a comment\n### arbitrary=1\n")),
+        SectionSettings::default()
+    );
+
+    for (line, column, message) in [
+        (
+            "### arbiter pairing_system=burstein",
+            28,
+            "pairing_system must be one of chinese, dutch, round_robin",
+        ),
+        ("### arbiter colour=red", 13, "unknown key \"colour\""),
+        ("### arbiter foul_threshold=0", 28, "foul_threshold must be"),
+        ("### arbiter tiebreaks=OPP,XYZ", 23, "tiebreaks:"),
+        (
+            "### arbiter forfeit_counts_as_met",
+            13,
+            "expected KEY=VALUE",
+        ),
+        (
+            "### arbiter   unplayed=fide",
+            24,
+            "unknown unplayed-round mode",
+        ),
+    ] {
+        let e = match parse(&format!("012 x\n{line}\n")) {
+            Ok(_) => panic!("{line} accepted"),
+            Err(e) => e,
+        };
+        assert_eq!((e.line, e.column), (2, column), "{line}: {e}");
+        assert!(e.to_string().contains(message), "{line}: {e}");
+    }
+}
