@@ -353,6 +353,24 @@ pub async fn import_trf(
         )
         .await?;
     }
+    // Pairs that must never meet (`XXP`, `260` without rounds); a section has no
+    // round-limited restrictions, so a `260` limited to some rounds is not kept.
+    for f in t
+        .forbidden
+        .iter()
+        .filter(|f| f.first_round.is_none() && f.last_round.is_none())
+    {
+        for (k, a) in f.entrants.iter().enumerate() {
+            for b in &f.entrants[k + 1..] {
+                if let (Some(&a), Some(&b)) = (ids.get(a), ids.get(b)) {
+                    if a != b {
+                        db::entrant::insert_forbidden_pair(&mut *tx, section.section_id, a, b)
+                            .await?;
+                    }
+                }
+            }
+        }
+    }
     // Absences announced for rounds not paired yet (`0000 - H`, `240`, `XXZ`) become
     // requested byes, so the next pairing leaves those entrants out.
     for e in &t.entrants {

@@ -550,7 +550,16 @@ async fn a_chinese_section_keeps_its_settings_through_export_and_import(pool: Pg
         }),
     )
     .await;
-    add_entrants(&pool, &token, &sid, 7).await;
+    let ids = add_entrants(&pool, &token, &sid, 7).await;
+    let forbid = call(
+        &pool,
+        "POST",
+        &format!("/api/v1/sections/{sid}/forbidden-pairs"),
+        Some(&token),
+        Some(json!({"a": ids[1], "b": ids[4]})),
+    )
+    .await;
+    assert_eq!(forbid.status, StatusCode::NO_CONTENT, "{}", forbid.text);
     for round in 1..=2 {
         let r = expect(
             &call(
@@ -589,6 +598,7 @@ async fn a_chinese_section_keeps_its_settings_through_export_and_import(pool: Pg
         once.contains("\n### arbiter pairing_system=chinese\n"),
         "{once}"
     );
+    assert!(once.contains("\nXXP    2    5\n"), "{once}");
     assert!(
         once.contains("\n### arbiter tiebreaks=OPP,PS,WIN\n"),
         "{once}"
