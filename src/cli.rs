@@ -163,7 +163,8 @@ pub fn setup(args: &crate::config::SetupArgs) -> ToolOutcome {
 }
 
 /// `arbiter pair --system dutch|chinese [--edition 2025|2017] FILE`: the next round in the
-/// reference fixtures' format. Exit 1 when no legal pairing exists, 2 on an invalid file.
+/// reference fixtures' format, honouring the file's `### arbiter forfeit_counts_as_met` line.
+/// Exit 1 when no legal pairing exists, 2 on an invalid file.
 pub fn pair(args: &crate::config::PairArgs) -> ToolOutcome {
     use arbiter_core::pairing::{self, PairingError};
     let text = match read_file(&args.file) {
@@ -174,17 +175,30 @@ pub fn pair(args: &crate::config::PairArgs) -> ToolOutcome {
         Ok(t) => t,
         Err(err) => return ToolOutcome::fail(2, err),
     };
+    // A file exported by arbiter says whether a forfeit counts as met; else each system's
+    // default (Dutch: no, as FIDE; Chinese: yes, SPEC §4).
+    let forfeit_setting = arbiter_core::trf::SectionSettings::of(&tournament).forfeit_counts_as_met;
     let result = match args.system {
         crate::config::SystemArg::Dutch => {
             let edition = match args.edition {
                 crate::config::EditionArg::E2025 => pairing::dutch::Edition::E2025,
                 crate::config::EditionArg::E2017 => pairing::dutch::Edition::E2017,
             };
-            pairing::dutch::pair(&tournament, &pairing::dutch::DutchOptions { edition })
+            pairing::dutch::pair(
+                &tournament,
+                &pairing::dutch::DutchOptions {
+                    edition,
+                    forfeit_counts_as_met: forfeit_setting.unwrap_or(false),
+                },
+            )
         }
         crate::config::SystemArg::Chinese => {
-            pairing::chinese::pair(&tournament, &pairing::chinese::ChineseOptions::default())
-                .map(|p| p.pairing)
+            let defaults = pairing::chinese::ChineseOptions::default();
+            let options = pairing::chinese::ChineseOptions {
+                forfeit_counts_as_met: forfeit_setting.unwrap_or(defaults.forfeit_counts_as_met),
+                ..defaults
+            };
+            pairing::chinese::pair(&tournament, &options).map(|p| p.pairing)
         }
     };
     match result {
@@ -269,5 +283,44 @@ mod tests {
             };
             bench_pair(&args).expect("small events pair");
         }
+    }
+
+    #[test]
+    fn pair_honours_the_files_forfeit_setting_and_reports_contradictions() {
+        use crate::config::{EditionArg, PairArgs};
+        let dir = tempfile::tempdir().expect("temp dir");
+        let run = |system: SystemArg, text: &str| {
+            let file = dir.path().join("t.trf");
+            std::fs::write(&file, text).expect("write");
+            pair(&PairArgs {
+                system,
+                edition: EditionArg::E2025,
+                file,
+            })
+        };
+        // 1 beat 2 by forfeit in round 1 of 3.
+        let players = format!(
+            "001    1      A{:65}1.0           2 w +\n001    2      B{:65}0.0           1 b -\n",
+            "", ""
+        );
+        let file = |line: &str| format!("012 Probe\nXXR 3\n{line}{players}");
+        let fide = run(SystemArg::Dutch, &file(""));
+        assert_eq!(
+            (fide.code, fide.stdout.as_str()),
+            (0, "1 2\n"),
+            "{}",
+            fide.stderr
+        );
+        for system in [SystemArg::Dutch, SystemArg::Chinese] {
+            let met = run(system, &file("### arbiter forfeit_counts_as_met=true\n"));
+            assert_eq!(met.code, 1, "{system:?}: {}{}", met.stdout, met.stderr);
+        }
+        let clash = run(SystemArg::Dutch, &file("").replace("1 b -", "1 w -"));
+        assert_eq!(clash.code, 2);
+        assert!(
+            clash.stderr.starts_with("line 4, column 97: "),
+            "{}",
+            clash.stderr
+        );
     }
 }

@@ -10,6 +10,7 @@ use super::users::Actor;
 use super::{sections, Error, FieldErrors, Result};
 use crate::db;
 use arbiter_core::model::{ResultCode, Side};
+use arbiter_core::trf::SectionSettings;
 use serde::Serialize;
 use serde_json::{json, Value};
 use sqlx::PgPool;
@@ -74,6 +75,17 @@ pub async fn export_trf(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) 
     if let Some(code) = &tournament.time_control_code {
         headers.push(("222".to_string(), code.clone()));
     }
+    // What no TRF record carries rides in `### arbiter` comment lines (see `trf`'s docs).
+    headers.extend(
+        SectionSettings {
+            pairing_system: Some(state.section.pairing_system.clone()),
+            tiebreaks: Some(state.section.tiebreaks.clone()),
+            unplayed: Some(state.section.unplayed_mode.clone()),
+            foul_threshold: u32::try_from(state.section.foul_threshold).ok(),
+            forfeit_counts_as_met: Some(state.section.forfeit_counts_as_met),
+        }
+        .headers(),
+    );
     t.headers = headers;
     for e in &mut t.entrants {
         e.declared_rank = table
@@ -116,7 +128,13 @@ fn game_result(red: ResultCode, black: ResultCode) -> Option<&'static str> {
 }
 
 /// Creates a section from a TRF file: entrants, rounds, boards and results. The file is
-/// checked whole first (line and column in the message); nothing is written if it is invalid.
+/// checked whole first (line and column in the message; both lines of every game must agree,
+/// see `arbiter_core::trf`); nothing is written if it is invalid. The section's settings come
+/// from the file's `### arbiter` lines when present (as arbiter exports them), else from its
+/// `192` line (a FIDE Dutch or round-robin code; any other file is paired as Dutch) with that
+/// system's defaults. Rounds, scoring and the first board's colour come from `142`/`XXR`,
+/// `162`/`XXS` and `152`/`XXC`. A name like "Tournament — Section" as arbiter exports it is
+/// shortened to the section's part when the tournament's name matches.
 pub async fn import_trf(
     pool: &PgPool,
     actor: &Actor,
@@ -128,31 +146,32 @@ pub async fn import_trf(
     if t.entrants.is_empty() {
         return Err(Error::invalid("file", "the file has no player (001) lines"));
     }
-    // Every game must be told the same way by both players.
-    for e in &t.entrants {
-        for (i, r) in e.rounds.iter().enumerate() {
-            let Some(opp) = r.opponent else { continue };
-            let back = t
-                .entrant(opp)
-                .and_then(|o| o.rounds.get(i))
-                .and_then(|o| o.opponent);
-            if back != Some(e.start_no) {
-                return Err(Error::invalid(
-                    "file",
-                    format!(
-                        "round {}: player {} meets {opp}, but {opp}'s line does not say so",
-                        i + 1,
-                        e.start_no
-                    ),
-                ));
-            }
+    let settings = SectionSettings::of(&t);
+    let pairing_system = settings.pairing_system.clone().unwrap_or_else(|| {
+        let code = t
+            .headers
+            .iter()
+            .rev()
+            .find(|(code, _)| code == "192")
+            .map(|(_, text)| text.trim().to_ascii_uppercase())
+            .unwrap_or_default();
+        if code.ends_with("ROUNDROBIN") {
+            "round_robin".into()
+        } else {
+            "dutch".into()
         }
-    }
+    });
+    let preset = sections::default_preset(&pairing_system);
     let mut tx = pool.begin().await?;
-    db::tournament::find(&mut *tx, tournament_id)
+    let tournament = db::tournament::find(&mut *tx, tournament_id)
         .await?
         .ok_or(Error::NotFound("tournament"))?;
     access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
+    let file_name = t.name.trim();
+    let file_name = file_name
+        .strip_prefix(&format!("{} — ", tournament.name))
+        .filter(|rest| !rest.trim().is_empty())
+        .unwrap_or(file_name);
     let played = t.rounds_played();
     let win = t.scoring.win.tenths() as i32;
     let row = db::section::SectionRow {
@@ -162,13 +181,13 @@ pub async fn import_trf(
             .map(str::to_string)
             .filter(|n| !n.trim().is_empty())
             .unwrap_or_else(|| {
-                if t.name.trim().is_empty() {
+                if file_name.is_empty() {
                     "Imported".into()
                 } else {
-                    t.name.chars().take(200).collect()
+                    file_name.chars().take(200).collect()
                 }
             }),
-        pairing_system: "dutch".into(),
+        pairing_system: pairing_system.clone(),
         rounds: t.rounds_total.unwrap_or(played).max(played).clamp(1, 99) as i32,
         entry_type: "individual".into(),
         points_win: win,
@@ -176,16 +195,23 @@ pub async fn import_trf(
         points_loss: t.scoring.loss.tenths() as i32,
         points_bye: t.scoring.pairing_bye.tenths() as i32,
         points_forfeit_win: t.scoring.forfeit_win.tenths() as i32,
-        tiebreaks: arbiter_core::standings::Preset::FideSwiss
-            .chain()
-            .into_iter()
-            .map(|k| k.name())
-            .collect(),
-        unplayed_mode: "fide2026".into(),
-        foul_threshold: 2,
+        tiebreaks: settings
+            .tiebreaks
+            .clone()
+            .unwrap_or_else(|| preset.chain().into_iter().map(|k| k.name()).collect()),
+        unplayed_mode: settings
+            .unplayed
+            .clone()
+            .unwrap_or_else(|| sections::unplayed_name(preset.unplayed_mode())),
+        foul_threshold: settings
+            .foul_threshold
+            .and_then(|n| i32::try_from(n).ok())
+            .unwrap_or(2),
         round1_order: "registration".into(),
         first_board_red: t.initial_colour != Some(Side::Black),
-        forfeit_counts_as_met: false,
+        forfeit_counts_as_met: settings
+            .forfeit_counts_as_met
+            .unwrap_or_else(|| sections::forfeit_default(&pairing_system)),
         avoid_same_club: false,
         pair_checked_in_only: false,
         cap: None,
@@ -288,9 +314,10 @@ pub async fn import_trf(
                     results.push((me, other.and_then(|o| game_result(r.result, o.result))));
                 }
                 None if r.result == ResultCode::PairingBye => boards.push((0, me, None)),
+                // TRF-16: `+` without an opponent is a full point without a game.
                 None => match r.result {
                     ResultCode::HalfBye => byes.push((me, "half")),
-                    ResultCode::FullBye => byes.push((me, "full")),
+                    ResultCode::FullBye | ResultCode::ForfeitWin => byes.push((me, "full")),
                     _ => byes.push((me, "zero")),
                 },
             }
@@ -327,6 +354,40 @@ pub async fn import_trf(
             if open == 0 { "completed" } else { "published" },
         )
         .await?;
+    }
+    // Pairs that must never meet (`XXP`, `260` without rounds); a section has no
+    // round-limited restrictions, so a `260` limited to some rounds is not kept.
+    for f in t
+        .forbidden
+        .iter()
+        .filter(|f| f.first_round.is_none() && f.last_round.is_none())
+    {
+        for (k, a) in f.entrants.iter().enumerate() {
+            for b in &f.entrants[k + 1..] {
+                if let (Some(&a), Some(&b)) = (ids.get(a), ids.get(b)) {
+                    if a != b {
+                        db::entrant::insert_forbidden_pair(&mut *tx, section.section_id, a, b)
+                            .await?;
+                    }
+                }
+            }
+        }
+    }
+    // Absences announced for rounds not paired yet (`0000 - H`, `240`, `XXZ`) become
+    // requested byes, so the next pairing leaves those entrants out.
+    for e in &t.entrants {
+        for (index, r) in e.rounds.iter().enumerate().skip(played as usize) {
+            let round = index as i32 + 1;
+            let kind = match r.result {
+                ResultCode::HalfBye => "half",
+                ResultCode::FullBye => "full",
+                ResultCode::ZeroBye => "zero",
+                _ => continue,
+            };
+            if r.opponent.is_none() && round <= section.rounds {
+                db::entrant::upsert_requested_bye(&mut *tx, ids[&e.start_no], round, kind).await?;
+            }
+        }
     }
     let view = sections::Section::from(section);
     access::audit(

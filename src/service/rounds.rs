@@ -184,8 +184,14 @@ async fn number_for_round_one(
 fn run_engine(state: &SectionState, game: &str) -> Result<(RoundPairing, Value)> {
     let t = &state.tournament;
     let outcome = match state.section.pairing_system.as_str() {
-        "dutch" => pairing::dutch::pair(t, &pairing::dutch::DutchOptions::default())
-            .map(|p| (p, json!({"system": "dutch", "edition": "2025"}))),
+        "dutch" => {
+            let options = pairing::dutch::DutchOptions {
+                forfeit_counts_as_met: state.section.forfeit_counts_as_met,
+                ..pairing::dutch::DutchOptions::default()
+            };
+            pairing::dutch::pair(t, &options)
+                .map(|p| (p, json!({"system": "dutch", "edition": "2025"})))
+        }
         "round_robin" => {
             let round = pairing::next_round(t);
             let ids: Vec<_> = t.entrants.iter().map(|e| e.start_no).collect();

@@ -67,7 +67,11 @@ pub struct SectionInput {
     pub round1_order: Option<String>,
     /// Red for the top entrant on board 1 of round 1 (default true).
     pub first_board_red: Option<bool>,
-    /// A forfeited pairing counts as having met (default true).
+    /// A forfeited pairing counts as having met: the two are never paired again (both
+    /// engines and the checker of manual pairings obey it). Default on creation, by pairing
+    /// system: `false` for `dutch` (FIDE: a forfeited game was not played; pairings stay
+    /// identical to bbpPairings), `true` for `chinese` (SPEC §4) and `round_robin`. Changing
+    /// `pairing_system` later keeps the current value unless this field is given too.
     pub forfeit_counts_as_met: Option<bool>,
     /// Avoid pairing club mates.
     pub avoid_same_club: Option<bool>,
@@ -133,7 +137,9 @@ pub struct Section {
     pub round1_order: String,
     /// Red for the top entrant on board 1 of round 1.
     pub first_board_red: bool,
-    /// A forfeited pairing counts as having met.
+    /// A forfeited pairing counts as having met (never paired again). Created by default
+    /// `false` for `dutch` (FIDE, bbpPairings) and `true` for `chinese` (SPEC §4) and
+    /// `round_robin`.
     pub forfeit_counts_as_met: bool,
     /// Avoid pairing club mates.
     pub avoid_same_club: bool,
@@ -230,14 +236,22 @@ pub fn standings_options(row: &SectionRow) -> StandingsOptions {
     }
 }
 
-fn default_preset(pairing_system: &str) -> Preset {
+/// Whether a forfeited pairing counts as met when the section does not say: not in the
+/// Dutch system (FIDE: a forfeited game was not played), yes otherwise (SPEC §4).
+pub fn forfeit_default(pairing_system: &str) -> bool {
+    pairing_system != "dutch"
+}
+
+/// The tiebreak preset a new section of `pairing_system` gets.
+pub fn default_preset(pairing_system: &str) -> Preset {
     match pairing_system {
         "dutch" => Preset::FideSwiss,
         _ => Preset::Cxa2011Opp,
     }
 }
 
-fn unplayed_name(mode: UnplayedMode) -> String {
+/// The stored name of an unplayed-round mode.
+pub fn unplayed_name(mode: UnplayedMode) -> String {
     match mode {
         UnplayedMode::Cxa => "cxa",
         UnplayedMode::Fide2023 => "fide2023",
@@ -336,9 +350,11 @@ fn apply(
         row.round1_order = check.one_of("round1_order", order, &["registration", "rating", "lot"]);
     }
     row.first_board_red = input.first_board_red.unwrap_or(row.first_board_red);
-    row.forfeit_counts_as_met = input
-        .forfeit_counts_as_met
-        .unwrap_or(row.forfeit_counts_as_met);
+    row.forfeit_counts_as_met = match input.forfeit_counts_as_met {
+        Some(flag) => flag,
+        None if creating => forfeit_default(&row.pairing_system),
+        None => row.forfeit_counts_as_met,
+    };
     row.avoid_same_club = input.avoid_same_club.unwrap_or(row.avoid_same_club);
     row.pair_checked_in_only = input
         .pair_checked_in_only

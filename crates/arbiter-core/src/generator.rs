@@ -80,6 +80,19 @@ impl Default for GeneratorConfig {
 /// # Errors
 /// Propagates a pairing failure (possible in tiny events with many rounds).
 pub fn generate(config: &GeneratorConfig, rounds_played: u32) -> Result<Tournament, PairingError> {
+    generate_with(config, rounds_played, &DutchOptions::default())
+}
+
+/// [`generate`], with every round paired by the Dutch engine under `options` (e.g. with
+/// forfeits counting as met).
+///
+/// # Errors
+/// Propagates a pairing failure (possible in tiny events with many rounds).
+pub fn generate_with(
+    config: &GeneratorConfig,
+    rounds_played: u32,
+    options: &DutchOptions,
+) -> Result<Tournament, PairingError> {
     let mut rng = SplitMix64::new(config.seed);
     let mut t = Tournament {
         name: format!("generated {}", config.seed),
@@ -139,7 +152,7 @@ pub fn generate(config: &GeneratorConfig, rounds_played: u32) -> Result<Tourname
         if round > rounds_played {
             break;
         }
-        let pairing = dutch::pair(&t, &DutchOptions::default())?;
+        let pairing = dutch::pair(&t, options)?;
         for board in &pairing.boards {
             let (a, b) = (board.red, board.black);
             let ra = rating_of(&t, a);

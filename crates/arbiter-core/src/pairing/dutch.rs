@@ -53,6 +53,9 @@ pub enum Edition {
 pub struct DutchOptions {
     /// Rule edition.
     pub edition: Edition,
+    /// A forfeited pairing (`+`/`-`) counts as having met, so the two are never paired again.
+    /// FIDE (and bbpPairings): no, a forfeited game was not played (the default).
+    pub forfeit_counts_as_met: bool,
 }
 
 /// Pairs `next_round(t)` by the Dutch system.
@@ -298,7 +301,9 @@ impl Context {
         for (i, _) in t.entrants.iter().enumerate() {
             for q in 1..=completed {
                 let r = record(t, i, q);
-                if r.result.is_played() {
+                let met = r.result.is_played()
+                    || (options.forfeit_counts_as_met && r.result.is_forfeit());
+                if met {
                     if let Some(o) = r.opponent.and_then(|o| index_of.get(&o).copied()) {
                         forbidden.insert((i.min(o), i.max(o)));
                     }

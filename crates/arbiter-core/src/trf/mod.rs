@@ -9,6 +9,23 @@
 //! - [`write`] emits TRF-16 player lines plus `012`, the TRF-26 `142`/`152`/`162` headers and
 //!   JaVaFo's `XXR`/`XXC`, forbidden pairs and accelerations; UTF-8 with LF line ends.
 //!
+//! - Both lines of every game must tell the same game, or [`parse`] rejects the file at the
+//!   first contradiction (by line, then column; a clash between two lines is reported on the
+//!   later one): the opponent's line names the player back in that round (nobody plays twice
+//!   in a round), the colours are `w` against `b` (or none on both sides), and the results
+//!   agree: `1`/`0`, `=`/`=`, `0`/`0` (both lost, e.g. both reached the foul limit),
+//!   `W`/`L`, `D`/`D`, `+`/`-`, `-`/`-` (double forfeit), or blank on both sides (not finished).
+//!   A bye code (`U F H Z`) has no opponent, a game result (`1 = 0 W D L`) needs one (`+`, `-`
+//!   and blank may stand alone, as TRF-16 allows), and a round has at most one `U`.
+//! - **Private extension lines.** A section's settings that no TRF record carries travel in
+//!   TRF-26 comment lines, which other programs skip: `### arbiter KEY=VALUE` with the keys
+//!   `pairing_system` (`chinese`, `dutch`, `round_robin`), `tiebreaks` (comma-separated key
+//!   names, e.g. `OPP,PS,WIN`), `unplayed` (`cxa`, `fide2023`, `fide2026`, `none`),
+//!   `foul_threshold` (1–99) and `forfeit_counts_as_met` (`true`/`false`); see
+//!   [`SectionSettings`]. They are checked on reading (an unknown key or a bad value is an
+//!   error with its position) and kept in [`Tournament::headers`]. Rounds, scoring and the
+//!   first board's colour use the standard `142`/`XXR`, `162`/`XXS` and `152`/`XXC` records.
+//!
 //! Round-trip contract: `parse(&write(&t)) == Ok(t)` for every tournament whose fields fit the
 //! fixed columns (numbers up to 9999, names up to 33 characters without surrounding blanks or
 //! line breaks, points below 100) and that has no information TRF cannot carry (fouls, clubs).
@@ -19,9 +36,12 @@
 //! [`Entrant::declared_points`]: crate::model::Entrant::declared_points
 
 mod read;
+mod settings;
+mod validate;
 mod write;
 
 pub use read::parse;
+pub use settings::{SectionSettings, PAIRING_SYSTEMS};
 pub use write::write;
 
 #[cfg(test)]
@@ -98,6 +118,89 @@ pub enum TrfErrorKind {
     /// for Black (e.g. `XXS WD=1 BD=2`): the model has one value per result.
     #[error("colour-dependent scoring is not supported")]
     ColourDependentScoring,
+    /// Occurs when a round block with an opponent carries a bye code (`U`, `F`, `H`, `Z`):
+    /// a bye has opponent `0000`.
+    #[error("result code {0:?} is a bye, which has no opponent (write 0000 - {0})")]
+    ByeWithOpponent(char),
+    /// Occurs when a round block without an opponent (`0000` or blank) carries a game result
+    /// (`1 = 0 W D L`): a round without a game is a bye (`U F H Z`), a forfeit (`+`, `-`) or
+    /// blank.
+    #[error(
+        "result code {0:?} needs an opponent; a round without one takes U, F, H, Z, +, - or blank"
+    )]
+    GameWithoutOpponent(char),
+    /// Occurs when a player's line names an opponent whose line, in that round, names nobody
+    /// or someone else.
+    #[error("player {start_no} meets {opponent} in round {round}, but {opponent}'s line {}", match named { Some(n) => format!("names {n} in that round"), None => "has no game in that round".to_string() })]
+    OneSidedGame {
+        /// The player whose line names the opponent.
+        start_no: u32,
+        /// The opponent named.
+        opponent: u32,
+        /// The round (1-based).
+        round: u32,
+        /// Whom the opponent's line names instead, if anyone.
+        named: Option<u32>,
+    },
+    /// Occurs when a player appears in two games of one round: his own line and another
+    /// player's line both name him, with different opponents.
+    #[error(
+        "player {start_no} plays twice in round {round}: against {first} and against {second}"
+    )]
+    PairedTwice {
+        /// The player who appears twice.
+        start_no: u32,
+        /// The round (1-based).
+        round: u32,
+        /// The opponent his own line names.
+        first: u32,
+        /// The other player whose line names him.
+        second: u32,
+    },
+    /// Occurs when the two sides of a game do not have opposite colours (`w` against `b`), or
+    /// one side has a colour and the other none.
+    #[error("round {round}: player {start_no} has colour {colour} against {opponent}, whose line {opponent_line} has {opponent_colour}; one must be w and the other b")]
+    ColourMismatch {
+        /// The round (1-based).
+        round: u32,
+        /// The player of the reported line.
+        start_no: u32,
+        /// His colour letter (`-` for none).
+        colour: char,
+        /// The opponent.
+        opponent: u32,
+        /// The opponent's colour letter.
+        opponent_colour: char,
+        /// The opponent's line number.
+        opponent_line: usize,
+    },
+    /// Occurs when the two sides of a game report results that cannot both be true (both
+    /// won, a win against a draw, a forfeit against a game played, a result against blank…).
+    #[error("round {round}: player {start_no} has result {result:?} against {opponent}, whose line {opponent_line} has {opponent_result:?}; the two results contradict each other")]
+    ResultMismatch {
+        /// The round (1-based).
+        round: u32,
+        /// The player of the reported line.
+        start_no: u32,
+        /// His result letter.
+        result: char,
+        /// The opponent.
+        opponent: u32,
+        /// The opponent's result letter.
+        opponent_result: char,
+        /// The opponent's line number.
+        opponent_line: usize,
+    },
+    /// Occurs when a second player has the pairing-allocated bye (`U`) in one round.
+    #[error("round {round}: player {start_no} has the pairing-allocated bye (U), which player {first} already has; a round has at most one")]
+    SecondPairingBye {
+        /// The second player with `U`.
+        start_no: u32,
+        /// The round (1-based).
+        round: u32,
+        /// The first player with `U`.
+        first: u32,
+    },
     /// Occurs when a `240` or `XXZ` line declares a bye for a round in which the player already
     /// has a game or a different bye.
     #[error("player {start_no} already has a record in round {round}")]

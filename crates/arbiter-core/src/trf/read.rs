@@ -6,6 +6,7 @@ use crate::model::{
     Acceleration, Entrant, ForbiddenPairs, Points, ResultCode, RoundRecord, Scoring, Side, StartNo,
     Tournament,
 };
+use std::collections::BTreeMap;
 
 /// Highest round number a header may name (`240`, `250`, `260`): keeps a malformed file from
 /// making us allocate millions of empty rounds.
@@ -76,6 +77,10 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                 scoring.read_bb(number, &code, &chars)?
             }
             "240" | "XXZ" | "250" | "XXA" | "260" | "XXP" => deferred.push((number, chars)),
+            "###" if super::settings::is_arbiter_line(&rest) => {
+                super::settings::check_line(number, &tokens(&chars, 4))?;
+                t.headers.push((code, rest));
+            }
             _ => t.headers.push((code, rest)),
         }
     }
@@ -93,12 +98,16 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
             ));
         }
     }
+    let player_lines: BTreeMap<StartNo, usize> =
+        entrants.iter().map(|(l, e)| (e.start_no, *l)).collect();
     t.entrants = entrants.into_iter().map(|(_, e)| e).collect();
     for (line, column, opponent) in opponent_refs {
         if t.entrant(opponent).is_none() {
             return Err(error(line, column, TrfErrorKind::UnknownPlayer(opponent)));
         }
     }
+    // Both lines of every game must tell the same game; a round has at most one PAB.
+    super::validate::check_games(&t, &player_lines)?;
 
     let next_round = t.rounds_played() + 1;
     for (number, chars) in deferred {
@@ -412,6 +421,22 @@ fn read_round_block(
     let result_char = chars.get(base + 6).copied().unwrap_or(' ');
     let result = ResultCode::from_trf_letter(result_char)
         .ok_or_else(|| error(line, base + 7, TrfErrorKind::InvalidResult(result_char)))?;
+    // A bye has no opponent; a game result needs one (TRF-16: `+`/`-` and blank may stand
+    // alone, for a forfeit or an absence).
+    if opponent.is_some() && result.is_bye() {
+        return Err(error(
+            line,
+            base + 7,
+            TrfErrorKind::ByeWithOpponent(result.trf_letter()),
+        ));
+    }
+    if opponent.is_none() && result.is_played() {
+        return Err(error(
+            line,
+            base + 7,
+            TrfErrorKind::GameWithoutOpponent(result.trf_letter()),
+        ));
+    }
     Ok(RoundRecord {
         opponent,
         colour,

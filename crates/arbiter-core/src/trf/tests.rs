@@ -207,3 +207,210 @@ fn a_missing_points_column_is_written_from_the_completed_rounds() {
         ]
     );
 }
+
+/// A file with players 1 and 2 (lines 3 and 4) and one round each.
+fn two_players(one: RoundRecord, two: RoundRecord) -> String {
+    let player = |start_no, name: &str, r: RoundRecord| crate::model::Entrant {
+        start_no,
+        name: name.into(),
+        rounds: vec![r],
+        ..Default::default()
+    };
+    write(&Tournament {
+        entrants: vec![player(1, "A", one), player(2, "B", two)],
+        ..Default::default()
+    })
+}
+
+fn error_of(text: &str) -> TrfError {
+    match parse(text) {
+        Ok(_) => panic!("should be rejected:\n{text}"),
+        Err(e) => e,
+    }
+}
+
+#[test]
+fn two_players_who_both_have_white_are_rejected_at_the_second_colour() {
+    use ResultCode::*;
+    let text = two_players(
+        RoundRecord::game(2, Side::Red, Win),
+        RoundRecord::game(1, Side::Red, Loss),
+    );
+    let e = error_of(&text);
+    assert_eq!((e.line, e.column), (4, 97), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "line 4, column 97: round 1: player 2 has colour w against 1, whose line 3 has w; \
+         one must be w and the other b"
+    );
+}
+
+#[test]
+fn two_players_who_both_have_black_are_rejected() {
+    use ResultCode::*;
+    let e = error_of(&two_players(
+        RoundRecord::game(2, Side::Black, Win),
+        RoundRecord::game(1, Side::Black, Loss),
+    ));
+    assert_eq!((e.line, e.column), (4, 97), "{e}");
+    assert!(matches!(e.kind, TrfErrorKind::ColourMismatch { .. }));
+}
+
+#[test]
+fn two_winners_of_one_game_are_rejected_at_the_second_result() {
+    use ResultCode::*;
+    let e = error_of(&two_players(
+        RoundRecord::game(2, Side::Red, Win),
+        RoundRecord::game(1, Side::Black, Win),
+    ));
+    assert_eq!((e.line, e.column), (4, 99), "{e}");
+    assert!(e.to_string().contains("contradict"), "{e}");
+}
+
+#[test]
+fn every_legal_pair_of_results_is_accepted_and_others_are_not() {
+    let codes: Vec<ResultCode> = "1=0WDL+- "
+        .chars()
+        .filter_map(ResultCode::from_trf_letter)
+        .collect();
+    let legal = [
+        "10", "01", "==", "00", "WL", "LW", "DD", "+-", "-+", "--", "  ",
+    ];
+    for &a in &codes {
+        for &b in &codes {
+            let text = two_players(
+                RoundRecord::game(2, Side::Red, a),
+                RoundRecord::game(1, Side::Black, b),
+            );
+            let pair: String = [a.trf_letter(), b.trf_letter()].iter().collect();
+            match parse(&text) {
+                Ok(_) => assert!(legal.contains(&pair.as_str()), "{pair:?} accepted"),
+                Err(e) => {
+                    assert!(!legal.contains(&pair.as_str()), "{pair:?}: {e}");
+                    assert_eq!((e.line, e.column), (4, 99), "{pair:?}: {e}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn a_game_named_by_one_line_only_is_rejected() {
+    use ResultCode::*;
+    let e = error_of(&two_players(
+        RoundRecord::game(2, Side::Red, Win),
+        RoundRecord::bye(ZeroBye),
+    ));
+    assert_eq!((e.line, e.column), (3, 92), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "line 3, column 92: player 1 meets 2 in round 1, but 2's line has no game in that round"
+    );
+}
+
+#[test]
+fn a_player_in_two_games_of_one_round_is_rejected() {
+    // 3 says he played 1, but 1 and 2 played each other.
+    let text = format!(
+        "{}{}",
+        two_players(
+            RoundRecord::game(2, Side::Red, ResultCode::Win),
+            RoundRecord::game(1, Side::Black, ResultCode::Loss),
+        ),
+        "001    3      C                                                                 0.0          1 w 1\n"
+    );
+    let e = error_of(&text);
+    assert_eq!((e.line, e.column), (5, 92), "{e}");
+    assert_eq!(
+        e.to_string(),
+        "line 5, column 92: player 1 plays twice in round 1: against 2 and against 3"
+    );
+}
+
+#[test]
+fn byes_have_no_opponent_and_games_need_one() {
+    use ResultCode::*;
+    let e = error_of(&two_players(
+        RoundRecord::game(2, Side::Red, PairingBye),
+        RoundRecord::game(1, Side::Black, Loss),
+    ));
+    assert_eq!((e.line, e.column), (3, 99), "{e}");
+    assert!(matches!(e.kind, TrfErrorKind::ByeWithOpponent('U')));
+    let e = error_of(&two_players(
+        RoundRecord::bye(Win),
+        RoundRecord::bye(ZeroBye),
+    ));
+    assert_eq!((e.line, e.column), (3, 99), "{e}");
+    assert!(matches!(e.kind, TrfErrorKind::GameWithoutOpponent('1')));
+    // `+` and `-` without an opponent are TRF-16's forfeit byes; blank is an absence.
+    for code in [ForfeitWin, ForfeitLoss, Pending, HalfBye, FullBye, ZeroBye] {
+        parse_ok(&two_players(
+            RoundRecord::bye(code),
+            RoundRecord::bye(ZeroBye),
+        ));
+    }
+}
+
+#[test]
+fn a_round_has_at_most_one_pairing_allocated_bye() {
+    let e = error_of(&two_players(
+        RoundRecord::bye(ResultCode::PairingBye),
+        RoundRecord::bye(ResultCode::PairingBye),
+    ));
+    assert_eq!((e.line, e.column), (4, 99), "{e}");
+    assert!(matches!(e.kind, TrfErrorKind::SecondPairingBye { .. }));
+}
+
+#[test]
+fn arbiter_setting_lines_are_read_checked_and_written_back() {
+    let settings = SectionSettings {
+        pairing_system: Some("chinese".into()),
+        tiebreaks: Some(vec!["OPP".into(), "BH/C1".into(), "PS".into()]),
+        unplayed: Some("cxa".into()),
+        foul_threshold: Some(3),
+        forfeit_counts_as_met: Some(true),
+    };
+    let mut t = parse_ok(SMALL);
+    t.headers.extend(settings.headers());
+    let text = write(&t);
+    assert!(
+        text.contains("### arbiter pairing_system=chinese\n### arbiter tiebreaks=OPP,BH/C1,PS\n"),
+        "{text}"
+    );
+    let back = parse_ok(&text);
+    assert_eq!(back, t);
+    assert_eq!(SectionSettings::of(&back), settings);
+    // Other comment lines are not arbiter's and stay untouched.
+    assert_eq!(
+        SectionSettings::of(&parse_ok("### a comment\n### arbitrary=1\n")),
+        SectionSettings::default()
+    );
+
+    for (line, column, message) in [
+        (
+            "### arbiter pairing_system=burstein",
+            28,
+            "pairing_system must be one of chinese, dutch, round_robin",
+        ),
+        ("### arbiter colour=red", 13, "unknown key \"colour\""),
+        ("### arbiter foul_threshold=0", 28, "foul_threshold must be"),
+        ("### arbiter tiebreaks=OPP,XYZ", 23, "tiebreaks:"),
+        (
+            "### arbiter forfeit_counts_as_met",
+            13,
+            "expected KEY=VALUE",
+        ),
+        (
+            "### arbiter   unplayed=fide",
+            24,
+            "unknown unplayed-round mode",
+        ),
+    ] {
+        let e = match parse(&format!("012 x\n{line}\n")) {
+            Ok(_) => panic!("{line} accepted"),
+            Err(e) => e,
+        };
+        assert_eq!((e.line, e.column), (2, column), "{line}: {e}");
+        assert!(e.to_string().contains(message), "{line}: {e}");
+    }
+}

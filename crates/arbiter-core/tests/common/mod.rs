@@ -1,6 +1,8 @@
 //! Shared helpers of the core's tests: the fixture folder, the TRF round-trip normal form.
 #![allow(dead_code)]
 
+pub mod trf_mutations;
+
 use arbiter_core::model::Tournament;
 use std::path::PathBuf;
 
