@@ -196,16 +196,19 @@ async fn load_until(
         });
     }
     core_entrants.sort_by_key(|e| e.start_no);
-    let forbidden = forbidden
+    let mut forbidden: Vec<ForbiddenPairs> = forbidden
         .iter()
         .filter_map(|(a, b)| {
+            let (a, b) = (*start_no.get(a)?, *start_no.get(b)?);
+            // By starting number, not by id: the same section always exports the same file.
             Some(ForbiddenPairs {
                 first_round: None,
                 last_round: None,
-                entrants: vec![*start_no.get(a)?, *start_no.get(b)?],
+                entrants: vec![a.min(b), a.max(b)],
             })
         })
         .collect();
+    forbidden.sort_by(|x, y| x.entrants.cmp(&y.entrants));
     let tournament = Tournament {
         name: section.name.clone(),
         headers: Vec::new(),
