@@ -12,6 +12,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod game;
 pub mod generator;
 pub mod knockout;
 pub mod model;
