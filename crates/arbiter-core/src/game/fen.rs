@@ -1,8 +1,8 @@
 //! FEN for Xiangqi, with `X`/`x` for Jieqi's face-down pieces (module doc of [`super`]).
 
 use super::position::{
-    start_kind, kind_code, Position, Square, Variant, ADVISOR, CANNON, CHARIOT,
-    ELEPHANT, GENERAL, HIDDEN, HORSE, KIND, OFF, PAWN,
+    kind_code, start_kind, Position, Square, Variant, ADVISOR, CANNON, CHARIOT, ELEPHANT, GENERAL,
+    HIDDEN, HORSE, KIND, OFF, PAWN,
 };
 use crate::model::Side;
 
@@ -81,15 +81,16 @@ impl Position {
                     file += n as u8;
                     continue;
                 }
-                let sq = Square::new(file, rank).ok_or_else(|| FenError::Shape(text.to_string()))?;
+                let sq =
+                    Square::new(file, rank).ok_or_else(|| FenError::Shape(text.to_string()))?;
                 let side = if c.is_ascii_uppercase() {
                     Side::Red
                 } else {
                     Side::Black
                 };
                 if c == 'x' || c == 'X' {
-                    let kind = start_kind(sq, side)
-                        .ok_or_else(|| FenError::HiddenSquare(sq.name()))?;
+                    let kind =
+                        start_kind(sq, side).ok_or_else(|| FenError::HiddenSquare(sq.name()))?;
                     pos.set(sq, side, kind_code(kind), true);
                 } else {
                     let kind = letter_kind(c).ok_or(FenError::Letter(c))?;

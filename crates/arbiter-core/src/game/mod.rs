@@ -52,8 +52,9 @@ pub mod record;
 
 pub use fen::FenError;
 
-pub use position::{perft, Move, MoveError, Position, Square, Status, Variant};
-
+pub use notation::{format_move, parse_move, Notation, NotationError, Script};
+pub use position::{perft, Move, MoveError, Position, Square, Status, Undo, Variant};
+pub use record::{Record, RecordError};
 
 pub use crate::model::Side;
 pub use crate::setup::Piece;

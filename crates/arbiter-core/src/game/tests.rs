@@ -12,3 +12,209 @@ fn perft_from_the_start_matches_the_published_figures() {
     assert_eq!(perft(&pos, 3), 79_666);
     assert_eq!(perft(&pos, 4), 3_290_240);
 }
+
+fn pos(fen: &str) -> Position {
+    Position::from_fen(fen).expect("test FEN")
+}
+
+fn iccs(p: &Position, text: &str) -> Move {
+    parse_move(p, text, Notation::Iccs).unwrap_or_else(|e| panic!("{text} in {}: {e}", p.to_fen()))
+}
+
+/// Prints `iccs` in Chinese (simplified) and WXF, and reads both back.
+fn both(p: &Position, text: &str) -> (String, String) {
+    let mv = iccs(p, text);
+    let zh = format_move(p, mv, Notation::Chinese, Script::Simplified);
+    let wxf = format_move(p, mv, Notation::Wxf, Script::Simplified);
+    assert_eq!(parse_move(p, &zh, Notation::Chinese), Ok(mv), "{zh}");
+    assert_eq!(parse_move(p, &wxf, Notation::Wxf), Ok(mv), "{wxf}");
+    (zh, wxf)
+}
+
+#[test]
+fn the_six_field_and_short_fen_read_the_same_and_write_six_fields() {
+    let short = pos("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w");
+    assert_eq!(short, pos(START));
+    assert_eq!(short.to_fen(), START);
+    assert_eq!(Position::xiangqi_start(), short);
+    let black = pos("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b - - 3 7");
+    assert_eq!(black.side_to_move(), Side::Black);
+    assert!(black.to_fen().ends_with(" b - - 3 7"));
+}
+
+#[test]
+fn bad_fens_are_refused_with_a_reason() {
+    assert!(matches!(
+        Position::from_fen("9/9/9 w"),
+        Err(FenError::Shape(_))
+    ));
+    assert_eq!(
+        Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAQABNR w"),
+        Err(FenError::Letter('Q'))
+    );
+    // Generals facing each other on an open file: the side that just moved is in check.
+    assert_eq!(
+        Position::from_fen("4k4/9/9/9/9/9/9/9/9/4K4 w"),
+        Err(FenError::OpponentInCheck)
+    );
+    assert_eq!(
+        Position::from_fen("4k4/9/9/9/9/9/9/9/9/K8 w"),
+        Err(FenError::Generals)
+    );
+}
+
+#[test]
+fn the_opening_moves_print_in_all_three_notations() {
+    let p = Position::xiangqi_start();
+    assert_eq!(both(&p, "h2e2"), ("炮二平五".into(), "C2.5".into()));
+    assert_eq!(both(&p, "b0c2"), ("马八进七".into(), "H8+7".into()));
+    assert_eq!(both(&p, "a0a1"), ("车九进一".into(), "R9+1".into()));
+    assert_eq!(both(&p, "g3g4"), ("兵三进一".into(), "P3+1".into()));
+    assert_eq!(both(&p, "c0e2"), ("相七进五".into(), "E7+5".into()));
+    assert_eq!(both(&p, "f0e1"), ("仕四进五".into(), "A4+5".into()));
+    assert_eq!(both(&p, "e0e1"), ("帅五进一".into(), "K5+1".into()));
+    let p = pos("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C2C4/9/RNBAKABNR b");
+    assert_eq!(both(&p, "h7e7"), ("炮8平5".into(), "C8.5".into()));
+    assert_eq!(both(&p, "b9c7"), ("马2进3".into(), "H2+3".into()));
+    assert_eq!(both(&p, "a9a8"), ("车1进1".into(), "R1+1".into()));
+    assert_eq!(both(&p, "i9i8"), ("车9进1".into(), "R9+1".into()));
+    assert_eq!(both(&p, "b7b0"), ("炮2进7".into(), "C2+7".into()));
+    assert_eq!(
+        format_move(&p, iccs(&p, "b9c7"), Notation::Chinese, Script::Traditional),
+        "馬2進3"
+    );
+    assert_eq!(
+        format_move(&p, iccs(&p, "h7e7"), Notation::Chinese, Script::Traditional),
+        "砲8平5"
+    );
+}
+
+#[test]
+fn moves_are_read_in_either_script_and_any_digits() {
+    let p = Position::xiangqi_start();
+    let mv = iccs(&p, "b0c2");
+    for text in [
+        "马八进七",
+        "馬八進七",
+        "傌八進七",
+        "马8进7",
+        "马８进７",
+        "H8+7",
+        "h8+7",
+        "B0-C2",
+        "b0c2",
+    ] {
+        let notation = if text.is_ascii() && text.len() == 4 && text.contains('+') {
+            Notation::Wxf
+        } else if text.is_ascii() {
+            Notation::Iccs
+        } else {
+            Notation::Chinese
+        };
+        assert_eq!(parse_move(&p, text, notation), Ok(mv), "{text}");
+    }
+    assert_eq!(parse_move(&p, "C2=5", Notation::Wxf), Ok(iccs(&p, "h2e2")));
+    assert!(matches!(
+        parse_move(&p, "炮二进九", Notation::Chinese),
+        Err(NotationError::Illegal(_))
+    ));
+    assert!(matches!(
+        parse_move(&p, "hello", Notation::Wxf),
+        Err(NotationError::Unreadable(_))
+    ));
+    assert!(matches!(
+        parse_move(&p, "h2h8", Notation::Iccs),
+        Err(NotationError::Illegal(_))
+    ));
+}
+
+#[test]
+fn tandem_pieces_use_front_and_rear() {
+    // Red cannons on c5 and c2 (file 7).
+    let p = pos("4k4/9/9/9/2C6/9/9/2C6/9/3K5 w");
+    assert_eq!(both(&p, "c5d5"), ("前炮平六".into(), "C+.6".into()));
+    assert_eq!(both(&p, "c2c3"), ("后炮进一".into(), "C-+1".into()));
+    assert_eq!(both(&p, "c2c1"), ("后炮退一".into(), "C--1".into()));
+    assert_eq!(parse_move(&p, "+C.6", Notation::Wxf), Ok(iccs(&p, "c5d5")));
+    assert_eq!(
+        parse_move(&p, "炮七前平六", Notation::Chinese).is_err(),
+        true
+    );
+    assert_eq!(
+        parse_move(&p, "炮前平六", Notation::Chinese),
+        Ok(iccs(&p, "c5d5"))
+    );
+    assert_eq!(
+        parse_move(&p, "後炮進一", Notation::Chinese),
+        Ok(iccs(&p, "c2c3"))
+    );
+    // A plain file is read when only one of the two can make the move…
+    assert_eq!(
+        parse_move(&p, "炮七进三", Notation::Chinese),
+        Ok(iccs(&p, "c5c8"))
+    );
+    assert_eq!(parse_move(&p, "C7+3", Notation::Wxf), Ok(iccs(&p, "c5c8")));
+    // …and refused when both can.
+    assert!(matches!(
+        parse_move(&p, "C7.6", Notation::Wxf),
+        Err(NotationError::Ambiguous { .. })
+    ));
+    // Black tandem horses on f8 and f6 (Black's file 6): front is the lower rank.
+    let p = pos("3k5/5n3/9/5n3/9/9/9/9/9/4K4 b");
+    assert_eq!(
+        both(&p, "f6g4"),
+        ("前马进7".into(), "H+.7".replace('.', "+"))
+    );
+    assert_eq!(both(&p, "f8e6"), ("后马进5".into(), "H-+5".into()));
+    // Advisors on one file count as tandem pieces too.
+    let p = pos("5k3/9/9/9/9/9/9/3A5/9/3AK4 w");
+    assert_eq!(both(&p, "d2e1").0, "前仕退五");
+    assert_eq!(both(&p, "d0e1"), ("后仕进五".into(), "A-+5".into()));
+}
+
+#[test]
+fn three_and_more_pawns_on_one_file() {
+    // Three Red pawns on e5, e6, e7 (file 5).
+    let p = pos("4k4/9/4P4/4P4/4P4/9/9/9/9/3K5 w");
+    assert_eq!(both(&p, "e7e8"), ("前兵进一".into(), "P++1".into()));
+    assert_eq!(both(&p, "e6d6"), ("中兵平六".into(), "P5.6".into()));
+    assert_eq!(both(&p, "e5f5"), ("后兵平四".into(), "P-.4".into()));
+    assert_eq!(
+        parse_move(&p, "中兵五平六", Notation::Chinese),
+        Ok(iccs(&p, "e6d6"))
+    );
+    assert_eq!(
+        parse_move(&p, "二兵平六", Notation::Chinese),
+        Ok(iccs(&p, "e6d6"))
+    );
+    // Four: 前, 二, 三, 四 and WXF ++, P+, P-, --.
+    let p = pos("3k5/4P4/4P4/4P4/4P4/9/9/9/9/5K3 w");
+    assert_eq!(both(&p, "e8e9"), ("前兵进一".into(), "+++1".into()));
+    assert_eq!(both(&p, "e7f7"), ("二兵平四".into(), "P+.4".into()));
+    assert_eq!(both(&p, "e6d6"), ("三兵平六".into(), "P-.6".into()));
+    assert_eq!(both(&p, "e5f5"), ("四兵平四".into(), "--.4".into()));
+    assert_eq!(
+        parse_move(&p, "三兵五平六", Notation::Chinese),
+        Ok(iccs(&p, "e6d6"))
+    );
+    // Five: the middle one keeps its file in WXF.
+    let p = pos("3k5/4P4/4P4/4P4/4P4/4P4/9/9/9/5K3 w");
+    assert_eq!(both(&p, "e6d6"), ("三兵平六".into(), "P5.6".into()));
+    assert_eq!(both(&p, "e5f5"), ("四兵平四".into(), "P-.4".into()));
+    assert_eq!(both(&p, "e8e9"), ("前兵进一".into(), "+++1".into()));
+    assert_eq!(both(&p, "e7d7"), ("二兵平六".into(), "P+.6".into()));
+}
+
+#[test]
+fn pawns_stacked_on_two_files_name_the_file_too() {
+    // Red pawns c5 c6 c7 (file 7) and g5 g6 (file 3).
+    let p = pos("3k5/9/2P6/2P3P2/2P3P2/9/9/9/9/5K3 w");
+    assert_eq!(both(&p, "c6d6"), ("中兵七平六".into(), "77.6".into()));
+    assert_eq!(both(&p, "c7c8"), ("前兵七进一".into(), "7++1".into()));
+    assert_eq!(both(&p, "g6g7"), ("前兵三进一".into(), "3++1".into()));
+    assert_eq!(both(&p, "g5f5"), ("后兵三平四".into(), "3-.4".into()));
+    assert!(matches!(
+        parse_move(&p, "前兵进一", Notation::Chinese),
+        Err(NotationError::Ambiguous { .. })
+    ));
+}
