@@ -470,6 +470,8 @@ impl Position {
     /// Pseudo-legal moves (the general may be left in check).
     pub(crate) fn pseudo_moves(&self, out: &mut Vec<Move>) {
         let me = self.side;
+        // Face-down advisors and elephants keep to the palace and their half; revealed ones
+        // in Jieqi do not.
         let bound = self.variant == Variant::Xiangqi;
         // A target is fine when empty or an enemy piece.
         let open = |t: u8| t == EMPTY || (t != OFF && (t & BLACK) != me);
@@ -547,7 +549,7 @@ impl Position {
                             continue;
                         }
                         let t = (f + 2 * d) as usize;
-                        if open(self.board[t]) && (!bound || own_half(t, me)) {
+                        if open(self.board[t]) && (!(bound || hidden) || own_half(t, me)) {
                             self.push(out, from, t, hidden);
                         }
                     }
@@ -555,7 +557,7 @@ impl Position {
                 ADVISOR => {
                     for d in DIAG {
                         let t = (f + d) as usize;
-                        if open(self.board[t]) && (!bound || in_palace(t, me)) {
+                        if open(self.board[t]) && (!(bound || hidden) || in_palace(t, me)) {
                             self.push(out, from, t, hidden);
                         }
                     }
@@ -694,9 +696,5 @@ impl Position {
 
     pub(crate) fn set_side(&mut self, side: Side) {
         self.side = side_bit(side);
-    }
-
-    pub(crate) fn general_square(&self, side: Side) -> Square {
-        Square::from_idx(usize::from(self.kings[usize::from(side_bit(side) >> 3)]))
     }
 }

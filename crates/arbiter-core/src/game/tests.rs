@@ -218,3 +218,206 @@ fn pawns_stacked_on_two_files_name_the_file_too() {
         Err(NotationError::Ambiguous { .. })
     ));
 }
+
+fn setup_with(red_at: &[(usize, Piece)]) -> crate::setup::JieqiSetup {
+    // Starts from the standard array and swaps pieces so that slot i holds the given piece.
+    let mut red = crate::setup::JIEQI_PIECES;
+    for &(slot, piece) in red_at {
+        let other = red
+            .iter()
+            .enumerate()
+            .position(|(i, &p)| p == piece && !red_at.iter().any(|&(s, _)| s == i))
+            .expect("a piece to swap with");
+        red.swap(slot, other);
+    }
+    crate::setup::JieqiSetup {
+        red,
+        black: crate::setup::JIEQI_PIECES,
+    }
+}
+
+#[test]
+fn seed_001_example_1_a_face_down_horse_revealed_as_a_cannon() {
+    // 「马二进三炮」: the face-down piece on h0 (Red's horse square, file 2) goes to g2 as a
+    // horse and is a cannon.
+    let p = Position::jieqi_start();
+    let mv = parse_move(&p, "马二进三炮", Notation::Chinese).expect("reads");
+    assert_eq!(
+        (mv.from.name(), mv.to.name(), mv.reveal),
+        ("h0".into(), "g2".into(), Some(Piece::Cannon))
+    );
+    assert_eq!(parse_move(&p, "馬二進三炮", Notation::Chinese), Ok(mv));
+    assert_eq!(parse_move(&p, "H2+3C", Notation::Wxf), Ok(mv));
+    assert_eq!(parse_move(&p, "h0g2C", Notation::Iccs), Ok(mv));
+    assert_eq!(
+        format_move(&p, mv, Notation::Chinese, Script::Simplified),
+        "马二进三炮"
+    );
+    assert_eq!(
+        format_move(&p, mv, Notation::Wxf, Script::Simplified),
+        "H2+3C"
+    );
+    assert_eq!(
+        format_move(&p, mv, Notation::Iccs, Script::Simplified),
+        "h0g2C"
+    );
+    // Played from a set-up with a cannon on h0 (slot 6) the suffix is checked…
+    let setup = setup_with(&[(6, Piece::Cannon)]);
+    let known = Position::jieqi_from_setup(&setup);
+    assert_eq!(parse_move(&known, "马二进三炮", Notation::Chinese), Ok(mv));
+    assert_eq!(parse_move(&known, "马二进三", Notation::Chinese), Ok(mv));
+    // …and a wrong one is refused.
+    assert!(matches!(
+        parse_move(&known, "马二进三车", Notation::Chinese),
+        Err(NotationError::Move(MoveError::WrongReveal { .. }))
+    ));
+    // Once revealed the piece moves as a cannon: g2 → g9 is no horse move.
+    let mut after = known.clone();
+    after.play(mv).expect("legal");
+    assert_eq!(
+        after.piece_at(mv.to),
+        Some((Side::Red, Piece::Cannon, false))
+    );
+    // Without a set-up and without a suffix the record cannot go on.
+    let err = Record::replay(Position::jieqi_start(), ["马二进三"], Notation::Chinese);
+    assert!(matches!(
+        err,
+        Err(RecordError {
+            ply: 1,
+            kind: NotationError::Move(MoveError::MissingReveal(_))
+        })
+    ));
+}
+
+#[test]
+fn seed_001_example_2_the_middle_of_three_pawns_on_two_files() {
+    // Six Red pawns, three on file 5 (e3 e5 e7) and three on file 9 (a3 a5 a7); the middle
+    // one on file 5 advances: 「中兵五进一」 or 「二兵五进一」.
+    let p = pos("x3k4/9/P3P4/9/P3P4/9/P3P4/9/9/3K5 w");
+    assert_eq!(p.variant(), Variant::Jieqi);
+    assert_eq!(both(&p, "e5e6").0, "中兵五进一");
+    assert_eq!(
+        parse_move(&p, "二兵五进一", Notation::Chinese),
+        Ok(iccs(&p, "e5e6"))
+    );
+    assert_eq!(
+        parse_move(&p, "中兵五進一", Notation::Chinese),
+        Ok(iccs(&p, "e5e6"))
+    );
+}
+
+#[test]
+fn seed_001_example_3_four_pawns_on_one_file() {
+    // Four pawns on the centre file only; the second from the rear advances: 「三兵五进一」,
+    // shortened 「三兵进一」.
+    let p = pos("x3k4/9/4P4/4P4/9/4P4/4P4/9/9/5K3 w");
+    assert_eq!(both(&p, "e4e5").0, "三兵进一");
+    assert_eq!(
+        parse_move(&p, "三兵五进一", Notation::Chinese),
+        Ok(iccs(&p, "e4e5"))
+    );
+}
+
+#[test]
+fn seed_001_example_4_four_chariots_on_two_files() {
+    // Face-down chariots on a0 and i0, face-up chariots on a4 and i4: the rear one on file 9
+    // (a0) goes to file 8 and is a cannon: 「后车九平八炮」 or 「二车九平八炮」.
+    let p = pos("3k5/9/9/9/9/R7R/9/9/9/X3K3X w");
+    let mv = parse_move(&p, "后车九平八炮", Notation::Chinese).expect("reads");
+    assert_eq!(
+        (mv.from.name(), mv.to.name(), mv.reveal),
+        ("a0".into(), "b0".into(), Some(Piece::Cannon))
+    );
+    assert_eq!(parse_move(&p, "二车九平八炮", Notation::Chinese), Ok(mv));
+    assert_eq!(parse_move(&p, "後車九平八炮", Notation::Chinese), Ok(mv));
+    assert_eq!(
+        format_move(&p, mv, Notation::Chinese, Script::Simplified),
+        "后车九平八炮"
+    );
+    assert_eq!(
+        format_move(&p, mv, Notation::Chinese, Script::Traditional),
+        "後車九平八炮"
+    );
+    let wxf = format_move(&p, mv, Notation::Wxf, Script::Simplified);
+    assert_eq!(wxf, "R-9.8C");
+    assert_eq!(parse_move(&p, &wxf, Notation::Wxf), Ok(mv));
+}
+
+#[test]
+fn jieqi_pieces_move_as_their_square_then_as_themselves() {
+    // Red's face-down piece on d0 moves as an advisor (only to e1).
+    let p = Position::jieqi_start();
+    let from_d0: Vec<String> = p
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from.name() == "d0")
+        .map(|m| m.to.name())
+        .collect();
+    assert_eq!(from_d0, ["e1"]);
+    // A revealed advisor leaves the palace; a revealed elephant crosses the river.
+    let p = pos("3k5/9/9/9/9/2B6/9/9/4A4/4K4 w");
+    assert_eq!(p.variant(), Variant::Xiangqi);
+    assert!(!p
+        .legal_moves()
+        .iter()
+        .any(|m| m.from.name() == "c4" && m.to.rank() > 4));
+    let p = pos("3k4x/9/9/9/9/2B6/9/9/4A4/4K4 w");
+    assert_eq!(p.variant(), Variant::Jieqi);
+    let moves: Vec<String> = p
+        .legal_moves()
+        .iter()
+        .map(|m| format!("{}{}", m.from, m.to))
+        .collect();
+    assert!(moves.contains(&"c4e6".to_string()) && moves.contains(&"c4a6".to_string()));
+    assert!(moves.contains(&"e1d2".to_string()) && moves.contains(&"e1f2".to_string()));
+    // In Jieqi a free advisor gives check.
+    let p = pos("4k4/3A5/9/9/9/9/9/9/9/3K4X b");
+    assert!(p.in_check());
+    // A face-down piece must stand on a starting square.
+    assert_eq!(
+        Position::from_fen("3k5/9/9/9/9/9/9/9/4X4/4K4 w"),
+        Err(FenError::HiddenSquare("e1".into()))
+    );
+}
+
+#[test]
+fn xiangqi_rules_hold_in_hand_checked_positions() {
+    // Horse leg: a horse on b0 with a piece on b1 cannot jump to a2/c2.
+    let p = pos("3k5/9/9/9/9/9/9/9/1P7/1N2K4 w");
+    assert!(!p
+        .legal_moves()
+        .iter()
+        .any(|m| m.from.name() == "b0" && m.to.rank() == 2));
+    // Elephant eye: c0 with d1 blocked cannot go to e2.
+    let p = pos("3k5/9/9/9/9/9/9/9/3P5/2B1K4 w");
+    assert!(!p
+        .legal_moves()
+        .iter()
+        .any(|m| m.from.name() == "c0" && m.to.name() == "e2"));
+    // Flying general: the general may not step onto the enemy general's open file.
+    let p = pos("3k5/9/9/9/9/9/9/9/9/4K4 w");
+    assert!(!p.legal_moves().iter().any(|m| m.to.name() == "d0"));
+    // A pawn before the river moves only forward; after it, sideways too.
+    let p = pos("3k5/9/9/9/4P4/9/2P6/9/9/4K4 w");
+    let pawn = |sq: &str| -> usize {
+        p.legal_moves()
+            .iter()
+            .filter(|m| m.from.name() == sq)
+            .count()
+    };
+    assert_eq!((pawn("c3"), pawn("e5")), (1, 3));
+    // Cannon screens: capture only over exactly one piece.
+    let p = pos("4k4/9/9/4r4/9/4p4/9/9/4C4/3K5 w");
+    let c: Vec<String> = p
+        .legal_moves()
+        .iter()
+        .filter(|m| m.from.name() == "e1")
+        .map(|m| m.to.name())
+        .collect();
+    assert!(c.contains(&"e6".to_string()) && !c.contains(&"e4".to_string()));
+    // Checkmate: no legal move is a loss.
+    let mate = pos("3k1r3/9/9/9/4r4/9/9/9/9/4K4 w");
+    assert_eq!(mate.status(), Status::Checkmated);
+    let stale = pos("3k1r3/9/9/9/9/9/9/9/r8/4K4 w");
+    assert_eq!(stale.status(), Status::Stalemated);
+}
