@@ -421,3 +421,98 @@ fn xiangqi_rules_hold_in_hand_checked_positions() {
     let stale = pos("3k1r3/9/9/9/9/9/9/9/r8/4K4 w");
     assert_eq!(stale.status(), Status::Stalemated);
 }
+
+mod properties {
+    use super::*;
+    use proptest::prelude::*;
+    use rand_core::SeedableRng;
+
+    /// A random legal game: each choice picks one of the legal moves.
+    fn game(start: &Position, choices: &[u16]) -> Vec<Move> {
+        let mut pos = start.clone();
+        let mut out = Vec::new();
+        for &c in choices {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let mv = moves[usize::from(c) % moves.len()];
+            pos.make(mv);
+            out.push(mv);
+        }
+        out
+    }
+
+    fn check_round_trip(start: &Position, moves: &[Move]) -> Result<(), TestCaseError> {
+        // Every printed move reads back to the same move in its position.
+        let mut pos = start.clone();
+        for &mv in moves {
+            for notation in [Notation::Iccs, Notation::Chinese, Notation::Wxf] {
+                for script in [Script::Simplified, Script::Traditional] {
+                    let text = format_move(&pos, mv, notation, script);
+                    prop_assert_eq!(
+                        parse_move(&pos, &text, notation),
+                        Ok(mv),
+                        "{} in {}",
+                        text,
+                        pos.to_fen()
+                    );
+                }
+            }
+            pos.make(mv);
+        }
+        // ICCS → Chinese → WXF → ICCS through whole-record replays.
+        let record = Record {
+            start: start.clone(),
+            moves: moves.to_vec(),
+        };
+        let iccs = record.format(Notation::Iccs, Script::Simplified);
+        let r1 = Record::replay(
+            start.clone(),
+            iccs.iter().map(String::as_str),
+            Notation::Iccs,
+        )
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let zh = r1.format(Notation::Chinese, Script::Simplified);
+        let r2 = Record::replay(
+            start.clone(),
+            zh.iter().map(String::as_str),
+            Notation::Chinese,
+        )
+        .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        let wxf = r2.format(Notation::Wxf, Script::Simplified);
+        let r3 = Record::replay(start.clone(), wxf.iter().map(String::as_str), Notation::Wxf)
+            .map_err(|e| TestCaseError::fail(e.to_string()))?;
+        prop_assert_eq!(r3.format(Notation::Iccs, Script::Simplified), iccs);
+        prop_assert_eq!(&r3.moves, &record.moves);
+        Ok(())
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        #[test]
+        fn random_xiangqi_games_survive_every_notation(choices in prop::collection::vec(any::<u16>(), 0..160)) {
+            let start = Position::xiangqi_start();
+            let moves = game(&start, &choices);
+            check_round_trip(&start, &moves)?;
+        }
+
+        #[test]
+        fn random_jieqi_games_survive_every_notation(seed in any::<u64>(), choices in prop::collection::vec(any::<u16>(), 0..160)) {
+            let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+            let crate::setup::Setup::Jieqi(setup) = crate::setup::Setup::generate(crate::setup::Game::Jieqi, &mut rng) else {
+                unreachable!("asked for Jieqi")
+            };
+            let start = Position::jieqi_from_setup(&setup);
+            let moves = game(&start, &choices);
+            check_round_trip(&start, &moves)?;
+            // The reveals are those of the set-up, and a Jieqi start without identities
+            // replays the record from its reveal suffixes alone.
+            let zh = Record { start: start.clone(), moves: moves.clone() }.format(Notation::Chinese, Script::Simplified);
+            let blind = Record::replay(Position::jieqi_start(), zh.iter().map(String::as_str), Notation::Chinese)
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(blind.moves, moves);
+        }
+    }
+}
