@@ -516,3 +516,180 @@ mod properties {
         }
     }
 }
+
+mod banqi_rules {
+    use super::banqi::*;
+    use crate::model::Side;
+    use crate::setup::{BanqiSetup, ColouredPiece, Piece, Setup};
+
+    fn cp(c: char) -> ColouredPiece {
+        let piece = Piece::from_letter(c).expect("letter");
+        let side = if c.is_ascii_uppercase() {
+            Side::Red
+        } else {
+            Side::Black
+        };
+        ColouredPiece { side, piece }
+    }
+
+    /// A set-up from four rows of eight letters.
+    fn setup(rows: &str) -> BanqiSetup {
+        let Ok(Setup::Banqi(s)) = Setup::parse_canonical(&format!("banqi:{rows}")) else {
+            panic!("bad test set-up {rows}");
+        };
+        s
+    }
+
+    const ROWS: &str = "KAAEECCP/PPPPHHRR/kaaeeccp/pppphhrr";
+
+    #[test]
+    fn the_first_flip_gives_its_colour_to_the_flipper() {
+        let mut b = Banqi::from_setup(&setup(ROWS));
+        assert_eq!(b.turn(), None);
+        let mv = b.play_text("c3").expect("flip");
+        assert_eq!(
+            mv,
+            BanqiMove::Flip {
+                at: BanqiSquare::parse("c3").expect("sq"),
+                piece: Some(cp('a'))
+            }
+        );
+        // Black flipped first, so Red moves next.
+        assert_eq!(b.turn(), Some(Side::Red));
+        // A flip that contradicts the set-up is refused.
+        assert!(matches!(
+            b.play_text("a1=k"),
+            Err(BanqiError::Reveal { .. })
+        ));
+        assert_eq!(
+            b.play_text("a1=K").map(|m| b.format_move(m)),
+            Ok("a1=K".into())
+        );
+    }
+
+    #[test]
+    fn captures_go_by_rank_and_the_cannon_jumps() {
+        let mut b = Banqi::from_setup(&setup(ROWS));
+        // Black flips a3 (general); Red flips a2 (pawn) next to it: the pawn may take the
+        // general, the general may not take the pawn.
+        b.play_text("a3").expect("flip");
+        b.play_text("a2").expect("flip");
+        assert_eq!(b.turn(), Some(Side::Black));
+        assert!(matches!(b.play_text("a3xa2"), Err(BanqiError::Illegal(_))));
+        b.play_text("b3").expect("black flips an advisor");
+        assert!(b
+            .legal_moves()
+            .contains(&b.parse_move("a2xa3").expect("reads")));
+        b.play_text("a2xa3").expect("pawn takes general");
+        assert_eq!(
+            b.cell(BanqiSquare::parse("a3").expect("sq")),
+            Cell::FaceUp(cp('P'))
+        );
+        // Cannon: f1 (Red cannon) over f2 (face down) onto f3 once f3 is a face-up enemy.
+        b.play_text("f3").expect("black flips a cannon on f3");
+        b.play_text("f1").expect("red flips its cannon");
+        b.play_text("b3-b4x").unwrap_err();
+        b.play_text("e3").expect("black flips an elephant");
+        assert!(b
+            .legal_moves()
+            .contains(&b.parse_move("f1xf3").expect("reads")));
+        // …but not next door: a cannon captures only by jumping.
+        assert!(!b.legal_moves().contains(&BanqiMove::Step {
+            from: BanqiSquare::parse("f1").expect("sq"),
+            to: BanqiSquare::parse("g1").expect("sq"),
+        }));
+        assert_eq!(
+            b.play_text("f1xf3")
+                .map(|m| matches!(m, BanqiMove::Step { .. })),
+            Ok(true)
+        );
+        assert_eq!(
+            b.cell(BanqiSquare::parse("f3").expect("sq")),
+            Cell::FaceUp(cp('C'))
+        );
+        assert!(outranks(Piece::Horse, Piece::Cannon) && !outranks(Piece::Horse, Piece::Chariot));
+        assert!(outranks(Piece::Advisor, Piece::Advisor));
+    }
+
+    #[test]
+    fn the_25_move_count_runs_once_all_are_face_up() {
+        // Everything flipped, then the two generals wander without captures.
+        let mut b = Banqi::from_setup(&setup(ROWS));
+        let mut text = String::new();
+        // Flip all 32 in order a1…h4 (colours alternate by who flips).
+        for i in 0..32u8 {
+            let sq = BanqiSquare::new(i % 8, i / 8).expect("sq");
+            text.push_str(&sq.name());
+            text.push(' ');
+        }
+        let aid = desk_aid(Some(&setup(ROWS)), &text).expect("flips replay");
+        assert!(aid.all_face_up);
+        assert_eq!((aid.quiet_plies, aid.count), (0, 0));
+        for t in text.split_whitespace() {
+            b.play_text(t).expect("flip");
+        }
+        // No empty square yet: only captures are possible; after a capture there is room.
+        assert_eq!(b.status(), BanqiStatus::Ongoing);
+        assert!(b.desk_aid().all_face_up);
+    }
+
+    #[test]
+    fn the_desk_aid_counts_quiet_moves_and_chases() {
+        // A Red chariot chases a Black horse along rows 1–3; nothing else is on the board
+        // but a Red pawn and a Black pawn far apart (all face up, so the count runs).
+        let mut cells = [Cell::Empty; 32];
+        let at = |s: &str| BanqiSquare::parse(s).expect("sq");
+        cells[usize::from(at("b1").row() * 8 + at("b1").column())] = Cell::FaceUp(cp('R'));
+        cells[usize::from(at("d1").row() * 8 + at("d1").column())] = Cell::FaceUp(cp('h'));
+        cells[usize::from(at("a4").row() * 8 + at("a4").column())] = Cell::FaceUp(cp('P'));
+        cells[usize::from(at("e4").row() * 8 + at("e4").column())] = Cell::FaceUp(cp('p'));
+        let mut b = Banqi::with_cells(cells, Side::Red);
+        let turns = [
+            "b1-c1", "d1-e1", "c1-d1", "e1-f1", "d1-e1", "f1-g1", "e1-f1", "g1-h1", "f1-g1",
+            "h1-h2", "g1-g2", "h2-h3",
+        ];
+        for (i, t) in turns.iter().enumerate() {
+            b.play_text(t).unwrap_or_else(|e| panic!("{t}: {e}"));
+            let aid = b.desk_aid();
+            assert_eq!(aid.quiet_plies as usize, i + 1);
+            assert_eq!(aid.chase[0] as usize, i / 2 + 1, "after {t}");
+        }
+        assert!(b.desk_aid().fouls.is_empty());
+        b.play_text("g2-g3").expect("the seventh chase");
+        let aid = b.desk_aid();
+        assert_eq!((aid.chase, aid.count, aid.quiet_plies), ([7, 0], 7, 13));
+        assert_eq!(aid.fouls, vec![(13, Side::Red)]);
+        // The horse turning on a pawn is no chase for Red any more; a capture resets the count.
+        b.play_text("h3-h4").expect("horse");
+        b.play_text("a4-b4")
+            .expect("red pawn steps aside, ending the chase");
+        assert_eq!(b.desk_aid().chase[0], 0);
+        b.play_text("h4-g4").expect("horse");
+        b.play_text("b4-c4").expect("pawn");
+        b.play_text("g4-f4").expect("horse");
+        b.play_text("g3-f3").expect("chariot");
+        b.play_text("e4xf4").unwrap_err();
+        // Fifty quiet half-moves make a draw.
+        let mut c2 = [Cell::Empty; 32];
+        c2[0] = Cell::FaceUp(cp('K'));
+        c2[31] = Cell::FaceUp(cp('k'));
+        let mut d = Banqi::with_cells(c2, Side::Red);
+        let shuttle = ["a1-b1", "h4-g4", "b1-a1", "g4-h4"];
+        for i in 0..50 {
+            assert_eq!(d.status(), BanqiStatus::Ongoing);
+            d.play_text(shuttle[i % 4]).expect("shuttle");
+        }
+        assert_eq!(d.desk_aid().count, 25);
+        assert_eq!(d.status(), BanqiStatus::Draw);
+    }
+
+    #[test]
+    fn a_flip_without_its_piece_needs_a_set_up() {
+        let err = desk_aid(None, "a1 b1").expect_err("no identities");
+        assert_eq!(err.ply, 1);
+        let aid = desk_aid(None, "1. a1=K b1=k").expect("named flips");
+        assert_eq!(aid.to_move, Some(Side::Red));
+        let err = desk_aid(None, "a1=K b1=K c1=K").expect_err("one Red general only");
+        assert_eq!(err.ply, 2);
+    }
+}
