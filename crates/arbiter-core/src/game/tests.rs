@@ -136,10 +136,7 @@ fn tandem_pieces_use_front_and_rear() {
     assert_eq!(both(&p, "c2c3"), ("后炮进一".into(), "C-+1".into()));
     assert_eq!(both(&p, "c2c1"), ("后炮退一".into(), "C--1".into()));
     assert_eq!(parse_move(&p, "+C.6", Notation::Wxf), Ok(iccs(&p, "c5d5")));
-    assert_eq!(
-        parse_move(&p, "炮七前平六", Notation::Chinese).is_err(),
-        true
-    );
+    assert!(parse_move(&p, "炮七前平六", Notation::Chinese).is_err());
     assert_eq!(
         parse_move(&p, "炮前平六", Notation::Chinese),
         Ok(iccs(&p, "c5d5"))
