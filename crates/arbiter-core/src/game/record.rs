@@ -94,3 +94,32 @@ impl Record {
             .collect()
     }
 }
+
+/// Converts a record text (whitespace-separated moves, move numbers ignored) from one
+/// notation to another, move by move from `start`. Returns the converted moves and, when a
+/// move could not be read or played, the error of that half-move (the moves before it are
+/// still returned).
+pub fn convert(
+    start: &Position,
+    text: &str,
+    from: Notation,
+    to: Notation,
+    script: Script,
+) -> (Vec<String>, Option<RecordError>) {
+    let mut pos = start.clone();
+    let mut out = Vec::new();
+    for (i, token) in tokens(text).into_iter().enumerate() {
+        let fail = |kind: NotationError| RecordError { ply: i + 1, kind };
+        let mv = match parse_move(&pos, token, from) {
+            Ok(mv) => mv,
+            Err(e) => return (out, Some(fail(e))),
+        };
+        let mv = match pos.check_move(mv) {
+            Ok(mv) => mv,
+            Err(e) => return (out, Some(fail(NotationError::Move(e)))),
+        };
+        out.push(format_move(&pos, mv, to, script));
+        pos.make(mv);
+    }
+    (out, None)
+}

@@ -690,3 +690,56 @@ mod banqi_rules {
         assert_eq!(err.ply, 2);
     }
 }
+
+#[test]
+fn a_record_converts_between_notations_and_stops_at_the_first_bad_ply() {
+    let start = Position::xiangqi_start();
+    let text = "1. h2e2 h9g7\n2. h0g2 i9h9 3. i0h0";
+    let (lines, err) = record::convert(
+        &start,
+        text,
+        Notation::Iccs,
+        Notation::Chinese,
+        Script::Simplified,
+    );
+    assert_eq!(
+        lines,
+        ["炮二平五", "马8进7", "马二进三", "车9平8", "车一平二"]
+    );
+    assert_eq!(err, None);
+    let (lines, _) = record::convert(
+        &start,
+        &lines.join(" "),
+        Notation::Chinese,
+        Notation::Wxf,
+        Script::Simplified,
+    );
+    assert_eq!(lines, ["C2.5", "H8+7", "H2+3", "R9.8", "R1.2"]);
+    let (lines, err) = record::convert(
+        &start,
+        "C2.5 H8+7 C5+4 X9",
+        Notation::Wxf,
+        Notation::Iccs,
+        Script::Simplified,
+    );
+    assert_eq!(lines, ["h2e2", "h9g7", "e2e6"]);
+    let err = err.expect("a bad fourth ply");
+    assert_eq!(err.ply, 4);
+    assert_eq!(err.to_string(), "ply 4: cannot read \"X9\"");
+    let (_, err) = record::convert(
+        &start,
+        "C2.5 C2.5 C2.5",
+        Notation::Wxf,
+        Notation::Iccs,
+        Script::Simplified,
+    );
+    assert_eq!(err.map(|e| e.ply), Some(3));
+    let (lines, _) = record::convert(
+        &start,
+        "h2e2",
+        Notation::Iccs,
+        Notation::Chinese,
+        Script::Traditional,
+    );
+    assert_eq!(lines, ["炮二平五"]);
+}
