@@ -329,7 +329,10 @@ impl Position {
         let mut pseudo = Vec::with_capacity(64);
         self.pseudo_moves(&mut pseudo);
         let mut scratch = self.clone();
-        pseudo.retain(|&mv| scratch.is_legal_pseudo(mv));
+        let king = usize::from(self.kings[usize::from(self.side >> 3)]);
+        let checked = self.in_check();
+        pseudo
+            .retain(|&mv| (!checked && self.surely_legal(mv, king)) || scratch.is_legal_pseudo(mv));
         pseudo
     }
 
@@ -651,6 +654,27 @@ impl Position {
         false
     }
 
+    /// Whether a pseudo-legal move surely keeps the mover's general safe without trying it:
+    /// the side is not in check, the mover is not the general, it leaves no square on the
+    /// general's file, rank or diagonal neighbours (rays, horse legs, elephant eyes) and does
+    /// not land on the general's file or rank (a new cannon screen).
+    #[inline]
+    fn surely_legal(&self, mv: Move, king: usize) -> bool {
+        let from = mv.from.idx();
+        let to = mv.to.idx();
+        if usize::from(self.kings[usize::from(self.side >> 3)]) == from {
+            return false;
+        }
+        let (kf, kr) = (sq_file(king), sq_rank(king));
+        let (ff, fr) = (sq_file(from), sq_rank(from));
+        let (tf, tr) = (sq_file(to), sq_rank(to));
+        ff != kf
+            && fr != kr
+            && ((ff - kf).abs() != 1 || (fr - kr).abs() != 1)
+            && tf != kf
+            && tr != kr
+    }
+
     /// Leaf count at `depth` (bulk-counted at the last ply).
     fn perft_inner(&mut self, depth: u32, buffers: &mut [Vec<Move>]) -> u64 {
         let Some((moves, rest)) = buffers.split_first_mut() else {
@@ -658,9 +682,15 @@ impl Position {
         };
         moves.clear();
         self.pseudo_moves(moves);
+        let me = self.side;
+        let king = usize::from(self.kings[usize::from(me >> 3)]);
+        let checked = self.attacked_king(me);
         let mut nodes = 0;
         for &mv in moves.iter() {
-            let me = self.side;
+            if depth == 1 && !checked && self.surely_legal(mv, king) {
+                nodes += 1;
+                continue;
+            }
             let undo = self.make(mv);
             if !self.attacked_king(me) {
                 nodes += if depth == 1 {

@@ -13,6 +13,36 @@ fn perft_from_the_start_matches_the_published_figures() {
     assert_eq!(perft(&pos, 4), 3_290_240);
 }
 
+/// Published perft figures (chessprogramming.org's Chinese chess perft results, also used by
+/// Pikafish's bench positions and several engines' tests).
+#[test]
+fn perft_of_published_middle_game_positions() {
+    let cases: [(&str, [u64; 4]); 4] = [
+        (
+            "r1ba1a3/4kn3/2n1b4/pNp1p1p1p/4c4/6P2/P1P2R2P/1CcC5/9/2BAKAB2 w - - 0 1",
+            [38, 1_128, 43_929, 1_339_047],
+        ),
+        (
+            "1cbak4/9/n2a5/2p1p3p/5cp2/2n2N3/6PCP/3AB4/2C6/3A1K1N1 w - - 0 1",
+            [7, 281, 8_620, 326_201],
+        ),
+        (
+            "r2akab1r/3n5/4b3n/p1p1pRp1p/9/2P3P2/P3P3c/N2C3C1/4A4/1RBAK1B2 w",
+            [58, 1_651, 90_744, 2_605_437],
+        ),
+        (
+            "5a3/3k5/3aR4/9/5r3/5n3/9/3A1A3/5K3/2BC2B2 w - - 0 1",
+            [25, 424, 9_850, 202_884],
+        ),
+    ];
+    for (fen, expected) in cases {
+        let p = Position::from_fen(fen).expect("published FEN");
+        for (depth, &nodes) in (1..).zip(expected.iter()) {
+            assert_eq!(perft(&p, depth), nodes, "{fen} depth {depth}");
+        }
+    }
+}
+
 fn pos(fen: &str) -> Position {
     Position::from_fen(fen).expect("test FEN")
 }
