@@ -204,6 +204,8 @@ pub struct Position {
     pub(crate) kings: [u8; 2],
     pub(crate) halfmove: u16,
     pub(crate) fullmove: u16,
+    /// Jieqi: face-down pieces revealed so far, by side and kind code.
+    pub(crate) revealed: [[u8; 8]; 2],
 }
 
 pub(crate) fn sq_file(i: usize) -> i16 {
@@ -268,6 +270,7 @@ impl Position {
             kings: [0; 2],
             halfmove: 0,
             fullmove: 1,
+            revealed: [[0; 8]; 2],
         }
     }
 
@@ -287,13 +290,20 @@ impl Position {
     /// legal moves carry their reveals and a record's reveal suffixes are checked.
     pub fn jieqi_from_setup(setup: &JieqiSetup) -> Position {
         let mut pos = Position::jieqi_start();
+        pos.attach_setup(setup);
+        pos
+    }
+
+    /// Gives the face-down pieces of a Jieqi position (say, read from a FEN) their
+    /// identities from the round's set-up: a face-down piece never moved, so it is the
+    /// set-up's piece of its square.
+    pub fn attach_setup(&mut self, setup: &JieqiSetup) {
         for (i, &(f, r)) in JIEQI_RED_SQUARES.iter().enumerate() {
             if let (Some(red), Some(black)) = (Square::new(f, r), Square::new(f, 9 - r)) {
-                pos.identity[red.idx()] = kind_code(setup.red[i]);
-                pos.identity[black.idx()] = kind_code(setup.black[i]);
+                self.identity[red.idx()] = kind_code(setup.red[i]);
+                self.identity[black.idx()] = kind_code(setup.black[i]);
             }
         }
-        pos
     }
 
     /// Which game.
@@ -371,6 +381,24 @@ impl Position {
             }
             (true, Some(_), _) => Ok(found),
             (true, None, Some(claimed)) => {
+                let side = usize::from(self.side >> 3);
+                let in_set = JIEQI_PIECES.iter().filter(|&&p| p == claimed).count();
+                let known = (0..SIZE)
+                    .filter(|&i| {
+                        self.board[i] != OFF
+                            && self.board[i] & (HIDDEN | BLACK) == (HIDDEN | self.side)
+                            && self.identity[i] == kind_code(claimed)
+                    })
+                    .count();
+                if usize::from(self.revealed[side][usize::from(kind_code(claimed))]) + known
+                    >= in_set
+                {
+                    return Err(MoveError::WrongReveal {
+                        square: mv.from.name(),
+                        actual: "not that: every one of them is accounted for".into(),
+                        claimed: claimed.letter().to_string(),
+                    });
+                }
                 if claimed == Piece::General {
                     return Err(MoveError::WrongReveal {
                         square: mv.from.name(),
@@ -409,6 +437,7 @@ impl Position {
             // An unknown reveal keeps the square's kind (only reachable through `make` misuse).
             let id = if id == 0 { moved & KIND } else { id };
             placed = (moved & BLACK) | id;
+            self.revealed[usize::from(moved >> 3 & 1)][usize::from(id)] += 1;
         }
         self.board[to] = placed;
         self.board[from] = EMPTY;
@@ -441,6 +470,10 @@ impl Position {
         let from = mv.from.idx();
         let to = mv.to.idx();
         self.board[from] = undo.moved;
+        if undo.moved & HIDDEN != 0 {
+            let id = self.board[to] & KIND;
+            self.revealed[usize::from(undo.moved >> 3 & 1)][usize::from(id)] -= 1;
+        }
         self.board[to] = undo.captured;
         if undo.moved & KIND == GENERAL && undo.moved & HIDDEN == 0 {
             self.kings[usize::from(self.side >> 3)] = from as u8;

@@ -773,3 +773,25 @@ fn a_record_converts_between_notations_and_stops_at_the_first_bad_ply() {
     );
     assert_eq!(lines, ["炮二平五"]);
 }
+
+#[test]
+fn a_blind_jieqi_record_cannot_reveal_more_pieces_than_the_set_has() {
+    let start = Position::jieqi_start();
+    let ok = Record::replay(
+        start.clone(),
+        ["a0a1R", "a9a8P", "i0i1R", "i9i8P"],
+        Notation::Iccs,
+    );
+    assert!(ok.is_ok());
+    let err = Record::replay(
+        start,
+        ["a0a1R", "a9a8P", "i0i1R", "i9i8P", "b0c2R"],
+        Notation::Iccs,
+    )
+    .expect_err("a third Red chariot");
+    assert_eq!(err.ply, 5);
+    assert!(matches!(
+        err.kind,
+        NotationError::Move(MoveError::WrongReveal { .. })
+    ));
+}
