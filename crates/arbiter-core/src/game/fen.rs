@@ -78,7 +78,7 @@ impl Position {
             let mut file = 0u8;
             for c in text.chars() {
                 if let Some(n) = c.to_digit(10) {
-                    file += n as u8;
+                    file = file.saturating_add(n as u8);
                     continue;
                 }
                 let sq =

@@ -795,3 +795,36 @@ fn a_blind_jieqi_record_cannot_reveal_more_pieces_than_the_set_has() {
         NotationError::Move(MoveError::WrongReveal { .. })
     ));
 }
+
+#[test]
+fn a_mid_game_jieqi_fen_takes_its_identities_from_the_set_up() {
+    let setup = setup_with(&[(6, Piece::Cannon)]);
+    let mut p = pos("xxxxkxxxx/9/1x5x1/x1x1x1x1x/9/9/X1X1X1X1X/1X5X1/9/XXXXKXXXX w - - 0 1");
+    assert_eq!(p.hidden_identity(Square::parse("h0").expect("sq")), None);
+    p.attach_setup(&setup);
+    assert_eq!(
+        p.hidden_identity(Square::parse("h0").expect("sq")),
+        Some(Piece::Cannon)
+    );
+    assert_eq!(p, Position::jieqi_from_setup(&setup));
+    let mv = parse_move(&p, "h0g2", Notation::Iccs).expect("legal");
+    assert_eq!(mv.reveal, Some(Piece::Cannon));
+    assert_eq!(
+        format_move(&p, mv, Notation::Chinese, Script::Simplified),
+        "马二进三炮"
+    );
+}
+
+#[test]
+fn fens_with_huge_gaps_or_junk_fields_are_errors_not_panics() {
+    assert!(Position::from_fen("99999999999999999999999999999999/9/9/9/9/9/9/9/9/4K4 w").is_err());
+    assert!(Position::from_fen("").is_err());
+    assert!(Position::from_fen(
+        "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - x 1"
+    )
+    .is_err());
+    assert!(
+        Position::from_fen("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR g")
+            .is_err()
+    );
+}
