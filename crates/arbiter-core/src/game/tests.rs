@@ -828,3 +828,57 @@ fn fens_with_huge_gaps_or_junk_fields_are_errors_not_panics() {
             .is_err()
     );
 }
+
+mod banqi_properties {
+    use super::banqi::*;
+    use proptest::prelude::*;
+    use rand_core::SeedableRng;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(64))]
+
+        /// Random Banqi games from random set-ups: every printed turn reads back to itself,
+        /// the record replays through the desk aid (also blind, from the flips' letters),
+        /// and the count never runs while a piece is face down.
+        #[test]
+        fn random_banqi_games_replay_from_their_record(seed in any::<u64>(), choices in prop::collection::vec(any::<u16>(), 0..300)) {
+            let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
+            let crate::setup::Setup::Banqi(setup) = crate::setup::Setup::generate(crate::setup::Game::Banqi, &mut rng) else {
+                unreachable!("asked for Banqi")
+            };
+            let mut game = Banqi::from_setup(&setup);
+            let mut record = Vec::new();
+            for c in choices {
+                if game.status() != BanqiStatus::Ongoing {
+                    break;
+                }
+                let moves = game.legal_moves();
+                let mv = moves[usize::from(c) % moves.len()];
+                let text = game.format_move(mv);
+                prop_assert_eq!(game.parse_move(&text).map(|m| match (m, mv) {
+                    (BanqiMove::Flip { at, piece: None }, BanqiMove::Flip { at: a2, .. }) => at == a2,
+                    (m, mv) => m == mv,
+                }), Ok(true));
+                let played = game.play(mv).map_err(|e| TestCaseError::fail(e.to_string()))?;
+                record.push(game_text(played));
+                let aid = game.desk_aid();
+                prop_assert!(aid.all_face_up || aid.count == 0);
+                prop_assert!(aid.chase.iter().all(|&n| n <= 300));
+            }
+            let text = record.join(" ");
+            let with_setup = desk_aid(Some(&setup), &text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            let blind = desk_aid(None, &text).map_err(|e| TestCaseError::fail(e.to_string()))?;
+            prop_assert_eq!(&with_setup, &game.desk_aid());
+            prop_assert_eq!(blind, with_setup);
+        }
+    }
+
+    /// A played turn as a record token (flips with their piece).
+    fn game_text(mv: BanqiMove) -> String {
+        match mv {
+            BanqiMove::Flip { at, piece: Some(p) } => format!("{}={}", at.name(), p.letter()),
+            BanqiMove::Flip { at, piece: None } => at.name(),
+            BanqiMove::Step { from, to } => format!("{}-{}", from.name(), to.name()),
+        }
+    }
+}
