@@ -39,6 +39,22 @@
 //! carries no identities: they come from the round's set-up ([`Position::jieqi_from_setup`]) or
 //! from the reveal letters of the moves.
 //!
+//! # Using it (for the records service)
+//!
+//! - Xiangqi: [`Position::xiangqi_start`] or [`Position::from_fen`]; Jieqi:
+//!   [`Position::jieqi_from_setup`] with the round's [`crate::setup::JieqiSetup`] (reveals are
+//!   then filled in and written suffixes checked), or [`Position::jieqi_start`] when only the
+//!   record's suffixes say what was revealed.
+//! - [`parse_move`]`(&pos, text, Notation)` → [`Move`] or [`NotationError`];
+//!   [`format_move`]`(&pos, mv, Notation, Script)`; [`Position::legal_moves`],
+//!   [`Position::play`] (checked), [`Position::make`]/[`Position::unmake`] (fast),
+//!   [`Position::status`], [`Position::to_fen`].
+//! - [`Record::replay`]`(start, moves, Notation)` replays a move list and reports the first
+//!   bad half-move as [`RecordError`] (`ply N: …`); [`Record::format`] prints it in any
+//!   notation; [`record::convert`] is the `arbiter record convert` command without the file.
+//! - Banqi: [`banqi::Banqi::from_setup`], `play_text`, `desk_aid`, and
+//!   [`banqi::desk_aid`]`(setup, record_text)` for the 25-move and chase counts.
+//!
 //! # Out of scope here
 //!
 //! Repetition and perpetual-check/chase rulings of Xiangqi and Jieqi are an arbiter's call and
