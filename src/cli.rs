@@ -162,6 +162,78 @@ pub fn setup(args: &crate::config::SetupArgs) -> ToolOutcome {
     })
 }
 
+fn start_position(
+    game: crate::config::RulesGameArg,
+    fen: Option<&str>,
+) -> Result<arbiter_core::game::Position, ToolOutcome> {
+    use arbiter_core::game::{Position, Variant};
+    let pos = match fen {
+        Some(fen) => {
+            Position::from_fen(fen).map_err(|e| ToolOutcome::fail(2, format!("FEN: {e}")))?
+        }
+        None => match game {
+            crate::config::RulesGameArg::Xiangqi => Position::xiangqi_start(),
+            crate::config::RulesGameArg::Jieqi => Position::jieqi_start(),
+        },
+    };
+    match (game, pos.variant()) {
+        (crate::config::RulesGameArg::Xiangqi, Variant::Jieqi) => Err(ToolOutcome::fail(
+            2,
+            "FEN: face-down pieces (X/x) are Jieqi; use --game jieqi",
+        )),
+        _ => Ok(pos),
+    }
+}
+
+/// `arbiter perft --game xiangqi FEN DEPTH`: the number of leaf nodes and a newline; exit 2
+/// on a bad FEN.
+pub fn perft(args: &crate::config::PerftArgs) -> ToolOutcome {
+    match start_position(args.game, Some(&args.fen)) {
+        Ok(pos) => ToolOutcome::ok(format!("{}\n", arbiter_core::game::perft(&pos, args.depth))),
+        Err(outcome) => outcome,
+    }
+}
+
+/// `arbiter record convert --from N --to N [--fen FEN] [--script S] FILE`: one move per line
+/// in the target notation; the first unreadable, illegal or ambiguous move ends it with
+/// `ply N: …` and exit 2 (the moves before it are printed).
+pub fn record_convert(args: &crate::config::ConvertArgs) -> ToolOutcome {
+    let text = match read_file(&args.file) {
+        Ok(text) => text,
+        Err(outcome) => return outcome,
+    };
+    convert_text(args, &text)
+}
+
+fn convert_text(args: &crate::config::ConvertArgs, text: &str) -> ToolOutcome {
+    use crate::config::{NotationArg, ScriptArg};
+    use arbiter_core::game::{record, Notation, Script};
+    let notation = |n: NotationArg| match n {
+        NotationArg::Iccs => Notation::Iccs,
+        NotationArg::Wxf => Notation::Wxf,
+        NotationArg::Chinese => Notation::Chinese,
+    };
+    let script = match args.script {
+        ScriptArg::Simplified => Script::Simplified,
+        ScriptArg::Traditional => Script::Traditional,
+    };
+    let start = match start_position(args.game, args.fen.as_deref()) {
+        Ok(pos) => pos,
+        Err(outcome) => return outcome,
+    };
+    let (lines, error) =
+        record::convert(&start, text, notation(args.from), notation(args.to), script);
+    let stdout: String = lines.iter().map(|l| format!("{l}\n")).collect();
+    match error {
+        None => ToolOutcome::ok(stdout),
+        Some(err) => ToolOutcome {
+            stdout,
+            stderr: format!("{err}\n"),
+            code: 2,
+        },
+    }
+}
+
 /// `arbiter pair --system dutch|chinese [--edition 2025|2017] FILE`: the next round in the
 /// reference fixtures' format, honouring the file's `### arbiter forfeit_counts_as_met` line.
 /// Exit 1 when no legal pairing exists, 2 on an invalid file.
@@ -270,7 +342,9 @@ fn cpu_seconds() -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::config::{BenchPairArgs, SystemArg};
+    use crate::config::{
+        BenchPairArgs, ConvertArgs, NotationArg, PerftArgs, RulesGameArg, ScriptArg, SystemArg,
+    };
 
     #[test]
     fn the_pairing_benchmark_pairs_generated_events_of_each_size() {
@@ -321,6 +395,60 @@ mod tests {
             clash.stderr.starts_with("line 4, column 97: "),
             "{}",
             clash.stderr
+        );
+    }
+
+    fn convert(from: NotationArg, to: NotationArg, fen: Option<&str>, text: &str) -> ToolOutcome {
+        let args = ConvertArgs {
+            game: RulesGameArg::Xiangqi,
+            from,
+            to,
+            fen: fen.map(str::to_string),
+            script: ScriptArg::Simplified,
+            file: "unused".into(),
+        };
+        convert_text(&args, text)
+    }
+
+    #[test]
+    fn perft_prints_just_the_leaf_count() {
+        let args = PerftArgs {
+            game: RulesGameArg::Xiangqi,
+            fen: "rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR w - - 0 1".into(),
+            depth: 2,
+        };
+        let out = perft(&args);
+        assert_eq!((out.stdout.as_str(), out.code), ("1920\n", 0));
+        let bad = perft(&PerftArgs {
+            fen: "nonsense w".into(),
+            ..args
+        });
+        assert_eq!(bad.code, 2);
+        assert!(bad.stderr.starts_with("FEN: "), "{}", bad.stderr);
+    }
+
+    #[test]
+    fn record_convert_prints_one_move_per_line_and_stops_at_a_bad_ply() {
+        let out = convert(
+            NotationArg::Iccs,
+            NotationArg::Chinese,
+            None,
+            "1. h2e2 h9g7 2. h0g2",
+        );
+        assert_eq!(
+            (out.stdout.as_str(), out.code),
+            ("炮二平五\n马8进7\n马二进三\n", 0)
+        );
+        let out = convert(
+            NotationArg::Chinese,
+            NotationArg::Wxf,
+            Some("rnbakabnr/9/1c5c1/p1p1p1p1p/9/9/P1P1P1P1P/1C5C1/9/RNBAKABNR b"),
+            "炮8平5 炮二平五 炮5进9",
+        );
+        assert_eq!(out.stdout, "C8.5\nC2.5\n");
+        assert_eq!(
+            (out.stderr.as_str(), out.code),
+            ("ply 3: no legal move fits \"炮5进9\"\n", 2)
         );
     }
 }

@@ -63,6 +63,14 @@ pub enum Command {
     Standings(StandingsArgs),
     /// Print a random hidden-piece set-up with its commitment.
     Setup(SetupArgs),
+    /// Count the leaf nodes of the legal move tree of a position (perft).
+    Perft(PerftArgs),
+    /// Game record tools.
+    Record {
+        /// Record action.
+        #[command(subcommand)]
+        action: RecordAction,
+    },
     /// Benchmarks (release build: `cargo run --release -- bench pair`).
     Bench {
         /// What to measure.
@@ -192,4 +200,75 @@ pub struct SetupArgs {
     /// Seed for a reproducible set-up; a CSPRNG is used when absent.
     #[arg(long)]
     pub seed: Option<u64>,
+}
+
+/// Games with a rules engine for records.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum RulesGameArg {
+    /// Xiangqi (象棋).
+    Xiangqi,
+    /// Jieqi (揭棋): the start has every piece face down and unknown, so moves that reveal
+    /// must name the piece; a FEN may use `X`/`x` for face-down pieces.
+    Jieqi,
+}
+
+/// `arbiter perft`
+#[derive(Debug, Args)]
+pub struct PerftArgs {
+    /// Which game.
+    #[arg(long, value_enum, default_value = "xiangqi")]
+    pub game: RulesGameArg,
+    /// The position: a FEN, short (`board side`) or six-field, as one argument.
+    pub fen: String,
+    /// Depth in half-moves.
+    pub depth: u32,
+}
+
+/// `arbiter record …`
+#[derive(Debug, Subcommand)]
+pub enum RecordAction {
+    /// Convert a record from one move notation to another (one move per line).
+    Convert(ConvertArgs),
+}
+
+/// Move notations.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum NotationArg {
+    /// ICCS coordinates (`h2e2`).
+    Iccs,
+    /// WXF (`C2.5`).
+    Wxf,
+    /// Chinese (炮二平五).
+    Chinese,
+}
+
+/// Chinese script for printing.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum ScriptArg {
+    /// 车马相仕帅炮兵, 进退平.
+    Simplified,
+    /// 車馬相仕帥炮兵, 進退平.
+    Traditional,
+}
+
+/// `arbiter record convert`
+#[derive(Debug, Args)]
+pub struct ConvertArgs {
+    /// Which game.
+    #[arg(long, value_enum, default_value = "xiangqi")]
+    pub game: RulesGameArg,
+    /// Notation of the file.
+    #[arg(long, value_enum)]
+    pub from: NotationArg,
+    /// Notation to print.
+    #[arg(long, value_enum)]
+    pub to: NotationArg,
+    /// Start position (FEN, short or six-field, as one argument); the game's start if absent.
+    #[arg(long)]
+    pub fen: Option<String>,
+    /// Chinese script for `--to chinese`.
+    #[arg(long, value_enum, default_value = "simplified")]
+    pub script: ScriptArg,
+    /// The record: whitespace-separated moves; move numbers such as `1.` are ignored.
+    pub file: PathBuf,
 }

@@ -1,7 +1,7 @@
 //! The `arbiter` binary: parse the command line, set up logging, run the subcommand.
 
 use arbiter::cli::ToolOutcome;
-use arbiter::config::{AdminAction, BenchAction, Cli, Command, TrfAction};
+use arbiter::config::{AdminAction, BenchAction, Cli, Command, RecordAction, TrfAction};
 use arbiter::{cli, startup};
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
@@ -32,6 +32,10 @@ fn main() -> std::process::ExitCode {
         Some(Command::Pair(ref pair)) => return finish(cli::pair(pair)),
         Some(Command::Standings(ref standings)) => return finish(cli::standings(standings)),
         Some(Command::Setup(ref setup)) => return finish(cli::setup(setup)),
+        Some(Command::Perft(ref perft)) => return finish(cli::perft(perft)),
+        Some(Command::Record {
+            action: RecordAction::Convert(ref convert),
+        }) => return finish(cli::record_convert(convert)),
         Some(Command::Bench {
             action: BenchAction::Pair(ref bench),
         }) => cli::bench_pair(bench),

@@ -9,9 +9,13 @@
 //!   seed or an RNG parameter, and no result depends on `HashMap` iteration order.
 //! - Generic algorithms (weighted matching) know nothing about Xiangqi; systems encode their
 //!   criteria as weights.
+//! - Game rules and records live in [`game`]: one padded-mailbox position type for Xiangqi and
+//!   Jieqi (face-down pieces move as their square's piece), a separate Banqi board, FEN, and
+//!   ICCS/Chinese/WXF notation read by matching text against the legal moves' facts.
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod game;
 pub mod generator;
 pub mod knockout;
 pub mod model;
