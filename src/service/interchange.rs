@@ -162,6 +162,15 @@ pub async fn import_trf(
         }
     });
     let preset = sections::default_preset(&pairing_system);
+    // Names go through the one validator for human text, as a form's would.
+    let mut names = std::collections::HashMap::new();
+    for e in &t.entrants {
+        let name = arbiter_core::text::clean(&e.name, arbiter_core::text::Lines::Single, 200)
+            .map_err(|err| {
+                Error::invalid("file", format!("player {}: the name {err}", e.start_no))
+            })?;
+        names.insert(e.start_no, name);
+    }
     let mut tx = pool.begin().await?;
     let tournament = db::tournament::find(&mut *tx, tournament_id)
         .await?
@@ -244,10 +253,9 @@ pub async fn import_trf(
     for e in &t.entrants {
         let player = db::entrant::PlayerRow {
             player_id: Uuid::nil(),
-            name: if e.name.trim().is_empty() {
-                format!("Player {}", e.start_no)
-            } else {
-                e.name.trim().to_string()
+            name: match names.get(&e.start_no) {
+                Some(name) if !name.is_empty() => name.clone(),
+                _ => format!("Player {}", e.start_no),
             },
             gender: match e.sex {
                 Some('m') | Some('M') => Some("m".into()),

@@ -386,13 +386,14 @@ fn apply(
         }
     }
     if let Some(tiers) = &input.fee_tiers {
+        let mut tiers_clean = Vec::new();
         for (i, tier) in tiers.iter().enumerate() {
-            if tier.name.trim().is_empty() || tier.name.chars().count() > 100 {
-                check.error(
-                    &format!("fee_tiers[{i}].name"),
-                    "is required (at most 100 characters)",
-                );
-            }
+            let field = format!("fee_tiers[{i}].name");
+            let name = check.required_text(&field, &tier.name, 100);
+            tiers_clean.push(FeeTier {
+                name,
+                amount: tier.amount,
+            });
             if !(0..=1_000_000).contains(&tier.amount) {
                 check.error(
                     &format!("fee_tiers[{i}].amount"),
@@ -400,7 +401,7 @@ fn apply(
                 );
             }
         }
-        row.fee_tiers = serde_json::to_value(tiers).unwrap_or_default();
+        row.fee_tiers = serde_json::to_value(tiers_clean).unwrap_or_default();
     }
     match &input.setup_mode {
         Some(mode) => {
