@@ -10,5 +10,7 @@ pub mod registration;
 pub mod round;
 pub mod section;
 pub mod setup;
+pub mod staff;
+pub mod throttle;
 pub mod tournament;
 pub mod user;

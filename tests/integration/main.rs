@@ -7,6 +7,7 @@
 )]
 mod api;
 mod auth;
+mod authz;
 mod crash;
 mod dashboard;
 mod dashboard_forms;
@@ -20,4 +21,5 @@ mod pages;
 mod prints;
 mod registration;
 mod seeds;
+mod staff;
 mod support;

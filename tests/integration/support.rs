@@ -26,7 +26,7 @@ impl Reply {
 
 /// Sends one request to a fresh router over `pool`.
 pub async fn send(pool: &PgPool, request: Request<Body>) -> Reply {
-    let response = app(AppState { db: pool.clone() })
+    let response = app(AppState::new(pool.clone()))
         .oneshot(request)
         .await
         .expect("router is infallible");
