@@ -49,6 +49,18 @@ create table staff_invitation
 );
 create index staff_invitation_tournament_id_idx on staff_invitation (tournament_id);
 
+-- Single-use links an admin makes so a user sets a new password themself (nobody types a
+-- password for someone else). Only the token's hash is stored.
+create table password_reset
+(
+    token_hash bytea primary key,
+    user_id    uuid not null references app_user (user_id) on delete cascade,
+    created_by uuid references app_user (user_id) on delete set null,
+    expires_at timestamptz not null,
+    used_at    timestamptz
+);
+create index password_reset_user_id_idx on password_reset (user_id);
+
 -- The sign-in and registration limiter, shared by the pages, the API and every server
 -- instance. One row per key ('account:NAME', 'address:IP', 'register:IP:SECTION').
 create table sign_in_throttle

@@ -246,6 +246,8 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("invite.join_as", "Join as {}.", "以 {} 身分加入。", "以 {} 身份加入。"),
     ("invite.submit", "Join the tournament staff", "加入賽事工作人員", "加入赛事工作人员"),
     ("invite.title", "Invitation", "邀請", "邀请"),
+    ("reset.for", "A new password for {}.", "為 {} 設定新密碼。", "为 {} 设置新密码。"),
+    ("reset.title", "New password", "設定新密碼", "设置新密码"),
     ("staff.assign", "Add an existing account", "加入既有帳號", "添加已有账户"),
     ("staff.assign_submit", "Assign", "指派", "指派"),
     ("staff.invite", "Invite a newcomer", "邀請新成員", "邀请新成员"),
@@ -266,5 +268,8 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("users.disabled", "disabled", "已停用", "已停用"),
     ("users.enable", "Enable", "啟用", "启用"),
     ("users.prefer_invitations", "Staff are best added with an invitation link from the tournament's staff page: then nobody types a password for someone else.", "建議從賽事的工作人員頁面以邀請連結加入人員，無須替他人輸入密碼。", "建议从赛事的工作人员页面以邀请链接添加人员，无须替他人输入密码。"),
+    ("users.reset", "Password link", "密碼重設連結", "密码重设链接"),
+    ("users.reset_help", "Give this single-use link to the user (it works for a day); they choose the new password themselves.", "請將此一次性連結交給該使用者（一天內有效），由其自行設定新密碼。", "请将此一次性链接交给该用户（一天内有效），由其自行设置新密码。"),
+    ("users.reset_made", "Password link", "密碼重設連結", "密码重设链接"),
     ("users.title", "Accounts", "帳號管理", "账户管理"),
 ];

@@ -103,6 +103,16 @@ pub async fn sign_in_attempt(
     Ok(())
 }
 
+/// Counts an attempt to use a secret link (invitation, password reset) from `ip`. The links'
+/// tokens are 256-bit, so this only keeps one address from hammering them; it is not per
+/// account, so a venue's newcomers joining at once do not lock each other out.
+pub async fn link_attempt(pool: &PgPool, limits: &Limits, ip: IpAddr) -> Result<()> {
+    if hit(pool, &address_key(ip), &limits.address).await? {
+        return Err(too_many());
+    }
+    Ok(())
+}
+
 /// After a successful sign-in: the account starts over, the address gets its attempt back.
 pub async fn sign_in_succeeded(pool: &PgPool, username: &str, ip: IpAddr) -> Result<()> {
     db::throttle::forget(pool, &account_key(username)).await?;

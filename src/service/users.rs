@@ -609,3 +609,72 @@ pub async fn revoke_all_sessions(pool: &PgPool, actor: &Actor) -> Result<u64> {
     tx.commit().await?;
     Ok(ended)
 }
+
+/// A password-reset link made by an admin (the token is shown once).
+#[derive(Debug, Clone)]
+pub struct NewReset {
+    /// The token of the link `/reset/{token}`.
+    pub token: String,
+    /// The link stops working then.
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Makes a single-use link (valid for a day) with which the user sets a new password
+/// themself (admins only). Earlier unused links of the user stop working.
+pub async fn make_password_reset(pool: &PgPool, actor: &Actor, user_id: Uuid) -> Result<NewReset> {
+    require_admin(actor)?;
+    let token = random_token();
+    let mut tx = pool.begin().await?;
+    db::user::find(&mut *tx, user_id)
+        .await?
+        .ok_or(Error::NotFound("user"))?;
+    sqlx::query("update password_reset set used_at = now() where user_id = $1 and used_at is null")
+        .bind(user_id)
+        .execute(&mut *tx)
+        .await?;
+    let expires_at: chrono::DateTime<chrono::Utc> = sqlx::query_scalar(
+        "insert into password_reset (token_hash, user_id, created_by, expires_at)
+         values ($1, $2, $3, now() + interval '1 day') returning expires_at",
+    )
+    .bind(token_hash(&token))
+    .bind(user_id)
+    .bind(actor.user_id)
+    .fetch_one(&mut *tx)
+    .await?;
+    audit_account(&mut tx, Some(actor), "password_reset", user_id, None).await?;
+    tx.commit().await?;
+    Ok(NewReset { token, expires_at })
+}
+
+/// The account a live reset link is for; `NotFound` when unknown, used or expired.
+pub async fn find_password_reset(pool: &PgPool, token: &str) -> Result<String> {
+    sqlx::query_scalar::<_, String>(
+        "select u.username from password_reset r join app_user u using (user_id)
+         where r.token_hash = $1 and r.used_at is null and r.expires_at > now()",
+    )
+    .bind(token_hash(token))
+    .fetch_optional(pool)
+    .await?
+    .ok_or(Error::NotFound("password reset"))
+}
+
+/// Uses a reset link: sets the new password and ends every session of the account.
+pub async fn use_password_reset(pool: &PgPool, token: &str, password: &str) -> Result<()> {
+    check_new_password("password", password)?;
+    let hash = hash_password_blocking(password).await?;
+    let mut tx = pool.begin().await?;
+    // Used in one statement: a link opened twice at once sets one password.
+    let user_id: Uuid = sqlx::query_scalar(
+        "update password_reset set used_at = now()
+         where token_hash = $1 and used_at is null and expires_at > now() returning user_id",
+    )
+    .bind(token_hash(token))
+    .fetch_optional(&mut *tx)
+    .await?
+    .ok_or(Error::NotFound("password reset"))?;
+    db::user::set_password(&mut *tx, user_id, &hash).await?;
+    db::user::delete_sessions(&mut *tx, user_id, None).await?;
+    audit_account(&mut tx, None, "password", user_id, None).await?;
+    tx.commit().await?;
+    Ok(())
+}

@@ -44,7 +44,8 @@ fn rule(method: &str, path: &str) -> Who {
     match (method, path) {
         ("POST", "/api/v1/auth/login")
         | ("POST", "/api/v1/sections/{id}/registrations")
-        | ("POST", "/api/v1/invitations/{token}") => Who::Public,
+        | ("POST", "/api/v1/invitations/{token}")
+        | ("POST", "/api/v1/password-resets/{token}") => Who::Public,
         ("POST", "/api/v1/auth/logout")
         | ("PUT", "/api/v1/me/password")
         | ("DELETE", "/api/v1/me/sessions")
@@ -312,6 +313,7 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
             json!({"username": format!("u-{}", Uuid::new_v4()), "password": "a long password"})
         }
         ("PATCH", "/api/v1/users/{id}") => json!({"disabled": false}),
+        ("POST", "/api/v1/password-resets/{token}") => json!({"password": "a long password"}),
         ("PATCH", _) => json!({}),
         ("POST", "/api/v1/tournaments/{id}/import.trf")
         | ("POST", "/api/v1/sections/{id}/import.csv") => {
@@ -399,6 +401,7 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{s}/rounds/1/edit", Who::Arbiter),
     ("/admin/users", Who::Admin),
     ("/admin/users/{u}/disable", Who::Admin),
+    ("/admin/users/{u}/reset", Who::Admin),
     ("/account/password", Who::SignedIn),
     ("/account/sessions/{x}/end", Who::SignedIn),
     ("/account/sessions/end-all", Who::SignedIn),

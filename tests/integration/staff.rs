@@ -825,3 +825,94 @@ async fn session_cookies_are_secure_with_an_https_public_url(pool: PgPool) {
     );
     browser.cookies.clear();
 }
+
+#[sqlx::test]
+async fn an_admin_gives_a_user_a_single_use_link_to_set_a_new_password(pool: PgPool) {
+    let admin = token_for(&pool, "root", "admin").await;
+    let user = token_for(&pool, "forgetful", "user").await;
+    let id = expect(
+        &call(&pool, "GET", "/api/v1/me", Some(&user), None).await,
+        StatusCode::OK,
+    )["user"]["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    // Only admins make the link.
+    assert_eq!(
+        call(
+            &pool,
+            "POST",
+            &format!("/api/v1/users/{id}/password-reset"),
+            Some(&user),
+            None
+        )
+        .await
+        .status,
+        StatusCode::FORBIDDEN
+    );
+    let link = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/users/{id}/password-reset"),
+            Some(&admin),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    assert!(link["url"].as_str().unwrap().contains("/reset/"), "{link}");
+    let token = link["token"].as_str().unwrap();
+    // The page shows whose password it sets.
+    let page = crate::support::get(&pool, &format!("/reset/{token}?lang=en")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.text.contains("forgetful"), "{}", page.text);
+    let short = call(
+        &pool,
+        "POST",
+        &format!("/api/v1/password-resets/{token}"),
+        None,
+        Some(json!({"password": "short"})),
+    )
+    .await;
+    assert_eq!(short.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert_eq!(
+        call(
+            &pool,
+            "POST",
+            &format!("/api/v1/password-resets/{token}"),
+            None,
+            Some(json!({"password": "a brand new password"})),
+        )
+        .await
+        .status,
+        StatusCode::NO_CONTENT
+    );
+    // Used once; the old sessions ended; the new password works, the old does not.
+    assert_eq!(
+        call(
+            &pool,
+            "POST",
+            &format!("/api/v1/password-resets/{token}"),
+            None,
+            Some(json!({"password": "another new password"})),
+        )
+        .await
+        .status,
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(
+        call(&pool, "GET", "/api/v1/me", Some(&user), None)
+            .await
+            .status,
+        StatusCode::UNAUTHORIZED
+    );
+    assert!(
+        service::users::login(&pool, "forgetful", "a long password", "api")
+            .await
+            .is_err()
+    );
+    service::users::login(&pool, "forgetful", "a brand new password", "api")
+        .await
+        .unwrap();
+}

@@ -166,6 +166,8 @@ fn staff_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(users::list_users, users::create_user))
         .routes(routes!(users::update_user, users::delete_user))
+        .routes(routes!(users::create_password_reset))
+        .routes(routes!(users::use_password_reset))
         .routes(routes!(users::get_me))
         .routes(routes!(users::change_password))
         .routes(routes!(users::list_sessions, users::delete_sessions))

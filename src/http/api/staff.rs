@@ -169,8 +169,7 @@ pub async fn accept_invitation(
     let account = (actor.is_none()).then_some(account);
     if actor.is_none() {
         // Guessing links costs the same budget as guessing passwords.
-        service::throttle::sign_in_attempt(&state.db, &state.security.limits, "invitation", ip)
-            .await?;
+        service::throttle::link_attempt(&state.db, &state.security.limits, ip).await?;
     }
     let (user_id, tournament_id) =
         service::staff::accept(&state.db, &token, actor.as_ref(), account.as_ref()).await?;

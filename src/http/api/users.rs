@@ -3,11 +3,15 @@
 use super::auth::ApiUser;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppJson, AppPath};
+use crate::http::pages::public::public_url;
+use crate::http::pages::session::ClientIp;
 use crate::http::AppState;
 use crate::service;
 use crate::service::users::{Me, NewUser, PasswordChange, SessionView, UserPatch, UserView};
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
+use serde::{Deserialize, Serialize};
+use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// Every account (admins only).
@@ -124,5 +128,68 @@ pub async fn delete_session(
     AppPath(id): AppPath<Uuid>,
 ) -> Result<StatusCode, ApiError> {
     service::users::revoke_session(&state.db, &actor, id).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// A password-reset link: shown once (only its hash is kept).
+#[derive(Debug, Serialize, ToSchema)]
+pub struct PasswordResetLink {
+    /// The single-use link for the user (under `--public-url` when set).
+    pub url: String,
+    /// The link's secret, for `POST /api/v1/password-resets/{token}`.
+    pub token: String,
+    /// The link stops working then.
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// Makes a single-use link (a day) with which the user sets a new password themself (admins
+/// only): nobody types or sends a password for someone else.
+#[utoipa::path(post, path = "/api/v1/users/{id}/password-reset", tag = "users", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "User id")),
+    responses((status = 201, body = PasswordResetLink), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn create_password_reset(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    headers: HeaderMap,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<(StatusCode, AppJson<PasswordResetLink>), ApiError> {
+    let made = service::users::make_password_reset(&state.db, &actor, id).await?;
+    let url = public_url(
+        state.security.public_url.as_deref(),
+        &headers,
+        &format!("/reset/{}", made.token),
+    );
+    Ok((
+        StatusCode::CREATED,
+        AppJson(PasswordResetLink {
+            url,
+            token: made.token,
+            expires_at: made.expires_at,
+        }),
+    ))
+}
+
+/// The new password given through a reset link.
+#[derive(Debug, Deserialize, ToSchema)]
+pub struct NewPassword {
+    /// At least 8 characters.
+    pub password: String,
+}
+
+/// Uses a password-reset link: sets the new password and ends the account's sessions; 404
+/// when the link is unknown, used or expired.
+#[utoipa::path(post, path = "/api/v1/password-resets/{token}", tag = "users",
+    params(("token" = String, Path, description = "The link's secret")), request_body = NewPassword,
+    responses((status = 204), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn use_password_reset(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppPath(token): AppPath<String>,
+    AppJson(body): AppJson<NewPassword>,
+) -> Result<StatusCode, ApiError> {
+    // Guessing links costs the same budget as guessing passwords.
+    service::throttle::link_attempt(&state.db, &state.security.limits, ip).await?;
+    service::users::use_password_reset(&state.db, &token, &body.password).await?;
     Ok(StatusCode::NO_CONTENT)
 }

@@ -50,6 +50,7 @@ pub fn routes() -> Router<AppState> {
         .route("/account/sessions/end-all", post(end_all_sessions))
         .route("/admin/users", get(show_users).post(create_user))
         .route("/admin/users/{user_id}/{action}", post(change_user))
+        .route("/reset/{token}", get(show_reset).post(use_reset))
 }
 
 /// Field messages in the visitor's language.
@@ -435,8 +436,7 @@ pub async fn accept_invitation(
     let actor = ctx.actor.clone();
     if actor.is_none() {
         if let Err(err) =
-            service::throttle::sign_in_attempt(&state.db, &state.security.limits, "invitation", ip)
-                .await
+            service::throttle::link_attempt(&state.db, &state.security.limits, ip).await
         {
             return PageError::from_service(err, ctx.lang).into_response();
         }
@@ -616,6 +616,8 @@ pub struct UsersPage {
     pub ctx: PageCtx,
     /// Every account.
     pub users: Vec<UserView>,
+    /// A password-reset link made just now: (user name, URL, QR code SVG).
+    pub reset_link: Option<(String, String, String)>,
     /// The create form's username.
     pub username: String,
     /// Field messages.
@@ -637,6 +639,18 @@ async fn users_page(
     username: String,
     errors: Errors,
 ) -> Response {
+    users_page_with(state, ctx, actor, status, username, errors, None).await
+}
+
+async fn users_page_with(
+    state: &AppState,
+    ctx: PageCtx,
+    actor: &service::users::Actor,
+    status: StatusCode,
+    username: String,
+    errors: Errors,
+    reset_link: Option<(String, String, String)>,
+) -> Response {
     match service::users::list_users(&state.db, actor).await {
         Ok(users) => HtmlPage(
             status,
@@ -644,6 +658,7 @@ async fn users_page(
                 tr: ctx.tr(),
                 ctx,
                 users,
+                reset_link,
                 username,
                 errors,
             },
@@ -708,14 +723,44 @@ pub async fn create_user(
     }
 }
 
-/// `POST /admin/users/{id}/{disable|enable|delete}`
+/// `POST /admin/users/{id}/{disable|enable|delete|reset}`; `reset` shows a single-use link
+/// (and its QR code) with which the user sets a new password.
 pub async fn change_user(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
+    headers: HeaderMap,
     PagePath((user_id, action)): PagePath<(Uuid, String)>,
     AppForm(EmptyForm {}): AppForm<EmptyForm>,
 ) -> Response {
+    if action == "reset" {
+        let made = match service::users::make_password_reset(&state.db, &actor, user_id).await {
+            Ok(made) => made,
+            Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+        };
+        let name = match service::users::find_password_reset(&state.db, &made.token).await {
+            Ok(name) => name,
+            Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+        };
+        let url = public_url(
+            state.security.public_url.as_deref(),
+            &headers,
+            &format!("/reset/{}", made.token),
+        );
+        let qr = qr_svg(&url);
+        let link = Some((name, url, qr));
+        let status = StatusCode::CREATED;
+        return users_page_with(
+            &state,
+            ctx,
+            &actor,
+            status,
+            String::new(),
+            Errors::default(),
+            link,
+        )
+        .await;
+    }
     let result = match action.as_str() {
         "disable" | "enable" => {
             let patch = UserPatch {
@@ -736,6 +781,86 @@ pub async fn change_user(
                 let status = StatusCode::CONFLICT;
                 users_page(&state, ctx, &actor, status, String::new(), errors).await
             }
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    }
+}
+
+/// The page of a password-reset link.
+#[derive(Template)]
+#[template(path = "pages/reset.html")]
+pub struct ResetPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// The link's token (the form posts back to it).
+    pub token: String,
+    /// Whose password.
+    pub username: String,
+    /// Field messages.
+    pub errors: Errors,
+}
+
+/// `GET /reset/{token}`
+pub async fn show_reset(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(token): PagePath<String>,
+) -> Response {
+    match service::users::find_password_reset(&state.db, &token).await {
+        Ok(username) => HtmlPage(
+            StatusCode::OK,
+            ResetPage {
+                tr: ctx.tr(),
+                ctx,
+                token,
+                username,
+                errors: Errors::default(),
+            },
+        )
+        .into_response(),
+        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    }
+}
+
+/// The reset form.
+#[derive(Debug, Deserialize)]
+pub struct ResetForm {
+    /// The new password.
+    #[serde(default)]
+    pub password: String,
+}
+
+/// `POST /reset/{token}`: sets the password, ends the account's sessions, then to the login.
+pub async fn use_reset(
+    State(state): State<AppState>,
+    session::ClientIp(ip): session::ClientIp,
+    ctx: PageCtx,
+    PagePath(token): PagePath<String>,
+    AppForm(form): AppForm<ResetForm>,
+) -> Response {
+    let username = match service::users::find_password_reset(&state.db, &token).await {
+        Ok(username) => username,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    if let Err(err) = service::throttle::link_attempt(&state.db, &state.security.limits, ip).await {
+        return PageError::from_service(err, ctx.lang).into_response();
+    }
+    match service::users::use_password_reset(&state.db, &token, &form.password).await {
+        Ok(()) => see_other("/login"),
+        Err(err) => match split_error(err, ctx.tr(), "password") {
+            Ok(errors) => HtmlPage(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ResetPage {
+                    tr: ctx.tr(),
+                    ctx,
+                    token,
+                    username,
+                    errors,
+                },
+            )
+            .into_response(),
             Err(err) => PageError::from_service(err, ctx.lang).into_response(),
         },
     }
