@@ -112,14 +112,15 @@ async fn page_login(port: u16, username: &str, password: &str) -> u16 {
 }
 
 fn short_lockout() -> Limits {
-    let mut limits = Limits::default();
-    limits.account = Rule {
-        limit: 10,
-        window: Duration::from_secs(600),
-        lockout: Duration::from_secs(3),
-        max_lockout: Duration::from_secs(60),
-    };
-    limits
+    Limits {
+        account: Rule {
+            limit: 10,
+            window: Duration::from_secs(600),
+            lockout: Duration::from_secs(3),
+            max_lockout: Duration::from_secs(60),
+        },
+        ..Limits::default()
+    }
 }
 
 #[sqlx::test]

@@ -141,16 +141,28 @@ impl StaffPage {
     }
 }
 
+/// What the staff page shows besides the stored state: the assign form's values, messages, a
+/// link made just now.
+#[derive(Default)]
+struct Shown {
+    username: String,
+    errors: Errors,
+    new_link: Option<(String, String, String)>,
+}
+
 async fn staff_page(
     state: &AppState,
     ctx: PageCtx,
     actor: &service::users::Actor,
     tournament_id: Uuid,
     status: StatusCode,
-    username: String,
-    errors: Errors,
-    new_link: Option<(String, String, String)>,
+    shown: Shown,
 ) -> Response {
+    let Shown {
+        username,
+        errors,
+        new_link,
+    } = shown;
     let tournament = match service::tournaments::get(&state.db, tournament_id).await {
         Ok(t) => t,
         Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
@@ -192,17 +204,7 @@ pub async fn show_staff(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
 ) -> Response {
-    staff_page(
-        &state,
-        ctx,
-        &actor,
-        id,
-        StatusCode::OK,
-        String::new(),
-        Errors::default(),
-        None,
-    )
-    .await
+    staff_page(&state, ctx, &actor, id, StatusCode::OK, Shown::default()).await
 }
 
 /// The assign form.
@@ -233,7 +235,19 @@ pub async fn assign_staff(
         Err(err) => match split_error(err, ctx.tr(), "username") {
             Ok(errors) => {
                 let status = StatusCode::UNPROCESSABLE_ENTITY;
-                staff_page(&state, ctx, &actor, id, status, form.username, errors, None).await
+                staff_page(
+                    &state,
+                    ctx,
+                    &actor,
+                    id,
+                    status,
+                    Shown {
+                        username: form.username,
+                        errors,
+                        new_link: None,
+                    },
+                )
+                .await
             }
             Err(err) => PageError::from_service(err, ctx.lang).into_response(),
         },
@@ -257,7 +271,18 @@ pub async fn remove_staff(
         Err(err) => match split_error(err, ctx.tr(), "staff") {
             Ok(errors) => {
                 let status = StatusCode::CONFLICT;
-                staff_page(&state, ctx, &actor, id, status, String::new(), errors, None).await
+                staff_page(
+                    &state,
+                    ctx,
+                    &actor,
+                    id,
+                    status,
+                    Shown {
+                        errors,
+                        ..Shown::default()
+                    },
+                )
+                .await
             }
             Err(err) => PageError::from_service(err, ctx.lang).into_response(),
         },
@@ -291,8 +316,18 @@ pub async fn create_invitation(
             Err(_) => {
                 let errors = Errors::one("minutes", ctx.tr().msg("must be a whole number"));
                 let status = StatusCode::UNPROCESSABLE_ENTITY;
-                return staff_page(&state, ctx, &actor, id, status, String::new(), errors, None)
-                    .await;
+                return staff_page(
+                    &state,
+                    ctx,
+                    &actor,
+                    id,
+                    status,
+                    Shown {
+                        errors,
+                        ..Shown::default()
+                    },
+                )
+                .await;
             }
         },
     };
@@ -315,9 +350,10 @@ pub async fn create_invitation(
                 &actor,
                 id,
                 StatusCode::CREATED,
-                String::new(),
-                Errors::default(),
-                link,
+                Shown {
+                    new_link: link,
+                    ..Shown::default()
+                },
             )
             .await
         }
@@ -337,7 +373,18 @@ pub async fn create_invitation(
             match split_error(err, ctx.tr(), "role") {
                 Ok(errors) => {
                     let status = StatusCode::UNPROCESSABLE_ENTITY;
-                    staff_page(&state, ctx, &actor, id, status, String::new(), errors, None).await
+                    staff_page(
+                        &state,
+                        ctx,
+                        &actor,
+                        id,
+                        status,
+                        Shown {
+                            errors,
+                            ..Shown::default()
+                        },
+                    )
+                    .await
                 }
                 Err(err) => PageError::from_service(err, ctx.lang).into_response(),
             }
