@@ -7,46 +7,97 @@ use crate::startup::{self, Database};
 use anyhow::Context as _;
 use std::io::BufRead as _;
 
-/// `arbiter admin create NAME`: reads the password from the first line of standard input.
-///
-/// On the embedded database this uses the running server's cluster if there is one, and
-/// otherwise starts the cluster itself and stops it afterwards.
-pub async fn create_admin(args: &ServerArgs, name: &str) -> anyhow::Result<()> {
+/// Opens the database for a command: the running server's embedded cluster if there is one,
+/// else the cluster started for the command (stopped when the `Database` is dropped), or
+/// `DATABASE_URL`.
+async fn open_for_command(args: &ServerArgs) -> anyhow::Result<Database> {
+    match (
+        &args.database_url,
+        EmbeddedPg::running_server_socket(&args.data_dir),
+    ) {
+        (None, Some(socket_dir)) => {
+            let options = embedded_pg::socket_options(&socket_dir, embedded_pg::DB_NAME)
+                .password(&embedded_pg::read_secret(&args.data_dir)?);
+            let pool = startup::connect(options).await?;
+            startup::MIGRATOR.run(&pool).await?;
+            Ok(Database {
+                pool,
+                embedded: None,
+            })
+        }
+        _ => Database::open(args).await,
+    }
+}
+
+/// The first line of standard input (a password), without its line end.
+fn read_password() -> anyhow::Result<String> {
     let mut password = String::new();
     std::io::stdin()
         .lock()
         .read_line(&mut password)
         .context("reading the password from standard input")?;
-    let password = password.trim_end_matches(['\r', '\n']);
-    let database = match (
-        &args.database_url,
-        EmbeddedPg::running_server_socket(&args.data_dir),
-    ) {
-        (None, Some(socket_dir)) => {
-            let pool = startup::connect(embedded_pg::socket_options(
-                &socket_dir,
-                embedded_pg::DB_NAME,
-            ))
-            .await?;
-            startup::MIGRATOR.run(&pool).await?;
-            Database {
-                pool,
-                embedded: None,
-            }
-        }
-        _ => Database::open(args).await?,
-    };
-    let result = service::users::create_user(&database.pool, name, password, "admin").await;
+    Ok(password.trim_end_matches(['\r', '\n']).to_string())
+}
+
+/// Runs `work` on the command's database and closes it afterwards.
+async fn with_database<T>(
+    args: &ServerArgs,
+    work: impl AsyncFnOnce(&sqlx::PgPool) -> service::Result<T>,
+) -> anyhow::Result<T> {
+    let database = open_for_command(args).await?;
+    let result = work(&database.pool).await;
     database.pool.close().await;
     drop(database);
     match result {
-        Ok(id) => {
-            println!("created admin {name} ({id})");
-            Ok(())
-        }
+        Ok(value) => Ok(value),
         Err(service::Error::Invalid { message, .. }) => anyhow::bail!("{message}"),
         Err(err) => Err(err.into()),
     }
+}
+
+/// `arbiter admin create NAME`: reads the password from the first line of standard input.
+///
+/// On the embedded database this uses the running server's cluster if there is one, and
+/// otherwise starts the cluster itself and stops it afterwards.
+pub async fn create_admin(args: &ServerArgs, name: &str) -> anyhow::Result<()> {
+    create_user(args, name, "admin").await
+}
+
+/// `arbiter user create NAME --role admin|user` (password from standard input).
+pub async fn create_user(args: &ServerArgs, name: &str, role: &str) -> anyhow::Result<()> {
+    let password = read_password()?;
+    let id = with_database(args, async |pool| {
+        service::users::create_user(pool, name, &password, role).await
+    })
+    .await?;
+    println!("created {role} {name} ({id})");
+    Ok(())
+}
+
+/// `arbiter user passwd NAME` (password from standard input); the user's sessions end.
+pub async fn set_password(args: &ServerArgs, name: &str) -> anyhow::Result<()> {
+    let password = read_password()?;
+    with_database(args, async |pool| {
+        service::users::set_password_by_name(pool, name, &password).await
+    })
+    .await?;
+    println!("password of {name} changed; its sessions ended");
+    Ok(())
+}
+
+/// `arbiter user list`: one line per account, tab-separated: name, role, state, created.
+pub async fn list_users(args: &ServerArgs) -> anyhow::Result<()> {
+    let users = with_database(args, async |pool| Ok(crate::db::user::list(pool).await?)).await?;
+    for user in users {
+        println!(
+            "{}\t{}\t{}\t{}",
+            user.username,
+            user.role,
+            if user.disabled { "disabled" } else { "active" },
+            user.created_at.format("%Y-%m-%d %H:%M")
+        );
+    }
+    Ok(())
 }
 
 /// `arbiter with-db -- COMMAND…`: runs COMMAND with `DATABASE_URL` set to a throwaway cluster
@@ -57,8 +108,9 @@ pub fn with_throwaway_db(command: &[String]) -> anyhow::Result<i32> {
     let folder = std::env::temp_dir().join(format!("arbiter-test-db-{}", std::process::id()));
     let pg = EmbeddedPg::start_unlocked(&folder)?;
     let url = format!(
-        "postgres://{}@localhost/postgres?host={}",
+        "postgres://{}:{}@localhost/postgres?host={}",
         embedded_pg::DB_USER,
+        pg.secret(),
         pg.socket_dir().display()
     );
     eprintln!(

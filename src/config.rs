@@ -38,6 +38,92 @@ pub struct ServerArgs {
     /// PostgreSQL URL; when absent an embedded cluster is started in the data folder.
     #[arg(long, env = "DATABASE_URL", global = true)]
     pub database_url: Option<String>,
+    /// The address the public uses (`https://chess.example.org`): QR codes and links on prints
+    /// point at it, and when it is https the session cookie is `Secure` with the `__Host-`
+    /// prefix. Without it links use the request's host and cookies are not `Secure`.
+    #[arg(long, env = "ARBITER_PUBLIC_URL", global = true, value_parser = parse_public_url)]
+    pub public_url: Option<String>,
+    /// A reverse proxy (CIDR, e.g. `10.0.0.0/8`, repeatable or comma-separated) whose
+    /// `X-Forwarded-For` names the client; without one the TCP peer is the client.
+    #[arg(
+        long,
+        env = "ARBITER_TRUSTED_PROXY",
+        global = true,
+        value_delimiter = ','
+    )]
+    pub trusted_proxy: Vec<Cidr>,
+}
+
+/// `--public-url`: an http(s) URL without query or fragment, stored without a trailing slash.
+fn parse_public_url(value: &str) -> Result<String, String> {
+    let trimmed = value.trim().trim_end_matches('/');
+    let rest = trimmed
+        .strip_prefix("https://")
+        .or_else(|| trimmed.strip_prefix("http://"))
+        .ok_or("must start with https:// or http://")?;
+    if rest.is_empty() || rest.contains(['?', '#', ' ', '\\']) {
+        return Err("must be a plain address such as https://chess.example.org".into());
+    }
+    Ok(trimmed.to_string())
+}
+
+/// An address block such as `10.0.0.0/8`, `192.168.1.7` or `fd00::/8`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Cidr {
+    /// The network address.
+    pub addr: std::net::IpAddr,
+    /// Prefix length in bits.
+    pub prefix: u8,
+}
+
+impl Cidr {
+    /// Whether `ip` lies in the block (an IPv4-mapped IPv6 address counts as IPv4).
+    pub fn contains(&self, ip: std::net::IpAddr) -> bool {
+        use std::net::IpAddr;
+        let ip = match ip {
+            IpAddr::V6(v6) => v6.to_ipv4_mapped().map_or(ip, IpAddr::V4),
+            v4 => v4,
+        };
+        match (self.addr, ip) {
+            (IpAddr::V4(net), IpAddr::V4(ip)) => {
+                let mask = u32::MAX
+                    .checked_shl(32 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u32::from(net) & mask == u32::from(ip) & mask
+            }
+            (IpAddr::V6(net), IpAddr::V6(ip)) => {
+                let mask = u128::MAX
+                    .checked_shl(128 - u32::from(self.prefix))
+                    .unwrap_or(0);
+                u128::from(net) & mask == u128::from(ip) & mask
+            }
+            _ => false,
+        }
+    }
+}
+
+impl std::str::FromStr for Cidr {
+    type Err = String;
+
+    fn from_str(value: &str) -> Result<Cidr, String> {
+        let (addr, prefix) = match value.trim().split_once('/') {
+            Some((addr, prefix)) => (addr, Some(prefix)),
+            None => (value.trim(), None),
+        };
+        let addr: std::net::IpAddr = addr
+            .parse()
+            .map_err(|_| format!("{value:?} is not an IP address or CIDR block"))?;
+        let max = if addr.is_ipv4() { 32 } else { 128 };
+        let prefix = match prefix {
+            None => max,
+            Some(p) => p
+                .parse::<u8>()
+                .ok()
+                .filter(|p| *p <= max)
+                .ok_or_else(|| format!("{value:?}: the prefix must be 0 to {max}"))?,
+        };
+        Ok(Cidr { addr, prefix })
+    }
 }
 
 /// Subcommands.
@@ -50,6 +136,12 @@ pub enum Command {
         /// Admin action.
         #[command(subcommand)]
         action: AdminAction,
+    },
+    /// Accounts: create, change a password, list.
+    User {
+        /// User action.
+        #[command(subcommand)]
+        action: UserAction,
     },
     /// Pair the next round of a TRF file and print it (`red black` per line, `bye N`).
     Pair(PairArgs),
@@ -94,6 +186,46 @@ pub enum AdminAction {
         /// Login name.
         name: String,
     },
+}
+
+/// `arbiter user …`
+#[derive(Debug, Subcommand)]
+pub enum UserAction {
+    /// Create an account; the password is read from standard input.
+    Create {
+        /// Login name.
+        name: String,
+        /// `admin` (manages users, every tournament) or `user` (what the tournaments' staff
+        /// assignments allow).
+        #[arg(long, value_enum, default_value = "user")]
+        role: AccountRole,
+    },
+    /// Set an account's password (read from standard input); its sessions end.
+    Passwd {
+        /// Login name.
+        name: String,
+    },
+    /// List the accounts (name, role, disabled, created).
+    List,
+}
+
+/// An account's role.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum AccountRole {
+    /// Administrator.
+    Admin,
+    /// Everyone else.
+    User,
+}
+
+impl AccountRole {
+    /// The stored value.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            AccountRole::Admin => "admin",
+            AccountRole::User => "user",
+        }
+    }
 }
 
 /// `arbiter bench …`

@@ -5,6 +5,12 @@
 //!
 //! PostgreSQL refuses to run as root; when we are root (containers, these machines) the cluster
 //! runs as an unprivileged system user (`postgres`, else `nobody`) who owns the cluster folders.
+//!
+//! The cluster is private: its socket folder `run/` belongs to the cluster's user with mode
+//! 0700 (socket 0700), and every connection needs the password (scram-sha-256) kept in
+//! `<data-dir>/pg-secret` (mode 0600, readable by the server's user only). No folder above the
+//! data folder is changed: when the cluster's user cannot reach the data folder, start-up
+//! fails and says so.
 
 use nix::unistd::{Gid, Uid, User};
 use sqlx::postgres::PgConnectOptions;
@@ -53,6 +59,13 @@ pub enum EmbeddedPgError {
         #[source]
         source: std::io::Error,
     },
+    /// Occurs when the account PostgreSQL runs as cannot reach the data folder.
+    #[error(
+        "PostgreSQL runs as an unprivileged user (we are root), who cannot enter {0}; choose a \
+         data folder that user can reach (e.g. /var/lib/arbiter) — arbiter does not widen \
+         folders above its data folder"
+    )]
+    Unreachable(String),
     /// Occurs when we are root and no unprivileged user exists to run PostgreSQL.
     #[error(
         "running as root, but neither a `postgres` nor a `nobody` user exists to run PostgreSQL as"
@@ -164,22 +177,29 @@ impl RunAs {
         Ok(())
     }
 
-    /// The PostgreSQL account must be able to reach the data folder: give search (x) permission
-    /// to "others" on any ancestor that lacks it. Search permission lists nothing.
+    /// The PostgreSQL account must be able to reach the data folder. We never widen a folder
+    /// above it (that would open other people's files): when one lacks search permission for
+    /// the account, start-up stops with a message naming it.
     fn ensure_traversable(&self, path: &Path) -> Result<(), EmbeddedPgError> {
-        if self.ids.is_none() {
+        let Some((uid, gid)) = self.ids else {
             return Ok(());
-        }
-        for dir in path.ancestors().skip(1) {
+        };
+        use std::os::unix::fs::MetadataExt as _;
+        for dir in path.ancestors() {
             if dir.as_os_str().is_empty() {
                 continue;
             }
             let meta = fs::metadata(dir).map_err(io_err(format!("stat {}", dir.display())))?;
             let mode = meta.permissions().mode();
-            if mode & 0o001 == 0 {
-                tracing::warn!(dir = %dir.display(), "granting o+x so the PostgreSQL user can reach the data folder");
-                fs::set_permissions(dir, fs::Permissions::from_mode(mode | 0o001))
-                    .map_err(io_err(format!("chmod o+x {}", dir.display())))?;
+            let reachable = if meta.uid() == uid.as_raw() {
+                mode & 0o100 != 0
+            } else if meta.gid() == gid.as_raw() {
+                mode & 0o010 != 0
+            } else {
+                mode & 0o001 != 0
+            };
+            if !reachable {
+                return Err(EmbeddedPgError::Unreachable(dir.display().to_string()));
             }
         }
         Ok(())
@@ -195,6 +215,7 @@ pub struct EmbeddedPg {
     data_dir: PathBuf,
     pg_dir: PathBuf,
     socket_dir: PathBuf,
+    secret: String,
     running: bool,
     // Held for our lifetime: a second server on the same folder fails at once.
     _lock: Option<File>,
@@ -238,6 +259,7 @@ impl EmbeddedPg {
             data_dir: data_dir.to_path_buf(),
             pg_dir: data_dir.join("pg"),
             socket_dir: data_dir.join("run"),
+            secret: String::new(),
             running: false,
             _lock: lock,
         })
@@ -248,10 +270,22 @@ impl EmbeddedPg {
         for dir in [&self.socket_dir, &self.data_dir.join("log")] {
             fs::create_dir_all(dir).map_err(io_err(format!("create {}", dir.display())))?;
             self.run_as.own(dir)?;
+            // The socket folder and the logs are the cluster's alone.
+            fs::set_permissions(dir, fs::Permissions::from_mode(0o700))
+                .map_err(io_err(format!("chmod 0700 {}", dir.display())))?;
         }
+        let (secret, fresh) = load_or_make_secret(&self.data_dir)?;
+        self.secret = secret;
         if !self.pg_dir.join("PG_VERSION").is_file() {
             self.initdb()?;
+        } else {
+            self.stop_leftover_postmaster()?;
+            if fresh {
+                // A cluster made before it had a password (trust): give the role one now.
+                self.set_password_single_user()?;
+            }
         }
+        self.write_hba()?;
         self.stop_leftover_postmaster()?;
         self.pg_ctl_start()?;
         self.running = true;
@@ -272,19 +306,83 @@ impl EmbeddedPg {
             .map_err(io_err(format!("chmod {}", self.pg_dir.display())))?;
         self.run_as.own(&self.pg_dir)?;
         tracing::info!(dir = %self.pg_dir.display(), "initialising embedded PostgreSQL cluster");
+        // initdb reads the password from a file only the cluster's user can read, removed at
+        // once.
+        let pwfile = self.socket_dir.join("initdb-password");
+        write_private(&pwfile, &self.secret)?;
+        self.run_as.own(&pwfile)?;
         let mut cmd = self
             .run_as
             .command(&self.bins.tool("initdb"), &self.data_dir);
-        cmd.arg("-D").arg(&self.pg_dir).args([
-            "-U",
-            DB_USER,
-            "-E",
-            "UTF8",
-            "--no-locale",
-            "--auth-local=trust",
-            "--auth-host=reject",
-        ]);
-        run(cmd, "initdb")
+        cmd.arg("-D")
+            .arg(&self.pg_dir)
+            .args([
+                "-U",
+                DB_USER,
+                "-E",
+                "UTF8",
+                "--no-locale",
+                "--auth-local=scram-sha-256",
+                "--auth-host=reject",
+            ])
+            .arg(format!("--pwfile={}", pwfile.display()));
+        let result = run(cmd, "initdb");
+        let _ = fs::remove_file(&pwfile);
+        result
+    }
+
+    /// Sets the role's password with the server stopped (single-user mode), for clusters made
+    /// before passwords.
+    fn set_password_single_user(&self) -> Result<(), EmbeddedPgError> {
+        tracing::warn!("giving the embedded PostgreSQL a password (it trusted local users)");
+        let mut cmd = self
+            .run_as
+            .command(&self.bins.tool("postgres"), &self.data_dir);
+        cmd.arg("--single")
+            .arg("-D")
+            .arg(&self.pg_dir)
+            .arg("postgres");
+        let mut child = cmd
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .map_err(io_err("run postgres --single"))?;
+        if let Some(mut stdin) = child.stdin.take() {
+            // The secret is hex, so it needs no quoting.
+            writeln!(
+                stdin,
+                "set password_encryption = 'scram-sha-256'; alter role {DB_USER} password '{}';",
+                self.secret
+            )
+            .map_err(io_err("write to postgres --single"))?;
+        }
+        let output = child
+            .wait_with_output()
+            .map_err(io_err("wait for postgres --single"))?;
+        if !output.status.success() {
+            return Err(EmbeddedPgError::Tool {
+                tool: "postgres --single".into(),
+                status: output.status.to_string(),
+                output: String::from_utf8_lossy(&output.stderr).into_owned(),
+            });
+        }
+        Ok(())
+    }
+
+    /// Local connections need the password; TCP is off anyway.
+    fn write_hba(&self) -> Result<(), EmbeddedPgError> {
+        let hba = self.pg_dir.join("pg_hba.conf");
+        fs::write(
+            &hba,
+            "# Written by arbiter at every start: the password is required (pg-secret).\n\
+             local all all scram-sha-256\n",
+        )
+        .map_err(io_err(format!("write {}", hba.display())))?;
+        self.run_as.own(&hba)?;
+        fs::set_permissions(&hba, fs::Permissions::from_mode(0o600))
+            .map_err(io_err(format!("chmod {}", hba.display())))?;
+        Ok(())
     }
 
     /// After a crash (kill -9 of the server) the previous postmaster may still run, or its
@@ -331,7 +429,9 @@ impl EmbeddedPg {
     fn pg_ctl_start(&self) -> Result<(), EmbeddedPgError> {
         let log = self.data_dir.join("log").join("postgresql.log");
         let options = format!(
-            "-c listen_addresses='' -c unix_socket_directories='{}' -c max_connections=200",
+            "-c listen_addresses='' -c unix_socket_directories='{}' \
+             -c unix_socket_permissions=0700 -c password_encryption=scram-sha-256 \
+             -c max_connections=200",
             self.socket_dir.display()
         );
         let mut cmd = self
@@ -371,15 +471,17 @@ impl EmbeddedPg {
 
     /// Connection options for the application database.
     pub fn connect_options(&self) -> PgConnectOptions {
-        PgConnectOptions::new()
-            .socket(&self.socket_dir)
-            .username(DB_USER)
-            .database(DB_NAME)
+        socket_options(&self.socket_dir, DB_NAME).password(&self.secret)
     }
 
     /// Connection options for the maintenance database (to create the application database).
     pub fn maintenance_options(&self) -> PgConnectOptions {
-        socket_options(&self.socket_dir, "postgres")
+        socket_options(&self.socket_dir, "postgres").password(&self.secret)
+    }
+
+    /// The password of the cluster's role.
+    pub fn secret(&self) -> &str {
+        &self.secret
     }
 
     /// The folder holding the Unix socket.
@@ -418,6 +520,48 @@ pub fn socket_options(socket_dir: &Path, database: &str) -> PgConnectOptions {
         .socket(socket_dir)
         .username(DB_USER)
         .database(database)
+}
+
+/// Where the cluster's password is kept.
+fn secret_path(data_dir: &Path) -> PathBuf {
+    data_dir.join("pg-secret")
+}
+
+/// The cluster's password, read from `<data-dir>/pg-secret` (the running server's, for
+/// commands beside it).
+pub fn read_secret(data_dir: &Path) -> Result<String, EmbeddedPgError> {
+    let path = secret_path(data_dir);
+    fs::read_to_string(&path)
+        .map(|s| s.trim().to_string())
+        .map_err(io_err(format!("read {}", path.display())))
+}
+
+/// Reads the password, or makes a random one (then `true`).
+fn load_or_make_secret(data_dir: &Path) -> Result<(String, bool), EmbeddedPgError> {
+    let path = secret_path(data_dir);
+    if path.is_file() {
+        return Ok((read_secret(data_dir)?, false));
+    }
+    let mut bytes = [0u8; 32];
+    rand_core::RngCore::fill_bytes(&mut rand_core::OsRng, &mut bytes);
+    let secret = hex::encode(bytes);
+    write_private(&path, &secret)?;
+    Ok((secret, true))
+}
+
+/// Writes a file only its owner can read (0600 from the start, never wider).
+fn write_private(path: &Path, text: &str) -> Result<(), EmbeddedPgError> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let _ = fs::remove_file(path);
+    let mut file = fs::OpenOptions::new()
+        .create_new(true)
+        .write(true)
+        .mode(0o600)
+        .open(path)
+        .map_err(io_err(format!("create {}", path.display())))?;
+    file.write_all(text.as_bytes())
+        .map_err(io_err(format!("write {}", path.display())))?;
+    Ok(())
 }
 
 fn prepare_data_dir(data_dir: &Path) -> Result<PathBuf, EmbeddedPgError> {

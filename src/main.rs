@@ -1,7 +1,9 @@
 //! The `arbiter` binary: parse the command line, set up logging, run the subcommand.
 
 use arbiter::cli::ToolOutcome;
-use arbiter::config::{AdminAction, BenchAction, Cli, Command, RecordAction, TrfAction};
+use arbiter::config::{
+    AdminAction, BenchAction, Cli, Command, RecordAction, TrfAction, UserAction,
+};
 use arbiter::{cli, startup};
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
@@ -45,6 +47,13 @@ fn main() -> std::process::ExitCode {
                 Some(Command::Admin {
                     action: AdminAction::Create { name },
                 }) => cli::create_admin(&args.server, &name).await,
+                Some(Command::User { action }) => match action {
+                    UserAction::Create { name, role } => {
+                        cli::create_user(&args.server, &name, role.as_str()).await
+                    }
+                    UserAction::Passwd { name } => cli::set_password(&args.server, &name).await,
+                    UserAction::List => cli::list_users(&args.server).await,
+                },
                 Some(_) => anyhow::bail!("this subcommand does not run a server"),
             }
         }),

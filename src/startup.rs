@@ -96,8 +96,19 @@ impl Application {
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         Ok(Application {
             listener,
-            state: AppState { db: pool },
+            state: AppState {
+                db: pool,
+                security: std::sync::Arc::new(http::Security::from_args(args)),
+            },
         })
+    }
+
+    /// Replaces the sign-in limits (tests shorten the lockouts).
+    pub fn with_limits(mut self, limits: crate::service::throttle::Limits) -> Application {
+        let mut security = (*self.state.security).clone();
+        security.limits = limits;
+        self.state.security = std::sync::Arc::new(security);
+        self
     }
 
     /// The port actually bound.

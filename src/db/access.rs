@@ -1,35 +1,37 @@
-//! Who may write to which tournament.
+//! Who may write to which tournament: the staff assignments (`tournament_staff`).
 
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
-/// Whether `user_id` is assigned to `tournament_id`.
-pub async fn is_assigned(
+/// The role of `user_id` in `tournament_id` (`chief_arbiter`, `arbiter`, `scorer`), if any.
+pub async fn staff_role(
     db: impl PgExecutor<'_>,
     tournament_id: Uuid,
     user_id: Uuid,
-) -> sqlx::Result<bool> {
-    let found = sqlx::query_scalar!(
-        "select exists (select 1 from tournament_arbiter where tournament_id = $1 and user_id = $2) as \"found!\"",
-        tournament_id,
-        user_id
+) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar(
+        "select role from tournament_staff where tournament_id = $1 and user_id = $2",
     )
-    .fetch_one(db)
-    .await?;
-    Ok(found)
+    .bind(tournament_id)
+    .bind(user_id)
+    .fetch_optional(db)
+    .await
 }
 
-/// Assigns a user to a tournament (idempotent).
+/// Assigns a user to a tournament with `role`, or changes the role of an assignment.
 pub async fn assign(
     db: impl PgExecutor<'_>,
     tournament_id: Uuid,
     user_id: Uuid,
+    role: &str,
 ) -> sqlx::Result<()> {
-    sqlx::query!(
-        "insert into tournament_arbiter (tournament_id, user_id) values ($1, $2) on conflict do nothing",
-        tournament_id,
-        user_id
+    sqlx::query(
+        "insert into tournament_staff (tournament_id, user_id, role) values ($1, $2, $3)
+         on conflict (tournament_id, user_id) do update set role = excluded.role",
     )
+    .bind(tournament_id)
+    .bind(user_id)
+    .bind(role)
     .execute(db)
     .await?;
     Ok(())

@@ -10,6 +10,8 @@ pub mod registration;
 pub mod round;
 pub mod section;
 pub mod setup;
+pub mod staff;
+pub mod throttle;
 pub mod tie;
 pub mod tournament;
 pub mod user;

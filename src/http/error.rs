@@ -15,6 +15,7 @@ pub fn status(error: &Error) -> StatusCode {
         Error::Conflict(_) => StatusCode::CONFLICT,
         Error::Unauthorized(_) => StatusCode::UNAUTHORIZED,
         Error::Forbidden(_) => StatusCode::FORBIDDEN,
+        Error::TooManyAttempts(_) => StatusCode::TOO_MANY_REQUESTS,
         Error::Db(sqlx::Error::PoolTimedOut) => StatusCode::SERVICE_UNAVAILABLE,
         Error::Db(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }

@@ -7,10 +7,15 @@ pub mod extract;
 pub mod health;
 pub mod pages;
 
+use crate::config::Cidr;
+use crate::service::throttle::Limits;
 use axum::extract::{MatchedPath, Request};
+use axum::http::HeaderMap;
 use axum::Router;
 use sqlx::PgPool;
+use std::net::IpAddr;
 use std::path::PathBuf;
+use std::sync::Arc;
 use tower_http::catch_panic::CatchPanicLayer;
 use tower_http::services::ServeDir;
 use tower_http::trace::TraceLayer;
@@ -20,6 +25,73 @@ use tower_http::trace::TraceLayer;
 pub struct AppState {
     /// The database pool.
     pub db: PgPool,
+    /// Sign-in limits, trusted proxies and the public address.
+    pub security: Arc<Security>,
+}
+
+impl AppState {
+    /// A state with default security settings (no proxy, no public URL).
+    pub fn new(db: PgPool) -> AppState {
+        AppState {
+            db,
+            security: Arc::new(Security::default()),
+        }
+    }
+}
+
+/// The security settings of a server.
+#[derive(Debug, Clone, Default)]
+pub struct Security {
+    /// Sign-in and registration limits.
+    pub limits: Limits,
+    /// Proxies whose `X-Forwarded-For` is believed.
+    pub trusted_proxies: Vec<Cidr>,
+    /// The address the public uses (`--public-url`), without a trailing slash.
+    pub public_url: Option<String>,
+}
+
+impl Security {
+    /// From the command line.
+    pub fn from_args(args: &crate::config::ServerArgs) -> Security {
+        Security {
+            limits: Limits::default(),
+            trusted_proxies: args.trusted_proxy.clone(),
+            public_url: args.public_url.clone(),
+        }
+    }
+
+    /// Whether cookies are `Secure` (and the session cookie `__Host-` prefixed): the public
+    /// address is https.
+    pub fn secure_cookies(&self) -> bool {
+        self.public_url
+            .as_deref()
+            .is_some_and(|url| url.starts_with("https://"))
+    }
+
+    /// The client of a request: the TCP peer, or, when the peer is a trusted proxy, the
+    /// right-most address in `X-Forwarded-For` that is not a trusted proxy itself.
+    pub fn client_ip(&self, peer: Option<IpAddr>, headers: &HeaderMap) -> IpAddr {
+        let unknown = IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED);
+        let Some(peer) = peer else {
+            return unknown;
+        };
+        let trusted = |ip: IpAddr| self.trusted_proxies.iter().any(|c| c.contains(ip));
+        if !trusted(peer) {
+            return peer;
+        }
+        let forwarded: Vec<IpAddr> = headers
+            .get_all("x-forwarded-for")
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .filter_map(|part| part.trim().parse::<IpAddr>().ok())
+            .collect();
+        forwarded
+            .into_iter()
+            .rev()
+            .find(|ip| !trusted(*ip))
+            .unwrap_or(peer)
+    }
 }
 
 /// The folder with static files (CSS, JS, fonts), next to the crate.
@@ -31,6 +103,9 @@ fn static_dir() -> PathBuf {
 
 /// The whole application as one router: the seam tests drive with `oneshot`.
 pub fn app(state: AppState) -> Router {
+    let cookies = pages::session::CookiePolicy {
+        secure: state.security.secure_cookies(),
+    };
     Router::new()
         .merge(health::router())
         .merge(pages::router())
@@ -47,6 +122,7 @@ pub fn app(state: AppState) -> Router {
         // A bug that panics in a handler answers a JSON 500 and is logged, instead of
         // dropping the connection without a response.
         .layer(CatchPanicLayer::custom(error::panic_response))
+        .layer(axum::Extension(cookies))
         .layer(
             TraceLayer::new_for_http().make_span_with(|request: &Request| {
                 let path = request

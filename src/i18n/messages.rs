@@ -481,6 +481,84 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "所指的项目不存在",
     ),
     ("this overlaps an existing record", "與現有紀錄重疊", "与现有记录重叠"),
+    // Accounts and staff (issue #13).
+    (
+        "must be at least 8 characters",
+        "至少須有 8 個字元",
+        "至少须有 8 个字符",
+    ),
+    (
+        "must be 1 to 64 characters",
+        "須為 1 至 64 個字元",
+        "须为 1 至 64 个字符",
+    ),
+    (
+        "must not contain control characters",
+        "不可包含控制字元",
+        "不可包含控制字符",
+    ),
+    (
+        "must be admin or user",
+        "須為 admin 或 user",
+        "须为 admin 或 user",
+    ),
+    (
+        "a user named {} already exists",
+        "已有名為 {} 的帳號",
+        "已有名为 {} 的用户",
+    ),
+    ("is not your password", "不是您的密碼", "不是您的密码"),
+    (
+        "only admins manage users",
+        "只有管理員可管理帳號",
+        "只有管理员可管理用户",
+    ),
+    (
+        "the last admin cannot be disabled or made a user",
+        "不可停用或降級最後一位管理員",
+        "不可停用或降级最后一位管理员",
+    ),
+    (
+        "the last admin cannot be deleted",
+        "不可刪除最後一位管理員",
+        "不可删除最后一位管理员",
+    ),
+    (
+        "this user has staffed tournaments or made changes; disable the account instead",
+        "此帳號曾任賽事職務或有操作紀錄，請改為停用",
+        "此用户曾任赛事职务或有操作记录，请改为停用",
+    ),
+    (
+        "only the chief arbiter of this tournament may do this",
+        "只有本賽事的裁判長可執行此操作",
+        "只有本赛事的裁判长可执行此操作",
+    ),
+    (
+        "scorers of this tournament may only enter results",
+        "本賽事的記分員只可登錄成績",
+        "本赛事的记分员只可登录成绩",
+    ),
+    (
+        "you are not an arbiter of this tournament",
+        "您不是本賽事的裁判",
+        "您不是本赛事的裁判",
+    ),
+    (
+        "only an admin names the chief arbiter",
+        "只有管理員可指定裁判長",
+        "只有管理员可指定裁判长",
+    ),
+    ("no such active user", "沒有此有效帳號", "没有此有效用户"),
+    (
+        "the chief arbiter keeps the role until an admin names another",
+        "裁判長須待管理員指定新人選後方可卸任",
+        "裁判长须待管理员指定新人选后方可卸任",
+    ),
+    (
+        "too many attempts; wait a few minutes and try again",
+        "嘗試次數過多，請稍候幾分鐘再試",
+        "尝试次数过多，请稍候几分钟再试",
+    ),
 ];
 
 /// `message` in `lang`: its template's translation with the message's own values, or the

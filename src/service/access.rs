@@ -7,39 +7,82 @@ use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
 
-/// What an action needs.
+/// What an action needs. A person's role in a tournament belongs to the assignment
+/// (`tournament_staff.role`), not the account; admins may do everything everywhere.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Need {
-    /// Organising the event: admins and the tournament's arbiters.
+    /// Managing the tournament's staff: its chief arbiter.
+    Chief,
+    /// Organising the event: the chief arbiter and the arbiters.
     Arbiter,
-    /// Entering results: the above, plus the tournament's scorers.
+    /// Entering results and knockout games: the above, plus the scorers.
     Scorer,
 }
 
-/// Refuses unless `actor` may act on `tournament_id` (admins everywhere; arbiters and scorers
-/// where assigned).
+impl Need {
+    fn allows(self, role: &str) -> bool {
+        match self {
+            Need::Chief => role == "chief_arbiter",
+            Need::Arbiter => matches!(role, "chief_arbiter" | "arbiter"),
+            Need::Scorer => matches!(role, "chief_arbiter" | "arbiter" | "scorer"),
+        }
+    }
+}
+
+/// Refuses unless `actor` may act on `tournament_id` (admins everywhere; staff by the role of
+/// their assignment).
 pub async fn require(
     conn: &mut PgConnection,
     actor: &Actor,
     tournament_id: Uuid,
     need: Need,
 ) -> Result<()> {
-    if actor.role == "admin" {
+    if actor.is_admin() {
         return Ok(());
     }
-    let role_fits = match need {
-        Need::Arbiter => actor.role == "arbiter",
-        Need::Scorer => actor.role == "arbiter" || actor.role == "scorer",
-    };
-    if role_fits && db::access::is_assigned(&mut *conn, tournament_id, actor.user_id).await? {
-        return Ok(());
+    let role = db::access::staff_role(&mut *conn, tournament_id, actor.user_id).await?;
+    match role {
+        Some(role) if need.allows(&role) => Ok(()),
+        Some(_) if need == Need::Chief => Err(Error::Forbidden(
+            "only the chief arbiter of this tournament may do this".into(),
+        )),
+        Some(_) => Err(Error::Forbidden(
+            "scorers of this tournament may only enter results".into(),
+        )),
+        None => Err(Error::Forbidden(
+            "you are not an arbiter of this tournament".into(),
+        )),
     }
-    Err(Error::Forbidden(
-        "you are not an arbiter of this tournament".into(),
-    ))
 }
 
-/// Whether `actor` may see the tournament's private data (contact details).
+/// [`require`] before anything of the request is read: a caller who may not act gets 403
+/// whatever their input (not a 422 that tells them about it).
+pub async fn require_first(
+    pool: &sqlx::PgPool,
+    actor: &Actor,
+    tournament_id: Uuid,
+    need: Need,
+) -> Result<()> {
+    let mut conn = pool.acquire().await?;
+    require(&mut conn, actor, tournament_id, need).await
+}
+
+/// [`require_first`] for a section's tournament (`NotFound` without the section).
+pub async fn require_first_in_section(
+    pool: &sqlx::PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    need: Need,
+) -> Result<()> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    require(&mut conn, actor, section.tournament_id, need).await
+}
+
+/// Whether `actor` may see the tournament's private data (contact details): its chief arbiter
+/// and arbiters, and admins; not its scorers (SPEC §13).
 pub async fn can_see_private(
     conn: &mut PgConnection,
     actor: Option<&Actor>,
@@ -47,10 +90,22 @@ pub async fn can_see_private(
 ) -> Result<bool> {
     match actor {
         None => Ok(false),
-        Some(actor) => Ok(require(conn, actor, tournament_id, Need::Scorer)
+        Some(actor) => Ok(require(conn, actor, tournament_id, Need::Arbiter)
             .await
             .is_ok()),
     }
+}
+
+/// The role `actor` holds in `tournament_id` (`admin` for admins), if any.
+pub async fn role_in(
+    conn: &mut PgConnection,
+    actor: &Actor,
+    tournament_id: Uuid,
+) -> Result<Option<String>> {
+    if actor.is_admin() {
+        return Ok(Some("admin".into()));
+    }
+    Ok(db::access::staff_role(&mut *conn, tournament_id, actor.user_id).await?)
 }
 
 /// One change for the audit log.

@@ -142,6 +142,7 @@ pub async fn import_trf(
     text: &str,
     name: Option<&str>,
 ) -> Result<sections::Section> {
+    access::require_first(pool, actor, tournament_id, Need::Arbiter).await?;
     let t = arbiter_core::trf::parse(text).map_err(|e| Error::invalid("file", e.to_string()))?;
     if t.entrants.is_empty() {
         return Err(Error::invalid("file", "the file has no player (001) lines"));
@@ -449,6 +450,7 @@ pub async fn import_csv(
     text: &str,
     apply: bool,
 ) -> Result<CsvImport> {
+    access::require_first_in_section(pool, actor, section_id, Need::Arbiter).await?;
     let mut reader = csv::ReaderBuilder::new()
         .flexible(true)
         .trim(csv::Trim::All)

@@ -946,6 +946,7 @@ pub async fn create_playoff(
     tournament_id: Uuid,
     input: &PlayoffInput,
 ) -> Result<BracketView> {
+    access::require_first(pool, actor, tournament_id, Need::Arbiter).await?;
     let mut check = Check::new();
     let size = input.sections.len() as i64;
     let settings_input = KnockoutInput {

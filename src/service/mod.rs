@@ -11,8 +11,10 @@ pub mod registrations;
 pub mod rounds;
 pub mod sections;
 pub mod setups;
+pub mod staff;
 pub mod standings;
 pub mod state;
+pub mod throttle;
 pub mod ties;
 pub mod tournaments;
 pub mod users;
@@ -45,6 +47,9 @@ pub enum Error {
     /// Occurs when the caller may not do this.
     #[error("{0}")]
     Forbidden(String),
+    /// Occurs when sign-ins or registrations exceed the limiter's budget (a lockout).
+    #[error("{0}")]
+    TooManyAttempts(String),
     /// Occurs when the database is unreachable or fails.
     #[error("database error")]
     Db(sqlx::Error),

@@ -419,6 +419,7 @@ pub async fn desk(
         .await?
         .ok_or(Error::NotFound("tournament"))?;
     access::require(&mut conn, actor, tournament_id, Need::Scorer).await?;
+    let contact = access::can_see_private(&mut conn, Some(actor), tournament_id).await?;
     let sections = db::section::list(&mut *conn, tournament_id).await?;
     if only.is_some_and(|id| !sections.iter().any(|s| s.section_id == id)) {
         return Err(Error::NotFound("section"));
@@ -432,7 +433,14 @@ pub async fn desk(
             continue;
         }
         let rows = db::registration::list(&mut *conn, section.section_id).await?;
-        let registrations = views(&rows, true);
+        let mut registrations = views(&rows, true);
+        if !contact {
+            // Scorers work the desk's payments but see no contact data (SPEC §13).
+            for r in &mut registrations {
+                r.email = None;
+                r.phone = None;
+            }
+        }
         let mut totals = DeskTotals::default();
         for r in &registrations {
             totals.add(r);

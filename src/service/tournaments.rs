@@ -196,11 +196,8 @@ fn merge(
     })
 }
 
-/// Creates a tournament; an arbiter who creates one is assigned to it.
+/// Creates a tournament; whoever creates one is its chief arbiter.
 pub async fn create(pool: &PgPool, actor: &Actor, input: &TournamentInput) -> Result<Tournament> {
-    if actor.role == "scorer" {
-        return Err(Error::Forbidden("scorers cannot create tournaments".into()));
-    }
     let base = TournamentFields {
         name: String::new(),
         game: String::new(),
@@ -217,7 +214,7 @@ pub async fn create(pool: &PgPool, actor: &Actor, input: &TournamentInput) -> Re
     let fields = merge(base, input, true)?;
     let mut tx = pool.begin().await?;
     let row = db::tournament::insert(&mut *tx, &fields).await?;
-    db::access::assign(&mut *tx, row.tournament_id, actor.user_id).await?;
+    db::access::assign(&mut *tx, row.tournament_id, actor.user_id, "chief_arbiter").await?;
     let tournament = Tournament::from(row);
     access::audit(
         &mut tx,

@@ -19,6 +19,7 @@ import { HtmlValidate } from 'html-validate';
 import { registerDashboardTests } from './dashboard.mjs';
 import { registerPrintTests } from './prints.mjs';
 import { registerCrawlTests } from './crawl.mjs';
+import { registerStaffTests } from './staff.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -509,6 +510,7 @@ test('an arbiter creates an event and runs round 1 from the desk', async ({ page
 
 registerDashboardTests({ test, logIn, assert, base: () => base, out, join });
 registerPrintTests({ test, logIn, assert, api, data, base: () => base, out, join, EVIL });
+registerStaffTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 // Last: it crawls what the tests before it made.
 registerCrawlTests({ test, logIn, assert, base: () => base, EVIL });
 

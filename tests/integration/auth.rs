@@ -75,7 +75,7 @@ async fn duplicate_usernames_and_short_passwords_are_refused_with_field_errors(p
         }
         other => panic!("expected a field error, got {other:?}"),
     }
-    match service::users::create_user(&pool, "deputy", "short", "arbiter").await {
+    match service::users::create_user(&pool, "deputy", "short", "user").await {
         Err(service::Error::Invalid { fields, .. }) => assert!(fields.contains_key("password")),
         other => panic!("expected a field error, got {other:?}"),
     }

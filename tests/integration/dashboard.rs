@@ -456,7 +456,7 @@ async fn dashboard_forms_need_the_csrf_token_and_pages_need_access(pool: PgPool)
     assert_eq!(rounds.as_array().map(Vec::len), Some(0), "nothing paired");
 
     // An arbiter of another tournament sees a 403 page, and cannot act.
-    token_for(&pool, "other", "arbiter").await;
+    token_for(&pool, "other", "user").await;
     let mut other = Browser::new(&pool);
     other.log_in("other", PASSWORD).await;
     for uri in [
@@ -586,7 +586,7 @@ async fn the_audit_log_lists_the_changes_made_through_the_pages(pool: PgPool) {
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
     assert!(audit.text.contains("create entrant"), "{}", audit.text);
     assert!(!audit.text.contains("<b>Desk</b>"), "escaped");
-    token_for(&pool, "stranger", "arbiter").await;
+    token_for(&pool, "stranger", "user").await;
     let mut other = Browser::new(&pool);
     other.log_in("stranger", PASSWORD).await;
     assert_eq!(

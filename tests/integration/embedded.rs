@@ -117,7 +117,7 @@ fn create_admin(data_dir: &Path, name: &str) -> std::process::Output {
 
 #[test]
 fn the_embedded_cluster_starts_stops_restarts_and_recovers_from_a_crash() {
-    let tmp = tempfile::tempdir().unwrap();
+    let tmp = reachable_tempdir();
     let data_dir = tmp.path().join("data");
     let port = free_port();
 
@@ -181,6 +181,87 @@ fn the_embedded_cluster_starts_stops_restarts_and_recovers_from_a_crash() {
         String::from_utf8_lossy(&offline.stderr)
     );
     assert!(postgres_processes(&data_dir).is_empty());
+}
+
+/// A temporary folder the cluster's user can enter (arbiter never widens folders above its
+/// data folder; `tempdir()` makes 0700 folders).
+fn reachable_tempdir() -> tempfile::TempDir {
+    use std::os::unix::fs::PermissionsExt as _;
+    let tmp = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(tmp.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
+    tmp
+}
+
+/// `psql -c 'select 1'` against the cluster as `user` (uid, gid), without the password.
+fn psql_as(socket_dir: &Path, ids: Option<(u32, u32)>) -> std::process::Output {
+    use std::os::unix::process::CommandExt as _;
+    let mut cmd = Command::new("psql");
+    cmd.args(["-h"])
+        .arg(socket_dir)
+        .args(["-U", "arbiter", "-d", "arbiter", "-w", "-c", "select 1"])
+        .current_dir("/")
+        .env_remove("PGPASSWORD")
+        .env("PGCONNECT_TIMEOUT", "5");
+    if let Some((uid, gid)) = ids {
+        cmd.uid(uid).gid(gid);
+    }
+    cmd.output().expect("run psql")
+}
+
+#[test]
+fn the_embedded_cluster_refuses_other_local_accounts() {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    let tmp = reachable_tempdir();
+    let data_dir = tmp.path().join("data");
+    let port = free_port();
+    let mut server = start(&data_dir, port);
+    wait_healthy(port, &mut server);
+    let run = data_dir.join("run");
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(&run), 0o700, "socket folder");
+    assert_eq!(mode(&data_dir.join("pg-secret")), 0o600, "secret file");
+    let hba = std::fs::read_to_string(data_dir.join("pg/pg_hba.conf")).unwrap_or_default();
+    assert!(!hba.contains("trust"), "{hba}");
+    // No folder above the data folder was widened.
+    assert_eq!(mode(tmp.path()), 0o711);
+    if nix::unistd::Uid::effective().is_root() {
+        // Another local account cannot reach the socket.
+        let nobody = psql_as(&run, Some((65534, 65534)));
+        assert!(!nobody.status.success(), "nobody connected: {nobody:?}");
+        // Even the cluster's own account needs the password.
+        let owner = std::fs::metadata(&run).unwrap();
+        let as_owner = psql_as(&run, Some((owner.uid(), owner.gid())));
+        assert!(
+            !as_owner.status.success(),
+            "the owner connected without the password"
+        );
+        let said = String::from_utf8_lossy(&as_owner.stderr);
+        assert!(said.contains("password"), "{said}");
+    }
+    // The commands beside the running server reach it with the password from pg-secret.
+    let mut create = arbiter(&data_dir, 1)
+        .args(["user", "create", "deputy", "--role", "user"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    create
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a long password\n")
+        .unwrap();
+    let created = create.wait_with_output().unwrap();
+    assert!(created.status.success(), "{created:?}");
+    let listed = arbiter(&data_dir, 1)
+        .args(["user", "list"])
+        .output()
+        .unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    assert!(listed.contains("deputy\tuser\tactive"), "{listed}");
+    signal(&server, nix::sys::signal::Signal::SIGTERM);
+    assert!(wait_exit(&mut server).success());
 }
 
 #[test]

@@ -274,7 +274,7 @@ async fn the_audit_log_records_who_did_what_and_is_for_arbiters_only(pool: PgPoo
         .status,
         StatusCode::UNAUTHORIZED
     );
-    let outsider = token_for(&pool, "outsider", "arbiter").await;
+    let outsider = token_for(&pool, "outsider", "user").await;
     assert_eq!(
         call(
             &pool,

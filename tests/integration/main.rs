@@ -7,6 +7,7 @@
 )]
 mod api;
 mod auth;
+mod authz;
 mod crash;
 mod dashboard;
 mod dashboard_forms;
@@ -21,4 +22,5 @@ mod pages;
 mod prints;
 mod registration;
 mod seeds;
+mod staff;
 mod support;

@@ -27,7 +27,10 @@ async fn migrations_create_every_table_of_the_event_model(pool: PgPool) {
         "section",
         "setup",
         "tournament",
-        "tournament_arbiter",
+        "tournament_staff",
+        "staff_invitation",
+        "password_reset",
+        "sign_in_throttle",
         "user_session",
     ] {
         assert!(

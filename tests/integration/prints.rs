@@ -103,7 +103,7 @@ async fn staff_prints_send_visitors_to_the_login_page_and_refuse_strangers(pool:
         );
     }
     // An arbiter of another event may log in but not read these.
-    token_for(&pool, "other", "arbiter").await;
+    token_for(&pool, "other", "user").await;
     let mut stranger = Browser::new(&pool);
     stranger.log_in("other", PASSWORD).await;
     for uri in &prints {

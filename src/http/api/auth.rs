@@ -3,6 +3,7 @@
 
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::AppJson;
+use crate::http::pages::session::ClientIp;
 use crate::http::AppState;
 use crate::service;
 use crate::service::users::Actor;
@@ -30,12 +31,19 @@ pub struct LoginResponse {
 
 /// Logs in and returns a bearer token.
 #[utoipa::path(post, path = "/api/v1/auth/login", tag = "auth", request_body = LoginRequest,
-    responses((status = 200, body = LoginResponse), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 200, body = LoginResponse), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 429, description = "Too many attempts for this account or address: locked out for a while, the right password too", body = ErrorBody)))]
 pub async fn create_session(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     AppJson(body): AppJson<LoginRequest>,
 ) -> Result<AppJson<LoginResponse>, ApiError> {
-    let token = service::users::login(&state.db, &body.username, &body.password, "api").await?;
+    let how = service::users::SignIn {
+        limits: &state.security.limits,
+        ip,
+        kind: "api",
+    };
+    let token = service::users::sign_in(&state.db, how, &body.username, &body.password).await?;
     Ok(AppJson(LoginResponse { token }))
 }
 

@@ -8,7 +8,9 @@ pub mod knockout;
 pub mod registrations;
 pub mod rounds;
 pub mod sections;
+pub mod staff;
 pub mod tournaments;
+pub mod users;
 
 use super::error::{ApiError, ErrorBody};
 use super::AppState;
@@ -154,10 +156,29 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(knockout::put_prizes, knockout::get_prizes))
         .routes(routes!(knockout::get_awards))
         .routes(routes!(knockout::get_round_setup))
+        .merge(staff_routes())
         .split_for_parts();
     let mut doc = doc;
     BodyRejections.modify(&mut doc);
     (router, doc)
+}
+
+/// Accounts, sessions, a tournament's staff and invitations (issue #13).
+fn staff_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(users::list_users, users::create_user))
+        .routes(routes!(users::update_user, users::delete_user))
+        .routes(routes!(users::create_password_reset))
+        .routes(routes!(users::use_password_reset))
+        .routes(routes!(users::get_me))
+        .routes(routes!(users::change_password))
+        .routes(routes!(users::list_sessions, users::delete_sessions))
+        .routes(routes!(users::delete_session))
+        .routes(routes!(staff::list_staff, staff::assign_staff))
+        .routes(routes!(staff::remove_staff))
+        .routes(routes!(staff::create_invitation, staff::list_invitations))
+        .routes(routes!(staff::withdraw_invitation))
+        .routes(routes!(staff::get_invitation, staff::accept_invitation))
 }
 
 /// Every API route, with `/api/v1/openapi.json` and a JSON 404 for unknown API paths.

@@ -3,6 +3,7 @@
 use super::auth::{ApiUser, MaybeUser};
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppJson, AppPath};
+use crate::http::pages::session::ClientIp;
 use crate::http::AppState;
 use crate::service;
 use crate::service::registrations::{
@@ -17,12 +18,15 @@ use uuid::Uuid;
 #[utoipa::path(post, path = "/api/v1/sections/{id}/registrations", tag = "registrations",
     params(("id" = Uuid, Path, description = "Section id")), request_body = RegistrationInput,
     responses((status = 201, body = RegistrationView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn create_registration(
     State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
     AppPath(id): AppPath<Uuid>,
     AppJson(input): AppJson<RegistrationInput>,
 ) -> Result<(StatusCode, AppJson<RegistrationView>), ApiError> {
+    // The same limiter as the page's: per address and section, shared by every instance.
+    service::throttle::registration_attempt(&state.db, &state.security.limits, ip, id).await?;
     let r = service::registrations::register(&state.db, id, &input).await?;
     Ok((StatusCode::CREATED, AppJson(r)))
 }

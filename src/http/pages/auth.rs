@@ -1,6 +1,6 @@
 //! `GET/POST /login` and `POST /logout`: browser sessions in an HttpOnly cookie.
 
-use super::session::{self, ClientIp, RateLimiter};
+use super::session::{self, ClientIp, CookiePolicy};
 use super::{HtmlPage, PageCtx, PageError};
 use crate::http::extract::AppForm;
 use crate::http::AppState;
@@ -11,7 +11,6 @@ use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use std::time::Instant;
 
 /// Where to go after logging in when no (safe) `next` was given.
 const DEFAULT_NEXT: &str = "/admin";
@@ -85,10 +84,12 @@ pub struct LoginForm {
 pub async fn create_session(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
+    cookies: axum::Extension<CookiePolicy>,
     headers: HeaderMap,
     ctx: PageCtx,
     AppForm(form): AppForm<LoginForm>,
 ) -> Response {
+    let axum::Extension(policy) = cookies;
     let tr = ctx.tr();
     let next = session::safe_next(Some(form.next.as_str()))
         .unwrap_or(DEFAULT_NEXT)
@@ -117,37 +118,38 @@ pub async fn create_session(
             None,
         );
     }
-    let limiter = RateLimiter::logins();
-    if !limiter.allowed(ip, &username, Instant::now()) {
-        return again(
-            ctx,
-            StatusCode::TOO_MANY_REQUESTS,
-            None,
-            Some(tr.t("login.too_many")),
-        );
-    }
-    match service::users::login(&state.db, &username, &form.password, "browser").await {
+    let how = service::users::SignIn {
+        limits: &state.security.limits,
+        ip,
+        kind: "browser",
+    };
+    match service::users::sign_in(&state.db, how, &username, &form.password).await {
         Ok(token) => {
-            limiter.record_success(ip, &username);
             // A previous session in this browser is ended rather than left to expire.
-            if let Some(old) = session::session_token(&headers) {
+            if let Some(old) = session::session_token(&headers, policy) {
                 if let Err(err) = service::users::logout(&state.db, old).await {
                     tracing::warn!(error = ?err, "could not end the previous session");
                 }
             }
             let mut response = session::see_other(&next);
-            session::append_cookie(response.headers_mut(), &session::session_cookie(&token));
+            session::append_cookie(
+                response.headers_mut(),
+                &session::session_cookie(&token, policy),
+            );
             response
         }
-        Err(service::Error::Unauthorized(_)) => {
-            limiter.record(ip, &username, Instant::now());
-            again(
-                ctx,
-                StatusCode::UNPROCESSABLE_ENTITY,
-                None,
-                Some(tr.t("login.failed")),
-            )
-        }
+        Err(service::Error::TooManyAttempts(_)) => again(
+            ctx,
+            StatusCode::TOO_MANY_REQUESTS,
+            None,
+            Some(tr.t("login.too_many")),
+        ),
+        Err(service::Error::Unauthorized(_)) => again(
+            ctx,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            None,
+            Some(tr.t("login.failed")),
+        ),
         Err(err) => PageError::from_service(err, ctx.lang).into_response(),
     }
 }
@@ -159,16 +161,20 @@ pub struct LogoutForm {}
 /// `POST /logout`: ends the session and clears the cookie, then back to the home page.
 pub async fn delete_session(
     State(state): State<AppState>,
+    axum::Extension(policy): axum::Extension<CookiePolicy>,
     headers: HeaderMap,
     ctx: PageCtx,
     AppForm(LogoutForm {}): AppForm<LogoutForm>,
 ) -> Response {
-    if let Some(token) = session::session_token(&headers) {
+    if let Some(token) = session::session_token(&headers, policy) {
         if let Err(err) = service::users::logout(&state.db, token).await {
             return PageError::from_service(err, ctx.lang).into_response();
         }
     }
     let mut response = session::see_other("/");
-    session::append_cookie(response.headers_mut(), &session::clear_session_cookie());
+    session::append_cookie(
+        response.headers_mut(),
+        &session::clear_session_cookie(policy),
+    );
     response
 }

@@ -190,6 +190,11 @@ pub async fn import_trf(
     PagePath(tid): PagePath<Uuid>,
     upload: UploadForm,
 ) -> Response {
+    if let Err(err) =
+        service::access::require_first(&state.db, &actor, tid, service::access::Need::Arbiter).await
+    {
+        return fail(err, &ctx);
+    }
     let form: &Fields = &upload.fields;
     let pasted = form.get("trf").cloned().unwrap_or_default();
     let trf = match upload_text(&upload, &pasted, ctx.tr()) {

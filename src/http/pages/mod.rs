@@ -21,6 +21,7 @@ pub mod results;
 pub mod sections_admin;
 pub mod session;
 pub mod setups_admin;
+pub mod staff_admin;
 pub mod ties_admin;
 
 use super::AppState;
@@ -81,6 +82,7 @@ pub fn router() -> Router<AppState> {
         // over the desk's routes (`/admin/tournaments…`, `/admin/t/…`, `/admin/s/…`,
         // `/admin/boards/{id}/result`) with the same forms and fields.
         .merge(dashboard::routes())
+        .merge(staff_admin::routes())
         .layer(middleware::from_fn(session::page_layer))
 }
 

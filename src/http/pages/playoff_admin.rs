@@ -171,6 +171,9 @@ pub async fn create_playoff(
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
 ) -> Response {
+    if let Err(err) = require(&state, &actor, id, Need::Arbiter).await {
+        return fail(err, &ctx);
+    }
     let tr = ctx.tr();
     let mut errors = FieldErrors::new();
     let sections = match service::sections::list(&state.db, id).await {

@@ -426,9 +426,13 @@ pub struct PairingsPrint {
     pub qr_svg: String,
 }
 
-/// The absolute URL of `path` on this server as the visitor reached it; the `Host` header is
-/// used only when it looks like a host name, so a forged one cannot inject anything.
-pub fn public_url(headers: &axum::http::HeaderMap, path: &str) -> String {
+/// The absolute URL of `path` for the public: under `--public-url` when it is set, else on
+/// this server as the visitor reached it; the `Host` header is used only when it looks like a
+/// host name, so a forged one cannot inject anything.
+pub fn public_url(configured: Option<&str>, headers: &axum::http::HeaderMap, path: &str) -> String {
+    if let Some(base) = configured {
+        return format!("{base}{path}");
+    }
     let host = headers
         .get(axum::http::header::HOST)
         .and_then(|h| h.to_str().ok())
@@ -560,7 +564,11 @@ async fn pairings(
             .into_response()
         }
         View::Print => {
-            let public_url = public_url(headers, &format!("/s/{id}/pairings/{number}"));
+            let public_url = public_url(
+                state.security.public_url.as_deref(),
+                headers,
+                &format!("/s/{id}/pairings/{number}"),
+            );
             let qr_svg = qr_svg(&public_url);
             HtmlPage(
                 StatusCode::OK,

@@ -2,7 +2,7 @@
 //! CSRF-checked and rate-limited; errors next to the fields with the entered values kept. The
 //! rules (cap, waitlist, window, waiver, fee tiers, doubles partner) are the service's.
 
-use super::session::{ClientIp, RateLimiter};
+use super::session::ClientIp;
 use super::{HtmlPage, PageCtx, PageError};
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::AppState;
@@ -17,7 +17,6 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use std::time::Instant;
 use uuid::Uuid;
 
 /// The form as posted: every field is text, as browsers send it.
@@ -444,35 +443,37 @@ pub async fn create_registration(
         Ok(input) => input,
         Err(errors) => return again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None),
     };
-    let limiter = RateLimiter::registrations();
-    let key = id.to_string();
-    if !limiter.allowed(ip, &key, Instant::now()) {
-        let message = tr.t("register.too_many").to_string();
-        return again(
-            ctx,
-            StatusCode::TOO_MANY_REQUESTS,
-            FieldErrors::new(),
-            Some(message),
-        );
+    // The same limiter as the API's: per address and section, shared by every instance.
+    match service::throttle::registration_attempt(&state.db, &state.security.limits, ip, section.id)
+        .await
+    {
+        Ok(()) => {}
+        Err(service::Error::TooManyAttempts(_)) => {
+            let message = tr.t("register.too_many").to_string();
+            return again(
+                ctx,
+                StatusCode::TOO_MANY_REQUESTS,
+                FieldErrors::new(),
+                Some(message),
+            );
+        }
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
     }
     match service::registrations::register(&state.db, section.id, &input).await {
-        Ok(view) => {
-            limiter.record(ip, &key, Instant::now());
-            HtmlPage(
-                StatusCode::CREATED,
-                RegisteredPage {
-                    tr,
-                    tournament_id: t.id.to_string(),
-                    tournament_name: t.name.clone(),
-                    section_id: section.id.to_string(),
-                    name: view.name,
-                    status_key: format!("registration.{}", view.status),
-                    waitlist_position: view.waitlist_position.unwrap_or(0),
-                    ctx,
-                },
-            )
-            .into_response()
-        }
+        Ok(view) => HtmlPage(
+            StatusCode::CREATED,
+            RegisteredPage {
+                tr,
+                tournament_id: t.id.to_string(),
+                tournament_name: t.name.clone(),
+                section_id: section.id.to_string(),
+                name: view.name,
+                status_key: format!("registration.{}", view.status),
+                waitlist_position: view.waitlist_position.unwrap_or(0),
+                ctx,
+            },
+        )
+        .into_response(),
         Err(service::Error::Invalid { fields, message }) => {
             let form_error = fields.is_empty().then_some(message);
             again(ctx, StatusCode::UNPROCESSABLE_ENTITY, fields, form_error)

@@ -443,6 +443,12 @@ pub async fn save_settings(
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
 ) -> Response {
+    // Who may not change the settings hears so before anything about the form.
+    if let Err(err) =
+        service::access::require_first_in_section(&state.db, &actor, id, Need::Arbiter).await
+    {
+        return super::dashboard::fail(err, &ctx);
+    }
     let tr = ctx.tr();
     let (input, errors) = settings_input(&form, tr);
     if !errors.is_empty() {

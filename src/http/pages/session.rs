@@ -1,6 +1,7 @@
-//! Browser sessions, CSRF tokens and the login rate limiter: the security plumbing of the pages.
+//! Browser sessions, CSRF tokens and the client address: the security plumbing of the pages.
 //!
-//! - The session cookie `arbiter_session` holds the token from `service::users::login(..,
+//! - The session cookie `arbiter_session` (`__Host-arbiter_session`, `Secure`, when the public
+//!   URL is https) holds the token from `service::users::login(..,
 //!   "browser")`; only its hash is stored (table `user_session`).
 //! - Every page visit gets an anonymous random cookie `arbiter_csrf` (set by [`page_layer`]).
 //! - A form's CSRF token is SHA-256 over the session token when logged in, else over the
@@ -24,13 +25,47 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rand_core::RngCore as _;
 use sha2::Digest as _;
-use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::{Mutex, OnceLock};
-use std::time::{Duration, Instant};
 
 /// Name of the session cookie.
 pub const SESSION_COOKIE: &str = "arbiter_session";
+/// Name of the session cookie when the public URL is https: the `__Host-` prefix makes the
+/// browser accept it only from this host, over https, for the whole site.
+pub const SECURE_SESSION_COOKIE: &str = "__Host-arbiter_session";
+
+/// Whether this server's cookies are `Secure` (`--public-url https://…`); put into every
+/// request's extensions by `http::app`.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct CookiePolicy {
+    /// `Secure` cookies, and the `__Host-` session cookie.
+    pub secure: bool,
+}
+
+impl CookiePolicy {
+    /// The policy of a request (plain cookies when none was set).
+    pub fn of(extensions: &axum::http::Extensions) -> CookiePolicy {
+        extensions
+            .get::<CookiePolicy>()
+            .copied()
+            .unwrap_or_default()
+    }
+
+    fn session_name(self) -> &'static str {
+        if self.secure {
+            SECURE_SESSION_COOKIE
+        } else {
+            SESSION_COOKIE
+        }
+    }
+
+    fn attributes(self) -> &'static str {
+        if self.secure {
+            "; Secure"
+        } else {
+            ""
+        }
+    }
+}
 /// Name of the anonymous CSRF cookie.
 pub const CSRF_COOKIE: &str = "arbiter_csrf";
 /// Name of the language cookie.
@@ -70,21 +105,28 @@ fn is_token(value: &str) -> bool {
 }
 
 /// The session token in the request's cookies, if it is well formed (not checked against the
-/// database).
-pub fn session_token(headers: &HeaderMap) -> Option<&str> {
-    cookie(headers, SESSION_COOKIE).filter(|v| is_token(v))
+/// database). Under a secure policy only the `__Host-` cookie counts, so a cookie planted over
+/// plain http cannot log the browser in.
+pub fn session_token(headers: &HeaderMap, policy: CookiePolicy) -> Option<&str> {
+    cookie(headers, policy.session_name()).filter(|v| is_token(v))
 }
 
 /// `Set-Cookie` value for a new session.
-pub fn session_cookie(token: &str) -> String {
+pub fn session_cookie(token: &str, policy: CookiePolicy) -> String {
     format!(
-        "{SESSION_COOKIE}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={SESSION_MAX_AGE_SECS}"
+        "{}={token}; Path=/; HttpOnly; SameSite=Lax; Max-Age={SESSION_MAX_AGE_SECS}{}",
+        policy.session_name(),
+        policy.attributes()
     )
 }
 
 /// `Set-Cookie` value that removes the session cookie.
-pub fn clear_session_cookie() -> String {
-    format!("{SESSION_COOKIE}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0")
+pub fn clear_session_cookie(policy: CookiePolicy) -> String {
+    format!(
+        "{}=; Path=/; HttpOnly; SameSite=Lax; Max-Age=0{}",
+        policy.session_name(),
+        policy.attributes()
+    )
 }
 
 /// The anonymous cookie value of this request: the browser's, or the one [`page_layer`] is
@@ -95,7 +137,7 @@ struct AnonId(String);
 /// The CSRF token forms of this request must carry (empty when the request has neither a
 /// session nor an anonymous cookie, which only happens outside [`page_layer`]).
 pub fn csrf_token(parts: &Parts) -> String {
-    if let Some(token) = session_token(&parts.headers) {
+    if let Some(token) = session_token(&parts.headers, CookiePolicy::of(&parts.extensions)) {
         return derive_csrf("session", token);
     }
     match parts.extensions.get::<AnonId>() {
@@ -137,13 +179,14 @@ pub async fn page_layer(mut request: Request, next: Next) -> Response {
         request.extensions_mut().insert(AnonId(id.clone()));
     }
     let chosen = super::query_lang(request.uri().query()).and_then(|tag| Lang::from_tag(&tag));
+    let secure = CookiePolicy::of(request.extensions()).attributes();
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
     if let Some(id) = fresh {
         append_cookie(
             headers,
             &format!(
-                "{CSRF_COOKIE}={id}; Path=/; HttpOnly; SameSite=Lax; Max-Age={LONG_MAX_AGE_SECS}"
+                "{CSRF_COOKIE}={id}; Path=/; HttpOnly; SameSite=Lax; Max-Age={LONG_MAX_AGE_SECS}{secure}"
             ),
         );
     }
@@ -151,7 +194,7 @@ pub async fn page_layer(mut request: Request, next: Next) -> Response {
         append_cookie(
             headers,
             &format!(
-                "{LANG_COOKIE}={}; Path=/; SameSite=Lax; Max-Age={LONG_MAX_AGE_SECS}",
+                "{LANG_COOKIE}={}; Path=/; SameSite=Lax; Max-Age={LONG_MAX_AGE_SECS}{secure}",
                 lang.tag()
             ),
         );
@@ -190,7 +233,7 @@ pub async fn session_user(
     if let Some(Cached(actor)) = parts.extensions.get::<Cached>() {
         return Ok(actor.clone());
     }
-    let actor = match session_token(&parts.headers) {
+    let actor = match session_token(&parts.headers, CookiePolicy::of(&parts.extensions)) {
         Some(token) => service::users::authenticate(&state.db, token).await?,
         None => None,
     };
@@ -251,132 +294,30 @@ pub fn safe_next(next: Option<&str>) -> Option<&str> {
     })
 }
 
-/// The client address for rate limiting: the TCP peer (present when served with connect
-/// info), else unspecified so in-process tests share one bucket per username.
-pub fn client_ip(parts: &Parts) -> IpAddr {
-    parts
-        .extensions
-        .get::<ConnectInfo<SocketAddr>>()
-        .map(|ConnectInfo(addr)| addr.ip())
-        .unwrap_or(IpAddr::V6(std::net::Ipv6Addr::UNSPECIFIED))
-}
-
-/// The client address of a request (see [`client_ip`]).
+/// The client address of a request for the limiter: the TCP peer (present when served with
+/// connect info), or the forwarded client behind a trusted proxy (`Security::client_ip`);
+/// unspecified in in-process tests.
 #[derive(Debug, Clone, Copy)]
 pub struct ClientIp(pub IpAddr);
 
-impl<S: Send + Sync> FromRequestParts<S> for ClientIp {
+impl FromRequestParts<AppState> for ClientIp {
     type Rejection = std::convert::Infallible;
 
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        Ok(ClientIp(client_ip(parts)))
-    }
-}
-
-/// Counts events (failed logins, registrations) per (client address, name) in a sliding window
-/// (SPEC §13: login and registration are rate-limited). In memory, per process: good enough to
-/// stop password guessing or form flooding against one server.
-#[derive(Debug)]
-pub struct RateLimiter {
-    max_failures: usize,
-    window: Duration,
-    failures: Mutex<HashMap<(IpAddr, String), Vec<Instant>>>,
-}
-
-impl RateLimiter {
-    /// A limiter allowing `max_failures` events per `window`.
-    pub fn new(max_failures: usize, window: Duration) -> RateLimiter {
-        RateLimiter {
-            max_failures,
-            window,
-            failures: Mutex::new(HashMap::new()),
-        }
-    }
-
-    /// The limiter of failed logins: 10 per (address, username) per 10 minutes.
-    pub fn logins() -> &'static RateLimiter {
-        static LIMITER: OnceLock<RateLimiter> = OnceLock::new();
-        LIMITER.get_or_init(|| RateLimiter::new(10, Duration::from_secs(600)))
-    }
-
-    /// The limiter of public registrations: 20 per (address, tournament) per hour, enough for
-    /// a family or a school club registering from one connection.
-    pub fn registrations() -> &'static RateLimiter {
-        static LIMITER: OnceLock<RateLimiter> = OnceLock::new();
-        LIMITER.get_or_init(|| RateLimiter::new(20, Duration::from_secs(3600)))
-    }
-
-    fn key(ip: IpAddr, username: &str) -> (IpAddr, String) {
-        (ip, username.trim().to_lowercase())
-    }
-
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<(IpAddr, String), Vec<Instant>>> {
-        // A panic while holding the lock leaves plain data behind; keep using it.
-        self.failures
-            .lock()
-            .unwrap_or_else(std::sync::PoisonError::into_inner)
-    }
-
-    /// Whether another attempt is allowed at `now`.
-    pub fn allowed(&self, ip: IpAddr, username: &str, now: Instant) -> bool {
-        let mut map = self.lock();
-        let key = Self::key(ip, username);
-        let Some(times) = map.get_mut(&key) else {
-            return true;
-        };
-        times.retain(|t| now.duration_since(*t) < self.window);
-        if times.is_empty() {
-            map.remove(&key);
-            return true;
-        }
-        times.len() < self.max_failures
-    }
-
-    /// Records an event (a failed attempt, a registration) at `now`.
-    pub fn record(&self, ip: IpAddr, username: &str, now: Instant) {
-        let mut map = self.lock();
-        // Forget stale keys now and then so memory stays bounded under a spray of usernames.
-        if map.len() > 10_000 {
-            map.retain(|_, times| {
-                times.retain(|t| now.duration_since(*t) < self.window);
-                !times.is_empty()
-            });
-        }
-        map.entry(Self::key(ip, username)).or_default().push(now);
-    }
-
-    /// Forgets the events of a key (after a successful login).
-    pub fn record_success(&self, ip: IpAddr, username: &str) {
-        self.lock().remove(&Self::key(ip, username));
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let peer = parts
+            .extensions
+            .get::<ConnectInfo<SocketAddr>>()
+            .map(|ConnectInfo(addr)| addr.ip());
+        Ok(ClientIp(state.security.client_ip(peer, &parts.headers)))
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn the_limiter_blocks_after_the_allowed_failures_and_forgets_them_later() {
-        let limiter = RateLimiter::new(3, Duration::from_secs(60));
-        let ip = IpAddr::V4(std::net::Ipv4Addr::LOCALHOST);
-        let t0 = Instant::now();
-        for i in 0..3 {
-            assert!(limiter.allowed(ip, "Chief", t0 + Duration::from_secs(i)));
-            limiter.record(ip, "Chief", t0 + Duration::from_secs(i));
-        }
-        assert!(!limiter.allowed(ip, "chief ", t0 + Duration::from_secs(5)));
-        // Another user, or another address, is not affected.
-        assert!(limiter.allowed(ip, "deputy", t0 + Duration::from_secs(5)));
-        assert!(limiter.allowed(
-            IpAddr::V4(std::net::Ipv4Addr::new(10, 0, 0, 1)),
-            "chief",
-            t0
-        ));
-        // The first failure leaves the window after 60 s.
-        assert!(limiter.allowed(ip, "chief", t0 + Duration::from_secs(61)));
-        limiter.record_success(ip, "chief");
-        assert!(limiter.allowed(ip, "chief", t0 + Duration::from_secs(62)));
-    }
 
     #[test]
     fn only_local_paths_are_followed_after_login() {
@@ -396,6 +337,10 @@ mod tests {
         );
         assert_eq!(cookie(&headers, "lang"), Some("zh-Hans"));
         assert_eq!(cookie(&headers, SESSION_COOKIE), Some("abc"));
-        assert_eq!(session_token(&headers), None, "not a token we issue");
+        assert_eq!(
+            session_token(&headers, CookiePolicy::default()),
+            None,
+            "not a token we issue"
+        );
     }
 }

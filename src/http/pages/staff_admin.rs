@@ -1,0 +1,914 @@
+//! Staff and accounts on the dashboard (issue #13): a tournament's staff and invitation links
+//! (`/admin/t/{id}/staff`), the invitation page a newcomer opens on a phone (`/invite/{token}`),
+//! one's own account (`/account`: password, sessions) and the admins' user list
+//! (`/admin/users`). Through `service::staff` and `service::users`, as the API.
+
+use super::public::{public_url, qr_svg};
+use super::session::{self, see_other, CookiePolicy, CurrentUser};
+use super::{HtmlPage, PageCtx, PageError};
+use crate::http::extract::{AppForm, PagePath};
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service::staff::{Acceptance, InvitationInput, InvitationView, StaffInput, StaffMember};
+use crate::service::users::{NewUser, PasswordChange, SessionView, UserPatch, UserView};
+use crate::service::{self, FieldErrors};
+use askama::Template;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use serde::Deserialize;
+use uuid::Uuid;
+
+/// The routes of these pages.
+pub fn routes() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/admin/t/{tournament_id}/staff",
+            get(show_staff).post(assign_staff),
+        )
+        .route(
+            "/admin/t/{tournament_id}/staff/{user_id}/remove",
+            post(remove_staff),
+        )
+        .route(
+            "/admin/t/{tournament_id}/invitations",
+            post(create_invitation),
+        )
+        .route(
+            "/admin/t/{tournament_id}/invitations/{invitation_id}/withdraw",
+            post(withdraw_invitation),
+        )
+        .route(
+            "/invite/{token}",
+            get(show_invitation).post(accept_invitation),
+        )
+        .route("/account", get(show_account))
+        .route("/account/password", post(change_password))
+        .route("/account/sessions/{session_id}/end", post(end_session))
+        .route("/account/sessions/end-all", post(end_all_sessions))
+        .route("/admin/users", get(show_users).post(create_user))
+        .route("/admin/users/{user_id}/{action}", post(change_user))
+        .route("/reset/{token}", get(show_reset).post(use_reset))
+}
+
+/// Field messages in the visitor's language.
+#[derive(Debug, Clone, Default)]
+pub struct Errors(FieldErrors);
+
+impl Errors {
+    fn from_service(fields: FieldErrors, tr: Tr) -> Errors {
+        Errors(
+            fields
+                .into_iter()
+                .map(|(k, v)| (k, v.iter().map(|m| tr.msg(m)).collect()))
+                .collect(),
+        )
+    }
+
+    fn one(field: &str, message: String) -> Errors {
+        let mut fields = FieldErrors::new();
+        fields.insert(field.to_string(), vec![message]);
+        Errors(fields)
+    }
+
+    /// The messages of a field, joined.
+    pub fn of(&self, field: &str) -> Option<String> {
+        self.0.get(field).map(|m| m.join(" "))
+    }
+}
+
+/// The name of a role (`chief_arbiter`, `scorer`, `admin`…) in the page's language.
+fn role_name(tr: Tr, role: &str) -> &'static str {
+    tr.t(match role {
+        "chief_arbiter" => "role.chief_arbiter",
+        "arbiter" => "role.arbiter",
+        "scorer" => "role.scorer",
+        "admin" => "role.admin",
+        _ => "role.user",
+    })
+}
+
+/// A service error that belongs next to a field (Invalid), or on its own line (the rest).
+fn split_error(
+    err: service::Error,
+    tr: Tr,
+    fallback_field: &str,
+) -> Result<Errors, service::Error> {
+    match err {
+        service::Error::Invalid { fields, message } if fields.is_empty() => {
+            Ok(Errors::one(fallback_field, tr.msg(&message)))
+        }
+        service::Error::Invalid { fields, .. } => Ok(Errors::from_service(fields, tr)),
+        service::Error::Conflict(message) => Ok(Errors::one(fallback_field, tr.msg(&message))),
+        other => Err(other),
+    }
+}
+
+/// A tournament's staff page.
+#[derive(Template)]
+#[template(path = "admin/staff.html")]
+pub struct StaffPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Tournament id.
+    pub tournament_id: Uuid,
+    /// Tournament name.
+    pub tournament_name: String,
+    /// The staff.
+    pub staff: Vec<StaffMember>,
+    /// Live invitations (empty unless the visitor is the chief arbiter or an admin).
+    pub invitations: Vec<InvitationView>,
+    /// Whether the visitor manages the staff.
+    pub manages: bool,
+    /// A link made just now: (URL, QR code SVG, role).
+    pub new_link: Option<(String, String, String)>,
+    /// Whether the visitor is an admin (who alone names a chief arbiter).
+    pub is_admin: bool,
+    /// The assign form's values.
+    pub username: String,
+    /// Field messages.
+    pub errors: Errors,
+}
+
+impl StaffPage {
+    /// A role's name in the page's language.
+    pub fn role_name(&self, role: &str) -> &'static str {
+        role_name(self.tr, role)
+    }
+}
+
+/// What the staff page shows besides the stored state: the assign form's values, messages, a
+/// link made just now.
+#[derive(Default)]
+struct Shown {
+    username: String,
+    errors: Errors,
+    new_link: Option<(String, String, String)>,
+}
+
+async fn staff_page(
+    state: &AppState,
+    ctx: PageCtx,
+    actor: &service::users::Actor,
+    tournament_id: Uuid,
+    status: StatusCode,
+    shown: Shown,
+) -> Response {
+    let Shown {
+        username,
+        errors,
+        new_link,
+    } = shown;
+    let tournament = match service::tournaments::get(&state.db, tournament_id).await {
+        Ok(t) => t,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    let ctx = ctx.with_default_tag(&tournament.default_language);
+    let staff = match service::staff::list(&state.db, actor, tournament_id).await {
+        Ok(staff) => staff,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    let (invitations, manages) =
+        match service::staff::list_invitations(&state.db, actor, tournament_id).await {
+            Ok(list) => (list, true),
+            Err(service::Error::Forbidden(_)) => (Vec::new(), false),
+            Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+        };
+    HtmlPage(
+        status,
+        StaffPage {
+            tr: ctx.tr(),
+            ctx,
+            tournament_id,
+            tournament_name: tournament.name,
+            staff,
+            invitations,
+            manages,
+            new_link,
+            is_admin: actor.is_admin(),
+            username,
+            errors,
+        },
+    )
+    .into_response()
+}
+
+/// `GET /admin/t/{id}/staff`
+pub async fn show_staff(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Response {
+    staff_page(&state, ctx, &actor, id, StatusCode::OK, Shown::default()).await
+}
+
+/// The assign form.
+#[derive(Debug, Deserialize)]
+pub struct AssignForm {
+    /// Login name.
+    #[serde(default)]
+    pub username: String,
+    /// Role.
+    #[serde(default)]
+    pub role: String,
+}
+
+/// `POST /admin/t/{id}/staff`
+pub async fn assign_staff(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    AppForm(form): AppForm<AssignForm>,
+) -> Response {
+    let input = StaffInput {
+        username: form.username.clone(),
+        role: form.role.clone(),
+    };
+    match service::staff::assign(&state.db, &actor, id, &input).await {
+        Ok(_) => see_other(&format!("/admin/t/{id}/staff")),
+        Err(err) => match split_error(err, ctx.tr(), "username") {
+            Ok(errors) => {
+                let status = StatusCode::UNPROCESSABLE_ENTITY;
+                staff_page(
+                    &state,
+                    ctx,
+                    &actor,
+                    id,
+                    status,
+                    Shown {
+                        username: form.username,
+                        errors,
+                        new_link: None,
+                    },
+                )
+                .await
+            }
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    }
+}
+
+/// A form with only its CSRF token.
+#[derive(Debug, Deserialize)]
+pub struct EmptyForm {}
+
+/// `POST /admin/t/{id}/staff/{user_id}/remove`
+pub async fn remove_staff(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath((id, user_id)): PagePath<(Uuid, Uuid)>,
+    AppForm(EmptyForm {}): AppForm<EmptyForm>,
+) -> Response {
+    match service::staff::remove(&state.db, &actor, id, user_id).await {
+        Ok(()) => see_other(&format!("/admin/t/{id}/staff")),
+        Err(err) => match split_error(err, ctx.tr(), "staff") {
+            Ok(errors) => {
+                let status = StatusCode::CONFLICT;
+                staff_page(
+                    &state,
+                    ctx,
+                    &actor,
+                    id,
+                    status,
+                    Shown {
+                        errors,
+                        ..Shown::default()
+                    },
+                )
+                .await
+            }
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    }
+}
+
+/// The invitation form.
+#[derive(Debug, Deserialize)]
+pub struct InviteForm {
+    /// `arbiter` or `scorer`.
+    #[serde(default)]
+    pub role: String,
+    /// Minutes the link works.
+    #[serde(default)]
+    pub minutes: String,
+}
+
+/// `POST /admin/t/{id}/invitations`: shows the new link once, with its QR code.
+pub async fn create_invitation(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    headers: HeaderMap,
+    PagePath(id): PagePath<Uuid>,
+    AppForm(form): AppForm<InviteForm>,
+) -> Response {
+    let minutes = match form.minutes.trim() {
+        "" => None,
+        text => match text.parse::<i32>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                let errors = Errors::one("minutes", ctx.tr().msg("must be a whole number"));
+                let status = StatusCode::UNPROCESSABLE_ENTITY;
+                return staff_page(
+                    &state,
+                    ctx,
+                    &actor,
+                    id,
+                    status,
+                    Shown {
+                        errors,
+                        ..Shown::default()
+                    },
+                )
+                .await;
+            }
+        },
+    };
+    let input = InvitationInput {
+        role: form.role.clone(),
+        expires_in_minutes: minutes,
+    };
+    match service::staff::invite(&state.db, &actor, id, &input).await {
+        Ok(made) => {
+            let url = public_url(
+                state.security.public_url.as_deref(),
+                &headers,
+                &format!("/invite/{}", made.token),
+            );
+            let qr = qr_svg(&url);
+            let link = Some((url, qr, made.view.role));
+            staff_page(
+                &state,
+                ctx,
+                &actor,
+                id,
+                StatusCode::CREATED,
+                Shown {
+                    new_link: link,
+                    ..Shown::default()
+                },
+            )
+            .await
+        }
+        Err(err) => {
+            let err = match err {
+                service::Error::Invalid {
+                    mut fields,
+                    message,
+                } => {
+                    if let Some(m) = fields.remove("expires_in_minutes") {
+                        fields.insert("minutes".into(), m);
+                    }
+                    service::Error::Invalid { fields, message }
+                }
+                other => other,
+            };
+            match split_error(err, ctx.tr(), "role") {
+                Ok(errors) => {
+                    let status = StatusCode::UNPROCESSABLE_ENTITY;
+                    staff_page(
+                        &state,
+                        ctx,
+                        &actor,
+                        id,
+                        status,
+                        Shown {
+                            errors,
+                            ..Shown::default()
+                        },
+                    )
+                    .await
+                }
+                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            }
+        }
+    }
+}
+
+/// `POST /admin/t/{id}/invitations/{invitation_id}/withdraw`
+pub async fn withdraw_invitation(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath((id, invitation_id)): PagePath<(Uuid, Uuid)>,
+    AppForm(EmptyForm {}): AppForm<EmptyForm>,
+) -> Response {
+    match service::staff::withdraw_invitation(&state.db, &actor, id, invitation_id).await {
+        Ok(()) => see_other(&format!("/admin/t/{id}/staff")),
+        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    }
+}
+
+/// The page a newcomer opens from an invitation link.
+#[derive(Template)]
+#[template(path = "pages/invite.html")]
+pub struct InvitePage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// The link's token (the form posts back to it).
+    pub token: String,
+    /// What it offers.
+    pub invitation: InvitationView,
+    /// The username typed so far.
+    pub username: String,
+    /// Field messages.
+    pub errors: Errors,
+}
+
+impl InvitePage {
+    /// A role's name in the page's language.
+    pub fn role_name(&self, role: &str) -> &'static str {
+        role_name(self.tr, role)
+    }
+}
+
+/// `GET /invite/{token}`
+pub async fn show_invitation(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(token): PagePath<String>,
+) -> Response {
+    match service::staff::find_invitation(&state.db, &token).await {
+        Ok(invitation) => HtmlPage(
+            StatusCode::OK,
+            InvitePage {
+                tr: ctx.tr(),
+                ctx,
+                token,
+                invitation,
+                username: String::new(),
+                errors: Errors::default(),
+            },
+        )
+        .into_response(),
+        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    }
+}
+
+/// The invitation form: a username and a password (ignored when signed in).
+#[derive(Debug, Deserialize)]
+pub struct AcceptForm {
+    /// Login name.
+    #[serde(default)]
+    pub username: String,
+    /// Password.
+    #[serde(default)]
+    pub password: String,
+}
+
+/// `POST /invite/{token}`: makes the account (or takes the signed-in one), joins the
+/// tournament, signs in and goes to the tournament's dashboard.
+pub async fn accept_invitation(
+    State(state): State<AppState>,
+    axum::Extension(policy): axum::Extension<CookiePolicy>,
+    session::ClientIp(ip): session::ClientIp,
+    ctx: PageCtx,
+    PagePath(token): PagePath<String>,
+    AppForm(form): AppForm<AcceptForm>,
+) -> Response {
+    let tr = ctx.tr();
+    let invitation = match service::staff::find_invitation(&state.db, &token).await {
+        Ok(invitation) => invitation,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    let actor = ctx.actor.clone();
+    if actor.is_none() {
+        if let Err(err) =
+            service::throttle::link_attempt(&state.db, &state.security.limits, ip).await
+        {
+            return PageError::from_service(err, ctx.lang).into_response();
+        }
+    }
+    let account = Acceptance {
+        username: form.username.clone(),
+        password: form.password,
+    };
+    match service::staff::accept(&state.db, &token, actor.as_ref(), Some(&account)).await {
+        Ok((user_id, tournament_id)) => {
+            let mut response = see_other(&format!("/admin/t/{tournament_id}"));
+            if actor.is_none() {
+                match service::staff::open_session(&state.db, user_id, "browser").await {
+                    Ok(session) => session::append_cookie(
+                        response.headers_mut(),
+                        &session::session_cookie(&session, policy),
+                    ),
+                    Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+                }
+            }
+            response
+        }
+        Err(err) => match split_error(err, tr, "username") {
+            Ok(errors) => HtmlPage(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                InvitePage {
+                    tr,
+                    ctx,
+                    token,
+                    invitation,
+                    username: form.username,
+                    errors,
+                },
+            )
+            .into_response(),
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    }
+}
+
+/// One's own account.
+#[derive(Template)]
+#[template(path = "pages/account.html")]
+pub struct AccountPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Live sessions.
+    pub sessions: Vec<SessionView>,
+    /// The password form's messages.
+    pub errors: Errors,
+    /// Whether the visitor is an admin (a link to the accounts).
+    pub is_admin: bool,
+    /// Whether the password was just changed.
+    pub changed: bool,
+}
+
+async fn account_page(
+    state: &AppState,
+    ctx: PageCtx,
+    actor: &service::users::Actor,
+    status: StatusCode,
+    errors: Errors,
+    changed: bool,
+) -> Response {
+    match service::users::list_sessions(&state.db, actor).await {
+        Ok(sessions) => HtmlPage(
+            status,
+            AccountPage {
+                tr: ctx.tr(),
+                ctx,
+                sessions,
+                errors,
+                is_admin: actor.is_admin(),
+                changed,
+            },
+        )
+        .into_response(),
+        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    }
+}
+
+/// `GET /account`
+pub async fn show_account(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+) -> Response {
+    account_page(
+        &state,
+        ctx,
+        &actor,
+        StatusCode::OK,
+        Errors::default(),
+        false,
+    )
+    .await
+}
+
+/// The password form.
+#[derive(Debug, Deserialize)]
+pub struct PasswordForm {
+    /// The password now.
+    #[serde(default)]
+    pub current_password: String,
+    /// The new one.
+    #[serde(default)]
+    pub new_password: String,
+}
+
+/// `POST /account/password`
+pub async fn change_password(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    AppForm(form): AppForm<PasswordForm>,
+) -> Response {
+    let change = PasswordChange {
+        current_password: form.current_password,
+        new_password: form.new_password,
+    };
+    match service::users::change_own_password(&state.db, &actor, &change).await {
+        Ok(()) => account_page(&state, ctx, &actor, StatusCode::OK, Errors::default(), true).await,
+        Err(err) => match split_error(err, ctx.tr(), "new_password") {
+            Ok(errors) => {
+                let status = StatusCode::UNPROCESSABLE_ENTITY;
+                account_page(&state, ctx, &actor, status, errors, false).await
+            }
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    }
+}
+
+/// `POST /account/sessions/{id}/end`
+pub async fn end_session(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(session_id): PagePath<Uuid>,
+    AppForm(EmptyForm {}): AppForm<EmptyForm>,
+) -> Response {
+    match service::users::revoke_session(&state.db, &actor, session_id).await {
+        Ok(()) => see_other("/account"),
+        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    }
+}
+
+/// `POST /account/sessions/end-all`: logs out everywhere, this browser too.
+pub async fn end_all_sessions(
+    State(state): State<AppState>,
+    axum::Extension(policy): axum::Extension<CookiePolicy>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    AppForm(EmptyForm {}): AppForm<EmptyForm>,
+) -> Response {
+    match service::users::revoke_all_sessions(&state.db, &actor).await {
+        Ok(_) => {
+            let mut response = see_other("/login");
+            session::append_cookie(
+                response.headers_mut(),
+                &session::clear_session_cookie(policy),
+            );
+            response
+        }
+        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    }
+}
+
+/// The admins' user list.
+#[derive(Template)]
+#[template(path = "admin/users.html")]
+pub struct UsersPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Every account.
+    pub users: Vec<UserView>,
+    /// A password-reset link made just now: (user name, URL, QR code SVG).
+    pub reset_link: Option<(String, String, String)>,
+    /// The create form's username.
+    pub username: String,
+    /// Field messages.
+    pub errors: Errors,
+}
+
+impl UsersPage {
+    /// A role's name in the page's language.
+    pub fn role_name(&self, role: &str) -> &'static str {
+        role_name(self.tr, role)
+    }
+}
+
+async fn users_page(
+    state: &AppState,
+    ctx: PageCtx,
+    actor: &service::users::Actor,
+    status: StatusCode,
+    username: String,
+    errors: Errors,
+) -> Response {
+    users_page_with(state, ctx, actor, status, username, errors, None).await
+}
+
+async fn users_page_with(
+    state: &AppState,
+    ctx: PageCtx,
+    actor: &service::users::Actor,
+    status: StatusCode,
+    username: String,
+    errors: Errors,
+    reset_link: Option<(String, String, String)>,
+) -> Response {
+    match service::users::list_users(&state.db, actor).await {
+        Ok(users) => HtmlPage(
+            status,
+            UsersPage {
+                tr: ctx.tr(),
+                ctx,
+                users,
+                reset_link,
+                username,
+                errors,
+            },
+        )
+        .into_response(),
+        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    }
+}
+
+/// `GET /admin/users`
+pub async fn show_users(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+) -> Response {
+    users_page(
+        &state,
+        ctx,
+        &actor,
+        StatusCode::OK,
+        String::new(),
+        Errors::default(),
+    )
+    .await
+}
+
+/// The new-user form.
+#[derive(Debug, Deserialize)]
+pub struct NewUserForm {
+    /// Login name.
+    #[serde(default)]
+    pub username: String,
+    /// Password.
+    #[serde(default)]
+    pub password: String,
+    /// `admin` or `user`.
+    #[serde(default)]
+    pub role: String,
+}
+
+/// `POST /admin/users`
+pub async fn create_user(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    AppForm(form): AppForm<NewUserForm>,
+) -> Response {
+    let input = NewUser {
+        username: form.username.clone(),
+        password: form.password,
+        role: Some(form.role).filter(|r| !r.is_empty()),
+    };
+    match service::users::create_user_as(&state.db, &actor, &input).await {
+        Ok(_) => see_other("/admin/users"),
+        Err(err) => match split_error(err, ctx.tr(), "username") {
+            Ok(errors) => {
+                let status = StatusCode::UNPROCESSABLE_ENTITY;
+                users_page(&state, ctx, &actor, status, form.username, errors).await
+            }
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    }
+}
+
+/// `POST /admin/users/{id}/{disable|enable|delete|reset}`; `reset` shows a single-use link
+/// (and its QR code) with which the user sets a new password.
+pub async fn change_user(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    headers: HeaderMap,
+    PagePath((user_id, action)): PagePath<(Uuid, String)>,
+    AppForm(EmptyForm {}): AppForm<EmptyForm>,
+) -> Response {
+    if action == "reset" {
+        let made = match service::users::make_password_reset(&state.db, &actor, user_id).await {
+            Ok(made) => made,
+            Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+        };
+        let name = match service::users::find_password_reset(&state.db, &made.token).await {
+            Ok(name) => name,
+            Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+        };
+        let url = public_url(
+            state.security.public_url.as_deref(),
+            &headers,
+            &format!("/reset/{}", made.token),
+        );
+        let qr = qr_svg(&url);
+        let link = Some((name, url, qr));
+        let status = StatusCode::CREATED;
+        return users_page_with(
+            &state,
+            ctx,
+            &actor,
+            status,
+            String::new(),
+            Errors::default(),
+            link,
+        )
+        .await;
+    }
+    let result = match action.as_str() {
+        "disable" | "enable" => {
+            let patch = UserPatch {
+                disabled: Some(action == "disable"),
+                role: None,
+            };
+            service::users::update_user(&state.db, &actor, user_id, &patch)
+                .await
+                .map(|_| ())
+        }
+        "delete" => service::users::delete_user(&state.db, &actor, user_id).await,
+        _ => Err(service::Error::NotFound("action")),
+    };
+    match result {
+        Ok(()) => see_other("/admin/users"),
+        Err(err) => match split_error(err, ctx.tr(), "users") {
+            Ok(errors) => {
+                let status = StatusCode::CONFLICT;
+                users_page(&state, ctx, &actor, status, String::new(), errors).await
+            }
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    }
+}
+
+/// The page of a password-reset link.
+#[derive(Template)]
+#[template(path = "pages/reset.html")]
+pub struct ResetPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// The link's token (the form posts back to it).
+    pub token: String,
+    /// Whose password.
+    pub username: String,
+    /// Field messages.
+    pub errors: Errors,
+}
+
+/// `GET /reset/{token}`
+pub async fn show_reset(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(token): PagePath<String>,
+) -> Response {
+    match service::users::find_password_reset(&state.db, &token).await {
+        Ok(username) => HtmlPage(
+            StatusCode::OK,
+            ResetPage {
+                tr: ctx.tr(),
+                ctx,
+                token,
+                username,
+                errors: Errors::default(),
+            },
+        )
+        .into_response(),
+        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    }
+}
+
+/// The reset form.
+#[derive(Debug, Deserialize)]
+pub struct ResetForm {
+    /// The new password.
+    #[serde(default)]
+    pub password: String,
+}
+
+/// `POST /reset/{token}`: sets the password, ends the account's sessions, then to the login.
+pub async fn use_reset(
+    State(state): State<AppState>,
+    session::ClientIp(ip): session::ClientIp,
+    ctx: PageCtx,
+    PagePath(token): PagePath<String>,
+    AppForm(form): AppForm<ResetForm>,
+) -> Response {
+    let username = match service::users::find_password_reset(&state.db, &token).await {
+        Ok(username) => username,
+        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    };
+    if let Err(err) = service::throttle::link_attempt(&state.db, &state.security.limits, ip).await {
+        return PageError::from_service(err, ctx.lang).into_response();
+    }
+    match service::users::use_password_reset(&state.db, &token, &form.password).await {
+        Ok(()) => see_other("/login"),
+        Err(err) => match split_error(err, ctx.tr(), "password") {
+            Ok(errors) => HtmlPage(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                ResetPage {
+                    tr: ctx.tr(),
+                    ctx,
+                    token,
+                    username,
+                    errors,
+                },
+            )
+            .into_response(),
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    }
+}

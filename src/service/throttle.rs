@@ -1,0 +1,140 @@
+//! One limiter for sign-ins and registrations, shared by the pages, the API and every server
+//! instance: the counters live in PostgreSQL and each attempt is counted in one statement
+//! before the password is checked, so concurrent guesses cannot race past the limit.
+
+use super::{Error, Result};
+use crate::db;
+use sqlx::PgPool;
+use std::net::IpAddr;
+use std::time::Duration;
+use uuid::Uuid;
+
+/// One rule: at most `limit` attempts per `window`; the next one starts a lockout of
+/// `lockout`, doubled with each lockout in a row, at most `max_lockout`.
+#[derive(Debug, Clone, Copy)]
+pub struct Rule {
+    /// Attempts allowed per window.
+    pub limit: i32,
+    /// The window.
+    pub window: Duration,
+    /// The first lockout.
+    pub lockout: Duration,
+    /// The longest lockout.
+    pub max_lockout: Duration,
+}
+
+/// The limits of sign-ins and registrations.
+#[derive(Debug, Clone, Copy)]
+pub struct Limits {
+    /// Per account: 10 sign-ins per 15 minutes, then 1 minute, 2, 4… up to a day.
+    pub account: Rule,
+    /// Per client address: 100 sign-ins per 15 minutes (a venue's NAT shares one address).
+    pub address: Rule,
+    /// Per client address and section: 20 registrations per hour.
+    pub registration: Rule,
+}
+
+impl Default for Limits {
+    fn default() -> Limits {
+        let minutes = |m: u64| Duration::from_secs(60 * m);
+        Limits {
+            account: Rule {
+                limit: 10,
+                window: minutes(15),
+                lockout: minutes(1),
+                max_lockout: minutes(24 * 60),
+            },
+            address: Rule {
+                limit: 100,
+                window: minutes(15),
+                lockout: minutes(5),
+                max_lockout: minutes(24 * 60),
+            },
+            registration: Rule {
+                limit: 20,
+                window: minutes(60),
+                lockout: minutes(60),
+                max_lockout: minutes(60),
+            },
+        }
+    }
+}
+
+/// The refusal of a locked-out attempt.
+pub fn too_many() -> Error {
+    Error::TooManyAttempts("too many attempts; wait a few minutes and try again".into())
+}
+
+async fn hit(pool: &PgPool, key: &str, rule: &Rule) -> Result<bool> {
+    let left = db::throttle::hit(
+        pool,
+        key,
+        rule.limit,
+        rule.window.as_secs_f64(),
+        rule.lockout.as_secs_f64(),
+        rule.max_lockout.as_secs_f64(),
+    )
+    .await?;
+    Ok(left.is_some_and(|secs| secs > 0.0))
+}
+
+fn account_key(username: &str) -> String {
+    format!("account:{}", username.trim().to_lowercase())
+}
+
+fn address_key(ip: IpAddr) -> String {
+    format!("address:{ip}")
+}
+
+/// Counts a sign-in attempt for the account and the address; `TooManyAttempts` when either
+/// is locked out (whether or not the password would be right: no oracle).
+pub async fn sign_in_attempt(
+    pool: &PgPool,
+    limits: &Limits,
+    username: &str,
+    ip: IpAddr,
+) -> Result<()> {
+    // Both counters move on every attempt, so a locked account still costs the address.
+    let account = hit(pool, &account_key(username), &limits.account).await?;
+    let address = hit(pool, &address_key(ip), &limits.address).await?;
+    if account || address {
+        return Err(too_many());
+    }
+    Ok(())
+}
+
+/// Counts an attempt to use a secret link (invitation, password reset) from `ip`. The links'
+/// tokens are 256-bit, so this only keeps one address from hammering them; it is not per
+/// account, so a venue's newcomers joining at once do not lock each other out.
+pub async fn link_attempt(pool: &PgPool, limits: &Limits, ip: IpAddr) -> Result<()> {
+    if hit(pool, &address_key(ip), &limits.address).await? {
+        return Err(too_many());
+    }
+    Ok(())
+}
+
+/// After a successful sign-in: the account starts over, the address gets its attempt back.
+pub async fn sign_in_succeeded(pool: &PgPool, username: &str, ip: IpAddr) -> Result<()> {
+    db::throttle::forget(pool, &account_key(username)).await?;
+    db::throttle::take_back(pool, &address_key(ip)).await?;
+    Ok(())
+}
+
+/// Counts a registration from `ip` for `section_id`; `TooManyAttempts` over the limit.
+pub async fn registration_attempt(
+    pool: &PgPool,
+    limits: &Limits,
+    ip: IpAddr,
+    section_id: Uuid,
+) -> Result<()> {
+    if hit(
+        pool,
+        &format!("register:{ip}:{section_id}"),
+        &limits.registration,
+    )
+    .await?
+    {
+        return Err(too_many());
+    }
+    Ok(())
+}

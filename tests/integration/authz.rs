@@ -1,0 +1,529 @@
+//! Issue #13's table: every write operation of the OpenAPI document, tried as anonymous,
+//! another tournament's arbiter, scorer, arbiter, chief arbiter and admin; each gets 401, 403
+//! or gets past authorisation (any other answer: success, or a 4xx about the input or state).
+
+use crate::support::{call, expect, token_for, tournament_with_section, Reply};
+use axum::http::StatusCode;
+use serde_json::{json, Value};
+use sqlx::PgPool;
+use uuid::Uuid;
+
+/// Who may call an operation.
+#[derive(Debug, Clone, Copy, PartialEq)]
+enum Who {
+    /// Anyone, signed in or not.
+    Public,
+    /// Anyone signed in.
+    SignedIn,
+    /// The tournament's scorers, arbiters, chief arbiter; admins.
+    Scorer,
+    /// The tournament's arbiters and chief arbiter; admins.
+    Arbiter,
+    /// The tournament's chief arbiter; admins.
+    Chief,
+    /// Admins.
+    Admin,
+}
+
+const ACTORS: [&str; 6] = ["anonymous", "other", "scorer", "arbiter", "chief", "admin"];
+
+fn allowed(who: Who, actor: &str) -> bool {
+    let rank = ACTORS.iter().position(|a| *a == actor).unwrap();
+    match who {
+        Who::Public => true,
+        Who::SignedIn => rank >= 1,
+        Who::Scorer => rank >= 2,
+        Who::Arbiter => rank >= 3,
+        Who::Chief => rank >= 4,
+        Who::Admin => rank == 5,
+    }
+}
+
+/// Who may call each write operation of the API.
+fn rule(method: &str, path: &str) -> Who {
+    match (method, path) {
+        ("POST", "/api/v1/auth/login")
+        | ("POST", "/api/v1/sections/{id}/registrations")
+        | ("POST", "/api/v1/invitations/{token}")
+        | ("POST", "/api/v1/password-resets/{token}") => Who::Public,
+        ("POST", "/api/v1/auth/logout")
+        | ("PUT", "/api/v1/me/password")
+        | ("DELETE", "/api/v1/me/sessions")
+        | ("DELETE", "/api/v1/me/sessions/{id}")
+        | ("POST", "/api/v1/tournaments") => Who::SignedIn,
+        ("PUT", "/api/v1/boards/{id}/result") | ("POST", "/api/v1/matches/{id}/games") => {
+            Who::Scorer
+        }
+        ("POST", "/api/v1/tournaments/{id}/staff")
+        | ("DELETE", "/api/v1/tournaments/{id}/staff/{user_id}")
+        | ("POST", "/api/v1/tournaments/{id}/invitations")
+        | ("DELETE", "/api/v1/tournaments/{id}/invitations/{invitation_id}") => Who::Chief,
+        (_, p) if p.starts_with("/api/v1/users") => Who::Admin,
+        _ => Who::Arbiter,
+    }
+}
+
+/// One tournament with its staff, and the ids the paths need.
+struct World {
+    tokens: Vec<(&'static str, Option<String>)>,
+    tournament: String,
+    section: String,
+    entrants: Vec<String>,
+    board: String,
+    registration: String,
+    spare_user: String,
+    invitation: String,
+    invitation_token: String,
+    knockout_section: String,
+    knockout_match: String,
+}
+
+async fn world(pool: &PgPool, n: usize) -> World {
+    let name = |who: &str| format!("{who}-{n}");
+    let admin = token_for(pool, &name("admin"), "admin").await;
+    let chief = token_for(pool, &name("chief"), "user").await;
+    let arbiter = token_for(pool, &name("arbiter"), "user").await;
+    let scorer = token_for(pool, &name("scorer"), "user").await;
+    let other = token_for(pool, &name("other"), "user").await;
+    token_for(pool, &name("spare"), "user").await;
+    let (tournament, section) =
+        tournament_with_section(pool, &chief, "xiangqi", json!({"rounds": 5})).await;
+    // Another tournament, where `other` is the chief arbiter.
+    tournament_with_section(pool, &other, "xiangqi", json!({})).await;
+    for (who, role) in [
+        ("arbiter", "arbiter"),
+        ("scorer", "scorer"),
+        ("spare", "scorer"),
+    ] {
+        expect(
+            &call(
+                pool,
+                "POST",
+                &format!("/api/v1/tournaments/{tournament}/staff"),
+                Some(&chief),
+                Some(json!({"username": name(who), "role": role})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let entrants = crate::support::add_entrants(pool, &chief, &section, 6).await;
+    let round = expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds"),
+            Some(&chief),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let board = round["boards"][0]["id"].as_str().unwrap().to_string();
+    expect(
+        &call(
+            pool,
+            "PATCH",
+            &format!("/api/v1/tournaments/{tournament}"),
+            Some(&chief),
+            Some(json!({"status": "registration"})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let registration = call(
+        pool,
+        "POST",
+        &format!("/api/v1/sections/{section}/registrations"),
+        None,
+        Some(json!({"name": "Walk-in", "email": "walk@example.org", "waiver_accepted": true})),
+    )
+    .await;
+    let registration = registration.json()["id"]
+        .as_str()
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("registration: {}", registration.text));
+    let invitation = expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/tournaments/{tournament}/invitations"),
+            Some(&chief),
+            Some(json!({"role": "scorer"})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    // A knockout section with a bracket, for the match games.
+    let knockout_section = expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/tournaments/{tournament}/sections"),
+            Some(&chief),
+            Some(json!({"name": "KO", "rounds": 1})),
+        )
+        .await,
+        StatusCode::CREATED,
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    crate::support::add_entrants(pool, &chief, &knockout_section, 4).await;
+    // Its one Swiss round played, so the bracket can be seeded.
+    let swiss = expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{knockout_section}/rounds"),
+            Some(&chief),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    for b in swiss["boards"].as_array().unwrap() {
+        let id = b["id"].as_str().unwrap();
+        expect(
+            &call(
+                pool,
+                "PUT",
+                &format!("/api/v1/boards/{id}/result"),
+                Some(&chief),
+                Some(json!({"result": "red_wins"})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let bracket = call(
+        pool,
+        "POST",
+        &format!("/api/v1/sections/{knockout_section}/knockout"),
+        Some(&chief),
+        Some(json!({"size": 4})),
+    )
+    .await;
+    let knockout_match = find_match_id(&bracket.json()).unwrap_or_else(|| {
+        panic!("no match in the bracket: {}", bracket.text);
+    });
+    let spare_user =
+        sqlx::query_scalar::<_, Uuid>("select user_id from app_user where username = $1")
+            .bind(name("spare"))
+            .fetch_one(pool)
+            .await
+            .unwrap()
+            .to_string();
+    World {
+        tokens: vec![
+            ("anonymous", None),
+            ("other", Some(other)),
+            ("scorer", Some(scorer)),
+            ("arbiter", Some(arbiter)),
+            ("chief", Some(chief)),
+            ("admin", Some(admin)),
+        ],
+        tournament,
+        section,
+        entrants,
+        board,
+        registration,
+        spare_user,
+        invitation: invitation["id"].as_str().unwrap().to_string(),
+        invitation_token: invitation["token"].as_str().unwrap().to_string(),
+        knockout_section,
+        knockout_match,
+    }
+}
+
+/// The first match id anywhere in a bracket.
+fn find_match_id(value: &Value) -> Option<String> {
+    match value {
+        Value::Object(map) => {
+            if let (Some(Value::String(id)), Some(_)) = (map.get("id"), map.get("games")) {
+                return Some(id.clone());
+            }
+            map.values().find_map(find_match_id)
+        }
+        Value::Array(items) => items.iter().find_map(find_match_id),
+        _ => None,
+    }
+}
+
+/// The path with its parameters filled from `w`, and a body that passes the extractors.
+fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
+    let id = if path.starts_with("/api/v1/tournaments/{id}") {
+        w.tournament.clone()
+    } else if path.starts_with("/api/v1/sections/{id}/knockout") {
+        w.knockout_section.clone()
+    } else if path.starts_with("/api/v1/sections/{id}") {
+        w.section.clone()
+    } else if path.starts_with("/api/v1/entrants/{id}") {
+        w.entrants[0].clone()
+    } else if path.starts_with("/api/v1/boards/{id}") {
+        w.board.clone()
+    } else if path.starts_with("/api/v1/registrations/{id}") {
+        w.registration.clone()
+    } else if path.starts_with("/api/v1/matches/{id}") {
+        w.knockout_match.clone()
+    } else if path.starts_with("/api/v1/users/{id}") {
+        w.spare_user.clone()
+    } else {
+        Uuid::new_v4().to_string()
+    };
+    let uri = path
+        .replace("{id}", &id)
+        .replace("{n}", "1")
+        .replace("{round}", "3")
+        .replace("{user_id}", &w.spare_user)
+        .replace("{invitation_id}", &w.invitation)
+        .replace("{token}", &w.invitation_token);
+    let (a, b) = (&w.entrants[0], &w.entrants[1]);
+    let body = match (method, path) {
+        ("POST", "/api/v1/auth/login") => json!({"username": "x", "password": "y"}),
+        ("PUT", "/api/v1/boards/{id}/result") => json!({"result": "red_wins"}),
+        ("POST", "/api/v1/entrants/{id}/byes") => json!({"round": 3}),
+        ("POST", "/api/v1/invitations/{token}") => {
+            json!({"username": format!("new-{}", Uuid::new_v4()), "password": "a long password"})
+        }
+        ("POST", "/api/v1/matches/{id}/games") => json!({"result": "red_wins"}),
+        ("PUT", "/api/v1/me/password") => {
+            json!({"current_password": "wrong", "new_password": "a new long password"})
+        }
+        ("POST", "/api/v1/registrations/{id}/payment") => json!({"state": "paid"}),
+        ("POST", "/api/v1/sections/{id}/entrants") => json!({"name": "Late"}),
+        (_, "/api/v1/sections/{id}/forbidden-pairs") => json!({"a": a, "b": b}),
+        ("POST", "/api/v1/sections/{id}/knockout") => json!({"size": 4}),
+        ("PUT", "/api/v1/sections/{id}/prizes") => json!({"prizes": []}),
+        ("POST", "/api/v1/sections/{id}/registrations") => {
+            json!({"name": "Online", "email": "o@example.org", "waiver_accepted": true})
+        }
+        ("PUT", "/api/v1/sections/{id}/rounds/{n}/boards") => json!({"boards": []}),
+        ("POST", "/api/v1/tournaments") => json!({"name": "New", "game": "xiangqi"}),
+        ("POST", "/api/v1/tournaments/{id}/invitations") => json!({"role": "scorer"}),
+        ("POST", "/api/v1/tournaments/{id}/playoff") => json!({"sections": [w.section]}),
+        ("POST", "/api/v1/tournaments/{id}/sections") => json!({"name": "B", "rounds": 3}),
+        ("POST", "/api/v1/tournaments/{id}/split") => {
+            json!({"section_id": w.section, "sections": ["X", "Y"]})
+        }
+        ("POST", "/api/v1/tournaments/{id}/staff") => {
+            json!({"username": "nobody", "role": "scorer"})
+        }
+        ("POST", "/api/v1/users") => {
+            json!({"username": format!("u-{}", Uuid::new_v4()), "password": "a long password"})
+        }
+        ("PATCH", "/api/v1/users/{id}") => json!({"disabled": false}),
+        ("POST", "/api/v1/password-resets/{token}") => json!({"password": "a long password"}),
+        ("PATCH", _) => json!({}),
+        ("POST", "/api/v1/tournaments/{id}/import.trf")
+        | ("POST", "/api/v1/sections/{id}/import.csv") => {
+            return (uri, None);
+        }
+        _ => return (uri, None),
+    };
+    (uri, Some(body))
+}
+
+#[sqlx::test]
+async fn every_write_operation_answers_each_role_as_the_table_says(pool: PgPool) {
+    let doc = crate::support::get(&pool, "/api/v1/openapi.json")
+        .await
+        .json();
+    let mut operations = Vec::new();
+    for (path, item) in doc["paths"].as_object().unwrap() {
+        for method in ["post", "put", "patch", "delete"] {
+            if item.get(method).is_some() {
+                operations.push((method.to_uppercase(), path.clone()));
+            }
+        }
+    }
+    assert!(operations.len() >= 40, "{operations:?}");
+    let mut failures = Vec::new();
+    for (n, (method, path)) in operations.iter().enumerate() {
+        let who = rule(method, path);
+        // A fresh tournament per operation: what one actor changes does not decide another's
+        // answer.
+        let w = world(&pool, n).await;
+        for (actor, token) in &w.tokens {
+            let (uri, body) = request(&w, method, path);
+            let reply: Reply = call(&pool, method, &uri, token.as_deref(), body).await;
+            let status = reply.status;
+            // Signing in answers 401 to wrong credentials: that is its job, not a refusal.
+            let public = who == Who::Public;
+            let ok = if allowed(who, actor) {
+                (public || status != StatusCode::UNAUTHORIZED)
+                    && status != StatusCode::FORBIDDEN
+                    && !status.is_server_error()
+            } else if *actor == "anonymous" {
+                status == StatusCode::UNAUTHORIZED
+            } else {
+                status == StatusCode::FORBIDDEN
+            };
+            eprintln!("{method} {path} as {actor}: {status}");
+            if !ok {
+                failures.push(format!(
+                    "{method} {path} as {actor} ({who:?}): {status} {}",
+                    reply.text.chars().take(200).collect::<String>()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
+
+/// Who may post each dashboard form (path with parameters in braces).
+const FORMS: &[(&str, Who)] = &[
+    ("/admin/tournaments", Who::SignedIn),
+    ("/admin/t/{t}/sections", Who::Arbiter),
+    ("/admin/t/{t}/import-trf", Who::Arbiter),
+    ("/admin/t/{t}/playoff", Who::Arbiter),
+    ("/admin/t/{t}/staff", Who::Chief),
+    ("/admin/t/{t}/staff/{u}/remove", Who::Chief),
+    ("/admin/t/{t}/invitations", Who::Chief),
+    ("/admin/t/{t}/invitations/{i}/withdraw", Who::Chief),
+    ("/admin/s/{s}/entrants", Who::Arbiter),
+    ("/admin/s/{s}/entrants/{e}/withdraw", Who::Arbiter),
+    ("/admin/s/{s}/registrations/{r}/confirm", Who::Arbiter),
+    ("/admin/s/{s}/rounds", Who::Arbiter),
+    ("/admin/s/{s}/rounds/1/publish", Who::Arbiter),
+    ("/admin/s/{s}/rounds/1/unpair", Who::Arbiter),
+    ("/admin/s/{s}/rounds/1/results", Who::Scorer),
+    ("/admin/boards/{b}/result", Who::Scorer),
+    ("/admin/s/{k}/knockout", Who::Arbiter),
+    ("/admin/s/{k}/knockout/matches/{m}/games", Who::Scorer),
+    ("/admin/s/{s}/import", Who::Arbiter),
+    ("/admin/s/{s}/prizes", Who::Arbiter),
+    ("/admin/s/{s}/settings", Who::Arbiter),
+    ("/admin/s/{s}/byes", Who::Arbiter),
+    ("/admin/s/{s}/byes/{e}/3/cancel", Who::Arbiter),
+    ("/admin/s/{s}/forbidden-pairs", Who::Arbiter),
+    ("/admin/s/{s}/forbidden-pairs/remove", Who::Arbiter),
+    ("/admin/s/{s}/rounds/1/edit", Who::Arbiter),
+    ("/admin/users", Who::Admin),
+    ("/admin/users/{u}/disable", Who::Admin),
+    ("/admin/users/{u}/reset", Who::Admin),
+    ("/account/password", Who::SignedIn),
+    ("/account/sessions/{x}/end", Who::SignedIn),
+    ("/account/sessions/end-all", Who::SignedIn),
+    ("/invite/{token}", Who::Public),
+];
+
+/// A form's fields (besides the CSRF token) that get it past parsing.
+fn form_fields(w: &World, path: &str) -> Vec<(String, String)> {
+    let pairs: &[(&str, &str)] = match path {
+        "/admin/tournaments" => &[("name", "Form Cup"), ("game", "xiangqi")],
+        "/admin/t/{t}/sections" => &[("name", "B"), ("rounds", "3")],
+        "/admin/t/{t}/staff" => &[("username", "nobody"), ("role", "scorer")],
+        "/admin/t/{t}/invitations" => &[("role", "scorer"), ("minutes", "60")],
+        "/admin/s/{s}/entrants" => &[("name", "Late")],
+        "/admin/boards/{b}/result"
+        | "/admin/s/{k}/knockout/matches/{m}/games"
+        | "/admin/t/{t}/playoff/matches/{m}/games" => &[("result", "red_wins")],
+        "/admin/s/{s}/rounds/1/results" => &[("line", "1 1")],
+        "/admin/s/{k}/knockout" => &[("size", "4")],
+        "/admin/s/{s}/byes" => &[("bye_round", "3")],
+        "/admin/users" => &[("username", "form-user"), ("password", "a long password")],
+        "/account/password" => &[
+            ("current_password", "wrong"),
+            ("new_password", "a new long password"),
+        ],
+        _ => &[],
+    };
+    let mut fields: Vec<(String, String)> = pairs
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect();
+    match path {
+        "/admin/s/{s}/byes" => fields.push(("bye_entrant".into(), w.entrants[0].clone())),
+        "/admin/s/{s}/forbidden-pairs" => {
+            fields.push(("pair_a".into(), w.entrants[0].clone()));
+            fields.push(("pair_b".into(), w.entrants[1].clone()));
+        }
+        "/admin/s/{s}/forbidden-pairs/remove" => {
+            fields.push(("a".into(), w.entrants[0].clone()));
+            fields.push(("b".into(), w.entrants[1].clone()));
+        }
+        "/admin/boards/{b}/result" => fields.push(("section_id".into(), w.section.clone())),
+        "/admin/t/{t}/playoff" => fields.push(("sections".into(), w.section.clone())),
+        "/invite/{token}" => {
+            fields.push(("username".into(), format!("new-{}", Uuid::new_v4())));
+            fields.push(("password".into(), "a long password".into()));
+        }
+        _ => {}
+    }
+    fields
+}
+
+fn form_uri(w: &World, path: &str) -> String {
+    path.replace("{t}", &w.tournament)
+        .replace("{s}", &w.section)
+        .replace("{k}", &w.knockout_section)
+        .replace("{m}", &w.knockout_match)
+        .replace("{u}", &w.spare_user)
+        .replace("{i}", &w.invitation)
+        .replace("{e}", &w.entrants[0])
+        .replace("{r}", &w.registration)
+        .replace("{b}", &w.board)
+        .replace("{x}", &Uuid::new_v4().to_string())
+        .replace("{token}", &w.invitation_token)
+}
+
+#[sqlx::test]
+async fn every_dashboard_form_answers_each_role_as_the_table_says(pool: PgPool) {
+    use crate::support::{csrf_of, Browser};
+    let mut failures = Vec::new();
+    for (n, (path, who)) in FORMS.iter().enumerate() {
+        let w = world(&pool, n).await;
+        for (actor, _) in &w.tokens {
+            let mut browser = Browser::new(&pool);
+            if *actor != "anonymous" {
+                browser
+                    .log_in(&format!("{actor}-{n}"), "a long password")
+                    .await;
+            }
+            let page = browser.get("/login").await;
+            let csrf = if *actor == "anonymous" {
+                csrf_of(&page.text)
+            } else {
+                csrf_of(&browser.get("/account").await.text)
+            };
+            let uri = form_uri(&w, path);
+            let mut fields = vec![("csrf".to_string(), csrf)];
+            fields.extend(form_fields(&w, path));
+            let borrowed: Vec<(&str, &str)> = fields
+                .iter()
+                .map(|(k, v)| (k.as_str(), v.as_str()))
+                .collect();
+            let reply = if path.ends_with("/import") || path.ends_with("/import-trf") {
+                browser.post_multipart(&uri, &borrowed, None).await
+            } else {
+                browser.post_form(&uri, &borrowed).await
+            };
+            let status = reply.status;
+            let to_login = status == StatusCode::SEE_OTHER
+                && reply
+                    .headers
+                    .get("location")
+                    .and_then(|l| l.to_str().ok())
+                    .is_some_and(|l| l.starts_with("/login"));
+            // Logging out everywhere ends at the login page: that is its success.
+            let to_login =
+                to_login && !(*path == "/account/sessions/end-all" && *actor != "anonymous");
+            let ok = if allowed(*who, actor) {
+                status != StatusCode::FORBIDDEN && !to_login && !status.is_server_error()
+            } else if *actor == "anonymous" {
+                to_login
+            } else {
+                status == StatusCode::FORBIDDEN
+            };
+            eprintln!("POST {path} as {actor}: {status}");
+            if !ok {
+                failures.push(format!(
+                    "POST {path} as {actor} ({who:?}): {status} {}",
+                    reply.text.chars().take(300).collect::<String>()
+                ));
+            }
+        }
+    }
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
