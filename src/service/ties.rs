@@ -280,17 +280,17 @@ pub async fn resolve(
     section_id: Uuid,
     input: &TieInput,
 ) -> Result<TieGroup> {
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let mut check = super::check::Check::new();
     let method = check.one_of("method", &input.method, &["lot", "manual"]);
     if input.entrants.len() < 2 {
         check.error("entrants", "name at least two tied entrants");
     }
     check.finish()?;
-    let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut *tx, section_id)
-        .await?
-        .ok_or(Error::NotFound("section"))?;
-    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let decided = standings(&mut tx, section.clone()).await?;
     let rows = &decided.table.rows;
     let id_of = |i: usize| {

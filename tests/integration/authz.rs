@@ -295,6 +295,7 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         (_, "/api/v1/sections/{id}/forbidden-pairs") => json!({"a": a, "b": b}),
         ("POST", "/api/v1/sections/{id}/knockout") => json!({"size": 4}),
         ("PUT", "/api/v1/sections/{id}/prizes") => json!({"prizes": []}),
+        ("POST", "/api/v1/sections/{id}/ties") => json!({"method": "lot", "entrants": []}),
         ("POST", "/api/v1/sections/{id}/registrations") => {
             json!({"name": "Online", "email": "o@example.org", "waiver_accepted": true})
         }
@@ -394,6 +395,7 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{s}/import", Who::Arbiter),
     ("/admin/s/{s}/prizes", Who::Arbiter),
     ("/admin/s/{s}/settings", Who::Arbiter),
+    ("/admin/s/{s}/ties", Who::Arbiter),
     ("/admin/s/{s}/byes", Who::Arbiter),
     ("/admin/s/{s}/byes/{e}/3/cancel", Who::Arbiter),
     ("/admin/s/{s}/forbidden-pairs", Who::Arbiter),
@@ -422,6 +424,7 @@ fn form_fields(w: &World, path: &str) -> Vec<(String, String)> {
         "/admin/s/{s}/rounds/1/results" => &[("line", "1 1")],
         "/admin/s/{k}/knockout" => &[("size", "4")],
         "/admin/s/{s}/byes" => &[("bye_round", "3")],
+        "/admin/s/{s}/ties" => &[("method", "lot"), ("entrants", "")],
         "/admin/users" => &[("username", "form-user"), ("password", "a long password")],
         "/account/password" => &[
             ("current_password", "wrong"),

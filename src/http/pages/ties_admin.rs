@@ -107,6 +107,15 @@ pub async fn decide_tie(
         .filter_map(|s| s.trim().parse().ok())
         .collect();
     let method = form.get("method").cloned().unwrap_or_default();
+    // Who may decide is checked before the form is read.
+    let allowed = async {
+        let section = service::sections::get(&state.db, id).await?;
+        require(&state, &actor, section.tournament_id, Need::Arbiter).await
+    }
+    .await;
+    if let Err(err) = allowed {
+        return fail(err, &ctx);
+    }
     let entrants = if method == "manual" {
         let mut placed: Vec<(i64, Uuid)> = entrants
             .iter()
