@@ -45,6 +45,12 @@ export function registerPrintTests({ test, logIn, assert, api, data, base, out, 
     for (const board of round.boards.filter((b) => b.black)) {
       await api('PUT', `/api/v1/boards/${board.id}/result`, { result: 'red_wins' }, token);
     }
+    // The two winners (and the two losers) stay tied after the chain: prizes of different
+    // value need the arbiter's order, who keeps the chain's.
+    for (const group of await api('GET', `/api/v1/sections/${s.id}/ties`)) {
+      const entrants = group.entrants.map((e) => e.entrant_id);
+      await api('POST', `/api/v1/sections/${s.id}/ties`, { method: 'manual', entrants }, token);
+    }
     const ko = await api('POST', `/api/v1/tournaments/${t.id}/sections`, { name: '淘汰組', rounds: 1 }, token);
     for (const name of [EVIL, '甲', '乙', '丙']) {
       await api('POST', `/api/v1/sections/${ko.id}/entrants`, { name }, token);
