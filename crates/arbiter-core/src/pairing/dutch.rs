@@ -28,7 +28,9 @@
 //! Public fixtures: 147/147 identical (pairs, colours and board order) for the 2025 edition
 //! and for `Edition::E2017` against bbpPairings v5.0.1.
 
-use super::matching::{MatchWeight, Matcher, Wide};
+use super::matching::{
+    DefaultWeight, MatchWeight, Matcher, PersistentMatcher, SparseMatcher, Wide,
+};
 use super::{entrants_to_pair, next_round, Board, PairingError, RoundPairing};
 use crate::model::{Points, ResultCode, RoundRecord, Side, StartNo, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
@@ -63,7 +65,25 @@ pub struct DutchOptions {
 pub fn pair(t: &Tournament, options: &DutchOptions) -> Result<RoundPairing, PairingError> {
     let round = next_round(t);
     let ctx = Context::new(t, round, options)?;
-    ctx.pair()
+    ctx.pair(Backend::Sparse)
+}
+
+/// [`pair`] on the dense matcher (every pair's weight stored): the reference the sparse
+/// matching is tested against. Needs memory quadratic in the number of entrants.
+///
+/// # Errors
+/// As [`pair`].
+pub fn pair_dense(t: &Tournament, options: &DutchOptions) -> Result<RoundPairing, PairingError> {
+    let round = next_round(t);
+    let ctx = Context::new(t, round, options)?;
+    ctx.pair(Backend::Dense)
+}
+
+/// Which matcher runs the engine.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Backend {
+    Dense,
+    Sparse,
 }
 
 /// Float direction of one past round (C.04.3 1.4).
@@ -351,7 +371,7 @@ impl Context {
             && !(self.final_round && (a.topscorer || b.topscorer)))
     }
 
-    fn pair(&self) -> Result<RoundPairing, PairingError> {
+    fn pair(&self, backend: Backend) -> Result<RoundPairing, PairingError> {
         if self.players.is_empty() {
             return Ok(RoundPairing::default());
         }
@@ -360,7 +380,14 @@ impl Context {
         let limbs = bits.div_ceil(64) as usize;
         macro_rules! run {
             ($l:literal) => {
-                self.pair_with::<$l>(&sorted, &shifts, &layout)
+                match backend {
+                    Backend::Dense => {
+                        self.pair_with::<$l, Matcher<Wide<$l>>>(&sorted, &shifts, &layout)
+                    }
+                    Backend::Sparse => {
+                        self.pair_with::<$l, SparseMatcher<Wide<$l>>>(&sorted, &shifts, &layout)
+                    }
+                }
             };
         }
         let matching = match limbs {
@@ -538,6 +565,7 @@ fn bits_for(v: u64) -> u32 {
 }
 
 /// Widths of the weight fields.
+#[derive(Clone, Copy)]
 struct Layout {
     /// Bits for the largest score group's size.
     b: u32,
@@ -598,6 +626,19 @@ struct Weigher<'s> {
 impl Weigher<'_> {
     fn bye_candidate(&self, p: &Player) -> bool {
         p.eligible_for_bye && p.score <= self.bye_score
+    }
+
+    /// Half of the doubled default weight `2·weight(h, l, false, false)` splits into one
+    /// term per player (top field and C9 rank): this is that term, the matcher's potential.
+    fn potential<W: Field>(&self, p: &Player) -> W {
+        let Layout { b, s, .. } = *self.layout;
+        let total = self.layout.total_bits();
+        let mut w = W::ZERO.added_at(total - 2, 1 + 2 * u64::from(!self.bye_candidate(p)));
+        if self.c9_switch && p.score == self.bye_score {
+            let rank = self.ranks.get(&p.played_games).copied().unwrap_or(0);
+            w = w.added_at(total - 2 - 4 * b - 2 * s, 2 * rank);
+        }
+        w
     }
 
     #[cfg(test)]
@@ -788,49 +829,75 @@ impl Weigher<'_> {
 
 impl Context {
     #[allow(clippy::too_many_lines, clippy::needless_range_loop)]
-    fn pair_with<const L: usize>(
-        &self,
-        sorted: &[&Player],
-        shifts: &BTreeMap<i64, u32>,
-        layout: &Layout,
+    fn pair_with<'a, const L: usize, M: PersistentMatcher<'a, Wide<L>>>(
+        &'a self,
+        sorted: &'a [&'a Player],
+        shifts: &'a BTreeMap<i64, u32>,
+        layout: &'a Layout,
     ) -> Result<Vec<Option<usize>>, PairingError> {
         type W<const L: usize> = Wide<L>;
         let n = sorted.len();
         let b = layout.b;
-        let mut m: Matcher<W<L>> = Matcher::with_weight_bits(n, layout.total_bits() + 2);
-        let empty_ranks = BTreeMap::new();
+        let mut m = M::with_weight_bits(n, layout.total_bits() + 2);
         let top = sorted[0].score;
         let mut bye_score = 0i64;
         let mut c9_switch = false;
         let mut ranks: BTreeMap<u32, u64> = BTreeMap::new();
-        // Pre-pass: completability, PAB score (C5), C9 switch for the first bracket.
-        {
+        // The default weight of every pair for the pre-pass: `weight(h, l, false, false)`
+        // under the given bye settings (with their potentials, see `Weigher::potential`).
+        let flat = |bye_score: i64, c9_switch: bool, ranks: &BTreeMap<u32, u64>| {
+            let (layout, shifts, ranks) = (*layout, shifts.clone(), ranks.clone());
             let weigher = Weigher {
                 ctx: self,
-                layout,
-                shifts,
-                bye_score: 0,
-                c9_switch: false,
-                ranks: &empty_ranks,
+                layout: &layout,
+                shifts: &shifts,
+                bye_score,
+                c9_switch,
+                ranks: &ranks,
             };
-            for v in 0..n {
-                for u in 0..v {
-                    let (h, l) = (sorted[u], sorted[v]);
-                    let w: Option<W<L>> = if n % 2 == 1 {
-                        self.compatible(l, h).then(|| {
-                            let f1 =
-                                1 + u64::from(!l.eligible_for_bye) + u64::from(!h.eligible_for_bye);
-                            let sum = u64::from(shifts[&l.score] + shifts[&h.score]);
-                            W::<L>::ZERO
-                                .added_at(layout.s + b, f1)
-                                .added_at(b, sum)
-                                .added_at(0, u64::from(l.score >= top))
-                        })
-                    } else {
-                        weigher.weight(h, l, false, false)
-                    };
-                    m.set_weight(v, u, w);
-                }
+            let potential: Vec<W<L>> = sorted.iter().map(|p| weigher.potential(p)).collect();
+            let default: DefaultWeight<'a, W<L>> = Box::new(move |a: usize, c: usize| {
+                let weigher = Weigher {
+                    ctx: self,
+                    layout: &layout,
+                    shifts: &shifts,
+                    bye_score,
+                    c9_switch,
+                    ranks: &ranks,
+                };
+                weigher.weight(sorted[a.min(c)], sorted[a.max(c)], false, false)
+            });
+            (potential, default)
+        };
+        // Pre-pass: completability, PAB score (C5), C9 switch for the first bracket.
+        {
+            if n % 2 == 1 {
+                // Completability with the lowest PAB score, and whether the top group can
+                // stay together: additive weights plus one for pairs within the top group.
+                let field = |p: &Player| -> W<L> {
+                    W::<L>::ZERO
+                        .added_at(layout.s + b, 1 + 2 * u64::from(!p.eligible_for_bye))
+                        .added_at(b, 2 * u64::from(shifts[&p.score]))
+                        .added_at(0, u64::from(p.score >= top))
+                };
+                let potential: Vec<W<L>> = sorted.iter().map(|p| field(p)).collect();
+                let shifts = shifts.clone();
+                let default: DefaultWeight<'a, W<L>> = Box::new(move |a: usize, c: usize| {
+                    let (h, l) = (sorted[a.min(c)], sorted[a.max(c)]);
+                    self.compatible(l, h).then(|| {
+                        let f1 =
+                            1 + u64::from(!l.eligible_for_bye) + u64::from(!h.eligible_for_bye);
+                        let sum = u64::from(shifts[&l.score] + shifts[&h.score]);
+                        W::<L>::ZERO
+                            .added_at(layout.s + b, f1)
+                            .added_at(b, sum)
+                            .added_at(0, u64::from(l.score >= top))
+                    })
+                });
+                m.set_defaults(potential, default);
+            } else {
+                let (potential, default) = flat(0, false, &ranks);
+                m.set_defaults(potential, default);
             }
             m.solve();
             let mates = m.matching();
@@ -845,19 +912,8 @@ impl Context {
             if n % 2 == 1 && self.edition == Edition::E2017 {
                 // No C5 and no C9 before 2025: every eligible entrant may take the bye.
                 bye_score = i64::MAX;
-                let weigher = Weigher {
-                    ctx: self,
-                    layout,
-                    shifts,
-                    bye_score,
-                    c9_switch: false,
-                    ranks: &ranks,
-                };
-                for v in 0..n {
-                    for u in 0..v {
-                        m.set_weight(v, u, weigher.weight(sorted[u], sorted[v], false, false));
-                    }
-                }
+                let (potential, default) = flat(bye_score, false, &ranks);
+                m.set_defaults(potential, default);
             } else if n % 2 == 1 {
                 let bye = unmatched[0];
                 bye_score = sorted[bye].score;
@@ -874,19 +930,8 @@ impl Context {
                 for (i, c) in counts.into_iter().enumerate() {
                     ranks.insert(c, i as u64);
                 }
-                let weigher = Weigher {
-                    ctx: self,
-                    layout,
-                    shifts,
-                    bye_score,
-                    c9_switch,
-                    ranks: &ranks,
-                };
-                for v in 0..n {
-                    for u in 0..v {
-                        m.set_weight(v, u, weigher.weight(sorted[u], sorted[v], false, false));
-                    }
-                }
+                let (potential, default) = flat(bye_score, c9_switch, &ranks);
+                m.set_defaults(potential, default);
             }
         }
 
@@ -901,7 +946,7 @@ impl Context {
         }
         let mut group_begin = 0usize; // number of MDPs in `bracket`
         let mut group_begin_vertex = 0usize;
-        let mate_of = |m: &Matcher<W<L>>, v: usize| m.mate(v).unwrap_or(v);
+        let mate_of = |m: &M, v: usize| m.mate(v).unwrap_or(v);
 
         while bracket.len() > 1 || next_iter < n {
             let next_begin = bracket.len();
@@ -1053,11 +1098,11 @@ impl Context {
                 }
             }
             m.solve();
-            let is_exchanged_down = |m: &Matcher<W<L>>, v: usize| {
+            let is_exchanged_down = |m: &M, v: usize| {
                 let x = mate_of(m, v);
                 x <= v || x >= next_begin_vertex
             };
-            let is_up = |m: &Matcher<W<L>>, v: usize| {
+            let is_up = |m: &M, v: usize| {
                 let x = mate_of(m, v);
                 x > v && x < next_begin_vertex
             };
