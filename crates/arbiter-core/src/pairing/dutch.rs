@@ -25,6 +25,17 @@
 //! without a solve. Any other case is solved exactly as the reference does. Figures are in
 //! `examples/dutch_timing.rs` and `benches/dutch.rs`.
 //!
+//! Scale (issue #19). The whole-round matching is sparse ([`SparseMatcher`]): a pair that is
+//! not in the bracket being paired (nor both in the bracket and the next score group) has
+//! the pre-pass weight, which splits into one term per player (the top field and the C9
+//! rank; `Weigher::potential`). Only those pairs' weights are needed, and the matcher
+//! stores a few of them per player; after each solve the optimal duals prove every other
+//! one unneeded (non-negative reduced cost), or the missing pair is added and the optimum
+//! repaired. The result is an optimum of the same dense weights, so the pairing is the
+//! same: [`pair_dense`] keeps the dense matcher as the reference, and a property test
+//! compares the two. Memory is the brackets' pairs (4 bytes each in the engine, about 30
+//! in the matcher) instead of `n²` wide weights.
+//!
 //! Public fixtures: 147/147 identical (pairs, colours and board order) for the 2025 edition
 //! and for `Edition::E2017` against bbpPairings v5.0.1.
 
@@ -559,6 +570,48 @@ fn neutral_colour(p: &Player, q: &Player) -> Option<Side> {
     }
 }
 
+/// A bracket's base weights, `get(larger, smaller)` for `larger` at or after the bracket's
+/// first resident: interned, so that a pair costs 4 bytes whatever the weight's width
+/// (a bracket's weights take few distinct values).
+struct Base<W> {
+    rows: Vec<Vec<u32>>,
+    table: Vec<W>,
+    index: std::collections::HashMap<W, u32>,
+}
+
+impl<W: Copy + Eq + std::hash::Hash> Base<W> {
+    const NONE: u32 = u32::MAX;
+
+    fn new(size: usize) -> Self {
+        Base {
+            rows: vec![Vec::new(); size],
+            table: Vec::new(),
+            index: std::collections::HashMap::new(),
+        }
+    }
+
+    /// Appends `w` to row `larger` (the next `smaller`).
+    fn push(&mut self, larger: usize, w: Option<W>) {
+        let id = match w {
+            None => Self::NONE,
+            Some(w) => *self.index.entry(w).or_insert_with(|| {
+                self.table.push(w);
+                (self.table.len() - 1) as u32
+            }),
+        };
+        self.rows[larger].push(id);
+    }
+
+    fn get(&self, larger: usize, smaller: usize) -> Option<W> {
+        let id = self.rows[larger][smaller];
+        (id != Self::NONE).then(|| self.table[id as usize])
+    }
+
+    fn clear(&mut self, larger: usize, smaller: usize) {
+        self.rows[larger][smaller] = Self::NONE;
+    }
+}
+
 /// Number of bits needed to write `v` (0 for 0).
 fn bits_for(v: u64) -> u32 {
     64 - v.leading_zeros()
@@ -964,36 +1017,34 @@ impl Context {
                 c9_switch,
                 ranks: &ranks,
             };
-            // base[larger][smaller] for larger >= group_begin.
+            // base.get(larger, smaller) for larger >= group_begin.
             let size = bracket.len();
-            let mut base: Vec<Vec<Option<W<L>>>> = vec![Vec::new(); size];
+            let mut base: Base<W<L>> = Base::new(size);
             for larger in group_begin..size {
-                let row: Vec<Option<W<L>>> = (0..larger)
-                    .map(|smaller| {
-                        weigher.weight(
-                            sorted[bracket[smaller]],
-                            sorted[bracket[larger]],
-                            larger < next_begin,
-                            larger >= next_begin,
-                        )
-                    })
-                    .collect();
-                base[larger] = row;
+                for smaller in 0..larger {
+                    let w = weigher.weight(
+                        sorted[bracket[smaller]],
+                        sorted[bracket[larger]],
+                        larger < next_begin,
+                        larger >= next_begin,
+                    );
+                    base.push(larger, w);
+                }
             }
             for larger in group_begin..size {
                 for smaller in 0..larger {
-                    m.set_weight(bracket[larger], bracket[smaller], base[larger][smaller]);
+                    m.set_weight(bracket[larger], bracket[smaller], base.get(larger, smaller));
                 }
             }
             let in_bracket = |x: usize| x >= group_begin_vertex && x < next_begin_vertex;
             // Remainder weight: base plus the exchange-order addend.
-            let with_addend = |base: &Vec<Vec<Option<W<L>>>>,
+            let with_addend = |base: &Base<W<L>>,
                                smaller: usize,
                                larger: usize,
                                smaller_rem: usize,
                                rem_pairs: usize|
              -> Option<W<L>> {
-                base[larger][smaller].map(|w| {
+                base.get(larger, smaller).map(|w| {
                     let addend = W::<L>::from_u64(u64::from(smaller_rem < rem_pairs))
                         .shifted_left(2 * b)
                         .sub(W::from_u64(smaller_rem as u64))
@@ -1032,7 +1083,7 @@ impl Context {
                 remaining -= 1;
                 if !in_bracket(mate_of(&m, pv)) {
                     for oi in group_begin..next_begin {
-                        if let Some(w) = base[oi][pi] {
+                        if let Some(w) = base.get(oi, pi) {
                             m.set_weight(pv, bracket[oi], Some(w.add(W::one())));
                         }
                     }
@@ -1043,7 +1094,7 @@ impl Context {
                     remaining_matched -= 1;
                     let bonus = W::<L>::from_u64((next_begin - group_begin) as u64 + 1);
                     for oi in group_begin..next_begin {
-                        if let Some(w) = base[oi][pi] {
+                        if let Some(w) = base.get(oi, pi) {
                             m.set_weight(pv, bracket[oi], Some(w.add(bonus)));
                         }
                     }
@@ -1062,7 +1113,7 @@ impl Context {
                     if matched[ov] {
                         continue;
                     }
-                    if let Some(w) = base[oi][pi] {
+                    if let Some(w) = base.get(oi, pi) {
                         m.set_weight(pv, ov, Some(w.add(W::from_u64(addend))));
                         addend += 1;
                     }
@@ -1133,7 +1184,7 @@ impl Context {
                 }
                 for &oi in &remainder[idx + 1..] {
                     if exchange {
-                        base[oi][pi] = None;
+                        base.clear(oi, pi);
                     }
                     m.set_weight(pv, bracket[oi], with_addend(&base, pi, oi, idx, rem_pairs));
                 }
@@ -1156,11 +1207,11 @@ impl Context {
                 if is_up(&m, pv) {
                     left -= 1;
                     for &oi in &remainder[..idx] {
-                        base[pi][oi] = None;
+                        base.clear(pi, oi);
                         m.set_weight(pv, bracket[oi], None);
                     }
                     for oi in next_begin..size {
-                        base[oi][pi] = None;
+                        base.clear(oi, pi);
                         m.set_weight(pv, bracket[oi], None);
                     }
                 }
@@ -1177,9 +1228,9 @@ impl Context {
                 for &oi in &remainder[pj + 1..] {
                     let ov = bracket[oi];
                     if is_exchanged_down(&m, pv) || is_up(&m, ov) {
-                        base[oi][pi] = None;
+                        base.clear(oi, pi);
                     }
-                    m.set_weight(pv, ov, base[oi][pi]);
+                    m.set_weight(pv, ov, base.get(oi, pi));
                 }
             }
             // Stage 4: pair each S1' player with the highest-ranked possible partner.
@@ -1197,7 +1248,9 @@ impl Context {
                 if m.is_certified() && mv != pv {
                     let first = remainder
                         .iter()
-                        .filter(|&&oi| oi > pi && !matched[bracket[oi]] && base[oi][pi].is_some())
+                        .filter(|&&oi| {
+                            oi > pi && !matched[bracket[oi]] && base.get(oi, pi).is_some()
+                        })
                         .map(|&oi| bracket[oi])
                         .find(|&ov| m.may_be_optimal(pv, ov));
                     if let Some(c) = first {
@@ -1215,7 +1268,7 @@ impl Context {
                     if oi <= pi || matched[ov] {
                         continue;
                     }
-                    if let Some(w) = base[oi][pi] {
+                    if let Some(w) = base.get(oi, pi) {
                         m.set_weight(pv, ov, Some(w.add(W::from_u64(addend))));
                     }
                     addend += 1;
