@@ -576,7 +576,7 @@ fn neutral_colour(p: &Player, q: &Player) -> Option<Side> {
 struct Base<W> {
     rows: Vec<Vec<u32>>,
     table: Vec<W>,
-    index: std::collections::HashMap<W, u32>,
+    index: super::matching::WeightMap<W, u32>,
 }
 
 impl<W: Copy + Eq + std::hash::Hash> Base<W> {
@@ -586,7 +586,7 @@ impl<W: Copy + Eq + std::hash::Hash> Base<W> {
         Base {
             rows: vec![Vec::new(); size],
             table: Vec::new(),
-            index: std::collections::HashMap::new(),
+            index: super::matching::WeightMap::default(),
         }
     }
 

@@ -30,6 +30,34 @@ use std::fmt::Debug;
 pub mod sparse;
 pub use sparse::{DefaultWeight, SparseMatcher};
 
+/// A fast, deterministic hasher for interning weights (multiply-rotate per word, as in
+/// rustc's FxHash): the default SipHash cost a noticeable share of a big bracket's time.
+#[derive(Default, Clone, Copy)]
+pub struct WordHasher(u64);
+
+impl std::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+}
+
+/// A hash map keyed by weights, with [`WordHasher`].
+pub type WeightMap<K, V> =
+    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<WordHasher>>;
+
 /// A matcher that keeps its optimum between solves, dense ([`Matcher`]) or sparse
 /// ([`SparseMatcher`]): what the Dutch engine needs, so that both can run it (the dense one
 /// is the reference the sparse one is tested against).
@@ -206,7 +234,9 @@ impl<const L: usize> PartialEq for Wide<L> {
 
 impl<const L: usize> std::hash::Hash for Wide<L> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.hash(state);
+        for &limb in &self.0 {
+            state.write_u64(limb);
+        }
     }
 }
 

@@ -61,7 +61,7 @@ struct Edges<W> {
     /// Distinct doubled weights and their approximations.
     table: Vec<W>,
     hi2: Vec<i64>,
-    index: HashMap<W, u32>,
+    index: super::WeightMap<W, u32>,
     shift: u32,
 }
 
@@ -136,7 +136,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             dead: vec![0; m],
             table: Vec::new(),
             hi2: Vec::new(),
-            index: HashMap::new(),
+            index: super::WeightMap::default(),
             shift: (bits + 4).saturating_sub(60),
         };
         let mut st = State::new(m);
