@@ -19,6 +19,11 @@
 //! - `--generated`, round 5: 1,000 entrants 0.5 s, 2,000 entrants 3.0 s, 5,000 entrants
 //!   15.6 s (2.6 GB).
 //!
+//! After the sparse matching (issue #19; 1 Dec 2026, a heavily loaded machine, CPU time of the
+//! round, peak memory of the whole process): `--generated` rounds 2 / 5 / 9 took 0.27 / 0.24 /
+//! 0.33 s at 1,000 entrants (23 MB), 1.13 / 1.43 / 1.77 s at 2,000 (74 MB) and 18.1 / 17.1 /
+//! 17.8 s at 5,000 (482 MB, reached while generating round 1's single 5,000-player bracket).
+//!
 //! Before the per-stage tight matching and the solve skipping of stage 4 (same machine,
 //! same day): 2,000 entrants about 10 s CPU for rounds 2 and 3; 5,000 entrants 53 s CPU for
 //! round 2 alone (one bracket's first solve took 45 s), 10–16 s for round 1. An older note

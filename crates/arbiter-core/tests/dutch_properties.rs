@@ -7,7 +7,7 @@ mod common;
 
 use arbiter_core::generator::{generate, GeneratorConfig, SplitMix64};
 use arbiter_core::pairing::check::{check, CheckOptions};
-use arbiter_core::pairing::dutch::{pair, DutchOptions, Edition};
+use arbiter_core::pairing::dutch::{pair, pair_dense, DutchOptions, Edition};
 use arbiter_core::pairing::PairingError;
 
 #[test]
@@ -81,6 +81,65 @@ fn generated_pairings_pass_the_checker_and_are_deterministic() {
     eprintln!("{checked} generated tournaments checked, {unpairable} unpairable skipped");
     assert!(
         checked * 2 > cases as usize,
+        "too many unpairable tournaments"
+    );
+}
+
+/// The sparse matching (the default) pairs exactly like the dense reference matcher, in both
+/// editions, on generated events of up to 2,000 entrants and up to 11 rounds. A short run by
+/// default (about 100 events, the largest a few hundred entrants);
+/// `DUTCH_SPARSE_CASES=N` runs N events, every tenth of them up to 2,000 entrants.
+#[test]
+fn the_sparse_matching_pairs_like_the_dense_one() {
+    let env_cases: Option<u64> = std::env::var("DUTCH_SPARSE_CASES")
+        .ok()
+        .and_then(|v| v.parse().ok());
+    let cases = env_cases.unwrap_or(100);
+    let largest = if env_cases.is_some() { 2000 } else { 300 };
+    let mut rng = SplitMix64::new(20_261_201);
+    let mut compared = 0;
+    for case in 0..cases {
+        let rounds_total = 3 + rng.below(9) as u32;
+        let entrants = if case % 10 == 9 {
+            100 + rng.below(largest - 99) as u32
+        } else {
+            2 + rng.below(90) as u32
+        };
+        let config = GeneratorConfig {
+            entrants,
+            rounds_total,
+            seed: rng.next_u64(),
+            draw_percent: rng.below(50) as u32,
+            forfeit_percent: rng.below(8) as u32,
+            absence_percent: rng.below(10) as u32,
+            forbidden_pairs: if case % 3 == 0 {
+                rng.below(6) as u32
+            } else {
+                0
+            },
+            accelerated_rounds: if case % 4 == 0 {
+                rng.below(3) as u32
+            } else {
+                0
+            },
+        };
+        let played = rng.below(u64::from(rounds_total)) as u32;
+        let Ok(t) = generate(&config, played) else {
+            continue;
+        };
+        for edition in [Edition::E2025, Edition::E2017] {
+            let options = DutchOptions { edition };
+            assert_eq!(
+                pair(&t, &options),
+                pair_dense(&t, &options),
+                "sparse and dense differ: {config:?} after {played} rounds ({edition:?})"
+            );
+        }
+        compared += 1;
+    }
+    eprintln!("{compared} generated tournaments: sparse = dense");
+    assert!(
+        compared * 2 > cases as usize,
         "too many unpairable tournaments"
     );
 }

@@ -25,10 +25,23 @@
 //! without a solve. Any other case is solved exactly as the reference does. Figures are in
 //! `examples/dutch_timing.rs` and `benches/dutch.rs`.
 //!
+//! Scale (issue #19). The whole-round matching is sparse ([`SparseMatcher`]): a pair that is
+//! not in the bracket being paired (nor both in the bracket and the next score group) has
+//! the pre-pass weight, which splits into one term per player (the top field and the C9
+//! rank; `Weigher::potential`). Only those pairs' weights are needed, and the matcher
+//! stores a few of them per player; after each solve the optimal duals prove every other
+//! one unneeded (non-negative reduced cost), or the missing pair is added and the optimum
+//! repaired. The result is an optimum of the same dense weights, so the pairing is the
+//! same: [`pair_dense`] keeps the dense matcher as the reference, and a property test
+//! compares the two. Memory is the brackets' pairs (4 bytes each in the engine, about 30
+//! in the matcher) instead of `n²` wide weights.
+//!
 //! Public fixtures: 147/147 identical (pairs, colours and board order) for the 2025 edition
 //! and for `Edition::E2017` against bbpPairings v5.0.1.
 
-use super::matching::{MatchWeight, Matcher, Wide};
+use super::matching::{
+    DefaultWeight, MatchWeight, Matcher, PersistentMatcher, SparseMatcher, Wide,
+};
 use super::{entrants_to_pair, next_round, Board, PairingError, RoundPairing};
 use crate::model::{Points, ResultCode, RoundRecord, Side, StartNo, Tournament};
 use std::collections::{BTreeMap, BTreeSet};
@@ -66,7 +79,25 @@ pub struct DutchOptions {
 pub fn pair(t: &Tournament, options: &DutchOptions) -> Result<RoundPairing, PairingError> {
     let round = next_round(t);
     let ctx = Context::new(t, round, options)?;
-    ctx.pair()
+    ctx.pair(Backend::Sparse)
+}
+
+/// [`pair`] on the dense matcher (every pair's weight stored): the reference the sparse
+/// matching is tested against. Needs memory quadratic in the number of entrants.
+///
+/// # Errors
+/// As [`pair`].
+pub fn pair_dense(t: &Tournament, options: &DutchOptions) -> Result<RoundPairing, PairingError> {
+    let round = next_round(t);
+    let ctx = Context::new(t, round, options)?;
+    ctx.pair(Backend::Dense)
+}
+
+/// Which matcher runs the engine.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Backend {
+    Dense,
+    Sparse,
 }
 
 /// Float direction of one past round (C.04.3 1.4).
@@ -356,7 +387,7 @@ impl Context {
             && !(self.final_round && (a.topscorer || b.topscorer)))
     }
 
-    fn pair(&self) -> Result<RoundPairing, PairingError> {
+    fn pair(&self, backend: Backend) -> Result<RoundPairing, PairingError> {
         if self.players.is_empty() {
             return Ok(RoundPairing::default());
         }
@@ -365,7 +396,14 @@ impl Context {
         let limbs = bits.div_ceil(64) as usize;
         macro_rules! run {
             ($l:literal) => {
-                self.pair_with::<$l>(&sorted, &shifts, &layout)
+                match backend {
+                    Backend::Dense => {
+                        self.pair_with::<$l, Matcher<Wide<$l>>>(&sorted, &shifts, &layout)
+                    }
+                    Backend::Sparse => {
+                        self.pair_with::<$l, SparseMatcher<Wide<$l>>>(&sorted, &shifts, &layout)
+                    }
+                }
             };
         }
         let matching = match limbs {
@@ -537,12 +575,55 @@ fn neutral_colour(p: &Player, q: &Player) -> Option<Side> {
     }
 }
 
+/// A bracket's base weights, `get(larger, smaller)` for `larger` at or after the bracket's
+/// first resident: interned, so that a pair costs 4 bytes whatever the weight's width
+/// (a bracket's weights take few distinct values).
+struct Base<W> {
+    rows: Vec<Vec<u32>>,
+    table: Vec<W>,
+    index: super::matching::WeightMap<W, u32>,
+}
+
+impl<W: Copy + Eq + std::hash::Hash> Base<W> {
+    const NONE: u32 = u32::MAX;
+
+    fn new(size: usize) -> Self {
+        Base {
+            rows: vec![Vec::new(); size],
+            table: Vec::new(),
+            index: super::matching::WeightMap::default(),
+        }
+    }
+
+    /// Appends `w` to row `larger` (the next `smaller`).
+    fn push(&mut self, larger: usize, w: Option<W>) {
+        let id = match w {
+            None => Self::NONE,
+            Some(w) => *self.index.entry(w).or_insert_with(|| {
+                self.table.push(w);
+                (self.table.len() - 1) as u32
+            }),
+        };
+        self.rows[larger].push(id);
+    }
+
+    fn get(&self, larger: usize, smaller: usize) -> Option<W> {
+        let id = self.rows[larger][smaller];
+        (id != Self::NONE).then(|| self.table[id as usize])
+    }
+
+    fn clear(&mut self, larger: usize, smaller: usize) {
+        self.rows[larger][smaller] = Self::NONE;
+    }
+}
+
 /// Number of bits needed to write `v` (0 for 0).
 fn bits_for(v: u64) -> u32 {
     64 - v.leading_zeros()
 }
 
 /// Widths of the weight fields.
+#[derive(Clone, Copy)]
 struct Layout {
     /// Bits for the largest score group's size.
     b: u32,
@@ -603,6 +684,19 @@ struct Weigher<'s> {
 impl Weigher<'_> {
     fn bye_candidate(&self, p: &Player) -> bool {
         p.eligible_for_bye && p.score <= self.bye_score
+    }
+
+    /// Half of the doubled default weight `2·weight(h, l, false, false)` splits into one
+    /// term per player (top field and C9 rank): this is that term, the matcher's potential.
+    fn potential<W: Field>(&self, p: &Player) -> W {
+        let Layout { b, s, .. } = *self.layout;
+        let total = self.layout.total_bits();
+        let mut w = W::ZERO.added_at(total - 2, 1 + 2 * u64::from(!self.bye_candidate(p)));
+        if self.c9_switch && p.score == self.bye_score {
+            let rank = self.ranks.get(&p.played_games).copied().unwrap_or(0);
+            w = w.added_at(total - 2 - 4 * b - 2 * s, 2 * rank);
+        }
+        w
     }
 
     #[cfg(test)]
@@ -793,49 +887,75 @@ impl Weigher<'_> {
 
 impl Context {
     #[allow(clippy::too_many_lines, clippy::needless_range_loop)]
-    fn pair_with<const L: usize>(
-        &self,
-        sorted: &[&Player],
-        shifts: &BTreeMap<i64, u32>,
-        layout: &Layout,
+    fn pair_with<'a, const L: usize, M: PersistentMatcher<'a, Wide<L>>>(
+        &'a self,
+        sorted: &'a [&'a Player],
+        shifts: &'a BTreeMap<i64, u32>,
+        layout: &'a Layout,
     ) -> Result<Vec<Option<usize>>, PairingError> {
         type W<const L: usize> = Wide<L>;
         let n = sorted.len();
         let b = layout.b;
-        let mut m: Matcher<W<L>> = Matcher::with_weight_bits(n, layout.total_bits() + 2);
-        let empty_ranks = BTreeMap::new();
+        let mut m = M::with_weight_bits(n, layout.total_bits() + 2);
         let top = sorted[0].score;
         let mut bye_score = 0i64;
         let mut c9_switch = false;
         let mut ranks: BTreeMap<u32, u64> = BTreeMap::new();
-        // Pre-pass: completability, PAB score (C5), C9 switch for the first bracket.
-        {
+        // The default weight of every pair for the pre-pass: `weight(h, l, false, false)`
+        // under the given bye settings (with their potentials, see `Weigher::potential`).
+        let flat = |bye_score: i64, c9_switch: bool, ranks: &BTreeMap<u32, u64>| {
+            let (layout, shifts, ranks) = (*layout, shifts.clone(), ranks.clone());
             let weigher = Weigher {
                 ctx: self,
-                layout,
-                shifts,
-                bye_score: 0,
-                c9_switch: false,
-                ranks: &empty_ranks,
+                layout: &layout,
+                shifts: &shifts,
+                bye_score,
+                c9_switch,
+                ranks: &ranks,
             };
-            for v in 0..n {
-                for u in 0..v {
-                    let (h, l) = (sorted[u], sorted[v]);
-                    let w: Option<W<L>> = if n % 2 == 1 {
-                        self.compatible(l, h).then(|| {
-                            let f1 =
-                                1 + u64::from(!l.eligible_for_bye) + u64::from(!h.eligible_for_bye);
-                            let sum = u64::from(shifts[&l.score] + shifts[&h.score]);
-                            W::<L>::ZERO
-                                .added_at(layout.s + b, f1)
-                                .added_at(b, sum)
-                                .added_at(0, u64::from(l.score >= top))
-                        })
-                    } else {
-                        weigher.weight(h, l, false, false)
-                    };
-                    m.set_weight(v, u, w);
-                }
+            let potential: Vec<W<L>> = sorted.iter().map(|p| weigher.potential(p)).collect();
+            let default: DefaultWeight<'a, W<L>> = Box::new(move |a: usize, c: usize| {
+                let weigher = Weigher {
+                    ctx: self,
+                    layout: &layout,
+                    shifts: &shifts,
+                    bye_score,
+                    c9_switch,
+                    ranks: &ranks,
+                };
+                weigher.weight(sorted[a.min(c)], sorted[a.max(c)], false, false)
+            });
+            (potential, default)
+        };
+        // Pre-pass: completability, PAB score (C5), C9 switch for the first bracket.
+        {
+            if n % 2 == 1 {
+                // Completability with the lowest PAB score, and whether the top group can
+                // stay together: additive weights plus one for pairs within the top group.
+                let field = |p: &Player| -> W<L> {
+                    W::<L>::ZERO
+                        .added_at(layout.s + b, 1 + 2 * u64::from(!p.eligible_for_bye))
+                        .added_at(b, 2 * u64::from(shifts[&p.score]))
+                        .added_at(0, u64::from(p.score >= top))
+                };
+                let potential: Vec<W<L>> = sorted.iter().map(|p| field(p)).collect();
+                let shifts = shifts.clone();
+                let default: DefaultWeight<'a, W<L>> = Box::new(move |a: usize, c: usize| {
+                    let (h, l) = (sorted[a.min(c)], sorted[a.max(c)]);
+                    self.compatible(l, h).then(|| {
+                        let f1 =
+                            1 + u64::from(!l.eligible_for_bye) + u64::from(!h.eligible_for_bye);
+                        let sum = u64::from(shifts[&l.score] + shifts[&h.score]);
+                        W::<L>::ZERO
+                            .added_at(layout.s + b, f1)
+                            .added_at(b, sum)
+                            .added_at(0, u64::from(l.score >= top))
+                    })
+                });
+                m.set_defaults(potential, default);
+            } else {
+                let (potential, default) = flat(0, false, &ranks);
+                m.set_defaults(potential, default);
             }
             m.solve();
             let mates = m.matching();
@@ -850,19 +970,8 @@ impl Context {
             if n % 2 == 1 && self.edition == Edition::E2017 {
                 // No C5 and no C9 before 2025: every eligible entrant may take the bye.
                 bye_score = i64::MAX;
-                let weigher = Weigher {
-                    ctx: self,
-                    layout,
-                    shifts,
-                    bye_score,
-                    c9_switch: false,
-                    ranks: &ranks,
-                };
-                for v in 0..n {
-                    for u in 0..v {
-                        m.set_weight(v, u, weigher.weight(sorted[u], sorted[v], false, false));
-                    }
-                }
+                let (potential, default) = flat(bye_score, false, &ranks);
+                m.set_defaults(potential, default);
             } else if n % 2 == 1 {
                 let bye = unmatched[0];
                 bye_score = sorted[bye].score;
@@ -879,19 +988,8 @@ impl Context {
                 for (i, c) in counts.into_iter().enumerate() {
                     ranks.insert(c, i as u64);
                 }
-                let weigher = Weigher {
-                    ctx: self,
-                    layout,
-                    shifts,
-                    bye_score,
-                    c9_switch,
-                    ranks: &ranks,
-                };
-                for v in 0..n {
-                    for u in 0..v {
-                        m.set_weight(v, u, weigher.weight(sorted[u], sorted[v], false, false));
-                    }
-                }
+                let (potential, default) = flat(bye_score, c9_switch, &ranks);
+                m.set_defaults(potential, default);
             }
         }
 
@@ -906,7 +1004,7 @@ impl Context {
         }
         let mut group_begin = 0usize; // number of MDPs in `bracket`
         let mut group_begin_vertex = 0usize;
-        let mate_of = |m: &Matcher<W<L>>, v: usize| m.mate(v).unwrap_or(v);
+        let mate_of = |m: &M, v: usize| m.mate(v).unwrap_or(v);
 
         while bracket.len() > 1 || next_iter < n {
             let next_begin = bracket.len();
@@ -924,36 +1022,34 @@ impl Context {
                 c9_switch,
                 ranks: &ranks,
             };
-            // base[larger][smaller] for larger >= group_begin.
+            // base.get(larger, smaller) for larger >= group_begin.
             let size = bracket.len();
-            let mut base: Vec<Vec<Option<W<L>>>> = vec![Vec::new(); size];
+            let mut base: Base<W<L>> = Base::new(size);
             for larger in group_begin..size {
-                let row: Vec<Option<W<L>>> = (0..larger)
-                    .map(|smaller| {
-                        weigher.weight(
-                            sorted[bracket[smaller]],
-                            sorted[bracket[larger]],
-                            larger < next_begin,
-                            larger >= next_begin,
-                        )
-                    })
-                    .collect();
-                base[larger] = row;
+                for smaller in 0..larger {
+                    let w = weigher.weight(
+                        sorted[bracket[smaller]],
+                        sorted[bracket[larger]],
+                        larger < next_begin,
+                        larger >= next_begin,
+                    );
+                    base.push(larger, w);
+                }
             }
             for larger in group_begin..size {
                 for smaller in 0..larger {
-                    m.set_weight(bracket[larger], bracket[smaller], base[larger][smaller]);
+                    m.set_weight(bracket[larger], bracket[smaller], base.get(larger, smaller));
                 }
             }
             let in_bracket = |x: usize| x >= group_begin_vertex && x < next_begin_vertex;
             // Remainder weight: base plus the exchange-order addend.
-            let with_addend = |base: &Vec<Vec<Option<W<L>>>>,
+            let with_addend = |base: &Base<W<L>>,
                                smaller: usize,
                                larger: usize,
                                smaller_rem: usize,
                                rem_pairs: usize|
              -> Option<W<L>> {
-                base[larger][smaller].map(|w| {
+                base.get(larger, smaller).map(|w| {
                     let addend = W::<L>::from_u64(u64::from(smaller_rem < rem_pairs))
                         .shifted_left(2 * b)
                         .sub(W::from_u64(smaller_rem as u64))
@@ -992,7 +1088,7 @@ impl Context {
                 remaining -= 1;
                 if !in_bracket(mate_of(&m, pv)) {
                     for oi in group_begin..next_begin {
-                        if let Some(w) = base[oi][pi] {
+                        if let Some(w) = base.get(oi, pi) {
                             m.set_weight(pv, bracket[oi], Some(w.add(W::one())));
                         }
                     }
@@ -1003,7 +1099,7 @@ impl Context {
                     remaining_matched -= 1;
                     let bonus = W::<L>::from_u64((next_begin - group_begin) as u64 + 1);
                     for oi in group_begin..next_begin {
-                        if let Some(w) = base[oi][pi] {
+                        if let Some(w) = base.get(oi, pi) {
                             m.set_weight(pv, bracket[oi], Some(w.add(bonus)));
                         }
                     }
@@ -1022,7 +1118,7 @@ impl Context {
                     if matched[ov] {
                         continue;
                     }
-                    if let Some(w) = base[oi][pi] {
+                    if let Some(w) = base.get(oi, pi) {
                         m.set_weight(pv, ov, Some(w.add(W::from_u64(addend))));
                         addend += 1;
                     }
@@ -1058,11 +1154,11 @@ impl Context {
                 }
             }
             m.solve();
-            let is_exchanged_down = |m: &Matcher<W<L>>, v: usize| {
+            let is_exchanged_down = |m: &M, v: usize| {
                 let x = mate_of(m, v);
                 x <= v || x >= next_begin_vertex
             };
-            let is_up = |m: &Matcher<W<L>>, v: usize| {
+            let is_up = |m: &M, v: usize| {
                 let x = mate_of(m, v);
                 x > v && x < next_begin_vertex
             };
@@ -1093,7 +1189,7 @@ impl Context {
                 }
                 for &oi in &remainder[idx + 1..] {
                     if exchange {
-                        base[oi][pi] = None;
+                        base.clear(oi, pi);
                     }
                     m.set_weight(pv, bracket[oi], with_addend(&base, pi, oi, idx, rem_pairs));
                 }
@@ -1116,11 +1212,11 @@ impl Context {
                 if is_up(&m, pv) {
                     left -= 1;
                     for &oi in &remainder[..idx] {
-                        base[pi][oi] = None;
+                        base.clear(pi, oi);
                         m.set_weight(pv, bracket[oi], None);
                     }
                     for oi in next_begin..size {
-                        base[oi][pi] = None;
+                        base.clear(oi, pi);
                         m.set_weight(pv, bracket[oi], None);
                     }
                 }
@@ -1137,9 +1233,9 @@ impl Context {
                 for &oi in &remainder[pj + 1..] {
                     let ov = bracket[oi];
                     if is_exchanged_down(&m, pv) || is_up(&m, ov) {
-                        base[oi][pi] = None;
+                        base.clear(oi, pi);
                     }
-                    m.set_weight(pv, ov, base[oi][pi]);
+                    m.set_weight(pv, ov, base.get(oi, pi));
                 }
             }
             // Stage 4: pair each S1' player with the highest-ranked possible partner.
@@ -1157,7 +1253,9 @@ impl Context {
                 if m.is_certified() && mv != pv {
                     let first = remainder
                         .iter()
-                        .filter(|&&oi| oi > pi && !matched[bracket[oi]] && base[oi][pi].is_some())
+                        .filter(|&&oi| {
+                            oi > pi && !matched[bracket[oi]] && base.get(oi, pi).is_some()
+                        })
                         .map(|&oi| bracket[oi])
                         .find(|&ov| m.may_be_optimal(pv, ov));
                     if let Some(c) = first {
@@ -1175,7 +1273,7 @@ impl Context {
                     if oi <= pi || matched[ov] {
                         continue;
                     }
-                    if let Some(w) = base[oi][pi] {
+                    if let Some(w) = base.get(oi, pi) {
                         m.set_weight(pv, ov, Some(w.add(W::from_u64(addend))));
                     }
                     addend += 1;

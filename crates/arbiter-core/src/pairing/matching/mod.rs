@@ -27,6 +27,136 @@
 use std::cmp::Ordering;
 use std::fmt::Debug;
 
+pub mod sparse;
+pub use sparse::{DefaultWeight, SparseMatcher};
+
+/// A fast, deterministic hasher for interning weights (multiply-rotate per word, as in
+/// rustc's FxHash): the default SipHash cost a noticeable share of a big bracket's time.
+#[derive(Default, Clone, Copy)]
+pub struct WordHasher(u64);
+
+impl std::hash::Hasher for WordHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for chunk in bytes.chunks(8) {
+            let mut word = [0u8; 8];
+            word[..chunk.len()].copy_from_slice(chunk);
+            self.write_u64(u64::from_le_bytes(word));
+        }
+    }
+    fn write_u64(&mut self, v: u64) {
+        self.0 = (self.0.rotate_left(5) ^ v).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    fn write_usize(&mut self, v: usize) {
+        self.write_u64(v as u64);
+    }
+}
+
+/// A hash map keyed by weights, with [`WordHasher`].
+pub type WeightMap<K, V> =
+    std::collections::HashMap<K, V, std::hash::BuildHasherDefault<WordHasher>>;
+
+/// A matcher that keeps its optimum between solves, dense ([`Matcher`]) or sparse
+/// ([`SparseMatcher`]): what the Dutch engine needs, so that both can run it (the dense one
+/// is the reference the sparse one is tested against).
+pub trait PersistentMatcher<'a, W: MatchWeight> {
+    /// A graph of `n` isolated vertices (see [`Matcher::with_weight_bits`]).
+    fn with_weight_bits(n: usize, bits: u32) -> Self
+    where
+        Self: Sized;
+    /// Gives every pair its default weight (`None`: no edge); `potential` bounds them
+    /// (`2·w(u, v) ≤ P(u) + P(v)`; only the sparse matcher uses it).
+    fn set_defaults(&mut self, potential: Vec<W>, default: DefaultWeight<'a, W>);
+    /// See [`Matcher::set_weight`].
+    fn set_weight(&mut self, u: usize, v: usize, weight: Option<W>);
+    /// See [`Matcher::fix_pair`].
+    fn fix_pair(&mut self, u: usize, v: usize);
+    /// See [`Matcher::solve`].
+    fn solve(&mut self);
+    /// See [`Matcher::is_certified`].
+    fn is_certified(&self) -> bool;
+    /// See [`Matcher::may_be_optimal`].
+    fn may_be_optimal(&self, u: usize, v: usize) -> bool;
+    /// See [`Matcher::try_swap`].
+    fn try_swap(&mut self, u: usize, c: usize) -> bool;
+    /// See [`Matcher::mate`].
+    fn mate(&self, v: usize) -> Option<usize>;
+    /// See [`Matcher::matching`].
+    fn matching(&self) -> Vec<Option<usize>>;
+}
+
+impl<'a, W: MatchWeight> PersistentMatcher<'a, W> for Matcher<W> {
+    fn with_weight_bits(n: usize, bits: u32) -> Self {
+        Matcher::with_weight_bits(n, bits)
+    }
+    fn set_defaults(&mut self, _potential: Vec<W>, default: DefaultWeight<'a, W>) {
+        for v in 0..self.n {
+            for u in 0..v {
+                self.set_weight(v, u, default(u, v));
+            }
+        }
+    }
+    fn set_weight(&mut self, u: usize, v: usize, weight: Option<W>) {
+        Matcher::set_weight(self, u, v, weight);
+    }
+    fn fix_pair(&mut self, u: usize, v: usize) {
+        Matcher::fix_pair(self, u, v);
+    }
+    fn solve(&mut self) {
+        Matcher::solve(self);
+    }
+    fn is_certified(&self) -> bool {
+        Matcher::is_certified(self)
+    }
+    fn may_be_optimal(&self, u: usize, v: usize) -> bool {
+        Matcher::may_be_optimal(self, u, v)
+    }
+    fn try_swap(&mut self, u: usize, c: usize) -> bool {
+        Matcher::try_swap(self, u, c)
+    }
+    fn mate(&self, v: usize) -> Option<usize> {
+        Matcher::mate(self, v)
+    }
+    fn matching(&self) -> Vec<Option<usize>> {
+        Matcher::matching(self)
+    }
+}
+
+impl<'a, W: MatchWeight + std::hash::Hash> PersistentMatcher<'a, W> for SparseMatcher<'a, W> {
+    fn with_weight_bits(n: usize, bits: u32) -> Self {
+        SparseMatcher::with_weight_bits(n, bits)
+    }
+    fn set_defaults(&mut self, potential: Vec<W>, default: DefaultWeight<'a, W>) {
+        SparseMatcher::set_defaults(self, potential, default);
+    }
+    fn set_weight(&mut self, u: usize, v: usize, weight: Option<W>) {
+        SparseMatcher::set_weight(self, u, v, weight);
+    }
+    fn fix_pair(&mut self, u: usize, v: usize) {
+        SparseMatcher::fix_pair(self, u, v);
+    }
+    fn solve(&mut self) {
+        SparseMatcher::solve(self);
+    }
+    fn is_certified(&self) -> bool {
+        SparseMatcher::is_certified(self)
+    }
+    fn may_be_optimal(&self, u: usize, v: usize) -> bool {
+        SparseMatcher::may_be_optimal(self, u, v)
+    }
+    fn try_swap(&mut self, u: usize, c: usize) -> bool {
+        SparseMatcher::try_swap(self, u, c)
+    }
+    fn mate(&self, v: usize) -> Option<usize> {
+        SparseMatcher::mate(self, v)
+    }
+    fn matching(&self) -> Vec<Option<usize>> {
+        SparseMatcher::matching(self)
+    }
+}
+
 /// An exact integer edge weight usable by the matcher.
 ///
 /// The solver needs headroom: edge weights must stay below a quarter of the type's maximum
@@ -104,7 +234,9 @@ impl<const L: usize> PartialEq for Wide<L> {
 
 impl<const L: usize> std::hash::Hash for Wide<L> {
     fn hash<H: std::hash::Hasher>(&self, state: &mut H) {
-        self.0.hash(state);
+        for &limb in &self.0 {
+            state.write_u64(limb);
+        }
     }
 }
 
