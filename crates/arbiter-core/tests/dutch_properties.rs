@@ -128,7 +128,10 @@ fn the_sparse_matching_pairs_like_the_dense_one() {
             continue;
         };
         for edition in [Edition::E2025, Edition::E2017] {
-            let options = DutchOptions { edition };
+            let options = DutchOptions {
+                edition,
+                forfeit_counts_as_met: false,
+            };
             assert_eq!(
                 pair(&t, &options),
                 pair_dense(&t, &options),
