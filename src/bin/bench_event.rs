@@ -6,6 +6,7 @@
 //! ```sh
 //! cargo build --release --bin arbiter --bin bench_event
 //! DATABASE_URL=postgres://… target/release/bench_event [ENTRANTS [ROUNDS [SYSTEM]]]
+//! DATABASE_URL=postgres://… target/release/bench_event signin [SAMPLES]
 //! ```
 
 use anyhow::{bail, Context as _};
@@ -26,12 +27,23 @@ fn http(
     content_type: &str,
     body: &str,
 ) -> anyhow::Result<(u16, String)> {
+    let headers = format!("Authorization: Bearer {token}\r\nContent-Type: {content_type}\r\n");
+    request(port, method, path, &headers, body)
+}
+
+/// One HTTP/1.1 request with the given header lines (each ending in CRLF).
+fn request(
+    port: u16,
+    method: &str,
+    path: &str,
+    headers: &str,
+    body: &str,
+) -> anyhow::Result<(u16, String)> {
     let mut stream = TcpStream::connect(("127.0.0.1", port))?;
     stream.set_nodelay(true)?;
     write!(
         stream,
-        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\
-         Authorization: Bearer {token}\r\nContent-Type: {content_type}\r\n\
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{headers}\
          Content-Length: {}\r\n\r\n{body}",
         body.len()
     )?;
@@ -91,7 +103,7 @@ impl Drop for Server {
     }
 }
 
-fn start_server(url: &str) -> anyhow::Result<(Server, u16)> {
+fn start_server(url: &str, extra: &[&str]) -> anyhow::Result<(Server, u16)> {
     let port = TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();
     let bin = std::env::current_exe()?
         .parent()
@@ -100,6 +112,7 @@ fn start_server(url: &str) -> anyhow::Result<(Server, u16)> {
     let child = Command::new(&bin)
         .arg("--bind")
         .arg(format!("127.0.0.1:{port}"))
+        .args(extra)
         .env("DATABASE_URL", url)
         .env("RUST_LOG", "warn")
         .stdout(Stdio::null())
@@ -121,6 +134,96 @@ fn start_server(url: &str) -> anyhow::Result<(Server, u16)> {
         std::thread::sleep(Duration::from_millis(50));
     }
     Ok((server, port))
+}
+
+/// `bench_event signin [SAMPLES]` (issue #13): sign-in time of known users with a wrong
+/// password against unknown users (median of SAMPLES each; they must be within a factor of 2,
+/// or the timing tells which usernames exist), and `/healthz` idle and while 16 clients send
+/// wrong passwords (argon2 must not starve other requests). Every guess comes "from" its own
+/// address through the trusted proxy (the server runs with `--trusted-proxy 127.0.0.1/32`) and
+/// every known account is tried once, so the sign-in limiter lets each one reach the hash.
+fn signin(port: u16, samples: usize) -> anyhow::Result<()> {
+    let address = std::sync::atomic::AtomicU32::new(1);
+    let guess = |user: &str| -> anyhow::Result<Duration> {
+        let n = address.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let headers = format!(
+            "Content-Type: application/json\r\nX-Forwarded-For: 10.{}.{}.{}\r\n",
+            (n >> 16) & 255,
+            (n >> 8) & 255,
+            n & 255
+        );
+        let body = format!(r#"{{"username":"{user}","password":"wrong guess"}}"#);
+        let started = Instant::now();
+        let (status, text) = request(port, "POST", "/api/v1/auth/login", &headers, &body)?;
+        if status != 401 {
+            bail!("a wrong password for {user}: {status} {text}");
+        }
+        Ok(started.elapsed())
+    };
+    let median = |mut v: Vec<Duration>| {
+        v.sort();
+        v[v.len() / 2]
+    };
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    guess("warm-up")?;
+    let (mut known, mut unknown) = (Vec::new(), Vec::new());
+    for i in 0..samples {
+        known.push(guess(&format!("bench-user-{i}"))?);
+        unknown.push(guess(&format!("nobody-{i}"))?);
+    }
+    let (known, unknown) = (median(known), median(unknown));
+    println!(
+        "sign-in, median of {samples}: known user with a wrong password {:.1} ms, unknown user {:.1} ms (ratio {:.2})",
+        ms(known),
+        ms(unknown),
+        ms(unknown) / ms(known)
+    );
+    let health = |n: usize| -> anyhow::Result<Vec<Duration>> {
+        let mut times = Vec::new();
+        for _ in 0..n {
+            let started = Instant::now();
+            let (status, _) = http(port, "GET", "/healthz", "", "text/plain", "")?;
+            if status != 200 {
+                bail!("/healthz: {status}");
+            }
+            times.push(started.elapsed());
+            std::thread::sleep(Duration::from_millis(10));
+        }
+        Ok(times)
+    };
+    let idle = median(health(samples)?);
+    let stop = std::sync::atomic::AtomicBool::new(false);
+    let (busy, guesses) = std::thread::scope(|scope| {
+        let flood: Vec<_> = (0..16)
+            .map(|c| {
+                let (stop, guess) = (&stop, &guess);
+                scope.spawn(move || {
+                    let mut n = 0u64;
+                    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                        if guess(&format!("flood-{c}-{n}")).is_ok() {
+                            n += 1;
+                        }
+                    }
+                    n
+                })
+            })
+            .collect();
+        std::thread::sleep(Duration::from_millis(300));
+        let busy = health(samples);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let guesses: u64 = flood.into_iter().map(|t| t.join().unwrap_or(0)).sum();
+        (busy, guesses)
+    });
+    let mut busy = busy?;
+    busy.sort();
+    let p99 = busy[(busy.len() * 99 / 100).min(busy.len() - 1)];
+    println!(
+        "/healthz median: idle {:.1} ms; while 16 clients guess {:.1} ms (p99 {:.1} ms, {guesses} guesses answered)",
+        ms(idle),
+        ms(median(busy)),
+        ms(p99)
+    );
+    Ok(())
 }
 
 /// Time spent per phase.
@@ -254,7 +357,16 @@ fn run(port: u16, token: &str, entrants: usize, rounds: i32, system: &str) -> an
 }
 
 fn main() -> anyhow::Result<()> {
-    let mut args = std::env::args().skip(1);
+    let mut args = std::env::args().skip(1).peekable();
+    let sign_in = args.peek().is_some_and(|a| a == "signin");
+    if sign_in {
+        args.next();
+    }
+    let samples: usize = if sign_in {
+        args.next().map_or(Ok(200), |a| a.parse())?
+    } else {
+        0
+    };
     let entrants: usize = args.next().map_or(Ok(1000), |a| a.parse())?;
     let rounds: i32 = args.next().map_or(Ok(9), |a| a.parse())?;
     let system = args.next().unwrap_or_else(|| "chinese".into());
@@ -283,14 +395,27 @@ fn main() -> anyhow::Result<()> {
         let pool = sqlx::PgPool::connect(&url).await?;
         arbiter::startup::MIGRATOR.run(&pool).await?;
         arbiter::service::users::create_user(&pool, "bench", "a long password", "admin").await?;
+        for i in 0..samples {
+            let name = format!("bench-user-{i}");
+            arbiter::service::users::create_user(&pool, &name, "a long password", "user").await?;
+        }
         let token =
             arbiter::service::users::login(&pool, "bench", "a long password", "api").await?;
         pool.close().await;
         anyhow::Ok(token)
     })?;
 
-    let outcome = start_server(&url).and_then(|(server, port)| {
-        let outcome = run(port, &token, entrants, rounds, &system);
+    let extra: &[&str] = if sign_in {
+        &["--trusted-proxy", "127.0.0.1/32"]
+    } else {
+        &[]
+    };
+    let outcome = start_server(&url, extra).and_then(|(server, port)| {
+        let outcome = if sign_in {
+            signin(port, samples)
+        } else {
+            run(port, &token, entrants, rounds, &system)
+        };
         drop(server);
         outcome
     });
