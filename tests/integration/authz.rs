@@ -236,6 +236,69 @@ async fn world(pool: &PgPool, n: usize) -> World {
     }
 }
 
+/// A playoff between two one-round sections of the world's tournament (each with a clear
+/// winner); returns its match id. Made only for the playoff's game form.
+async fn playoff_match(pool: &PgPool, w: &World) -> String {
+    let chief = w
+        .tokens
+        .iter()
+        .find(|(who, _)| *who == "chief")
+        .and_then(|(_, token)| token.clone())
+        .unwrap();
+    let mut sections = Vec::new();
+    for name in ["P1", "P2"] {
+        let section = expect(
+            &call(
+                pool,
+                "POST",
+                &format!("/api/v1/tournaments/{}/sections", w.tournament),
+                Some(&chief),
+                Some(json!({"name": name, "rounds": 1})),
+            )
+            .await,
+            StatusCode::CREATED,
+        )["id"]
+            .as_str()
+            .unwrap()
+            .to_string();
+        crate::support::add_entrants(pool, &chief, &section, 2).await;
+        let round = expect(
+            &call(
+                pool,
+                "POST",
+                &format!("/api/v1/sections/{section}/rounds"),
+                Some(&chief),
+                None,
+            )
+            .await,
+            StatusCode::CREATED,
+        );
+        let board = round["boards"][0]["id"].as_str().unwrap().to_string();
+        expect(
+            &call(
+                pool,
+                "PUT",
+                &format!("/api/v1/boards/{board}/result"),
+                Some(&chief),
+                Some(json!({"result": "red_wins"})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+        sections.push(section);
+    }
+    let playoff = call(
+        pool,
+        "POST",
+        &format!("/api/v1/tournaments/{}/playoff", w.tournament),
+        Some(&chief),
+        Some(json!({"sections": sections})),
+    )
+    .await;
+    find_match_id(&playoff.json())
+        .unwrap_or_else(|| panic!("no match in the playoff: {}", playoff.text))
+}
+
 /// The first match id anywhere in a bracket.
 fn find_match_id(value: &Value) -> Option<String> {
     match value {
@@ -397,6 +460,7 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/boards/{b}/result", Who::Scorer),
     ("/admin/s/{k}/knockout", Who::Arbiter),
     ("/admin/s/{k}/knockout/matches/{m}/games", Who::Scorer),
+    ("/admin/t/{t}/playoff/matches/{p}/games", Who::Scorer),
     ("/admin/s/{s}/import", Who::Arbiter),
     ("/admin/s/{s}/prizes", Who::Arbiter),
     ("/admin/s/{s}/settings", Who::Arbiter),
@@ -427,6 +491,7 @@ fn form_fields(w: &World, path: &str) -> Vec<(String, String)> {
         "/admin/s/{s}/entrants" => &[("name", "Late")],
         "/admin/boards/{b}/result"
         | "/admin/s/{k}/knockout/matches/{m}/games"
+        | "/admin/t/{t}/playoff/matches/{p}/games"
         | "/admin/t/{t}/playoff/matches/{m}/games" => &[("result", "red_wins")],
         "/admin/s/{s}/rounds/1/results" => &[("line", "1 1")],
         "/admin/s/{k}/knockout" => &[("size", "4")],
@@ -485,6 +550,11 @@ async fn every_dashboard_form_answers_each_role_as_the_table_says(pool: PgPool) 
     let mut failures = Vec::new();
     for (n, (path, who)) in FORMS.iter().enumerate() {
         let w = world(&pool, n).await;
+        let playoff = if path.contains("{p}") {
+            playoff_match(&pool, &w).await
+        } else {
+            String::new()
+        };
         for (actor, _) in &w.tokens {
             let mut browser = Browser::new(&pool);
             if *actor != "anonymous" {
@@ -498,7 +568,7 @@ async fn every_dashboard_form_answers_each_role_as_the_table_says(pool: PgPool) 
             } else {
                 csrf_of(&browser.get("/account").await.text)
             };
-            let uri = form_uri(&w, path);
+            let uri = form_uri(&w, path).replace("{p}", &playoff);
             let mut fields = vec![("csrf".to_string(), csrf)];
             fields.extend(form_fields(&w, path));
             let borrowed: Vec<(&str, &str)> = fields
