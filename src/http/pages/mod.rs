@@ -3,6 +3,7 @@
 //! Every page struct has `tr` (UI text) and `ctx` ([`PageCtx`]: CSRF token, logged-in user,
 //! language links), which `base.html` reads.
 
+pub mod accounts_admin;
 pub mod admin;
 pub mod auth;
 pub mod byes_admin;
@@ -83,6 +84,7 @@ pub fn router() -> Router<AppState> {
         // `/admin/boards/{id}/result`) with the same forms and fields.
         .merge(dashboard::routes())
         .merge(staff_admin::routes())
+        .merge(accounts_admin::routes())
         .layer(middleware::from_fn(session::page_layer))
 }
 
