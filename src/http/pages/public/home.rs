@@ -1,7 +1,8 @@
 //! The home page: every tournament, with an empty-state message.
 
-use super::{HtmlPage, PageCtx, PageError};
-use crate::db::tournament::TournamentSummary;
+use crate::http::error::PageError;
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::TournamentItem;
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
@@ -9,34 +10,12 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
 
-/// One row of the list.
-pub struct TournamentItem {
-    /// Id, for the link.
-    pub id: String,
-    /// Name.
-    pub name: String,
-    /// Catalogue key of the game name.
-    pub game_key: String,
-    /// Catalogue key of the status.
-    pub status_key: String,
-    /// First day (ISO), or empty.
-    pub date: String,
-    /// Venue, or empty.
-    pub venue: String,
-}
-
-impl From<TournamentSummary> for TournamentItem {
-    fn from(t: TournamentSummary) -> TournamentItem {
-        TournamentItem {
-            id: t.tournament_id.to_string(),
-            name: t.name,
-            game_key: format!("game.{}", t.game),
-            status_key: format!("status.{}", t.status),
-            date: t.starts_on.map(|d| d.to_string()).unwrap_or_default(),
-            venue: t.venue.unwrap_or_default(),
-        }
-    }
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/", get(show_home))
 }
 
 /// The home page view.
@@ -57,7 +36,7 @@ pub async fn show_home(State(state): State<AppState>, ctx: PageCtx) -> Response 
         Ok(list) => list,
         Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
     };
-    HtmlPage(
+    Page(
         StatusCode::OK,
         HomePage {
             tr: ctx.tr(),

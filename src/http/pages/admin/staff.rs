@@ -3,14 +3,17 @@
 //! accounts (one's own and the admins' user list) are in `accounts_admin`. Through
 //! `service::staff`, as the API.
 
-use super::public::{public_url, qr_svg};
-use super::session::{self, see_other, CookiePolicy, CurrentUser};
-use super::{HtmlPage, PageCtx, PageError};
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::account::{role_name, split_error, EmptyForm, Errors};
+use crate::http::pages::shared::qr_svg;
+use crate::http::public_url;
+use crate::http::session::{self, see_other, CookiePolicy, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::staff::{Acceptance, InvitationInput, InvitationView, StaffInput, StaffMember};
-use crate::service::{self, FieldErrors};
+use crate::service::{self};
 use askama::Template;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -21,7 +24,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 /// The routes of these pages.
-pub fn routes() -> Router<AppState> {
+pub fn router() -> Router<AppState> {
     Router::new()
         .route(
             "/admin/t/{tournament_id}/staff",
@@ -43,59 +46,6 @@ pub fn routes() -> Router<AppState> {
             "/invite/{token}",
             get(show_invitation).post(accept_invitation),
         )
-}
-
-/// Field messages in the visitor's language.
-#[derive(Debug, Clone, Default)]
-pub struct Errors(FieldErrors);
-
-impl Errors {
-    fn from_service(fields: FieldErrors, tr: Tr) -> Errors {
-        Errors(
-            fields
-                .into_iter()
-                .map(|(k, v)| (k, v.iter().map(|m| tr.msg(m)).collect()))
-                .collect(),
-        )
-    }
-
-    fn one(field: &str, message: String) -> Errors {
-        let mut fields = FieldErrors::new();
-        fields.insert(field.to_string(), vec![message]);
-        Errors(fields)
-    }
-
-    /// The messages of a field, joined.
-    pub fn of(&self, field: &str) -> Option<String> {
-        self.0.get(field).map(|m| m.join(" "))
-    }
-}
-
-/// The name of a role (`chief_arbiter`, `scorer`, `admin`…) in the page's language.
-pub(super) fn role_name(tr: Tr, role: &str) -> &'static str {
-    tr.t(match role {
-        "chief_arbiter" => "role.chief_arbiter",
-        "arbiter" => "role.arbiter",
-        "scorer" => "role.scorer",
-        "admin" => "role.admin",
-        _ => "role.user",
-    })
-}
-
-/// A service error that belongs next to a field (Invalid), or on its own line (the rest).
-pub(super) fn split_error(
-    err: service::Error,
-    tr: Tr,
-    fallback_field: &str,
-) -> Result<Errors, service::Error> {
-    match err {
-        service::Error::Invalid { fields, message } if fields.is_empty() => {
-            Ok(Errors::one(fallback_field, tr.msg(&message)))
-        }
-        service::Error::Invalid { fields, .. } => Ok(Errors::from_service(fields, tr)),
-        service::Error::Conflict(message) => Ok(Errors::one(fallback_field, tr.msg(&message))),
-        other => Err(other),
-    }
 }
 
 /// A tournament's staff page.
@@ -170,7 +120,7 @@ async fn staff_page(
             Err(service::Error::Forbidden(_)) => (Vec::new(), false),
             Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
         };
-    HtmlPage(
+    Page(
         status,
         StaffPage {
             tr: ctx.tr(),
@@ -245,10 +195,6 @@ pub async fn assign_staff(
         },
     }
 }
-
-/// A form with only its CSRF token.
-#[derive(Debug, Deserialize)]
-pub struct EmptyForm {}
 
 /// `POST /admin/t/{id}/staff/{user_id}/remove`
 pub async fn remove_staff(
@@ -430,7 +376,7 @@ pub async fn show_invitation(
     PagePath(token): PagePath<String>,
 ) -> Response {
     match service::staff::find_invitation(&state.db, &token).await {
-        Ok(invitation) => HtmlPage(
+        Ok(invitation) => Page(
             StatusCode::OK,
             InvitePage {
                 tr: ctx.tr(),
@@ -499,7 +445,7 @@ pub async fn accept_invitation(
             response
         }
         Err(err) => match split_error(err, tr, "username") {
-            Ok(errors) => HtmlPage(
+            Ok(errors) => Page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 InvitePage {
                     tr,

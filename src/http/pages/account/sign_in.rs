@@ -1,8 +1,9 @@
 //! `GET/POST /login` and `POST /logout`: browser sessions in an HttpOnly cookie.
 
-use super::session::{self, ClientIp, CookiePolicy};
-use super::{HtmlPage, PageCtx, PageError};
+use crate::http::error::PageError;
 use crate::http::extract::AppForm;
+use crate::http::page::{Page, PageCtx};
+use crate::http::session::{self, ClientIp, CookiePolicy};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
@@ -10,7 +11,16 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, Uri};
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
 use serde::Deserialize;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/login", get(show_login).post(create_session))
+        .route("/logout", post(delete_session))
+}
 
 /// Where to go after logging in when no (safe) `next` was given.
 const DEFAULT_NEXT: &str = "/admin";
@@ -50,7 +60,7 @@ pub async fn show_login(ctx: PageCtx, uri: Uri) -> Response {
     if ctx.user.is_some() {
         return session::see_other(&next);
     }
-    HtmlPage(
+    Page(
         StatusCode::OK,
         LoginPage {
             tr: ctx.tr(),
@@ -97,7 +107,7 @@ pub async fn create_session(
     let username = form.username.trim().to_string();
     let again =
         |ctx: PageCtx, status, username_error: Option<&str>, password_error: Option<&str>| {
-            HtmlPage(
+            Page(
                 status,
                 LoginPage {
                     tr,

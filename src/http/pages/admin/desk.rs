@@ -2,10 +2,10 @@
 //! fees and payments, and the totals paid, still due and to refund. Staff only: it carries
 //! payment data. The money rules are `service::registrations::desk`'s.
 
-use super::dashboard::fail;
-use super::session::CurrentUser;
-use super::{HtmlPage, PageCtx};
 use crate::http::extract::PagePath;
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::admin::form::fail;
+use crate::http::session::CurrentUser;
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
@@ -14,7 +14,19 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
 use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/admin/t/{tournament_id}/desk/print",
+            get(print_tournament_desk),
+        )
+        .route("/admin/s/{section_id}/desk/print", get(print_section_desk))
+}
 
 /// `GET /admin/t/{tournament_id}/desk/print` and `GET /admin/s/{section_id}/desk/print`
 #[derive(Template)]
@@ -70,7 +82,7 @@ async fn desk(
         Err(err) => return fail(err, &ctx),
     };
     let ctx = ctx.with_default_tag(&tournament.default_language);
-    HtmlPage(
+    Page(
         StatusCode::OK,
         DeskPrint {
             tr: ctx.tr(),

@@ -7,12 +7,12 @@
 //! A page of its own rather than a form on the section page: its fields (`name`, `rounds`…)
 //! would share ids with the add-entrant form there.
 
-use super::dashboard::{
+use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::admin::form::{
     checkbox, fail, invalid_fields, number, place_errors, require, text, Field, Fields,
 };
-use super::session::{see_other, CurrentUser};
-use super::{HtmlPage, PageCtx};
-use crate::http::extract::{AppForm, PagePath};
+use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
@@ -22,8 +22,18 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
 use chrono::{DateTime, NaiveDateTime, Utc};
 use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new().route(
+        "/admin/s/{section_id}/settings",
+        get(show_settings).post(save_settings),
+    )
+}
 
 /// `GET /admin/s/{section_id}/settings`
 #[derive(Template)]
@@ -401,7 +411,7 @@ async fn page(
     }
     let rest = place_errors(&mut fields, &grouped, ALIASES);
     let form_error = form_error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
-    HtmlPage(
+    Page(
         status,
         SettingsPage {
             tr,
@@ -447,7 +457,7 @@ pub async fn save_settings(
     if let Err(err) =
         service::access::require_first_in_section(&state.db, &actor, id, Need::Arbiter).await
     {
-        return super::dashboard::fail(err, &ctx);
+        return super::form::fail(err, &ctx);
     }
     let tr = ctx.tr();
     let (input, errors) = settings_input(&form, tr);

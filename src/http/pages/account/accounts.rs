@@ -2,11 +2,13 @@
 //! (`/admin/users`: create, disable, re-enable, delete, password-reset links) and the reset
 //! page (`/reset/{token}`). Through `service::users`, as the API.
 
-use super::public::{public_url, qr_svg};
-use super::session::{self, see_other, CookiePolicy, CurrentUser};
-use super::staff_admin::{role_name, split_error, EmptyForm, Errors};
-use super::{HtmlPage, PageCtx, PageError};
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::account::{role_name, split_error, EmptyForm, Errors};
+use crate::http::pages::shared::qr_svg;
+use crate::http::public_url;
+use crate::http::session::{self, see_other, CookiePolicy, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
@@ -21,7 +23,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 /// The account pages' routes.
-pub fn routes() -> Router<AppState> {
+pub fn router() -> Router<AppState> {
     Router::new()
         .route("/account", get(show_account))
         .route("/account/password", post(change_password))
@@ -59,7 +61,7 @@ async fn account_page(
     changed: bool,
 ) -> Response {
     match service::users::list_sessions(&state.db, actor).await {
-        Ok(sessions) => HtmlPage(
+        Ok(sessions) => Page(
             status,
             AccountPage {
                 tr: ctx.tr(),
@@ -207,7 +209,7 @@ async fn users_page_with(
     reset_link: Option<(String, String, String)>,
 ) -> Response {
     match service::users::list_users(&state.db, actor).await {
-        Ok(users) => HtmlPage(
+        Ok(users) => Page(
             status,
             UsersPage {
                 tr: ctx.tr(),
@@ -364,7 +366,7 @@ pub async fn show_reset(
     PagePath(token): PagePath<String>,
 ) -> Response {
     match service::users::find_password_reset(&state.db, &token).await {
-        Ok(username) => HtmlPage(
+        Ok(username) => Page(
             StatusCode::OK,
             ResetPage {
                 tr: ctx.tr(),
@@ -405,7 +407,7 @@ pub async fn use_reset(
     match service::users::use_password_reset(&state.db, &token, &form.password).await {
         Ok(()) => see_other("/login"),
         Err(err) => match split_error(err, ctx.tr(), "password") {
-            Ok(errors) => HtmlPage(
+            Ok(errors) => Page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 ResetPage {
                     tr: ctx.tr(),

@@ -4,10 +4,10 @@
 //! After a CSV preview the file's text is in the paste box, so "Import" applies exactly what
 //! was previewed. Through `service::interchange`.
 
-use super::dashboard::{fail, require, text, Fields};
-use super::session::{see_other, CurrentUser};
-use super::{HtmlPage, PageCtx};
 use crate::http::extract::{PagePath, UploadForm, UPLOAD_LIMIT};
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::admin::form::{fail, require, text, Fields};
+use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
@@ -18,7 +18,20 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
 use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/admin/s/{section_id}/import",
+            get(show_import).post(import_csv),
+        )
+        .route("/admin/s/{section_id}/export.trf", get(export_trf))
+        .route("/admin/t/{tournament_id}/import-trf", post(import_trf))
+}
 
 /// One row's errors, as a line.
 pub struct RowError {
@@ -74,7 +87,7 @@ pub async fn show_import(
     if let Err(err) = require(&state, &actor, section.tournament_id, Need::Arbiter).await {
         return fail(err, &ctx);
     }
-    HtmlPage(
+    Page(
         StatusCode::OK,
         ImportPage {
             tr: ctx.tr(),
@@ -111,7 +124,7 @@ pub async fn import_csv(
     let csv = match upload_text(&upload, &pasted, ctx.tr()) {
         Ok(csv) => csv,
         Err(message) => {
-            return HtmlPage(
+            return Page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 ImportPage {
                     tr: ctx.tr(),
@@ -166,7 +179,7 @@ pub async fn import_csv(
                 .collect()
         })
         .unwrap_or_default();
-    HtmlPage(
+    Page(
         status,
         ImportPage {
             tr: ctx.tr(),
@@ -204,7 +217,7 @@ pub async fn import_trf(
                 message,
                 fields: crate::service::FieldErrors::new(),
             };
-            return super::dashboard::tournament_refused(&state, &actor, ctx, tid, err).await;
+            return super::tournaments::tournament_refused(&state, &actor, ctx, tid, err).await;
         }
     };
     let name = text(form, "name");
@@ -213,7 +226,7 @@ pub async fn import_trf(
         Err(err) => {
             let status = crate::http::error::status(&err);
             if status == StatusCode::CONFLICT || status == StatusCode::UNPROCESSABLE_ENTITY {
-                super::dashboard::tournament_refused(&state, &actor, ctx, tid, err).await
+                super::tournaments::tournament_refused(&state, &actor, ctx, tid, err).await
             } else {
                 fail(err, &ctx)
             }

@@ -7,14 +7,15 @@
 //! double forfeits). Each form sends the version of the result it saw: a result changed
 //! meanwhile is refused by the service's version check (409) with a clear message.
 
-use super::dashboard::{fail, number, require, text, Fields};
-use super::session::CurrentUser;
-use super::{HtmlPage, PageCtx};
+use super::section_forms::{board_rows, choices, BoardRow, ResultChoice};
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::admin::form::{fail, number, require, text, Fields};
+use crate::http::session::CurrentUser;
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
-use crate::service::rounds::{BoardView, ResultInput, RoundView};
+use crate::service::rounds::{ResultInput, RoundView};
 use crate::service::sections::Section;
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
@@ -22,17 +23,19 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
 use uuid::Uuid;
 
-/// The results a board form offers (the service's names).
-const RESULTS: &[&str] = &[
-    "red_wins",
-    "draw",
-    "black_wins",
-    "black_forfeits",
-    "red_forfeits",
-    "double_forfeit",
-];
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/admin/s/{section_id}/rounds/{n}/results",
+            get(show_results).post(enter_result),
+        )
+        .route("/admin/boards/{board_id}/result", post(enter_board_result))
+}
 
 /// The result for a key of the quick line.
 pub fn result_of_key(key: char) -> Option<&'static str> {
@@ -87,26 +90,6 @@ pub fn parse_quick(line: &str) -> Option<QuickLine> {
     })
 }
 
-/// A board row of the page.
-pub struct BoardRow {
-    /// The board.
-    pub board: BoardView,
-    /// Catalogue key of the result, or empty.
-    pub result_key: String,
-    /// Version to send back (0 before the first result).
-    pub version: i32,
-    /// Board of the last entry (highlighted).
-    pub just_saved: bool,
-}
-
-/// One option of a board's result select.
-pub struct ResultChoice {
-    /// Service name.
-    pub value: &'static str,
-    /// Catalogue key.
-    pub key: String,
-}
-
 /// The results page.
 #[derive(Template)]
 #[template(path = "admin/results.html")]
@@ -159,34 +142,6 @@ async fn load(
     Ok((section, round))
 }
 
-/// The rows of a round's boards; `saved` is highlighted.
-pub fn board_rows(boards: Vec<BoardView>, saved: Option<i32>) -> Vec<BoardRow> {
-    boards
-        .into_iter()
-        .map(|b| BoardRow {
-            result_key: b
-                .result
-                .as_deref()
-                .map(|r| format!("result.{r}"))
-                .unwrap_or_default(),
-            version: b.version.unwrap_or(0),
-            just_saved: saved == Some(b.number),
-            board: b,
-        })
-        .collect()
-}
-
-/// The results a board form offers.
-pub fn choices() -> Vec<ResultChoice> {
-    RESULTS
-        .iter()
-        .map(|r| ResultChoice {
-            value: r,
-            key: format!("result.{r}"),
-        })
-        .collect()
-}
-
 fn render(
     ctx: PageCtx,
     section: Section,
@@ -200,7 +155,7 @@ fn render(
         .filter(|b| b.black.is_some() && b.result.is_none())
         .count();
     let boards = board_rows(round.boards, outcome.saved_board);
-    HtmlPage(
+    Page(
         status,
         ResultsPage {
             tr: ctx.tr(),
@@ -397,7 +352,7 @@ pub async fn enter_board_result(
             message: tr.t("error.form_invalid").to_string(),
             fields: errors,
         };
-        return super::dashboard::action_failed(&state, &actor, ctx, sid, err).await;
+        return super::section::action_failed(&state, &actor, ctx, sid, err).await;
     }
     let input = ResultInput {
         result: form.get("result").cloned().unwrap_or_default(),
@@ -412,13 +367,13 @@ pub async fn enter_board_result(
             } else {
                 "result"
             };
-            super::session::see_other(&format!("/admin/s/{sid}?done={done}"))
+            crate::http::session::see_other(&format!("/admin/s/{sid}?done={done}"))
         }
         Err(Error::Conflict(detail)) if detail.contains("changed meanwhile") => {
             let err = Error::Conflict(format!("{} ({detail})", tr.t("adm.results.stale")));
-            super::dashboard::action_failed(&state, &actor, ctx, sid, err).await
+            super::section::action_failed(&state, &actor, ctx, sid, err).await
         }
-        Err(err) => super::dashboard::action_failed(&state, &actor, ctx, sid, err).await,
+        Err(err) => super::section::action_failed(&state, &actor, ctx, sid, err).await,
     }
 }
 

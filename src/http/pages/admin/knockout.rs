@@ -2,10 +2,10 @@
 //! bracket from the final Swiss standings and records match games (Red is the match's
 //! `next_red`). Everything through `service::knockout`.
 
-use super::dashboard::{fail, number, require, text, Field, Fields};
-use super::session::{see_other, CurrentUser};
-use super::{HtmlPage, PageCtx};
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::admin::form::{fail, number, require, text, Field, Fields};
+use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
@@ -17,7 +17,22 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
 use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/admin/s/{section_id}/knockout",
+            get(show_knockout).post(create_knockout),
+        )
+        .route(
+            "/admin/s/{section_id}/knockout/matches/{match_id}/games",
+            post(record_match_game),
+        )
+}
 
 /// A match as shown.
 pub struct MatchRow {
@@ -112,7 +127,7 @@ async fn page(
     for f in &mut fields {
         f.error = errors.get(f.name).map(|m| m.join("; "));
     }
-    HtmlPage(
+    Page(
         status,
         KnockoutPage {
             tr: ctx.tr(),

@@ -7,8 +7,7 @@
 //! the path and query, the visitor's language preferences, the login and CSRF token shown in
 //! the page, and a per-process nonce (a new build or restart may render differently).
 
-use super::PageCtx;
-use crate::db;
+use crate::http::page::PageCtx;
 use crate::http::AppState;
 use axum::http::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
@@ -30,8 +29,8 @@ fn process_nonce() -> &'static [u8; 16] {
 }
 
 /// The quoted entity tag of a section page as `ctx`'s visitor sees it.
-async fn tag(state: &AppState, section_id: Uuid, ctx: &PageCtx) -> sqlx::Result<String> {
-    let version = db::audit::section_version(&state.db, section_id).await?;
+async fn tag(state: &AppState, section_id: Uuid, ctx: &PageCtx) -> crate::service::Result<String> {
+    let version = crate::service::sections::data_version(&state.db, section_id).await?;
     let mut hasher = sha2::Sha256::new();
     // Every part is length-prefixed, so two different lists of parts never hash alike.
     let mut part = |bytes: &[u8]| {
@@ -41,13 +40,9 @@ async fn tag(state: &AppState, section_id: Uuid, ctx: &PageCtx) -> sqlx::Result<
     part(process_nonce());
     part(section_id.as_bytes());
     part(&version.unwrap_or(-1).to_le_bytes());
-    part(ctx.path.as_bytes());
-    part(ctx.other_query.join("&").as_bytes());
-    for pref in [&ctx.prefs.query, &ctx.prefs.cookie, &ctx.prefs.accept] {
-        part(pref.as_deref().unwrap_or("\u{0}").as_bytes());
+    for variant in ctx.variant() {
+        part(variant.as_deref().unwrap_or("\u{0}").as_bytes());
     }
-    part(ctx.csrf.as_bytes());
-    part(ctx.user.as_deref().unwrap_or("\u{0}").as_bytes());
     Ok(format!("\"{}\"", hex::encode(&hasher.finalize()[..16])))
 }
 

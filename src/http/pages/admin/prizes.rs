@@ -2,10 +2,10 @@
 //! and category prizes) and shows who wins what ("one prize per person, the larger one"),
 //! both through `service::prizes`.
 
-use super::dashboard::{fail, require, text, Fields};
-use super::session::{see_other, CurrentUser};
-use super::{HtmlPage, PageCtx};
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::admin::form::{fail, require, text, Fields};
+use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
@@ -17,7 +17,17 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
 use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new().route(
+        "/admin/s/{section_id}/prizes",
+        get(show_prizes).post(save_prizes),
+    )
+}
 
 /// Blank rows offered below the table.
 const BLANK_ROWS: usize = 3;
@@ -135,7 +145,7 @@ async fn page(
         }
         Err(err) => return fail(err, &ctx),
     };
-    HtmlPage(
+    Page(
         status,
         PrizesPage {
             tr: ctx.tr(),

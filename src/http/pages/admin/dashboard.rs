@@ -1,8 +1,9 @@
 //! The arbiter dashboard under `/admin` (login required).
 
-use super::home::TournamentItem;
-use super::session::CurrentUser;
-use super::{HtmlPage, PageCtx, PageError};
+use crate::http::error::PageError;
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::TournamentItem;
+use crate::http::session::CurrentUser;
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
@@ -10,6 +11,13 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/admin", get(show_dashboard))
+}
 
 /// The dashboard view.
 #[derive(Template)]
@@ -37,7 +45,7 @@ pub async fn show_dashboard(
         Ok(list) => list,
         Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
     };
-    HtmlPage(
+    Page(
         StatusCode::OK,
         DashboardPage {
             tr: ctx.tr(),

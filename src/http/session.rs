@@ -9,7 +9,7 @@
 //!   compute the token; binding to the session means a planted `arbiter_csrf` cookie cannot
 //!   forge an arbiter's form.
 
-use super::PageError;
+use super::error::PageError;
 use crate::http::AppState;
 use crate::i18n::Lang;
 use crate::service;
@@ -178,7 +178,8 @@ pub async fn page_layer(mut request: Request, next: Next) -> Response {
     if let Some(id) = existing.as_ref().or(fresh.as_ref()) {
         request.extensions_mut().insert(AnonId(id.clone()));
     }
-    let chosen = super::query_lang(request.uri().query()).and_then(|tag| Lang::from_tag(&tag));
+    let chosen =
+        super::page::query_lang(request.uri().query()).and_then(|tag| Lang::from_tag(&tag));
     let secure = CookiePolicy::of(request.extensions()).attributes();
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
@@ -264,7 +265,7 @@ impl FromRequestParts<AppState> for CurrentUser {
                 Err(see_other(&format!("/login?{query}")))
             }
             Err(err) => {
-                let lang = super::LangPrefs::from_parts(parts).resolve(Lang::ZhHant);
+                let lang = super::page::LangPrefs::from_parts(parts).resolve(Lang::ZhHant);
                 Err(PageError::from_service(err, lang).into_response())
             }
         }

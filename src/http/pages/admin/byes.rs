@@ -3,84 +3,36 @@
 //! paired); two entrants who must not meet (same family, same club…). Through
 //! `service::entrants` (`request_bye`, `cancel_bye`, `set_forbidden_pair`), as the API.
 
-use super::dashboard::{
-    action_failed, fail, invalid_fields, number, section_page, ButtonForm, Choice, Field, Fields,
-    FormTarget, SectionExtras,
-};
-use super::session::{see_other, CurrentUser};
-use super::PageCtx;
+use super::form::{fail, invalid_fields, number, ButtonForm, Fields};
+use super::section::{action_failed, section_page, FormTarget, SectionExtras};
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::PageCtx;
+use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
-use crate::service::entrants::{ByeRequest, EntrantView, ForbiddenPairInput};
+use crate::service::entrants::{ByeRequest, ForbiddenPairInput};
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::Response;
+use axum::routing::post;
+use axum::Router;
 use uuid::Uuid;
 
-/// The service's field names of a bye request → the form's.
-pub const BYE_ALIASES: &[(&str, &str)] = &[("round", "bye_round"), ("kind", "bye_kind")];
-/// The service's field names of a forbidden pair → the form's.
-pub const PAIR_ALIASES: &[(&str, &str)] = &[("a", "pair_a"), ("b", "pair_b")];
-
-/// A select over `entrants` (start number and name); an empty first choice.
-fn entrant_select(
-    name: &'static str,
-    label_key: &'static str,
-    form: &Fields,
-    tr: Tr,
-    entrants: &[&EntrantView],
-) -> Field {
-    let mut field = Field::new(name, label_key, "select", form).required();
-    let chosen = field.value.clone();
-    field.options = std::iter::once(Choice {
-        value: String::new(),
-        label: tr.t("adm.choose_entrant").to_string(),
-        selected: chosen.is_empty(),
-    })
-    .chain(entrants.iter().map(|e| Choice {
-        value: e.id.to_string(),
-        label: match e.start_no {
-            Some(no) => format!("{no}. {}", e.name),
-            None => e.name.clone(),
-        },
-        selected: e.id.to_string() == chosen,
-    }))
-    .collect();
-    field
-}
-
-/// The requested-bye form: who, which round (the next by default), which kind.
-pub fn bye_fields(form: &Fields, tr: Tr, entrants: &[EntrantView], next_round: i32) -> Vec<Field> {
-    let active: Vec<&EntrantView> = entrants.iter().filter(|e| e.status == "active").collect();
-    vec![
-        entrant_select("bye_entrant", "adm.byes.entrant", form, tr, &active),
-        Field::plain(
-            "bye_round",
-            "adm.round",
-            "number",
-            form,
-            &next_round.to_string(),
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/admin/s/{section_id}/byes", post(request_bye))
+        .route(
+            "/admin/s/{section_id}/byes/{entrant_id}/{round}/cancel",
+            post(cancel_bye),
         )
-        .required(),
-        Field::new("bye_kind", "adm.byes.kind", "select", form).select(
-            &["half", "zero", "full"],
-            Some("absence"),
-            tr,
-            "half",
-        ),
-    ]
-}
-
-/// The forbidden-pair form: two entrants.
-pub fn pair_fields(form: &Fields, tr: Tr, entrants: &[EntrantView]) -> Vec<Field> {
-    let all: Vec<&EntrantView> = entrants.iter().collect();
-    vec![
-        entrant_select("pair_a", "adm.forbidden.a", form, tr, &all),
-        entrant_select("pair_b", "adm.forbidden.b", form, tr, &all),
-    ]
+        .route("/admin/s/{section_id}/forbidden-pairs", post(forbid_pair))
+        .route(
+            "/admin/s/{section_id}/forbidden-pairs/remove",
+            post(allow_pair),
+        )
 }
 
 /// An entrant id chosen in a select; a message in `errors` when none (or garbage) was chosen.

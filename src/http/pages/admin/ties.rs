@@ -2,10 +2,10 @@
 //! decision, a "draw lots" button and a form for an explicit order. Through `service::ties`,
 //! as the API (`/api/v1/sections/{id}/ties`).
 
-use super::dashboard::{fail, require};
-use super::session::{see_other, CurrentUser};
-use super::{HtmlPage, PageCtx};
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::admin::form::{fail, require};
+use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
@@ -17,8 +17,18 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
 use std::collections::HashMap;
 use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new().route(
+        "/admin/s/{section_id}/ties",
+        get(show_ties).post(decide_tie),
+    )
+}
 
 /// `GET /admin/s/{section_id}/ties`
 #[derive(Template)]
@@ -67,7 +77,7 @@ async fn page(
         Ok(found) => found,
         Err(err) => return fail(err, &ctx),
     };
-    HtmlPage(
+    Page(
         status,
         TiesPage {
             tr: ctx.tr(),

@@ -3,11 +3,13 @@
 //! decided) and, once created, shows its matches with a form for each one's next game.
 //! Through `service::knockout::{create_playoff, get_playoff, record_game}`, as the API.
 
-use super::dashboard::{checkbox, fail, number, place_errors, require, text, Field, Fields};
-use super::knockout_admin::{match_rows, refused, MatchRow};
-use super::session::{see_other, CurrentUser};
-use super::{HtmlPage, PageCtx};
+use super::knockout::{match_rows, refused, MatchRow};
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::admin::form::{
+    checkbox, fail, number, place_errors, require, text, Field, Fields,
+};
+use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
@@ -19,7 +21,22 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
 use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/admin/t/{tournament_id}/playoff",
+            get(show_playoff).post(create_playoff),
+        )
+        .route(
+            "/admin/t/{tournament_id}/playoff/matches/{match_id}/games",
+            post(record_playoff_game),
+        )
+}
 
 /// A section offered for the playoff: its seed box.
 pub struct SeedRow {
@@ -123,7 +140,7 @@ async fn page(
     let mut fields = playoff_fields(form, tr);
     let rest = place_errors(&mut fields, &errors, &[("game1_colour", "game1_higher")]);
     let error = error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
-    HtmlPage(
+    Page(
         status,
         PlayoffPage {
             tr,
@@ -258,7 +275,7 @@ pub async fn record_playoff_game(
         Ok(_) => return fail(Error::NotFound("match"), &ctx),
         Err(err) => return fail(err, &ctx),
     }
-    match super::knockout_admin::record_game_form(&state, &actor, match_id, &form, tr).await {
+    match super::knockout::record_game_form(&state, &actor, match_id, &form, tr).await {
         Ok(()) => see_other(&format!("/admin/t/{id}/playoff")),
         Err(err) => match refused(&err) {
             Some((status, _, message)) => {

@@ -5,10 +5,10 @@
 //! checker reports broken rules, the page lists them with the values kept and an "apply
 //! anyway" button (the API's `confirm: true`).
 
-use super::dashboard::{fail, require, Choice, Fields};
-use super::session::{see_other, CurrentUser};
-use super::{HtmlPage, PageCtx};
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::admin::form::{fail, require, Choice, Fields};
+use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
@@ -21,7 +21,17 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
 use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new().route(
+        "/admin/s/{section_id}/rounds/{n}/edit",
+        get(show_edit).post(save_edit),
+    )
+}
 
 /// Most rows a submitted form is read for (a section has far fewer boards).
 const MAX_ROWS: usize = 1000;
@@ -250,7 +260,7 @@ async fn page(
         .get("version")
         .cloned()
         .unwrap_or_else(|| round.version.to_string());
-    HtmlPage(
+    Page(
         status,
         RepairPage {
             tr,

@@ -2,9 +2,10 @@
 //! CSRF-checked and rate-limited; errors next to the fields with the entered values kept. The
 //! rules (cap, waitlist, window, waiver, fee tiers, doubles partner) are the service's.
 
-use super::session::ClientIp;
-use super::{HtmlPage, PageCtx, PageError};
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::{Page, PageCtx};
+use crate::http::session::ClientIp;
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
@@ -16,8 +17,18 @@ use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
 use serde::Deserialize;
 use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new().route(
+        "/t/{tournament_id}/register",
+        get(show_register).post(create_registration),
+    )
+}
 
 /// The form as posted: every field is text, as browsers send it.
 #[derive(Debug, Clone, Default, Deserialize)]
@@ -350,7 +361,7 @@ pub async fn show_register(
         &FieldErrors::new(),
         None,
     );
-    HtmlPage(StatusCode::OK, page).into_response()
+    Page(StatusCode::OK, page).into_response()
 }
 
 /// Text fields: empty means not given.
@@ -422,7 +433,7 @@ pub async fn create_registration(
     let ctx = ctx.with_default_tag(&t.default_language);
     let tr = ctx.tr();
     let again = |ctx, status, errors: FieldErrors, form_error: Option<String>| {
-        HtmlPage(
+        Page(
             status,
             form_page(ctx, &t, &sections, &form, &errors, form_error),
         )
@@ -460,7 +471,7 @@ pub async fn create_registration(
         Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
     }
     match service::registrations::register(&state.db, section.id, &input).await {
-        Ok(view) => HtmlPage(
+        Ok(view) => Page(
             StatusCode::CREATED,
             RegisteredPage {
                 tr,
