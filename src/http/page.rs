@@ -209,6 +209,18 @@ impl FromRequestParts<AppState> for PageCtx {
     }
 }
 
+/// A service result on a page: its error becomes the error page, in the page's language.
+pub trait OrPage<T> {
+    /// The value, or the error page for the error.
+    fn or_page(self, ctx: &PageCtx) -> Result<T, PageError>;
+}
+
+impl<T> OrPage<T> for crate::service::Result<T> {
+    fn or_page(self, ctx: &PageCtx) -> Result<T, PageError> {
+        self.map_err(|err| PageError::from_service(err, ctx.lang))
+    }
+}
+
 /// Renders an askama template as an HTML response; a render failure becomes a logged 500.
 pub struct Page<T>(pub StatusCode, pub T);
 

@@ -15,6 +15,7 @@ use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
@@ -74,8 +75,11 @@ async fn refused(
                 StatusCode::UNPROCESSABLE_ENTITY,
             )
             .await
+            .into_response()
         }
-        None => action_failed(state, actor, ctx, id, err).await,
+        None => action_failed(state, actor, ctx, id, err)
+            .await
+            .into_response(),
     }
 }
 
@@ -145,7 +149,9 @@ pub async fn cancel_bye(
     }
     match service::entrants::cancel_bye(&state.db, &actor, entrant, round).await {
         Ok(()) => see_other(&format!("/admin/s/{id}?done=bye_cancelled#byes")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err).await,
+        Err(err) => action_failed(&state, &actor, ctx, id, err)
+            .await
+            .into_response(),
     }
 }
 
@@ -196,6 +202,8 @@ pub async fn allow_pair(
     let pair = ForbiddenPairInput { a, b };
     match service::entrants::set_forbidden_pair(&state.db, &actor, id, &pair, false).await {
         Ok(()) => see_other(&format!("/admin/s/{id}?done=allowed#forbidden")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err).await,
+        Err(err) => action_failed(&state, &actor, ctx, id, err)
+            .await
+            .into_response(),
     }
 }

@@ -11,6 +11,7 @@ use crate::service::entrants::StatusChange;
 use crate::service::{self, Error};
 use axum::extract::State;
 use axum::http::StatusCode;
+use axum::response::IntoResponse;
 use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
@@ -49,7 +50,11 @@ pub async fn add_entrant(
                     errors = fields;
                     form_error = Some(message);
                 }
-                None => return action_failed(&state, &actor, ctx, id, err).await,
+                None => {
+                    return action_failed(&state, &actor, ctx, id, err)
+                        .await
+                        .into_response()
+                }
             },
         }
     } else {
@@ -70,6 +75,7 @@ pub async fn add_entrant(
         StatusCode::UNPROCESSABLE_ENTITY,
     )
     .await
+    .into_response()
 }
 
 /// `POST /admin/s/{sid}/entrants/{eid}/{withdraw|readmit|check-in|check-out}`
@@ -95,6 +101,8 @@ pub async fn change_entrant(
     }
     match service::entrants::change_status(&state.db, &actor, entrant_id, change).await {
         Ok(_) => see_other(&format!("/admin/s/{id}?done=entrant_status#entrants")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err).await,
+        Err(err) => action_failed(&state, &actor, ctx, id, err)
+            .await
+            .into_response(),
     }
 }

@@ -9,6 +9,7 @@ use crate::http::AppState;
 use crate::service::registrations::{PaymentInput, RegistrationAction};
 use crate::service::{self, Error};
 use axum::extract::State;
+use axum::response::IntoResponse;
 use axum::response::Response;
 use axum::routing::post;
 use axum::Router;
@@ -46,6 +47,8 @@ pub async fn act_on_registration(
     }
     match service::registrations::act(&state.db, &actor, registration_id, action, None).await {
         Ok(_) => see_other(&format!("/admin/s/{id}?done=registration#registrations")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err).await,
+        Err(err) => action_failed(&state, &actor, ctx, id, err)
+            .await
+            .into_response(),
     }
 }

@@ -352,7 +352,9 @@ pub async fn enter_board_result(
             message: tr.t("error.form_invalid").to_string(),
             fields: errors,
         };
-        return super::section::action_failed(&state, &actor, ctx, sid, err).await;
+        return super::section::action_failed(&state, &actor, ctx, sid, err)
+            .await
+            .into_response();
     }
     let input = ResultInput {
         result: form.get("result").cloned().unwrap_or_default(),
@@ -371,9 +373,13 @@ pub async fn enter_board_result(
         }
         Err(Error::Conflict(detail)) if detail.contains("changed meanwhile") => {
             let err = Error::Conflict(format!("{} ({detail})", tr.t("adm.results.stale")));
-            super::section::action_failed(&state, &actor, ctx, sid, err).await
+            super::section::action_failed(&state, &actor, ctx, sid, err)
+                .await
+                .into_response()
         }
-        Err(err) => super::section::action_failed(&state, &actor, ctx, sid, err).await,
+        Err(err) => super::section::action_failed(&state, &actor, ctx, sid, err)
+            .await
+            .into_response(),
     }
 }
 

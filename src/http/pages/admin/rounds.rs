@@ -44,7 +44,9 @@ pub async fn pair_round(
 ) -> Response {
     match service::rounds::pair_next(&state.db, &actor, id).await {
         Ok(_) => see_other(&format!("/admin/s/{id}?done=paired#rounds")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err).await,
+        Err(err) => action_failed(&state, &actor, ctx, id, err)
+            .await
+            .into_response(),
     }
 }
 
@@ -58,7 +60,9 @@ pub async fn publish_round(
 ) -> Response {
     match service::rounds::publish(&state.db, &actor, id, n).await {
         Ok(_) => see_other(&format!("/admin/s/{id}?done=published#rounds")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err).await,
+        Err(err) => action_failed(&state, &actor, ctx, id, err)
+            .await
+            .into_response(),
     }
 }
 
@@ -74,7 +78,9 @@ pub async fn unpair_round(
     let force = form.get("force").is_some_and(|v| !v.is_empty());
     match service::rounds::delete_last(&state.db, &actor, id, n, force).await {
         Ok(()) => see_other(&format!("/admin/s/{id}?done=unpaired#rounds")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err).await,
+        Err(err) => action_failed(&state, &actor, ctx, id, err)
+            .await
+            .into_response(),
     }
 }
 

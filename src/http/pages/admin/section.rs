@@ -7,14 +7,15 @@
 //! (the CSRF check). Handlers only read forms, call one service and render: the rules live in
 //! `service::*`.
 
-use super::form::{done_notice, fail, place_errors, require, Field, Fields};
+use super::form::{done_notice, place_errors, Field, Fields};
 use super::section_forms::entrant_fields;
+use crate::http::error::PageError;
 use crate::http::extract::PagePath;
-use crate::http::page::{Page, PageCtx};
+use crate::http::page::{OrPage, Page, PageCtx};
 use crate::http::session::CurrentUser;
 use crate::http::AppState;
 use crate::i18n::Tr;
-use crate::service::access::Need;
+use crate::service::desk::{Desk, RoundActions};
 use crate::service::entrants::EntrantView;
 use crate::service::registrations::RegistrationView;
 use crate::service::rounds::RoundView;
@@ -25,7 +26,6 @@ use crate::service::{self, Error, FieldErrors};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
-use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
 use uuid::Uuid;
@@ -56,7 +56,7 @@ pub struct RegistrationRow {
     pub payment: String,
 }
 
-/// A round row.
+/// A round row: what the desk may do with it (`service::desk`), and its status's name.
 pub struct RoundRow {
     /// Number.
     pub number: i32,
@@ -74,22 +74,16 @@ pub struct RoundRow {
     pub editable: bool,
 }
 
-impl From<&RoundView> for RoundRow {
-    fn from(r: &RoundView) -> RoundRow {
-        let games = r.boards.iter().filter(|b| b.black.is_some()).count();
-        let results = r
-            .boards
-            .iter()
-            .filter(|b| b.black.is_some() && b.result.is_some())
-            .count();
+impl RoundRow {
+    fn new(round: &RoundView, actions: RoundActions) -> RoundRow {
         RoundRow {
-            number: r.number,
-            status_key: format!("round_status.{}", r.status),
-            can_publish: r.status == "paired",
-            last: false,
-            editable: r.status == "paired" && results == 0,
-            games,
-            results,
+            number: actions.number,
+            status_key: format!("round_status.{}", round.status),
+            can_publish: actions.can_publish,
+            last: actions.last,
+            games: actions.games,
+            results: actions.results,
+            editable: actions.editable,
         }
     }
 }
@@ -185,29 +179,20 @@ pub async fn section_page(
     id: Uuid,
     extras: SectionExtras,
     status: StatusCode,
-) -> Response {
+) -> Result<Page<SectionPage>, PageError> {
     let tr = ctx.tr();
-    let section = match service::sections::get(&state.db, id).await {
-        Ok(s) => s,
-        Err(err) => return fail(err, &ctx),
-    };
-    if let Err(err) = require(state, actor, section.tournament_id, Need::Scorer).await {
-        return fail(err, &ctx);
-    }
-    let loaded = async {
-        let tournament = service::tournaments::get(&state.db, section.tournament_id).await?;
-        let entrants = service::entrants::list(&state.db, Some(actor), id).await?;
-        let registrations = service::registrations::list(&state.db, Some(actor), id).await?;
-        let rounds = service::rounds::list(&state.db, id).await?;
-        let byes = service::entrants::requested_byes(&state.db, id).await?;
-        let forbidden = service::entrants::forbidden_pairs(&state.db, id).await?;
-        service::Result::Ok((tournament, entrants, registrations, rounds, byes, forbidden))
-    }
-    .await;
-    let (tournament, entrants, registrations, rounds, byes, forbidden) = match loaded {
-        Ok(all) => all,
-        Err(err) => return fail(err, &ctx),
-    };
+    let Desk {
+        tournament,
+        section,
+        entrants,
+        registrations,
+        rounds,
+        byes,
+        forbidden,
+        actions,
+    } = service::desk::get(&state.db, actor, id)
+        .await
+        .or_page(&ctx)?;
     let doubles = section.entry_type == "doubles";
     let empty = (Fields::new(), FieldErrors::new());
     let for_target = |target: FormTarget| {
@@ -260,23 +245,24 @@ pub async fn section_page(
         ],
     );
     let form_error = message_for(FormTarget::Entrant, rest);
-    let mut round_rows: Vec<RoundRow> = rounds.iter().map(RoundRow::from).collect();
+    let round_rows: Vec<RoundRow> = rounds
+        .iter()
+        .zip(actions.rounds)
+        .map(|(r, actions)| RoundRow::new(r, actions))
+        .collect();
     let current_number = rounds.last().map_or(0, |r| r.number);
     let current = rounds
         .into_iter()
         .last()
         .map(|r| super::section_forms::board_rows(r.boards, None))
         .unwrap_or_default();
-    if let Some(last) = round_rows.last_mut() {
-        last.last = true;
-    }
-    Page(
+    Ok(Page(
         status,
         SectionPage {
             tr,
             system_key: format!("system.{}", section.pairing_system),
             status_key: format!("section_status.{}", section.status),
-            can_pair: current_number < section.rounds && section.status != "cancelled",
+            can_pair: actions.can_pair,
             current,
             current_number,
             choices: super::section_forms::choices(),
@@ -324,8 +310,7 @@ pub async fn section_page(
             section,
             ctx,
         },
-    )
-    .into_response()
+    ))
 }
 
 /// `GET /admin/s/{section_id}`
@@ -335,7 +320,7 @@ pub async fn show_section(
     ctx: PageCtx,
     uri: axum::http::Uri,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Page<SectionPage>, PageError> {
     let notice = done_notice(ctx.tr(), &uri);
     section_page(
         &state,
@@ -359,7 +344,7 @@ pub async fn action_failed(
     ctx: PageCtx,
     id: Uuid,
     err: Error,
-) -> Response {
+) -> Result<Page<SectionPage>, PageError> {
     let status = crate::http::error::status(&err);
     if status == StatusCode::CONFLICT || status == StatusCode::UNPROCESSABLE_ENTITY {
         let extras = SectionExtras {
@@ -368,6 +353,6 @@ pub async fn action_failed(
         };
         section_page(state, actor, ctx, id, extras, status).await
     } else {
-        fail(err, &ctx)
+        Err(PageError::from_service(err, ctx.lang))
     }
 }
