@@ -4,6 +4,7 @@
 
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::account::{role_name, split_error, EmptyForm, Errors};
 use crate::http::pages::shared::qr_svg;
@@ -59,22 +60,24 @@ async fn account_page(
     status: StatusCode,
     errors: Errors,
     changed: bool,
-) -> Response {
-    match service::users::list_sessions(&state.db, actor).await {
-        Ok(sessions) => Page(
-            status,
-            AccountPage {
-                tr: ctx.tr(),
-                ctx,
-                sessions,
-                errors,
-                is_admin: actor.is_admin(),
-                changed,
-            },
-        )
-        .into_response(),
-        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
-    }
+) -> Result<Response, PageError> {
+    Ok(
+        match service::users::list_sessions(&state.db, actor).await {
+            Ok(sessions) => Page(
+                status,
+                AccountPage {
+                    tr: ctx.tr(),
+                    ctx,
+                    sessions,
+                    errors,
+                    is_admin: actor.is_admin(),
+                    changed,
+                },
+            )
+            .into_response(),
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    )
 }
 
 /// `GET /account`
@@ -82,7 +85,7 @@ pub async fn show_account(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
-) -> Response {
+) -> Result<Response, PageError> {
     account_page(
         &state,
         ctx,
@@ -111,21 +114,25 @@ pub async fn change_password(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     AppForm(form): AppForm<PasswordForm>,
-) -> Response {
+) -> Result<Response, PageError> {
     let change = PasswordChange {
         current_password: form.current_password,
         new_password: form.new_password,
     };
-    match service::users::change_own_password(&state.db, &actor, &change).await {
-        Ok(()) => account_page(&state, ctx, &actor, StatusCode::OK, Errors::default(), true).await,
-        Err(err) => match split_error(err, ctx.tr(), "new_password") {
-            Ok(errors) => {
-                let status = StatusCode::UNPROCESSABLE_ENTITY;
-                account_page(&state, ctx, &actor, status, errors, false).await
+    Ok(
+        match service::users::change_own_password(&state.db, &actor, &change).await {
+            Ok(()) => {
+                account_page(&state, ctx, &actor, StatusCode::OK, Errors::default(), true).await?
             }
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => match split_error(err, ctx.tr(), "new_password") {
+                Ok(errors) => {
+                    let status = StatusCode::UNPROCESSABLE_ENTITY;
+                    account_page(&state, ctx, &actor, status, errors, false).await?
+                }
+                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            },
         },
-    }
+    )
 }
 
 /// `POST /account/sessions/{id}/end`
@@ -135,11 +142,13 @@ pub async fn end_session(
     ctx: PageCtx,
     PagePath(session_id): PagePath<Uuid>,
     AppForm(EmptyForm {}): AppForm<EmptyForm>,
-) -> Response {
-    match service::users::revoke_session(&state.db, &actor, session_id).await {
-        Ok(()) => see_other("/account"),
-        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
-    }
+) -> Result<Response, PageError> {
+    Ok(
+        match service::users::revoke_session(&state.db, &actor, session_id).await {
+            Ok(()) => see_other("/account"),
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    )
 }
 
 /// `POST /account/sessions/end-all`: logs out everywhere, this browser too.
@@ -149,18 +158,20 @@ pub async fn end_all_sessions(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     AppForm(EmptyForm {}): AppForm<EmptyForm>,
-) -> Response {
-    match service::users::revoke_all_sessions(&state.db, &actor).await {
-        Ok(_) => {
-            let mut response = see_other("/login");
-            session::append_cookie(
-                response.headers_mut(),
-                &session::clear_session_cookie(policy),
-            );
-            response
-        }
-        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
-    }
+) -> Result<Response, PageError> {
+    Ok(
+        match service::users::revoke_all_sessions(&state.db, &actor).await {
+            Ok(_) => {
+                let mut response = see_other("/login");
+                session::append_cookie(
+                    response.headers_mut(),
+                    &session::clear_session_cookie(policy),
+                );
+                response
+            }
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    )
 }
 
 /// The admins' user list.
@@ -195,7 +206,7 @@ async fn users_page(
     status: StatusCode,
     username: String,
     errors: Errors,
-) -> Response {
+) -> Result<Response, PageError> {
     users_page_with(state, ctx, actor, status, username, errors, None).await
 }
 
@@ -207,8 +218,8 @@ async fn users_page_with(
     username: String,
     errors: Errors,
     reset_link: Option<(String, String, String)>,
-) -> Response {
-    match service::users::list_users(&state.db, actor).await {
+) -> Result<Response, PageError> {
+    Ok(match service::users::list_users(&state.db, actor).await {
         Ok(users) => Page(
             status,
             UsersPage {
@@ -222,7 +233,7 @@ async fn users_page_with(
         )
         .into_response(),
         Err(err) => PageError::from_service(err, ctx.lang).into_response(),
-    }
+    })
 }
 
 /// `GET /admin/users`
@@ -230,7 +241,7 @@ pub async fn show_users(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
-) -> Response {
+) -> Result<Response, PageError> {
     users_page(
         &state,
         ctx,
@@ -262,22 +273,24 @@ pub async fn create_user(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     AppForm(form): AppForm<NewUserForm>,
-) -> Response {
+) -> Result<Response, PageError> {
     let input = NewUser {
         username: form.username.clone(),
         password: form.password,
         role: Some(form.role).filter(|r| !r.is_empty()),
     };
-    match service::users::create_user_as(&state.db, &actor, &input).await {
-        Ok(_) => see_other("/admin/users"),
-        Err(err) => match split_error(err, ctx.tr(), "username") {
-            Ok(errors) => {
-                let status = StatusCode::UNPROCESSABLE_ENTITY;
-                users_page(&state, ctx, &actor, status, form.username, errors).await
-            }
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    Ok(
+        match service::users::create_user_as(&state.db, &actor, &input).await {
+            Ok(_) => see_other("/admin/users"),
+            Err(err) => match split_error(err, ctx.tr(), "username") {
+                Ok(errors) => {
+                    let status = StatusCode::UNPROCESSABLE_ENTITY;
+                    users_page(&state, ctx, &actor, status, form.username, errors).await?
+                }
+                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            },
         },
-    }
+    )
 }
 
 /// `POST /admin/users/{id}/{disable|enable|delete|reset}`; `reset` shows a single-use link
@@ -289,16 +302,14 @@ pub async fn change_user(
     headers: HeaderMap,
     PagePath((user_id, action)): PagePath<(Uuid, String)>,
     AppForm(EmptyForm {}): AppForm<EmptyForm>,
-) -> Response {
+) -> Result<Response, PageError> {
     if action == "reset" {
-        let made = match service::users::make_password_reset(&state.db, &actor, user_id).await {
-            Ok(made) => made,
-            Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-        };
-        let name = match service::users::find_password_reset(&state.db, &made.token).await {
-            Ok(name) => name,
-            Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-        };
+        let made = service::users::make_password_reset(&state.db, &actor, user_id)
+            .await
+            .or_page(&ctx)?;
+        let name = service::users::find_password_reset(&state.db, &made.token)
+            .await
+            .or_page(&ctx)?;
         let url = public_url(
             state.security.public_url.as_deref(),
             &headers,
@@ -331,16 +342,16 @@ pub async fn change_user(
         "delete" => service::users::delete_user(&state.db, &actor, user_id).await,
         _ => Err(service::Error::NotFound("action")),
     };
-    match result {
+    Ok(match result {
         Ok(()) => see_other("/admin/users"),
         Err(err) => match split_error(err, ctx.tr(), "users") {
             Ok(errors) => {
                 let status = StatusCode::CONFLICT;
-                users_page(&state, ctx, &actor, status, String::new(), errors).await
+                users_page(&state, ctx, &actor, status, String::new(), errors).await?
             }
             Err(err) => PageError::from_service(err, ctx.lang).into_response(),
         },
-    }
+    })
 }
 
 /// The page of a password-reset link.
@@ -364,21 +375,23 @@ pub async fn show_reset(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(token): PagePath<String>,
-) -> Response {
-    match service::users::find_password_reset(&state.db, &token).await {
-        Ok(username) => Page(
-            StatusCode::OK,
-            ResetPage {
-                tr: ctx.tr(),
-                ctx,
-                token,
-                username,
-                errors: Errors::default(),
-            },
-        )
-        .into_response(),
-        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
-    }
+) -> Result<Response, PageError> {
+    Ok(
+        match service::users::find_password_reset(&state.db, &token).await {
+            Ok(username) => Page(
+                StatusCode::OK,
+                ResetPage {
+                    tr: ctx.tr(),
+                    ctx,
+                    token,
+                    username,
+                    errors: Errors::default(),
+                },
+            )
+            .into_response(),
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    )
 }
 
 /// The reset form.
@@ -396,29 +409,30 @@ pub async fn use_reset(
     ctx: PageCtx,
     PagePath(token): PagePath<String>,
     AppForm(form): AppForm<ResetForm>,
-) -> Response {
-    let username = match service::users::find_password_reset(&state.db, &token).await {
-        Ok(username) => username,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+) -> Result<Response, PageError> {
+    let username = service::users::find_password_reset(&state.db, &token)
+        .await
+        .or_page(&ctx)?;
     if let Err(err) = service::throttle::link_attempt(&state.db, &state.security.limits, ip).await {
-        return PageError::from_service(err, ctx.lang).into_response();
+        return Ok(PageError::from_service(err, ctx.lang).into_response());
     }
-    match service::users::use_password_reset(&state.db, &token, &form.password).await {
-        Ok(()) => see_other("/login"),
-        Err(err) => match split_error(err, ctx.tr(), "password") {
-            Ok(errors) => Page(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                ResetPage {
-                    tr: ctx.tr(),
-                    ctx,
-                    token,
-                    username,
-                    errors,
-                },
-            )
-            .into_response(),
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    Ok(
+        match service::users::use_password_reset(&state.db, &token, &form.password).await {
+            Ok(()) => see_other("/login"),
+            Err(err) => match split_error(err, ctx.tr(), "password") {
+                Ok(errors) => Page(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    ResetPage {
+                        tr: ctx.tr(),
+                        ctx,
+                        token,
+                        username,
+                        errors,
+                    },
+                )
+                .into_response(),
+                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            },
         },
-    }
+    )
 }

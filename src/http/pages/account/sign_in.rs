@@ -50,7 +50,7 @@ struct LoginQuery {
 }
 
 /// `GET /login`
-pub async fn show_login(ctx: PageCtx, uri: Uri) -> Response {
+pub async fn show_login(ctx: PageCtx, uri: Uri) -> Result<Response, PageError> {
     // Read leniently: a mangled query string just means no `next`.
     let query: LoginQuery =
         serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
@@ -58,9 +58,9 @@ pub async fn show_login(ctx: PageCtx, uri: Uri) -> Response {
         .unwrap_or(DEFAULT_NEXT)
         .to_string();
     if ctx.user.is_some() {
-        return session::see_other(&next);
+        return Ok(session::see_other(&next));
     }
-    Page(
+    Ok(Page(
         StatusCode::OK,
         LoginPage {
             tr: ctx.tr(),
@@ -71,7 +71,7 @@ pub async fn show_login(ctx: PageCtx, uri: Uri) -> Response {
             password_error: None,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// The posted login form.
@@ -98,7 +98,7 @@ pub async fn create_session(
     headers: HeaderMap,
     ctx: PageCtx,
     AppForm(form): AppForm<LoginForm>,
-) -> Response {
+) -> Result<Response, PageError> {
     let axum::Extension(policy) = cookies;
     let tr = ctx.tr();
     let next = session::safe_next(Some(form.next.as_str()))
@@ -121,47 +121,49 @@ pub async fn create_session(
             .into_response()
         };
     if username.is_empty() {
-        return again(
+        return Ok(again(
             ctx,
             StatusCode::UNPROCESSABLE_ENTITY,
             Some(tr.t("login.username_required")),
             None,
-        );
+        ));
     }
     let how = service::users::SignIn {
         limits: &state.security.limits,
         ip,
         kind: "browser",
     };
-    match service::users::sign_in(&state.db, how, &username, &form.password).await {
-        Ok(token) => {
-            // A previous session in this browser is ended rather than left to expire.
-            if let Some(old) = session::session_token(&headers, policy) {
-                if let Err(err) = service::users::logout(&state.db, old).await {
-                    tracing::warn!(error = ?err, "could not end the previous session");
+    Ok(
+        match service::users::sign_in(&state.db, how, &username, &form.password).await {
+            Ok(token) => {
+                // A previous session in this browser is ended rather than left to expire.
+                if let Some(old) = session::session_token(&headers, policy) {
+                    if let Err(err) = service::users::logout(&state.db, old).await {
+                        tracing::warn!(error = ?err, "could not end the previous session");
+                    }
                 }
+                let mut response = session::see_other(&next);
+                session::append_cookie(
+                    response.headers_mut(),
+                    &session::session_cookie(&token, policy),
+                );
+                response
             }
-            let mut response = session::see_other(&next);
-            session::append_cookie(
-                response.headers_mut(),
-                &session::session_cookie(&token, policy),
-            );
-            response
-        }
-        Err(service::Error::TooManyAttempts(_)) => again(
-            ctx,
-            StatusCode::TOO_MANY_REQUESTS,
-            None,
-            Some(tr.t("login.too_many")),
-        ),
-        Err(service::Error::Unauthorized(_)) => again(
-            ctx,
-            StatusCode::UNPROCESSABLE_ENTITY,
-            None,
-            Some(tr.t("login.failed")),
-        ),
-        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
-    }
+            Err(service::Error::TooManyAttempts(_)) => again(
+                ctx,
+                StatusCode::TOO_MANY_REQUESTS,
+                None,
+                Some(tr.t("login.too_many")),
+            ),
+            Err(service::Error::Unauthorized(_)) => again(
+                ctx,
+                StatusCode::UNPROCESSABLE_ENTITY,
+                None,
+                Some(tr.t("login.failed")),
+            ),
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    )
 }
 
 /// The logout form carries only its CSRF token.
@@ -175,10 +177,10 @@ pub async fn delete_session(
     headers: HeaderMap,
     ctx: PageCtx,
     AppForm(LogoutForm {}): AppForm<LogoutForm>,
-) -> Response {
+) -> Result<Response, PageError> {
     if let Some(token) = session::session_token(&headers, policy) {
         if let Err(err) = service::users::logout(&state.db, token).await {
-            return PageError::from_service(err, ctx.lang).into_response();
+            return Ok(PageError::from_service(err, ctx.lang).into_response());
         }
     }
     let mut response = session::see_other("/");
@@ -186,5 +188,5 @@ pub async fn delete_session(
         response.headers_mut(),
         &session::clear_session_cookie(policy),
     );
-    response
+    Ok(response)
 }

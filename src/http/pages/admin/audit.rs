@@ -1,7 +1,8 @@
 //! A tournament's audit log on the dashboard.
 
-use super::form::fail;
+use crate::http::error::PageError;
 use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::CurrentUser;
 use crate::http::AppState;
@@ -81,7 +82,7 @@ pub async fn show_audit(
     ctx: PageCtx,
     uri: axum::http::Uri,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     let query: HashMap<String, String> =
         serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
     let after = query.get("after").and_then(|a| a.parse().ok()).unwrap_or(0);
@@ -92,10 +93,7 @@ pub async fn show_audit(
         service::Result::Ok((tournament, events))
     }
     .await;
-    let (tournament, events) = match loaded {
-        Ok(both) => both,
-        Err(err) => return fail(err, &ctx),
-    };
+    let (tournament, events) = loaded.or_page(&ctx)?;
     let next = (events.len() as i64 == AUDIT_PAGE)
         .then(|| events.last().map(|e| e.id))
         .flatten();
@@ -111,7 +109,7 @@ pub async fn show_audit(
             after: short_json(e.after.as_ref()),
         })
         .collect();
-    Page(
+    Ok(Page(
         StatusCode::OK,
         AuditPage {
             tr: ctx.tr(),
@@ -121,5 +119,5 @@ pub async fn show_audit(
             next,
         },
     )
-    .into_response()
+    .into_response())
 }

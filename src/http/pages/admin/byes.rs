@@ -3,9 +3,11 @@
 //! paired); two entrants who must not meet (same family, same club…). Through
 //! `service::entrants` (`request_bye`, `cancel_bye`, `set_forbidden_pair`), as the API.
 
-use super::form::{fail, invalid_fields, number, ButtonForm, Fields};
+use super::form::{invalid_fields, number, ButtonForm, Fields};
 use super::section::{action_failed, section_page, FormTarget, SectionExtras};
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::PageCtx;
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
@@ -56,8 +58,8 @@ async fn refused(
     form: Fields,
     target: FormTarget,
     err: Error,
-) -> Response {
-    match invalid_fields(&err) {
+) -> Result<Response, PageError> {
+    Ok(match invalid_fields(&err) {
         Some((message, errors)) => {
             let extras = SectionExtras {
                 form,
@@ -80,7 +82,7 @@ async fn refused(
         None => action_failed(state, actor, ctx, id, err)
             .await
             .into_response(),
-    }
+    })
 }
 
 /// Refuses an entrant of another section (the page answers for this one).
@@ -100,7 +102,7 @@ pub async fn request_bye(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
     let mut errors = FieldErrors::new();
     let entrant = chosen(&form, "bye_entrant", tr, &mut errors);
@@ -130,10 +132,10 @@ pub async fn request_bye(
             fields: errors,
         }),
     };
-    match outcome {
+    Ok(match outcome {
         Ok(()) => see_other(&format!("/admin/s/{id}?done=bye#byes")),
-        Err(err) => refused(&state, &actor, ctx, id, form, FormTarget::Bye, err).await,
-    }
+        Err(err) => refused(&state, &actor, ctx, id, form, FormTarget::Bye, err).await?,
+    })
 }
 
 /// `POST /admin/s/{section_id}/byes/{entrant_id}/{round}/cancel`
@@ -143,16 +145,18 @@ pub async fn cancel_bye(
     ctx: PageCtx,
     PagePath((id, entrant, round)): PagePath<(Uuid, Uuid, i32)>,
     AppForm(_form): AppForm<ButtonForm>,
-) -> Response {
-    if let Err(err) = in_section(&state, &actor, id, entrant).await {
-        return fail(err, &ctx);
-    }
-    match service::entrants::cancel_bye(&state.db, &actor, entrant, round).await {
-        Ok(()) => see_other(&format!("/admin/s/{id}?done=bye_cancelled#byes")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err)
-            .await
-            .into_response(),
-    }
+) -> Result<Response, PageError> {
+    in_section(&state, &actor, id, entrant)
+        .await
+        .or_page(&ctx)?;
+    Ok(
+        match service::entrants::cancel_bye(&state.db, &actor, entrant, round).await {
+            Ok(()) => see_other(&format!("/admin/s/{id}?done=bye_cancelled#byes")),
+            Err(err) => action_failed(&state, &actor, ctx, id, err)
+                .await
+                .into_response(),
+        },
+    )
 }
 
 /// `POST /admin/s/{section_id}/forbidden-pairs`: forbids a pair.
@@ -162,7 +166,7 @@ pub async fn forbid_pair(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
     let mut errors = FieldErrors::new();
     let a = chosen(&form, "pair_a", tr, &mut errors);
@@ -177,10 +181,10 @@ pub async fn forbid_pair(
             fields: errors,
         }),
     };
-    match outcome {
+    Ok(match outcome {
         Ok(()) => see_other(&format!("/admin/s/{id}?done=forbidden#forbidden")),
-        Err(err) => refused(&state, &actor, ctx, id, form, FormTarget::Forbidden, err).await,
-    }
+        Err(err) => refused(&state, &actor, ctx, id, form, FormTarget::Forbidden, err).await?,
+    })
 }
 
 /// `POST /admin/s/{section_id}/forbidden-pairs/remove` (hidden fields `a`, `b`): allows the
@@ -191,19 +195,24 @@ pub async fn allow_pair(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let ids = (
         form.get("a").and_then(|v| v.parse().ok()),
         form.get("b").and_then(|v| v.parse().ok()),
     );
     let (Some(a), Some(b)) = ids else {
-        return fail(Error::invalid("a", "two entrant ids are needed"), &ctx);
+        return Err(PageError::from_service(
+            Error::invalid("a", "two entrant ids are needed"),
+            ctx.lang,
+        ));
     };
     let pair = ForbiddenPairInput { a, b };
-    match service::entrants::set_forbidden_pair(&state.db, &actor, id, &pair, false).await {
-        Ok(()) => see_other(&format!("/admin/s/{id}?done=allowed#forbidden")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err)
-            .await
-            .into_response(),
-    }
+    Ok(
+        match service::entrants::set_forbidden_pair(&state.db, &actor, id, &pair, false).await {
+            Ok(()) => see_other(&format!("/admin/s/{id}?done=allowed#forbidden")),
+            Err(err) => action_failed(&state, &actor, ctx, id, err)
+                .await
+                .into_response(),
+        },
+    )
 }

@@ -1,6 +1,7 @@
 //! The arbiter dashboard under `/admin` (login required).
 
 use crate::http::error::PageError;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::TournamentItem;
 use crate::http::session::CurrentUser;
@@ -40,12 +41,11 @@ pub async fn show_dashboard(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
-) -> Response {
-    let tournaments = match service::tournaments::list_summaries(&state.db).await {
-        Ok(list) => list,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
-    Page(
+) -> Result<Response, PageError> {
+    let tournaments = service::tournaments::list_summaries(&state.db)
+        .await
+        .or_page(&ctx)?;
+    Ok(Page(
         StatusCode::OK,
         DashboardPage {
             tr: ctx.tr(),
@@ -55,5 +55,5 @@ pub async fn show_dashboard(
             tournaments: tournaments.into_iter().map(TournamentItem::from).collect(),
         },
     )
-    .into_response()
+    .into_response())
 }

@@ -2,9 +2,10 @@
 //! fees and payments, and the totals paid, still due and to refund. Staff only: it carries
 //! payment data. The money rules are `service::registrations::desk`'s.
 
+use crate::http::error::PageError;
 use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::admin::form::fail;
 use crate::http::session::CurrentUser;
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -70,19 +71,16 @@ async fn desk(
     ctx: PageCtx,
     tournament_id: Uuid,
     only: Option<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     let loaded = async {
         let tournament = service::tournaments::get(&state.db, tournament_id).await?;
         let desk = service::registrations::desk(&state.db, actor, tournament_id, only).await?;
         service::Result::Ok((tournament, desk))
     }
     .await;
-    let (tournament, desk) = match loaded {
-        Ok(found) => found,
-        Err(err) => return fail(err, &ctx),
-    };
+    let (tournament, desk) = loaded.or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&tournament.default_language);
-    Page(
+    Ok(Page(
         StatusCode::OK,
         DeskPrint {
             tr: ctx.tr(),
@@ -92,7 +90,7 @@ async fn desk(
             desk,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// `GET /admin/t/{tournament_id}/desk/print`: every section, one page each, and the totals.
@@ -101,7 +99,7 @@ pub async fn print_tournament_desk(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     desk(&state, &actor, ctx, id, None).await
 }
 
@@ -111,9 +109,9 @@ pub async fn print_section_desk(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
-    match service::sections::get(&state.db, id).await {
-        Ok(section) => desk(&state, &actor, ctx, section.tournament_id, Some(id)).await,
-        Err(err) => fail(err, &ctx),
-    }
+) -> Result<Response, PageError> {
+    Ok(match service::sections::get(&state.db, id).await {
+        Ok(section) => desk(&state, &actor, ctx, section.tournament_id, Some(id)).await?,
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+    })
 }

@@ -1,8 +1,9 @@
 //! Entrants at the desk: added by hand, withdrawn, readmitted, checked in and out.
 
-use super::form::{fail, invalid_fields, ButtonForm, Fields};
+use super::form::{invalid_fields, ButtonForm, Fields};
 use super::section::{action_failed, section_page, SectionExtras};
 use super::section_forms::entrant_input;
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::PageCtx;
 use crate::http::session::{see_other, CurrentUser};
@@ -34,26 +35,26 @@ pub async fn add_entrant(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
     let doubles = match service::sections::get(&state.db, id).await {
         Ok(s) => s.entry_type == "doubles",
-        Err(err) => return fail(err, &ctx),
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
     let (input, mut errors) = entrant_input(&form, tr, doubles);
     let form_error;
     if errors.is_empty() {
         match service::entrants::add(&state.db, &actor, id, &input).await {
-            Ok(_) => return see_other(&format!("/admin/s/{id}?done=entrant#entrants")),
+            Ok(_) => return Ok(see_other(&format!("/admin/s/{id}?done=entrant#entrants"))),
             Err(err) => match invalid_fields(&err) {
                 Some((message, fields)) => {
                     errors = fields;
                     form_error = Some(message);
                 }
                 None => {
-                    return action_failed(&state, &actor, ctx, id, err)
+                    return Ok(action_failed(&state, &actor, ctx, id, err)
                         .await
-                        .into_response()
+                        .into_response())
                 }
             },
         }
@@ -66,7 +67,7 @@ pub async fn add_entrant(
         form_error,
         ..SectionExtras::default()
     };
-    section_page(
+    Ok(section_page(
         &state,
         &actor,
         ctx,
@@ -75,7 +76,7 @@ pub async fn add_entrant(
         StatusCode::UNPROCESSABLE_ENTITY,
     )
     .await
-    .into_response()
+    .into_response())
 }
 
 /// `POST /admin/s/{sid}/entrants/{eid}/{withdraw|readmit|check-in|check-out}`
@@ -85,24 +86,31 @@ pub async fn change_entrant(
     ctx: PageCtx,
     PagePath((id, entrant_id, action)): PagePath<(Uuid, Uuid, String)>,
     AppForm(_form): AppForm<ButtonForm>,
-) -> Response {
+) -> Result<Response, PageError> {
     let change = match action.as_str() {
         "withdraw" => StatusChange::Withdraw,
         "readmit" => StatusChange::Readmit,
         "check-in" => StatusChange::CheckIn,
         "check-out" => StatusChange::CheckOut,
-        _ => return fail(Error::NotFound("action"), &ctx),
+        _ => return Err(PageError::from_service(Error::NotFound("action"), ctx.lang)),
     };
     // The entrant must belong to this section (the redirect goes back to it).
     match service::entrants::list(&state.db, Some(&actor), id).await {
         Ok(list) if list.iter().any(|e| e.id == entrant_id) => {}
-        Ok(_) => return fail(Error::NotFound("entrant"), &ctx),
-        Err(err) => return fail(err, &ctx),
+        Ok(_) => {
+            return Err(PageError::from_service(
+                Error::NotFound("entrant"),
+                ctx.lang,
+            ))
+        }
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     }
-    match service::entrants::change_status(&state.db, &actor, entrant_id, change).await {
-        Ok(_) => see_other(&format!("/admin/s/{id}?done=entrant_status#entrants")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err)
-            .await
-            .into_response(),
-    }
+    Ok(
+        match service::entrants::change_status(&state.db, &actor, entrant_id, change).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}?done=entrant_status#entrants")),
+            Err(err) => action_failed(&state, &actor, ctx, id, err)
+                .await
+                .into_response(),
+        },
+    )
 }

@@ -1,14 +1,11 @@
 //! The dashboard's form plumbing: posted fields, the field list `admin/fields.html` renders,
 //! errors placed next to their fields, and the access check pages make before they render.
 
-use crate::http::error::PageError;
-use crate::http::page::PageCtx;
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
-use axum::response::{IntoResponse, Response};
 use std::collections::{BTreeMap, HashMap};
 use uuid::Uuid;
 
@@ -197,11 +194,6 @@ pub fn invalid_fields(err: &Error) -> Option<(String, FieldErrors)> {
         Error::Invalid { message, fields } => Some((message.clone(), fields.clone())),
         _ => None,
     }
-}
-
-/// A page error for `err`, in the page's language.
-pub fn fail(err: Error, ctx: &PageCtx) -> Response {
-    PageError::from_service(err, ctx.lang).into_response()
 }
 
 /// A success message key from `?done=` (only known keys; anything else is ignored).

@@ -4,9 +4,11 @@
 //! After a CSV preview the file's text is in the paste box, so "Import" applies exactly what
 //! was previewed. Through `service::interchange`.
 
+use super::form::{require, text, Fields};
+use crate::http::error::PageError;
 use crate::http::extract::{PagePath, UploadForm, UPLOAD_LIMIT};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::admin::form::{fail, require, text, Fields};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -79,15 +81,12 @@ pub async fn show_import(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
-    let section = match service::sections::get(&state.db, id).await {
-        Ok(s) => s,
-        Err(err) => return fail(err, &ctx),
-    };
-    if let Err(err) = require(&state, &actor, section.tournament_id, Need::Arbiter).await {
-        return fail(err, &ctx);
-    }
-    Page(
+) -> Result<Response, PageError> {
+    let section = service::sections::get(&state.db, id).await.or_page(&ctx)?;
+    require(&state, &actor, section.tournament_id, Need::Arbiter)
+        .await
+        .or_page(&ctx)?;
+    Ok(Page(
         StatusCode::OK,
         ImportPage {
             tr: ctx.tr(),
@@ -100,7 +99,7 @@ pub async fn show_import(
             file_error: None,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// `POST /admin/s/{section_id}/import`: a preview (nothing written), or with `apply` the
@@ -111,20 +110,17 @@ pub async fn import_csv(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     upload: UploadForm,
-) -> Response {
-    let section = match service::sections::get(&state.db, id).await {
-        Ok(s) => s,
-        Err(err) => return fail(err, &ctx),
-    };
-    if let Err(err) = require(&state, &actor, section.tournament_id, Need::Arbiter).await {
-        return fail(err, &ctx);
-    }
+) -> Result<Response, PageError> {
+    let section = service::sections::get(&state.db, id).await.or_page(&ctx)?;
+    require(&state, &actor, section.tournament_id, Need::Arbiter)
+        .await
+        .or_page(&ctx)?;
     let form = &upload.fields;
     let pasted = form.get("csv").cloned().unwrap_or_default();
     let csv = match upload_text(&upload, &pasted, ctx.tr()) {
         Ok(csv) => csv,
         Err(message) => {
-            return Page(
+            return Ok(Page(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 ImportPage {
                     tr: ctx.tr(),
@@ -137,7 +133,7 @@ pub async fn import_csv(
                     file_error: Some(message),
                 },
             )
-            .into_response()
+            .into_response())
         }
     };
     // A file is previewed first even when "Import" was pressed with it: the page then holds
@@ -146,7 +142,7 @@ pub async fn import_csv(
     let outcome = service::interchange::import_csv(&state.db, &actor, id, &csv, apply).await;
     let (report, error, status) = match outcome {
         Ok(report) if report.applied => {
-            return see_other(&format!("/admin/s/{id}?done=entrant#entrants"))
+            return Ok(see_other(&format!("/admin/s/{id}?done=entrant#entrants")))
         }
         Ok(report) => {
             let status = if report.errors.is_empty() {
@@ -160,7 +156,7 @@ pub async fn import_csv(
             let status = crate::http::error::status(&err);
             (None, Some(err.to_string()), status)
         }
-        Err(err) => return fail(err, &ctx),
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
     let row_errors = report
         .as_ref()
@@ -179,7 +175,7 @@ pub async fn import_csv(
                 .collect()
         })
         .unwrap_or_default();
-    Page(
+    Ok(Page(
         status,
         ImportPage {
             tr: ctx.tr(),
@@ -192,7 +188,7 @@ pub async fn import_csv(
             file_error: None,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// `POST /admin/t/{tournament_id}/import-trf`: a new section from a pasted TRF file.
@@ -202,11 +198,11 @@ pub async fn import_trf(
     ctx: PageCtx,
     PagePath(tid): PagePath<Uuid>,
     upload: UploadForm,
-) -> Response {
+) -> Result<Response, PageError> {
     if let Err(err) =
         service::access::require_first(&state.db, &actor, tid, service::access::Need::Arbiter).await
     {
-        return fail(err, &ctx);
+        return Err(PageError::from_service(err, ctx.lang));
     }
     let form: &Fields = &upload.fields;
     let pasted = form.get("trf").cloned().unwrap_or_default();
@@ -221,17 +217,20 @@ pub async fn import_trf(
         }
     };
     let name = text(form, "name");
-    match service::interchange::import_trf(&state.db, &actor, tid, &trf, name.as_deref()).await {
-        Ok(section) => see_other(&format!("/admin/s/{}", section.id)),
-        Err(err) => {
-            let status = crate::http::error::status(&err);
-            if status == StatusCode::CONFLICT || status == StatusCode::UNPROCESSABLE_ENTITY {
-                super::tournaments::tournament_refused(&state, &actor, ctx, tid, err).await
-            } else {
-                fail(err, &ctx)
+    Ok(
+        match service::interchange::import_trf(&state.db, &actor, tid, &trf, name.as_deref()).await
+        {
+            Ok(section) => see_other(&format!("/admin/s/{}", section.id)),
+            Err(err) => {
+                let status = crate::http::error::status(&err);
+                if status == StatusCode::CONFLICT || status == StatusCode::UNPROCESSABLE_ENTITY {
+                    super::tournaments::tournament_refused(&state, &actor, ctx, tid, err).await?
+                } else {
+                    return Err(PageError::from_service(err, ctx.lang));
+                }
             }
-        }
-    }
+        },
+    )
 }
 
 /// `GET /admin/s/{section_id}/export.trf`: the section's TRF file as its arbiters see it, a
@@ -242,14 +241,14 @@ pub async fn export_trf(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     let exported = async {
         let section = service::sections::get(&state.db, id).await?;
         require(&state, &actor, section.tournament_id, Need::Scorer).await?;
         service::interchange::export_trf(&state.db, Some(&actor), id).await
     }
     .await;
-    match exported {
+    Ok(match exported {
         Ok(text) => (
             [(
                 axum::http::header::CONTENT_TYPE,
@@ -258,6 +257,6 @@ pub async fn export_trf(
             text,
         )
             .into_response(),
-        Err(err) => fail(err, &ctx),
-    }
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+    })
 }

@@ -2,9 +2,11 @@
 //! bracket from the final Swiss standings and records match games (Red is the match's
 //! `next_red`). Everything through `service::knockout`.
 
+use super::form::{number, require, text, Field, Fields};
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::admin::form::{fail, number, require, text, Field, Fields};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -109,25 +111,22 @@ async fn page(
     form: &Fields,
     (errors, error): (FieldErrors, Option<String>),
     status: StatusCode,
-) -> Response {
-    let section = match service::sections::get(&state.db, id).await {
-        Ok(s) => s,
-        Err(err) => return fail(err, &ctx),
-    };
-    if let Err(err) = require(state, actor, section.tournament_id, Need::Scorer).await {
-        return fail(err, &ctx);
-    }
+) -> Result<Response, PageError> {
+    let section = service::sections::get(&state.db, id).await.or_page(&ctx)?;
+    require(state, actor, section.tournament_id, Need::Scorer)
+        .await
+        .or_page(&ctx)?;
     let bracket = match service::knockout::get(&state.db, Some(actor), id).await {
         Ok(b) => Some(b),
         Err(Error::NotFound(_)) => None,
-        Err(err) => return fail(err, &ctx),
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
     let matches = bracket.as_ref().map(match_rows).unwrap_or_default();
     let mut fields = creation_fields(form);
     for f in &mut fields {
         f.error = errors.get(f.name).map(|m| m.join("; "));
     }
-    Page(
+    Ok(Page(
         status,
         KnockoutPage {
             tr: ctx.tr(),
@@ -141,7 +140,7 @@ async fn page(
             error,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// The matches of a bracket as shown (the knockout stage and the playoff alike).
@@ -196,7 +195,7 @@ pub async fn show_knockout(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     page(
         &state,
         &actor,
@@ -230,7 +229,7 @@ pub async fn create_knockout(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
     let mut errors = FieldErrors::new();
     let input = KnockoutInput {
@@ -254,24 +253,26 @@ pub async fn create_knockout(
         )
         .await;
     }
-    match service::knockout::create(&state.db, &actor, id, &input).await {
-        Ok(_) => see_other(&format!("/admin/s/{id}/knockout")),
-        Err(err) => match refused(&err) {
-            Some((status, fields, message)) => {
-                page(
-                    &state,
-                    &actor,
-                    ctx,
-                    id,
-                    &form,
-                    (fields, Some(message)),
-                    status,
-                )
-                .await
-            }
-            None => fail(err, &ctx),
+    Ok(
+        match service::knockout::create(&state.db, &actor, id, &input).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}/knockout")),
+            Err(err) => match refused(&err) {
+                Some((status, fields, message)) => {
+                    page(
+                        &state,
+                        &actor,
+                        ctx,
+                        id,
+                        &form,
+                        (fields, Some(message)),
+                        status,
+                    )
+                    .await?
+                }
+                None => return Err(PageError::from_service(err, ctx.lang)),
+            },
         },
-    }
+    )
 }
 
 /// Records the next game of a match from a game form (`result`, `red_fouls`, `black_fouls`),
@@ -308,23 +309,25 @@ pub async fn record_match_game(
     ctx: PageCtx,
     PagePath((id, match_id)): PagePath<(Uuid, Uuid)>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
-    match record_game_form(&state, &actor, match_id, &form, ctx.tr()).await {
-        Ok(()) => see_other(&format!("/admin/s/{id}/knockout")),
-        Err(err) => match refused(&err) {
-            Some((status, _, message)) => {
-                page(
-                    &state,
-                    &actor,
-                    ctx,
-                    id,
-                    &Fields::new(),
-                    (FieldErrors::new(), Some(message)),
-                    status,
-                )
-                .await
-            }
-            None => fail(err, &ctx),
+) -> Result<Response, PageError> {
+    Ok(
+        match record_game_form(&state, &actor, match_id, &form, ctx.tr()).await {
+            Ok(()) => see_other(&format!("/admin/s/{id}/knockout")),
+            Err(err) => match refused(&err) {
+                Some((status, _, message)) => {
+                    page(
+                        &state,
+                        &actor,
+                        ctx,
+                        id,
+                        &Fields::new(),
+                        (FieldErrors::new(), Some(message)),
+                        status,
+                    )
+                    .await?
+                }
+                None => return Err(PageError::from_service(err, ctx.lang)),
+            },
         },
-    }
+    )
 }

@@ -3,12 +3,12 @@
 //! decided) and, once created, shows its matches with a form for each one's next game.
 //! Through `service::knockout::{create_playoff, get_playoff, record_game}`, as the API.
 
+use super::form::{checkbox, number, place_errors, require, text, Field, Fields};
 use super::knockout::{match_rows, refused, MatchRow};
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::admin::form::{
-    checkbox, fail, number, place_errors, require, text, Field, Fields,
-};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -101,15 +101,14 @@ async fn page(
     mut errors: FieldErrors,
     error: Option<String>,
     status: StatusCode,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
-    let tournament = match service::tournaments::get(&state.db, id).await {
-        Ok(t) => t,
-        Err(err) => return fail(err, &ctx),
-    };
-    if let Err(err) = require(state, actor, id, Need::Scorer).await {
-        return fail(err, &ctx);
-    }
+    let tournament = service::tournaments::get(&state.db, id)
+        .await
+        .or_page(&ctx)?;
+    require(state, actor, id, Need::Scorer)
+        .await
+        .or_page(&ctx)?;
     let loaded = async {
         let sections = service::sections::list(&state.db, id).await?;
         let playoff = match service::knockout::get_playoff(&state.db, Some(actor), id).await {
@@ -120,10 +119,7 @@ async fn page(
         Ok((sections, playoff))
     }
     .await;
-    let (sections, playoff) = match loaded {
-        Ok(both) => both,
-        Err(err) => return fail(err, &ctx),
-    };
+    let (sections, playoff) = loaded.or_page(&ctx)?;
     let seeds = sections
         .iter()
         .map(|s| {
@@ -140,7 +136,7 @@ async fn page(
     let mut fields = playoff_fields(form, tr);
     let rest = place_errors(&mut fields, &errors, &[("game1_colour", "game1_higher")]);
     let error = error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
-    Page(
+    Ok(Page(
         status,
         PlayoffPage {
             tr,
@@ -156,7 +152,7 @@ async fn page(
             error,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// `GET /admin/t/{tournament_id}/playoff`
@@ -165,7 +161,7 @@ pub async fn show_playoff(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     page(
         &state,
         &actor,
@@ -187,16 +183,13 @@ pub async fn create_playoff(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
-    if let Err(err) = require(&state, &actor, id, Need::Arbiter).await {
-        return fail(err, &ctx);
-    }
+) -> Result<Response, PageError> {
+    require(&state, &actor, id, Need::Arbiter)
+        .await
+        .or_page(&ctx)?;
     let tr = ctx.tr();
     let mut errors = FieldErrors::new();
-    let sections = match service::sections::list(&state.db, id).await {
-        Ok(s) => s,
-        Err(err) => return fail(err, &ctx),
-    };
+    let sections = service::sections::list(&state.db, id).await.or_page(&ctx)?;
     let mut seeded: Vec<(i64, usize, Uuid)> = Vec::new();
     for (i, s) in sections.iter().enumerate() {
         let field = format!("seed_{}", s.id);
@@ -227,7 +220,7 @@ pub async fn create_playoff(
             fields: errors,
         })
     };
-    match outcome {
+    Ok(match outcome {
         Ok(_) => see_other(&format!("/admin/t/{id}/playoff")),
         Err(err) => match refused(&err) {
             Some((status, fields, message)) => {
@@ -252,11 +245,11 @@ pub async fn create_playoff(
                     Some(message),
                     status,
                 )
-                .await
+                .await?
             }
-            None => fail(err, &ctx),
+            None => return Err(PageError::from_service(err, ctx.lang)),
         },
-    }
+    })
 }
 
 /// `POST /admin/t/{tournament_id}/playoff/matches/{match_id}/games`: the next game of a
@@ -267,31 +260,33 @@ pub async fn record_playoff_game(
     ctx: PageCtx,
     PagePath((id, match_id)): PagePath<(Uuid, Uuid)>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
     // The match must be one of this tournament's playoff (the redirect goes back to it).
     match service::knockout::get_playoff(&state.db, Some(&actor), id).await {
         Ok(p) if p.matches.iter().any(|m| m.id == match_id) => {}
-        Ok(_) => return fail(Error::NotFound("match"), &ctx),
-        Err(err) => return fail(err, &ctx),
+        Ok(_) => return Err(PageError::from_service(Error::NotFound("match"), ctx.lang)),
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     }
-    match super::knockout::record_game_form(&state, &actor, match_id, &form, tr).await {
-        Ok(()) => see_other(&format!("/admin/t/{id}/playoff")),
-        Err(err) => match refused(&err) {
-            Some((status, _, message)) => {
-                page(
-                    &state,
-                    &actor,
-                    ctx,
-                    id,
-                    &Fields::new(),
-                    FieldErrors::new(),
-                    Some(message),
-                    status,
-                )
-                .await
-            }
-            None => fail(err, &ctx),
+    Ok(
+        match super::knockout::record_game_form(&state, &actor, match_id, &form, tr).await {
+            Ok(()) => see_other(&format!("/admin/t/{id}/playoff")),
+            Err(err) => match refused(&err) {
+                Some((status, _, message)) => {
+                    page(
+                        &state,
+                        &actor,
+                        ctx,
+                        id,
+                        &Fields::new(),
+                        FieldErrors::new(),
+                        Some(message),
+                        status,
+                    )
+                    .await?
+                }
+                None => return Err(PageError::from_service(err, ctx.lang)),
+            },
         },
-    }
+    )
 }

@@ -2,9 +2,11 @@
 //! and category prizes) and shows who wins what ("one prize per person, the larger one"),
 //! both through `service::prizes`.
 
+use super::form::{require, text, Fields};
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::admin::form::{fail, require, text, Fields};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -126,26 +128,20 @@ async fn page(
     id: Uuid,
     typed: Option<Vec<PrizeRow>>,
     (error, status): (Option<String>, StatusCode),
-) -> Response {
-    let section = match service::sections::get(&state.db, id).await {
-        Ok(s) => s,
-        Err(err) => return fail(err, &ctx),
-    };
-    if let Err(err) = require(state, actor, section.tournament_id, Need::Scorer).await {
-        return fail(err, &ctx);
-    }
-    let table = match service::prizes::get(&state.db, id).await {
-        Ok(t) => t,
-        Err(err) => return fail(err, &ctx),
-    };
+) -> Result<Response, PageError> {
+    let section = service::sections::get(&state.db, id).await.or_page(&ctx)?;
+    require(state, actor, section.tournament_id, Need::Scorer)
+        .await
+        .or_page(&ctx)?;
+    let table = service::prizes::get(&state.db, id).await.or_page(&ctx)?;
     let (awarded, awarded_note) = match service::prizes::awarded(&state.db, id).await {
         Ok(a) => (a, None),
         Err(err) if !crate::http::error::status(&err).is_server_error() => {
             (Vec::new(), Some(err.to_string()))
         }
-        Err(err) => return fail(err, &ctx),
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
-    Page(
+    Ok(Page(
         status,
         PrizesPage {
             tr: ctx.tr(),
@@ -158,7 +154,7 @@ async fn page(
             error,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// `GET /admin/s/{section_id}/prizes`
@@ -167,7 +163,7 @@ pub async fn show_prizes(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     page(&state, &actor, ctx, id, None, (None, StatusCode::OK)).await
 }
 
@@ -179,7 +175,7 @@ pub async fn save_prizes(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
     let typed = rows_of_form(&form);
     let mut bad = Vec::new();
@@ -219,20 +215,22 @@ pub async fn save_prizes(
         )
         .await;
     }
-    match service::prizes::set(&state.db, &actor, id, &PrizeTable { prizes }).await {
-        Ok(_) => see_other(&format!("/admin/s/{id}/prizes")),
-        Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
-            let status = crate::http::error::status(&err);
-            page(
-                &state,
-                &actor,
-                ctx,
-                id,
-                Some(typed),
-                (Some(err.to_string()), status),
-            )
-            .await
-        }
-        Err(err) => fail(err, &ctx),
-    }
+    Ok(
+        match service::prizes::set(&state.db, &actor, id, &PrizeTable { prizes }).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}/prizes")),
+            Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
+                let status = crate::http::error::status(&err);
+                page(
+                    &state,
+                    &actor,
+                    ctx,
+                    id,
+                    Some(typed),
+                    (Some(err.to_string()), status),
+                )
+                .await?
+            }
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        },
+    )
 }

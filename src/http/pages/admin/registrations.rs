@@ -1,7 +1,8 @@
 //! Registrations at the desk: confirm, record a payment, withdraw.
 
-use super::form::{fail, text, Fields};
+use super::form::{text, Fields};
 use super::section::action_failed;
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::PageCtx;
 use crate::http::session::{see_other, CurrentUser};
@@ -29,7 +30,7 @@ pub async fn act_on_registration(
     ctx: PageCtx,
     PagePath((id, registration_id, action)): PagePath<(Uuid, Uuid, String)>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let action = match action.as_str() {
         "confirm" => RegistrationAction::Confirm,
         "withdraw" => RegistrationAction::Withdraw,
@@ -38,17 +39,24 @@ pub async fn act_on_registration(
             method: text(&form, "method"),
             note: text(&form, "note"),
         }),
-        _ => return fail(Error::NotFound("action"), &ctx),
+        _ => return Err(PageError::from_service(Error::NotFound("action"), ctx.lang)),
     };
     match service::registrations::list(&state.db, Some(&actor), id).await {
         Ok(list) if list.iter().any(|r| r.id == registration_id) => {}
-        Ok(_) => return fail(Error::NotFound("registration"), &ctx),
-        Err(err) => return fail(err, &ctx),
+        Ok(_) => {
+            return Err(PageError::from_service(
+                Error::NotFound("registration"),
+                ctx.lang,
+            ))
+        }
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     }
-    match service::registrations::act(&state.db, &actor, registration_id, action, None).await {
-        Ok(_) => see_other(&format!("/admin/s/{id}?done=registration#registrations")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err)
-            .await
-            .into_response(),
-    }
+    Ok(
+        match service::registrations::act(&state.db, &actor, registration_id, action, None).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}?done=registration#registrations")),
+            Err(err) => action_failed(&state, &actor, ctx, id, err)
+                .await
+                .into_response(),
+        },
+    )
 }

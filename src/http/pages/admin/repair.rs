@@ -5,9 +5,11 @@
 //! checker reports broken rules, the page lists them with the values kept and an "apply
 //! anyway" button (the API's `confirm: true`).
 
+use super::form::{require, Choice, Fields};
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::admin::form::{fail, require, Choice, Fields};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -205,25 +207,19 @@ async fn page(
     mut errors: FieldErrors,
     error: Option<String>,
     status: StatusCode,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
-    let section = match service::sections::get(&state.db, id).await {
-        Ok(s) => s,
-        Err(err) => return fail(err, &ctx),
-    };
-    if let Err(err) = require(state, actor, section.tournament_id, Need::Scorer).await {
-        return fail(err, &ctx);
-    }
+    let section = service::sections::get(&state.db, id).await.or_page(&ctx)?;
+    require(state, actor, section.tournament_id, Need::Scorer)
+        .await
+        .or_page(&ctx)?;
     let loaded = async {
         let round = service::rounds::get(&state.db, Some(actor), id, n).await?;
         let entrants = service::entrants::list(&state.db, Some(actor), id).await?;
         service::Result::Ok((round, entrants))
     }
     .await;
-    let (round, entrants) = match loaded {
-        Ok(both) => both,
-        Err(err) => return fail(err, &ctx),
-    };
+    let (round, entrants) = loaded.or_page(&ctx)?;
     let on_board: Vec<Uuid> = round
         .boards
         .iter()
@@ -260,7 +256,7 @@ async fn page(
         .get("version")
         .cloned()
         .unwrap_or_else(|| round.version.to_string());
-    Page(
+    Ok(Page(
         status,
         RepairPage {
             tr,
@@ -274,7 +270,7 @@ async fn page(
             version,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// `GET /admin/s/{section_id}/rounds/{n}/edit`
@@ -283,7 +279,7 @@ pub async fn show_edit(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
-) -> Response {
+) -> Result<Response, PageError> {
     page(
         &state,
         &actor,
@@ -305,7 +301,7 @@ pub async fn save_edit(
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
     let (boards, rows, errors) = boards(&form, tr);
     if !errors.is_empty() {
@@ -327,35 +323,37 @@ pub async fn save_edit(
         confirm: Some(form.get("confirm").is_some_and(|v| !v.is_empty())),
         version: form.get("version").and_then(|v| v.trim().parse().ok()),
     };
-    match service::rounds::edit(&state.db, &actor, id, n, &input).await {
-        Ok(_) => see_other(&format!("/admin/s/{id}?done=repaired#rounds")),
-        Err(Error::Invalid { message, fields }) => {
-            let fields = on_rows(fields, &rows);
-            page(
-                &state,
-                &actor,
-                ctx,
-                (id, n),
-                Some(&form),
-                fields,
-                Some(message),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await
-        }
-        Err(err @ Error::Conflict(_)) => {
-            page(
-                &state,
-                &actor,
-                ctx,
-                (id, n),
-                Some(&form),
-                FieldErrors::new(),
-                Some(err.to_string()),
-                StatusCode::CONFLICT,
-            )
-            .await
-        }
-        Err(err) => fail(err, &ctx),
-    }
+    Ok(
+        match service::rounds::edit(&state.db, &actor, id, n, &input).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}?done=repaired#rounds")),
+            Err(Error::Invalid { message, fields }) => {
+                let fields = on_rows(fields, &rows);
+                page(
+                    &state,
+                    &actor,
+                    ctx,
+                    (id, n),
+                    Some(&form),
+                    fields,
+                    Some(message),
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                )
+                .await?
+            }
+            Err(err @ Error::Conflict(_)) => {
+                page(
+                    &state,
+                    &actor,
+                    ctx,
+                    (id, n),
+                    Some(&form),
+                    FieldErrors::new(),
+                    Some(err.to_string()),
+                    StatusCode::CONFLICT,
+                )
+                .await?
+            }
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        },
+    )
 }

@@ -7,10 +7,12 @@
 //! double forfeits). Each form sends the version of the result it saw: a result changed
 //! meanwhile is refused by the service's version check (409) with a clear message.
 
+use super::form::{number, require, text, Fields};
 use super::section_forms::{board_rows, choices, BoardRow, ResultChoice};
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::admin::form::{fail, number, require, text, Fields};
 use crate::http::session::CurrentUser;
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -181,11 +183,11 @@ pub async fn show_results(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
-) -> Response {
-    match load(&state, &actor, id, n).await {
+) -> Result<Response, PageError> {
+    Ok(match load(&state, &actor, id, n).await {
         Ok((section, round)) => render(ctx, section, round, Outcome::default(), StatusCode::OK),
-        Err(err) => fail(err, &ctx),
-    }
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+    })
 }
 
 /// What a posted form asks for: board number, result, fouls, version seen.
@@ -244,12 +246,9 @@ pub async fn enter_result(
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
-    let (section, round) = match load(&state, &actor, id, n).await {
-        Ok(both) => both,
-        Err(err) => return fail(err, &ctx),
-    };
+    let (section, round) = load(&state, &actor, id, n).await.or_page(&ctx)?;
     let line = form.get("line").cloned().unwrap_or_default();
     let refuse = |ctx, section, round, status, error: String| {
         render(
@@ -267,66 +266,67 @@ pub async fn enter_result(
     let entry = match read_entry(&form, tr) {
         Ok(entry) => entry,
         Err(message) => {
-            return refuse(
+            return Ok(refuse(
                 ctx,
                 section,
                 round,
                 StatusCode::UNPROCESSABLE_ENTITY,
                 message,
-            )
+            ))
         }
     };
     let Some(board) = round.boards.iter().find(|b| b.number == entry.board) else {
         let message = tr.fmt("adm.results.no_board", entry.board);
-        return refuse(ctx, section, round, StatusCode::NOT_FOUND, message);
+        return Ok(refuse(ctx, section, round, StatusCode::NOT_FOUND, message));
     };
     let board_id = board.id;
-    match service::rounds::set_result(&state.db, &actor, board_id, &entry.input, entry.version)
-        .await
-    {
-        Ok(outcome) => {
-            let round = match service::rounds::get(&state.db, Some(&actor), id, n).await {
-                Ok(r) => r,
-                Err(err) => return fail(err, &ctx),
-            };
-            let notice = format!(
-                "{} {}: {}",
-                tr.t("col.board"),
-                entry.board,
-                tr.t(&format!("result.{}", outcome.reported_result))
-            );
-            let conversion = outcome.converted.then(|| {
-                format!(
-                    "{} {}",
-                    tr.t("adm.results.converted"),
-                    tr.t(&format!("result.{}", outcome.result))
+    Ok(
+        match service::rounds::set_result(&state.db, &actor, board_id, &entry.input, entry.version)
+            .await
+        {
+            Ok(outcome) => {
+                let round = service::rounds::get(&state.db, Some(&actor), id, n)
+                    .await
+                    .or_page(&ctx)?;
+                let notice = format!(
+                    "{} {}: {}",
+                    tr.t("col.board"),
+                    entry.board,
+                    tr.t(&format!("result.{}", outcome.reported_result))
+                );
+                let conversion = outcome.converted.then(|| {
+                    format!(
+                        "{} {}",
+                        tr.t("adm.results.converted"),
+                        tr.t(&format!("result.{}", outcome.result))
+                    )
+                });
+                render(
+                    ctx,
+                    section,
+                    round,
+                    Outcome {
+                        notice: Some(notice),
+                        conversion,
+                        saved_board: Some(entry.board),
+                        ..Outcome::default()
+                    },
+                    StatusCode::OK,
                 )
-            });
-            render(
-                ctx,
-                section,
-                round,
-                Outcome {
-                    notice: Some(notice),
-                    conversion,
-                    saved_board: Some(entry.board),
-                    ..Outcome::default()
-                },
-                StatusCode::OK,
-            )
-        }
-        Err(err) => {
-            let status = crate::http::error::status(&err);
-            let message = match &err {
-                Error::Conflict(detail) if detail.contains("changed meanwhile") => {
-                    format!("{} ({detail})", tr.t("adm.results.stale"))
-                }
-                Error::Invalid { .. } | Error::Conflict(_) => err.to_string(),
-                _ => return fail(err, &ctx),
-            };
-            refuse(ctx, section, round, status, message)
-        }
-    }
+            }
+            Err(err) => {
+                let status = crate::http::error::status(&err);
+                let message = match &err {
+                    Error::Conflict(detail) if detail.contains("changed meanwhile") => {
+                        format!("{} ({detail})", tr.t("adm.results.stale"))
+                    }
+                    Error::Invalid { .. } | Error::Conflict(_) => err.to_string(),
+                    _ => return Err(PageError::from_service(err, ctx.lang)),
+                };
+                refuse(ctx, section, round, status, message)
+            }
+        },
+    )
 }
 
 /// `POST /admin/boards/{board_id}/result`: the desk's per-board form on the section page
@@ -338,10 +338,13 @@ pub async fn enter_board_result(
     ctx: PageCtx,
     PagePath(board_id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
     let Some(sid) = text(&form, "section_id").and_then(|s| s.parse::<Uuid>().ok()) else {
-        return fail(Error::invalid("section_id", "is required"), &ctx);
+        return Err(PageError::from_service(
+            Error::invalid("section_id", "is required"),
+            ctx.lang,
+        ));
     };
     let mut errors = FieldErrors::new();
     let red_fouls = number(&form, "red_fouls", tr, &mut errors);
@@ -352,9 +355,9 @@ pub async fn enter_board_result(
             message: tr.t("error.form_invalid").to_string(),
             fields: errors,
         };
-        return super::section::action_failed(&state, &actor, ctx, sid, err)
+        return Ok(super::section::action_failed(&state, &actor, ctx, sid, err)
             .await
-            .into_response();
+            .into_response());
     }
     let input = ResultInput {
         result: form.get("result").cloned().unwrap_or_default(),
@@ -362,25 +365,27 @@ pub async fn enter_board_result(
         black_fouls,
         version: None,
     };
-    match service::rounds::set_result(&state.db, &actor, board_id, &input, version).await {
-        Ok(outcome) => {
-            let done = if outcome.converted {
-                "converted"
-            } else {
-                "result"
-            };
-            crate::http::session::see_other(&format!("/admin/s/{sid}?done={done}"))
-        }
-        Err(Error::Conflict(detail)) if detail.contains("changed meanwhile") => {
-            let err = Error::Conflict(format!("{} ({detail})", tr.t("adm.results.stale")));
-            super::section::action_failed(&state, &actor, ctx, sid, err)
+    Ok(
+        match service::rounds::set_result(&state.db, &actor, board_id, &input, version).await {
+            Ok(outcome) => {
+                let done = if outcome.converted {
+                    "converted"
+                } else {
+                    "result"
+                };
+                crate::http::session::see_other(&format!("/admin/s/{sid}?done={done}"))
+            }
+            Err(Error::Conflict(detail)) if detail.contains("changed meanwhile") => {
+                let err = Error::Conflict(format!("{} ({detail})", tr.t("adm.results.stale")));
+                super::section::action_failed(&state, &actor, ctx, sid, err)
+                    .await
+                    .into_response()
+            }
+            Err(err) => super::section::action_failed(&state, &actor, ctx, sid, err)
                 .await
-                .into_response()
-        }
-        Err(err) => super::section::action_failed(&state, &actor, ctx, sid, err)
-            .await
-            .into_response(),
-    }
+                .into_response(),
+        },
+    )
 }
 
 #[cfg(test)]

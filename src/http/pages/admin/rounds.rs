@@ -1,8 +1,10 @@
 //! Rounds at the desk: pair the next, publish, unpair the last, and the pairing report.
 
-use super::form::{fail, require, ButtonForm};
+use super::form::{require, ButtonForm};
 use super::section::action_failed;
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
@@ -41,13 +43,15 @@ pub async fn pair_round(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(_form): AppForm<ButtonForm>,
-) -> Response {
-    match service::rounds::pair_next(&state.db, &actor, id).await {
-        Ok(_) => see_other(&format!("/admin/s/{id}?done=paired#rounds")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err)
-            .await
-            .into_response(),
-    }
+) -> Result<Response, PageError> {
+    Ok(
+        match service::rounds::pair_next(&state.db, &actor, id).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}?done=paired#rounds")),
+            Err(err) => action_failed(&state, &actor, ctx, id, err)
+                .await
+                .into_response(),
+        },
+    )
 }
 
 /// `POST /admin/s/{section_id}/rounds/{n}/publish`
@@ -57,13 +61,15 @@ pub async fn publish_round(
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
     AppForm(_form): AppForm<ButtonForm>,
-) -> Response {
-    match service::rounds::publish(&state.db, &actor, id, n).await {
-        Ok(_) => see_other(&format!("/admin/s/{id}?done=published#rounds")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err)
-            .await
-            .into_response(),
-    }
+) -> Result<Response, PageError> {
+    Ok(
+        match service::rounds::publish(&state.db, &actor, id, n).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}?done=published#rounds")),
+            Err(err) => action_failed(&state, &actor, ctx, id, err)
+                .await
+                .into_response(),
+        },
+    )
 }
 
 /// `POST /admin/s/{section_id}/rounds/{n}/unpair`: deletes the last round; when it has results
@@ -74,14 +80,16 @@ pub async fn unpair_round(
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
     AppForm(form): AppForm<ButtonForm>,
-) -> Response {
+) -> Result<Response, PageError> {
     let force = form.get("force").is_some_and(|v| !v.is_empty());
-    match service::rounds::delete_last(&state.db, &actor, id, n, force).await {
-        Ok(()) => see_other(&format!("/admin/s/{id}?done=unpaired#rounds")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err)
-            .await
-            .into_response(),
-    }
+    Ok(
+        match service::rounds::delete_last(&state.db, &actor, id, n, force).await {
+            Ok(()) => see_other(&format!("/admin/s/{id}?done=unpaired#rounds")),
+            Err(err) => action_failed(&state, &actor, ctx, id, err)
+                .await
+                .into_response(),
+        },
+    )
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -178,14 +186,11 @@ pub async fn show_report(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
-) -> Response {
-    let section = match service::sections::get(&state.db, id).await {
-        Ok(s) => s,
-        Err(err) => return fail(err, &ctx),
-    };
-    if let Err(err) = require(&state, &actor, section.tournament_id, Need::Scorer).await {
-        return fail(err, &ctx);
-    }
+) -> Result<Response, PageError> {
+    let section = service::sections::get(&state.db, id).await.or_page(&ctx)?;
+    require(&state, &actor, section.tournament_id, Need::Scorer)
+        .await
+        .or_page(&ctx)?;
     let (round, entrants) = match async {
         let round = service::rounds::get(&state.db, Some(&actor), id, n).await?;
         let entrants = service::entrants::list(&state.db, Some(&actor), id).await?;
@@ -194,7 +199,7 @@ pub async fn show_report(
     .await
     {
         Ok(both) => both,
-        Err(err) => return fail(err, &ctx),
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
     let names: HashMap<i64, String> = entrants
         .iter()
@@ -263,7 +268,7 @@ pub async fn show_report(
             ],
         })
         .collect();
-    Page(
+    Ok(Page(
         StatusCode::OK,
         ReportPage {
             tr: ctx.tr(),
@@ -279,5 +284,5 @@ pub async fn show_report(
             ctx,
         },
     )
-    .into_response()
+    .into_response())
 }

@@ -7,11 +7,11 @@
 //! A page of its own rather than a form on the section page: its fields (`name`, `rounds`…)
 //! would share ids with the add-entrant form there.
 
+use super::form::{checkbox, invalid_fields, number, place_errors, require, text, Field, Fields};
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::admin::form::{
-    checkbox, fail, invalid_fields, number, place_errors, require, text, Field, Fields,
-};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -381,15 +381,12 @@ async fn page(
     form: Option<&Fields>,
     (errors, form_error): (FieldErrors, Option<String>),
     status: StatusCode,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
-    let section = match service::sections::get(&state.db, id).await {
-        Ok(s) => s,
-        Err(err) => return fail(err, &ctx),
-    };
-    if let Err(err) = require(state, actor, section.tournament_id, Need::Scorer).await {
-        return fail(err, &ctx);
-    }
+    let section = service::sections::get(&state.db, id).await.or_page(&ctx)?;
+    require(state, actor, section.tournament_id, Need::Scorer)
+        .await
+        .or_page(&ctx)?;
     let shown = match form {
         Some(form) => form.clone(),
         None => stored(&section),
@@ -411,7 +408,7 @@ async fn page(
     }
     let rest = place_errors(&mut fields, &grouped, ALIASES);
     let form_error = form_error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
-    Page(
+    Ok(Page(
         status,
         SettingsPage {
             tr,
@@ -422,7 +419,7 @@ async fn page(
             version,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// `GET /admin/s/{section_id}/settings`
@@ -431,7 +428,7 @@ pub async fn show_settings(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     page(
         &state,
         &actor,
@@ -452,12 +449,12 @@ pub async fn save_settings(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     // Who may not change the settings hears so before anything about the form.
     if let Err(err) =
         service::access::require_first_in_section(&state.db, &actor, id, Need::Arbiter).await
     {
-        return super::form::fail(err, &ctx);
+        return Err(PageError::from_service(err, ctx.lang));
     }
     let tr = ctx.tr();
     let (input, errors) = settings_input(&form, tr);
@@ -474,22 +471,24 @@ pub async fn save_settings(
         )
         .await;
     }
-    match service::sections::update(&state.db, &actor, id, &input, None).await {
-        Ok(_) => see_other(&format!("/admin/s/{id}?done=settings")),
-        Err(err) => match invalid_fields(&err) {
-            Some((message, fields)) => {
-                page(
-                    &state,
-                    &actor,
-                    ctx,
-                    id,
-                    Some(&form),
-                    (fields, Some(message)),
-                    StatusCode::UNPROCESSABLE_ENTITY,
-                )
-                .await
-            }
-            None => fail(err, &ctx),
+    Ok(
+        match service::sections::update(&state.db, &actor, id, &input, None).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}?done=settings")),
+            Err(err) => match invalid_fields(&err) {
+                Some((message, fields)) => {
+                    page(
+                        &state,
+                        &actor,
+                        ctx,
+                        id,
+                        Some(&form),
+                        (fields, Some(message)),
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                    )
+                    .await?
+                }
+                None => return Err(PageError::from_service(err, ctx.lang)),
+            },
         },
-    }
+    )
 }

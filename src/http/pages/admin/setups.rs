@@ -2,9 +2,11 @@
 //! everyone sees, and for the arbiters the set-up itself as a diagram, its canonical text and
 //! salt (`service::setups::of_round` decides what is revealed).
 
+use super::form::require;
+use crate::http::error::PageError;
 use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::admin::form::{fail, require};
 use crate::http::pages::shared::setup::{diagram, Diagram};
 use crate::http::session::CurrentUser;
 use crate::http::AppState;
@@ -53,7 +55,7 @@ pub async fn show_setup(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
-) -> Response {
+) -> Result<Response, PageError> {
     let loaded = async {
         let section = service::sections::get(&state.db, id).await?;
         require(&state, &actor, section.tournament_id, Need::Scorer).await?;
@@ -61,7 +63,7 @@ pub async fn show_setup(
         service::Result::Ok((section, setups))
     }
     .await;
-    match loaded {
+    Ok(match loaded {
         Ok((section, setups)) => Page(
             StatusCode::OK,
             SetupPage {
@@ -73,8 +75,8 @@ pub async fn show_setup(
             },
         )
         .into_response(),
-        Err(err) => fail(err, &ctx),
-    }
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+    })
 }
 
 /// One sheet: the one set-up of a duplicate round, or one board's.
@@ -118,7 +120,7 @@ pub async fn print_setup(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
-) -> Response {
+) -> Result<Response, PageError> {
     let loaded = async {
         let section = service::sections::get(&state.db, id).await?;
         require(&state, &actor, section.tournament_id, Need::Scorer).await?;
@@ -128,10 +130,7 @@ pub async fn print_setup(
         service::Result::Ok((tournament, section, setups, round))
     }
     .await;
-    let (tournament, section, setups, round) = match loaded {
-        Ok(found) => found,
-        Err(err) => return fail(err, &ctx),
-    };
+    let (tournament, section, setups, round) = loaded.or_page(&ctx)?;
     let mut sheets: Vec<SetupSheet> = setups
         .setups
         .into_iter()
@@ -155,7 +154,7 @@ pub async fn print_setup(
     // In board order, as the arbiter walks the hall.
     sheets.sort_by_key(|s| s.board);
     let ctx = ctx.with_default_tag(&tournament.default_language);
-    Page(
+    Ok(Page(
         StatusCode::OK,
         SetupPrint {
             tr: ctx.tr(),
@@ -167,5 +166,5 @@ pub async fn print_setup(
             sheets,
         },
     )
-    .into_response()
+    .into_response())
 }

@@ -5,6 +5,7 @@
 
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::account::{role_name, split_error, EmptyForm, Errors};
 use crate::http::pages::shared::qr_svg;
@@ -99,28 +100,26 @@ async fn staff_page(
     tournament_id: Uuid,
     status: StatusCode,
     shown: Shown,
-) -> Response {
+) -> Result<Response, PageError> {
     let Shown {
         username,
         errors,
         new_link,
     } = shown;
-    let tournament = match service::tournaments::get(&state.db, tournament_id).await {
-        Ok(t) => t,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+    let tournament = service::tournaments::get(&state.db, tournament_id)
+        .await
+        .or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&tournament.default_language);
-    let staff = match service::staff::list(&state.db, actor, tournament_id).await {
-        Ok(staff) => staff,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+    let staff = service::staff::list(&state.db, actor, tournament_id)
+        .await
+        .or_page(&ctx)?;
     let (invitations, manages) =
         match service::staff::list_invitations(&state.db, actor, tournament_id).await {
             Ok(list) => (list, true),
             Err(service::Error::Forbidden(_)) => (Vec::new(), false),
-            Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => return Ok(PageError::from_service(err, ctx.lang).into_response()),
         };
-    Page(
+    Ok(Page(
         status,
         StaffPage {
             tr: ctx.tr(),
@@ -136,7 +135,7 @@ async fn staff_page(
             errors,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// `GET /admin/t/{id}/staff`
@@ -145,7 +144,7 @@ pub async fn show_staff(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     staff_page(&state, ctx, &actor, id, StatusCode::OK, Shown::default()).await
 }
 
@@ -167,33 +166,35 @@ pub async fn assign_staff(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<AssignForm>,
-) -> Response {
+) -> Result<Response, PageError> {
     let input = StaffInput {
         username: form.username.clone(),
         role: form.role.clone(),
     };
-    match service::staff::assign(&state.db, &actor, id, &input).await {
-        Ok(_) => see_other(&format!("/admin/t/{id}/staff")),
-        Err(err) => match split_error(err, ctx.tr(), "username") {
-            Ok(errors) => {
-                let status = StatusCode::UNPROCESSABLE_ENTITY;
-                staff_page(
-                    &state,
-                    ctx,
-                    &actor,
-                    id,
-                    status,
-                    Shown {
-                        username: form.username,
-                        errors,
-                        new_link: None,
-                    },
-                )
-                .await
-            }
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    Ok(
+        match service::staff::assign(&state.db, &actor, id, &input).await {
+            Ok(_) => see_other(&format!("/admin/t/{id}/staff")),
+            Err(err) => match split_error(err, ctx.tr(), "username") {
+                Ok(errors) => {
+                    let status = StatusCode::UNPROCESSABLE_ENTITY;
+                    staff_page(
+                        &state,
+                        ctx,
+                        &actor,
+                        id,
+                        status,
+                        Shown {
+                            username: form.username,
+                            errors,
+                            new_link: None,
+                        },
+                    )
+                    .await?
+                }
+                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            },
         },
-    }
+    )
 }
 
 /// `POST /admin/t/{id}/staff/{user_id}/remove`
@@ -203,28 +204,30 @@ pub async fn remove_staff(
     ctx: PageCtx,
     PagePath((id, user_id)): PagePath<(Uuid, Uuid)>,
     AppForm(EmptyForm {}): AppForm<EmptyForm>,
-) -> Response {
-    match service::staff::remove(&state.db, &actor, id, user_id).await {
-        Ok(()) => see_other(&format!("/admin/t/{id}/staff")),
-        Err(err) => match split_error(err, ctx.tr(), "staff") {
-            Ok(errors) => {
-                let status = StatusCode::CONFLICT;
-                staff_page(
-                    &state,
-                    ctx,
-                    &actor,
-                    id,
-                    status,
-                    Shown {
-                        errors,
-                        ..Shown::default()
-                    },
-                )
-                .await
-            }
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+) -> Result<Response, PageError> {
+    Ok(
+        match service::staff::remove(&state.db, &actor, id, user_id).await {
+            Ok(()) => see_other(&format!("/admin/t/{id}/staff")),
+            Err(err) => match split_error(err, ctx.tr(), "staff") {
+                Ok(errors) => {
+                    let status = StatusCode::CONFLICT;
+                    staff_page(
+                        &state,
+                        ctx,
+                        &actor,
+                        id,
+                        status,
+                        Shown {
+                            errors,
+                            ..Shown::default()
+                        },
+                    )
+                    .await?
+                }
+                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            },
         },
-    }
+    )
 }
 
 /// The invitation form.
@@ -246,7 +249,7 @@ pub async fn create_invitation(
     headers: HeaderMap,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<InviteForm>,
-) -> Response {
+) -> Result<Response, PageError> {
     let minutes = match form.minutes.trim() {
         "" => None,
         text => match text.parse::<i32>() {
@@ -273,61 +276,63 @@ pub async fn create_invitation(
         role: form.role.clone(),
         expires_in_minutes: minutes,
     };
-    match service::staff::invite(&state.db, &actor, id, &input).await {
-        Ok(made) => {
-            let url = public_url(
-                state.security.public_url.as_deref(),
-                &headers,
-                &format!("/invite/{}", made.token),
-            );
-            let qr = qr_svg(&url);
-            let link = Some((url, qr, made.view.role));
-            staff_page(
-                &state,
-                ctx,
-                &actor,
-                id,
-                StatusCode::CREATED,
-                Shown {
-                    new_link: link,
-                    ..Shown::default()
-                },
-            )
-            .await
-        }
-        Err(err) => {
-            let err = match err {
-                service::Error::Invalid {
-                    mut fields,
-                    message,
-                } => {
-                    if let Some(m) = fields.remove("expires_in_minutes") {
-                        fields.insert("minutes".into(), m);
-                    }
-                    service::Error::Invalid { fields, message }
-                }
-                other => other,
-            };
-            match split_error(err, ctx.tr(), "role") {
-                Ok(errors) => {
-                    let status = StatusCode::UNPROCESSABLE_ENTITY;
-                    staff_page(
-                        &state,
-                        ctx,
-                        &actor,
-                        id,
-                        status,
-                        Shown {
-                            errors,
-                            ..Shown::default()
-                        },
-                    )
-                    .await
-                }
-                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+    Ok(
+        match service::staff::invite(&state.db, &actor, id, &input).await {
+            Ok(made) => {
+                let url = public_url(
+                    state.security.public_url.as_deref(),
+                    &headers,
+                    &format!("/invite/{}", made.token),
+                );
+                let qr = qr_svg(&url);
+                let link = Some((url, qr, made.view.role));
+                staff_page(
+                    &state,
+                    ctx,
+                    &actor,
+                    id,
+                    StatusCode::CREATED,
+                    Shown {
+                        new_link: link,
+                        ..Shown::default()
+                    },
+                )
+                .await?
             }
-        }
-    }
+            Err(err) => {
+                let err = match err {
+                    service::Error::Invalid {
+                        mut fields,
+                        message,
+                    } => {
+                        if let Some(m) = fields.remove("expires_in_minutes") {
+                            fields.insert("minutes".into(), m);
+                        }
+                        service::Error::Invalid { fields, message }
+                    }
+                    other => other,
+                };
+                match split_error(err, ctx.tr(), "role") {
+                    Ok(errors) => {
+                        let status = StatusCode::UNPROCESSABLE_ENTITY;
+                        staff_page(
+                            &state,
+                            ctx,
+                            &actor,
+                            id,
+                            status,
+                            Shown {
+                                errors,
+                                ..Shown::default()
+                            },
+                        )
+                        .await?
+                    }
+                    Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+                }
+            }
+        },
+    )
 }
 
 /// `POST /admin/t/{id}/invitations/{invitation_id}/withdraw`
@@ -337,11 +342,13 @@ pub async fn withdraw_invitation(
     ctx: PageCtx,
     PagePath((id, invitation_id)): PagePath<(Uuid, Uuid)>,
     AppForm(EmptyForm {}): AppForm<EmptyForm>,
-) -> Response {
-    match service::staff::withdraw_invitation(&state.db, &actor, id, invitation_id).await {
-        Ok(()) => see_other(&format!("/admin/t/{id}/staff")),
-        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
-    }
+) -> Result<Response, PageError> {
+    Ok(
+        match service::staff::withdraw_invitation(&state.db, &actor, id, invitation_id).await {
+            Ok(()) => see_other(&format!("/admin/t/{id}/staff")),
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    )
 }
 
 /// The page a newcomer opens from an invitation link.
@@ -374,22 +381,24 @@ pub async fn show_invitation(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(token): PagePath<String>,
-) -> Response {
-    match service::staff::find_invitation(&state.db, &token).await {
-        Ok(invitation) => Page(
-            StatusCode::OK,
-            InvitePage {
-                tr: ctx.tr(),
-                ctx,
-                token,
-                invitation,
-                username: String::new(),
-                errors: Errors::default(),
-            },
-        )
-        .into_response(),
-        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
-    }
+) -> Result<Response, PageError> {
+    Ok(
+        match service::staff::find_invitation(&state.db, &token).await {
+            Ok(invitation) => Page(
+                StatusCode::OK,
+                InvitePage {
+                    tr: ctx.tr(),
+                    ctx,
+                    token,
+                    invitation,
+                    username: String::new(),
+                    errors: Errors::default(),
+                },
+            )
+            .into_response(),
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    )
 }
 
 /// The invitation form: a username and a password (ignored when signed in).
@@ -412,52 +421,55 @@ pub async fn accept_invitation(
     ctx: PageCtx,
     PagePath(token): PagePath<String>,
     AppForm(form): AppForm<AcceptForm>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
-    let invitation = match service::staff::find_invitation(&state.db, &token).await {
-        Ok(invitation) => invitation,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+    let invitation = service::staff::find_invitation(&state.db, &token)
+        .await
+        .or_page(&ctx)?;
     let actor = ctx.actor.clone();
     if actor.is_none() {
         if let Err(err) =
             service::throttle::link_attempt(&state.db, &state.security.limits, ip).await
         {
-            return PageError::from_service(err, ctx.lang).into_response();
+            return Ok(PageError::from_service(err, ctx.lang).into_response());
         }
     }
     let account = Acceptance {
         username: form.username.clone(),
         password: form.password,
     };
-    match service::staff::accept(&state.db, &token, actor.as_ref(), Some(&account)).await {
-        Ok((user_id, tournament_id)) => {
-            let mut response = see_other(&format!("/admin/t/{tournament_id}"));
-            if actor.is_none() {
-                match service::staff::open_session(&state.db, user_id, "browser").await {
-                    Ok(session) => session::append_cookie(
-                        response.headers_mut(),
-                        &session::session_cookie(&session, policy),
-                    ),
-                    Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+    Ok(
+        match service::staff::accept(&state.db, &token, actor.as_ref(), Some(&account)).await {
+            Ok((user_id, tournament_id)) => {
+                let mut response = see_other(&format!("/admin/t/{tournament_id}"));
+                if actor.is_none() {
+                    match service::staff::open_session(&state.db, user_id, "browser").await {
+                        Ok(session) => session::append_cookie(
+                            response.headers_mut(),
+                            &session::session_cookie(&session, policy),
+                        ),
+                        Err(err) => {
+                            return Ok(PageError::from_service(err, ctx.lang).into_response())
+                        }
+                    }
                 }
+                response
             }
-            response
-        }
-        Err(err) => match split_error(err, tr, "username") {
-            Ok(errors) => Page(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                InvitePage {
-                    tr,
-                    ctx,
-                    token,
-                    invitation,
-                    username: form.username,
-                    errors,
-                },
-            )
-            .into_response(),
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => match split_error(err, tr, "username") {
+                Ok(errors) => Page(
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                    InvitePage {
+                        tr,
+                        ctx,
+                        token,
+                        invitation,
+                        username: form.username,
+                        errors,
+                    },
+                )
+                .into_response(),
+                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            },
         },
-    }
+    )
 }

@@ -2,9 +2,11 @@
 //! decision, a "draw lots" button and a form for an explicit order. Through `service::ties`,
 //! as the API (`/api/v1/sections/{id}/ties`).
 
+use super::form::require;
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::admin::form::{fail, require};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -65,7 +67,7 @@ async fn page(
     id: Uuid,
     error: Option<String>,
     status: StatusCode,
-) -> Response {
+) -> Result<Response, PageError> {
     let loaded = async {
         let section = service::sections::get(&state.db, id).await?;
         require(state, actor, section.tournament_id, Need::Arbiter).await?;
@@ -73,11 +75,8 @@ async fn page(
         service::Result::Ok((section, groups))
     }
     .await;
-    let (section, groups) = match loaded {
-        Ok(found) => found,
-        Err(err) => return fail(err, &ctx),
-    };
-    Page(
+    let (section, groups) = loaded.or_page(&ctx)?;
+    Ok(Page(
         status,
         TiesPage {
             tr: ctx.tr(),
@@ -87,7 +86,7 @@ async fn page(
             error,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// `GET /admin/s/{section_id}/ties`
@@ -96,7 +95,7 @@ pub async fn show_ties(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     page(&state, &actor, ctx, id, None, StatusCode::OK).await
 }
 
@@ -108,7 +107,7 @@ pub async fn decide_tie(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<HashMap<String, String>>,
-) -> Response {
+) -> Result<Response, PageError> {
     let entrants: Vec<Uuid> = form
         .get("entrants")
         .map(String::as_str)
@@ -123,9 +122,7 @@ pub async fn decide_tie(
         require(&state, &actor, section.tournament_id, Need::Arbiter).await
     }
     .await;
-    if let Err(err) = allowed {
-        return fail(err, &ctx);
-    }
+    allowed.or_page(&ctx)?;
     let entrants = if method == "manual" {
         let mut placed: Vec<(i64, Uuid)> = entrants
             .iter()
@@ -158,19 +155,21 @@ pub async fn decide_tie(
         entrants
     };
     let input = TieInput { method, entrants };
-    match service::ties::resolve(&state.db, &actor, id, &input).await {
-        Ok(_) => see_other(&format!("/admin/s/{id}/ties")),
-        Err(Error::Invalid { message, .. }) => {
-            page(
-                &state,
-                &actor,
-                ctx,
-                id,
-                Some(message),
-                StatusCode::UNPROCESSABLE_ENTITY,
-            )
-            .await
-        }
-        Err(err) => fail(err, &ctx),
-    }
+    Ok(
+        match service::ties::resolve(&state.db, &actor, id, &input).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}/ties")),
+            Err(Error::Invalid { message, .. }) => {
+                page(
+                    &state,
+                    &actor,
+                    ctx,
+                    id,
+                    Some(message),
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                )
+                .await?
+            }
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        },
+    )
 }

@@ -2,11 +2,13 @@
 //! the form for a new section.
 
 use super::form::{
-    checkbox, date, done_notice, fail, invalid_fields, number, place_errors, require, text, Choice,
+    checkbox, date, done_notice, invalid_fields, number, place_errors, require, text, Choice,
     Field, Fields,
 };
 use super::section::SectionExtras;
+use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
@@ -106,9 +108,12 @@ pub struct NewTournamentPage {
 }
 
 /// `GET /admin/tournaments/new`
-pub async fn show_new_tournament(CurrentUser(_actor): CurrentUser, ctx: PageCtx) -> Response {
+pub async fn show_new_tournament(
+    CurrentUser(_actor): CurrentUser,
+    ctx: PageCtx,
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
-    Page(
+    Ok(Page(
         StatusCode::OK,
         NewTournamentPage {
             tr,
@@ -117,7 +122,7 @@ pub async fn show_new_tournament(CurrentUser(_actor): CurrentUser, ctx: PageCtx)
             form_error: None,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// `POST /admin/tournaments`: creates the tournament and opens its page; errors next to the fields (422).
@@ -126,19 +131,19 @@ pub async fn create_tournament(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
     let (input, mut errors) = tournament_input(&form, tr);
     let mut form_error = None;
     if errors.is_empty() {
         match service::tournaments::create(&state.db, &actor, &input).await {
-            Ok(t) => return see_other(&format!("/admin/t/{}", t.id)),
+            Ok(t) => return Ok(see_other(&format!("/admin/t/{}", t.id))),
             Err(err) => match invalid_fields(&err) {
                 Some((message, fields)) => {
                     errors = fields;
                     form_error = Some(message);
                 }
-                None => return fail(err, &ctx),
+                None => return Err(PageError::from_service(err, ctx.lang)),
             },
         }
     }
@@ -147,7 +152,7 @@ pub async fn create_tournament(
     if form_error.is_none() || !rest.is_empty() {
         form_error = Some(tr.t("error.form_invalid").to_string());
     }
-    Page(
+    Ok(Page(
         StatusCode::UNPROCESSABLE_ENTITY,
         NewTournamentPage {
             tr,
@@ -156,7 +161,7 @@ pub async fn create_tournament(
             form_error,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// A section as listed on the tournament page.
@@ -282,19 +287,15 @@ async fn tournament_page(
     id: Uuid,
     extras: SectionExtras,
     status: StatusCode,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
-    let tournament = match service::tournaments::get(&state.db, id).await {
-        Ok(t) => t,
-        Err(err) => return fail(err, &ctx),
-    };
-    if let Err(err) = require(state, actor, id, Need::Scorer).await {
-        return fail(err, &ctx);
-    }
-    let sections = match service::sections::list(&state.db, id).await {
-        Ok(s) => s,
-        Err(err) => return fail(err, &ctx),
-    };
+    let tournament = service::tournaments::get(&state.db, id)
+        .await
+        .or_page(&ctx)?;
+    require(state, actor, id, Need::Scorer)
+        .await
+        .or_page(&ctx)?;
+    let sections = service::sections::list(&state.db, id).await.or_page(&ctx)?;
     let mut fields = section_fields(&extras.form, tr);
     let rest = place_errors(&mut fields, &extras.errors, &[]);
     let form_error = extras
@@ -302,7 +303,7 @@ async fn tournament_page(
         .or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
     let notice = extras.notice;
     let import_error = extras.action_error;
-    Page(
+    Ok(Page(
         status,
         TournamentPage {
             tr,
@@ -317,7 +318,7 @@ async fn tournament_page(
             ctx,
         },
     )
-    .into_response()
+    .into_response())
 }
 
 /// The tournament page again with a refused import's message (409/422).
@@ -327,7 +328,7 @@ pub async fn tournament_refused(
     ctx: PageCtx,
     id: Uuid,
     err: Error,
-) -> Response {
+) -> Result<Response, PageError> {
     let status = crate::http::error::status(&err);
     let extras = SectionExtras {
         action_error: Some(err.to_string()),
@@ -343,7 +344,7 @@ pub async fn show_tournament(
     ctx: PageCtx,
     uri: axum::http::Uri,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     let notice = done_notice(ctx.tr(), &uri);
     tournament_page(
         &state,
@@ -366,19 +367,19 @@ pub async fn create_section(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
-) -> Response {
+) -> Result<Response, PageError> {
     let tr = ctx.tr();
     let (input, mut errors) = section_input(&form, tr);
     let form_error;
     if errors.is_empty() {
         match service::sections::create(&state.db, &actor, id, &input).await {
-            Ok(s) => return see_other(&format!("/admin/s/{}", s.id)),
+            Ok(s) => return Ok(see_other(&format!("/admin/s/{}", s.id))),
             Err(err) => match invalid_fields(&err) {
                 Some((message, fields)) => {
                     errors = fields;
                     form_error = Some(message);
                 }
-                None => return fail(err, &ctx),
+                None => return Err(PageError::from_service(err, ctx.lang)),
             },
         }
     } else {

@@ -2,6 +2,7 @@
 
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::{load_section, nav, outcome_symbol, SectionNav, View};
 use crate::http::AppState;
@@ -192,11 +193,13 @@ fn bracket_data(tr: Tr, view: Option<service::knockout::BracketView>) -> Bracket
     }
 }
 
-async fn bracket(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Response {
-    let (ctx, t, s, prizes) = match load_section(&state, ctx, id).await {
-        Ok(found) => found,
-        Err(err) => return err.into_response(),
-    };
+async fn bracket(
+    state: AppState,
+    ctx: PageCtx,
+    id: Uuid,
+    view: View,
+) -> Result<Response, PageError> {
+    let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
     let loaded = async {
         // A section without a knockout stage shows an empty bracket, not an error.
         let bracket = match service::knockout::get(&state.db, None, id).await {
@@ -208,17 +211,14 @@ async fn bracket(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Respons
         Ok::<_, service::Error>((bracket, rounds))
     }
     .await;
-    let (bracket, rounds) = match loaded {
-        Ok(found) => found,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+    let (bracket, rounds) = loaded.or_page(&ctx)?;
     let tr = ctx.tr();
     let data = bracket_data(tr, bracket);
     let nav = nav(&t, &s, &rounds, "bracket", 0, prizes);
-    match view {
+    Ok(match view {
         View::Screen => Page(StatusCode::OK, BracketPage { tr, ctx, nav, data }).into_response(),
         View::Print => Page(StatusCode::OK, BracketPrint { tr, ctx, nav, data }).into_response(),
-    }
+    })
 }
 
 /// `GET /s/{section_id}/bracket`
@@ -239,6 +239,6 @@ pub async fn print_bracket(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     bracket(state, ctx, id, View::Print).await
 }

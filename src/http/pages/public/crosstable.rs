@@ -2,6 +2,7 @@
 
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::{
     format_number, load_section, nav, outcome_symbol, SectionNav, View,
@@ -171,28 +172,27 @@ fn crosstable_data(
     }
 }
 
-async fn crosstable(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Response {
-    let (ctx, t, s, prizes) = match load_section(&state, ctx, id).await {
-        Ok(found) => found,
-        Err(err) => return err.into_response(),
-    };
+async fn crosstable(
+    state: AppState,
+    ctx: PageCtx,
+    id: Uuid,
+    view: View,
+) -> Result<Response, PageError> {
+    let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
     let loaded = async {
         let standings = service::standings::compute(&state.db, id).await?;
         let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
         Ok::<_, service::Error>((standings, rounds))
     }
     .await;
-    let (standings, rounds) = match loaded {
-        Ok(found) => found,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+    let (standings, rounds) = loaded.or_page(&ctx)?;
     let data = crosstable_data(&standings, &rounds);
     let nav = nav(&t, &s, &rounds, "crosstable", 0, prizes);
     let tr = ctx.tr();
-    match view {
+    Ok(match view {
         View::Screen => Page(StatusCode::OK, CrosstablePage { tr, ctx, nav, data }).into_response(),
         View::Print => Page(StatusCode::OK, CrosstablePrint { tr, ctx, nav, data }).into_response(),
-    }
+    })
 }
 
 /// `GET /s/{section_id}/crosstable`
@@ -213,6 +213,6 @@ pub async fn print_crosstable(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     crosstable(state, ctx, id, View::Print).await
 }

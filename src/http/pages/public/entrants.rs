@@ -2,6 +2,7 @@
 
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::{load_section, nav, SectionNav, View};
 use crate::http::AppState;
@@ -76,11 +77,13 @@ pub struct EntrantsPrint {
     pub data: EntrantsData,
 }
 
-async fn entrants(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Response {
-    let (ctx, t, s, prizes) = match load_section(&state, ctx, id).await {
-        Ok(found) => found,
-        Err(err) => return err.into_response(),
-    };
+async fn entrants(
+    state: AppState,
+    ctx: PageCtx,
+    id: Uuid,
+    view: View,
+) -> Result<Response, PageError> {
+    let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
     let loaded = async {
         // No actor: public pages never show contact data, whoever looks.
         let entrants = service::entrants::list(&state.db, None, id).await?;
@@ -88,10 +91,7 @@ async fn entrants(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Respon
         Ok::<_, service::Error>((entrants, rounds))
     }
     .await;
-    let (entrants, rounds) = match loaded {
-        Ok(found) => found,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+    let (entrants, rounds) = loaded.or_page(&ctx)?;
     let doubles = s.entry_type == "doubles";
     let data = EntrantsData {
         lines: entrants
@@ -117,10 +117,10 @@ async fn entrants(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Respon
     };
     let nav = nav(&t, &s, &rounds, "entrants", 0, prizes);
     let tr = ctx.tr();
-    match view {
+    Ok(match view {
         View::Screen => Page(StatusCode::OK, EntrantsPage { tr, ctx, nav, data }).into_response(),
         View::Print => Page(StatusCode::OK, EntrantsPrint { tr, ctx, nav, data }).into_response(),
-    }
+    })
 }
 
 /// `GET /s/{section_id}/entrants`
@@ -141,6 +141,6 @@ pub async fn print_entrants(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     entrants(state, ctx, id, View::Print).await
 }

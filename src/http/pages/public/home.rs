@@ -1,6 +1,7 @@
 //! The home page: every tournament, with an empty-state message.
 
 use crate::http::error::PageError;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::TournamentItem;
 use crate::http::AppState;
@@ -31,12 +32,11 @@ pub struct HomePage {
 }
 
 /// `GET /`
-pub async fn show_home(State(state): State<AppState>, ctx: PageCtx) -> Response {
-    let tournaments = match service::tournaments::list_summaries(&state.db).await {
-        Ok(list) => list,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
-    Page(
+pub async fn show_home(State(state): State<AppState>, ctx: PageCtx) -> Result<Response, PageError> {
+    let tournaments = service::tournaments::list_summaries(&state.db)
+        .await
+        .or_page(&ctx)?;
+    Ok(Page(
         StatusCode::OK,
         HomePage {
             tr: ctx.tr(),
@@ -44,5 +44,5 @@ pub async fn show_home(State(state): State<AppState>, ctx: PageCtx) -> Response 
             tournaments: tournaments.into_iter().map(TournamentItem::from).collect(),
         },
     )
-    .into_response()
+    .into_response())
 }

@@ -68,7 +68,7 @@ pub async fn serve<F, Fut>(
 ) -> Response
 where
     F: FnOnce(PageCtx) -> Fut,
-    Fut: Future<Output = Response>,
+    Fut: Future<Output = Result<Response, crate::http::error::PageError>>,
 {
     let tag = match tag(state, section_id, &ctx).await {
         Ok(tag) => HeaderValue::from_str(&tag).ok(),
@@ -90,7 +90,7 @@ where
                 .into_response();
         }
     }
-    let mut response = render(ctx).await;
+    let mut response = render(ctx).await.into_response();
     if response.status() == StatusCode::OK {
         if let Some(tag) = tag {
             response.headers_mut().insert(ETAG, tag);

@@ -182,13 +182,13 @@ async fn pairings(
     number: i32,
     view: View,
     headers: &axum::http::HeaderMap,
-) -> Response {
+) -> Result<Response, PageError> {
     let (ctx, nav, data) = match load_round(&state, ctx, id, number).await {
         Ok(found) => found,
-        Err(response) => return response,
+        Err(response) => return Ok(response),
     };
     let tr = ctx.tr();
-    match view {
+    Ok(match view {
         View::Screen => {
             let lines = by_name_lines(&data);
             Page(
@@ -223,7 +223,7 @@ async fn pairings(
             )
             .into_response()
         }
-    }
+    })
 }
 
 /// `GET /s/{section_id}/pairings/{n}`
@@ -245,7 +245,7 @@ pub async fn print_pairings(
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
     headers: axum::http::HeaderMap,
-) -> Response {
+) -> Result<Response, PageError> {
     pairings(state, ctx, id, n, View::Print, &headers).await
 }
 
@@ -349,13 +349,13 @@ async fn round_print(
     id: Uuid,
     number: i32,
     slips: bool,
-) -> Response {
+) -> Result<Response, PageError> {
     let (ctx, nav, data) = match load_round(&state, ctx, id, number).await {
         Ok(found) => found,
-        Err(response) => return response,
+        Err(response) => return Ok(response),
     };
     let tr = ctx.tr();
-    if slips {
+    Ok(if slips {
         Page(StatusCode::OK, SlipsPrint { tr, ctx, nav, data }).into_response()
     } else {
         let lines = by_name_lines(&data);
@@ -370,7 +370,7 @@ async fn round_print(
             },
         )
         .into_response()
-    }
+    })
 }
 
 /// `GET /s/{section_id}/pairings/{n}/by-name/print`
@@ -378,7 +378,7 @@ pub async fn print_pairings_by_name(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
-) -> Response {
+) -> Result<Response, PageError> {
     round_print(state, ctx, id, n, false).await
 }
 
@@ -387,6 +387,6 @@ pub async fn print_slips(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
-) -> Response {
+) -> Result<Response, PageError> {
     round_print(state, ctx, id, n, true).await
 }

@@ -2,6 +2,7 @@
 
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::{load_section, nav, SectionNav};
 use crate::http::AppState;
@@ -62,11 +63,8 @@ pub async fn print_prizes(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
-    let (ctx, t, s, prizes) = match load_section(&state, ctx, id).await {
-        Ok(found) => found,
-        Err(err) => return err.into_response(),
-    };
+) -> Result<Response, PageError> {
+    let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
     let tr = ctx.tr();
     let loaded = async {
         let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
@@ -95,10 +93,7 @@ pub async fn print_prizes(
         Ok::<_, service::Error>((rounds, lines, table))
     }
     .await;
-    let (rounds, lines, table) = match loaded {
-        Ok(found) => found,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+    let (rounds, lines, table) = loaded.or_page(&ctx)?;
     let is_final = lines.is_some();
     let lines = lines.unwrap_or_else(|| {
         table
@@ -118,7 +113,7 @@ pub async fn print_prizes(
             .collect()
     });
     let nav = nav(&t, &s, &rounds, "prizes", 0, prizes);
-    Page(
+    Ok(Page(
         StatusCode::OK,
         PrizesPrint {
             tr,
@@ -128,5 +123,5 @@ pub async fn print_prizes(
             is_final,
         },
     )
-    .into_response()
+    .into_response())
 }

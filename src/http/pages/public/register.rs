@@ -4,6 +4,7 @@
 
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::ClientIp;
 use crate::http::AppState;
@@ -347,11 +348,8 @@ pub async fn show_register(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
-    let (t, sections) = match load(&state, id).await {
-        Ok(found) => found,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+) -> Result<Response, PageError> {
+    let (t, sections) = load(&state, id).await.or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&t.default_language);
     let page = form_page(
         ctx,
@@ -361,7 +359,7 @@ pub async fn show_register(
         &FieldErrors::new(),
         None,
     );
-    Page(StatusCode::OK, page).into_response()
+    Ok(Page(StatusCode::OK, page).into_response())
 }
 
 /// Text fields: empty means not given.
@@ -425,11 +423,8 @@ pub async fn create_registration(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<RegisterForm>,
-) -> Response {
-    let (t, sections) = match load(&state, id).await {
-        Ok(found) => found,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+) -> Result<Response, PageError> {
+    let (t, sections) = load(&state, id).await.or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&t.default_language);
     let tr = ctx.tr();
     let again = |ctx, status, errors: FieldErrors, form_error: Option<String>| {
@@ -448,11 +443,11 @@ pub async fn create_registration(
             "section_id".into(),
             vec![tr.t("register.choose_section").into()],
         );
-        return again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None);
+        return Ok(again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None));
     };
     let input = match to_input(&form, tr) {
         Ok(input) => input,
-        Err(errors) => return again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None),
+        Err(errors) => return Ok(again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None)),
     };
     // The same limiter as the API's: per address and section, shared by every instance.
     match service::throttle::registration_attempt(&state.db, &state.security.limits, ip, section.id)
@@ -461,37 +456,39 @@ pub async fn create_registration(
         Ok(()) => {}
         Err(service::Error::TooManyAttempts(_)) => {
             let message = tr.t("register.too_many").to_string();
-            return again(
+            return Ok(again(
                 ctx,
                 StatusCode::TOO_MANY_REQUESTS,
                 FieldErrors::new(),
                 Some(message),
-            );
+            ));
         }
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+        Err(err) => return Ok(PageError::from_service(err, ctx.lang).into_response()),
     }
-    match service::registrations::register(&state.db, section.id, &input).await {
-        Ok(view) => Page(
-            StatusCode::CREATED,
-            RegisteredPage {
-                tr,
-                tournament_id: t.id.to_string(),
-                tournament_name: t.name.clone(),
-                section_id: section.id.to_string(),
-                name: view.name,
-                status_key: format!("registration.{}", view.status),
-                waitlist_position: view.waitlist_position.unwrap_or(0),
-                ctx,
-            },
-        )
-        .into_response(),
-        Err(service::Error::Invalid { fields, message }) => {
-            let form_error = fields.is_empty().then_some(message);
-            again(ctx, StatusCode::UNPROCESSABLE_ENTITY, fields, form_error)
-        }
-        Err(service::Error::Conflict(message)) => {
-            again(ctx, StatusCode::CONFLICT, FieldErrors::new(), Some(message))
-        }
-        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
-    }
+    Ok(
+        match service::registrations::register(&state.db, section.id, &input).await {
+            Ok(view) => Page(
+                StatusCode::CREATED,
+                RegisteredPage {
+                    tr,
+                    tournament_id: t.id.to_string(),
+                    tournament_name: t.name.clone(),
+                    section_id: section.id.to_string(),
+                    name: view.name,
+                    status_key: format!("registration.{}", view.status),
+                    waitlist_position: view.waitlist_position.unwrap_or(0),
+                    ctx,
+                },
+            )
+            .into_response(),
+            Err(service::Error::Invalid { fields, message }) => {
+                let form_error = fields.is_empty().then_some(message);
+                again(ctx, StatusCode::UNPROCESSABLE_ENTITY, fields, form_error)
+            }
+            Err(service::Error::Conflict(message)) => {
+                again(ctx, StatusCode::CONFLICT, FieldErrors::new(), Some(message))
+            }
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    )
 }

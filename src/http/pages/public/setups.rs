@@ -3,6 +3,7 @@
 use super::pairings::load_round;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::SectionNav;
 use crate::http::AppState;
@@ -49,17 +50,16 @@ pub async fn show_setups(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
-) -> Response {
+) -> Result<Response, PageError> {
     let (ctx, nav, _) = match load_round(&state, ctx, id, n).await {
         Ok(found) => found,
-        Err(response) => return response,
+        Err(response) => return Ok(response),
     };
     // No actor, even for a logged-in arbiter: this page may be on the wall, and the set-up
     // is secret until the round is complete.
-    let setups = match service::setups::of_round(&state.db, None, id, n).await {
-        Ok(setups) => setups,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+    let setups = service::setups::of_round(&state.db, None, id, n)
+        .await
+        .or_page(&ctx)?;
     let revealed = setups.revealed;
     let setups = setups
         .setups
@@ -72,7 +72,7 @@ pub async fn show_setups(
             (view, diagram)
         })
         .collect();
-    Page(
+    Ok(Page(
         StatusCode::OK,
         SetupsPage {
             tr: ctx.tr(),
@@ -83,5 +83,5 @@ pub async fn show_setups(
             setups,
         },
     )
-    .into_response()
+    .into_response())
 }

@@ -2,6 +2,7 @@
 
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::{
     format_number, format_value, load_section, nav, SectionNav, View,
@@ -112,28 +113,27 @@ fn standings_data(view: service::standings::StandingsView) -> StandingsData {
     }
 }
 
-async fn standings(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Response {
-    let (ctx, t, s, prizes) = match load_section(&state, ctx, id).await {
-        Ok(found) => found,
-        Err(err) => return err.into_response(),
-    };
+async fn standings(
+    state: AppState,
+    ctx: PageCtx,
+    id: Uuid,
+    view: View,
+) -> Result<Response, PageError> {
+    let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
     let loaded = async {
         let standings = service::standings::compute(&state.db, id).await?;
         let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
         Ok::<_, service::Error>((standings, rounds))
     }
     .await;
-    let (standings, rounds) = match loaded {
-        Ok(found) => found,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+    let (standings, rounds) = loaded.or_page(&ctx)?;
     let data = standings_data(standings);
     let nav = nav(&t, &s, &rounds, "standings", 0, prizes);
     let tr = ctx.tr();
-    match view {
+    Ok(match view {
         View::Screen => Page(StatusCode::OK, StandingsPage { tr, ctx, nav, data }).into_response(),
         View::Print => Page(StatusCode::OK, StandingsPrint { tr, ctx, nav, data }).into_response(),
-    }
+    })
 }
 
 /// `GET /s/{section_id}/standings`
@@ -154,6 +154,6 @@ pub async fn print_standings(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     standings(state, ctx, id, View::Print).await
 }

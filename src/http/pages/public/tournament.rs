@@ -2,6 +2,7 @@
 
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::date_range;
 use crate::http::AppState;
@@ -69,19 +70,16 @@ pub async fn show_tournament(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
-) -> Response {
+) -> Result<Response, PageError> {
     let loaded = async {
         let t = service::tournaments::get(&state.db, id).await?;
         let sections = service::sections::list(&state.db, id).await?;
         Ok::<_, service::Error>((t, sections))
     }
     .await;
-    let (t, sections) = match loaded {
-        Ok(found) => found,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
-    };
+    let (t, sections) = loaded.or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&t.default_language);
-    Page(
+    Ok(Page(
         StatusCode::OK,
         TournamentPage {
             tr: ctx.tr(),
@@ -106,5 +104,5 @@ pub async fn show_tournament(
                 .collect(),
         },
     )
-    .into_response()
+    .into_response())
 }
