@@ -302,31 +302,27 @@ pub fn pair(args: &crate::config::PairArgs) -> ToolOutcome {
     // A file exported by arbiter says whether a forfeit counts as met; else each system's
     // default (Dutch: no, as FIDE; Chinese: yes, SPEC §4).
     let forfeit_setting = arbiter_core::trf::SectionSettings::of(&tournament).forfeit_counts_as_met;
-    let result = match args.system {
+    let system = match args.system {
         crate::config::SystemArg::Dutch => {
             let edition = match args.edition {
                 crate::config::EditionArg::E2025 => pairing::dutch::Edition::E2025,
                 crate::config::EditionArg::E2017 => pairing::dutch::Edition::E2017,
             };
-            pairing::dutch::pair(
-                &tournament,
-                &pairing::dutch::DutchOptions {
-                    edition,
-                    forfeit_counts_as_met: forfeit_setting.unwrap_or(false),
-                },
-            )
+            pairing::System::Dutch(pairing::dutch::DutchOptions {
+                edition,
+                forfeit_counts_as_met: forfeit_setting.unwrap_or(false),
+            })
         }
         crate::config::SystemArg::Chinese => {
             let defaults = pairing::chinese::ChineseOptions::default();
-            let options = pairing::chinese::ChineseOptions {
+            pairing::System::Chinese(pairing::chinese::ChineseOptions {
                 forfeit_counts_as_met: forfeit_setting.unwrap_or(defaults.forfeit_counts_as_met),
                 ..defaults
-            };
-            pairing::chinese::pair(&tournament, &options).map(|p| p.pairing)
+            })
         }
     };
-    match result {
-        Ok(round) => ToolOutcome::ok(round.to_text()),
+    match pairing::pair(&tournament, &system) {
+        Ok(paired) => ToolOutcome::ok(paired.pairing.to_text()),
         Err(PairingError::NoValidPairing { reason }) => {
             ToolOutcome::fail(1, format!("no legal pairing exists: {reason}"))
         }
@@ -360,16 +356,17 @@ pub fn bench_pair(args: &crate::config::BenchPairArgs) -> anyhow::Result<()> {
             .map_err(|err| anyhow::anyhow!("generating {entrants} entrants: {err}"))?;
         let cpu_before = cpu_seconds();
         let started = std::time::Instant::now();
-        let round = match args.system {
+        let system = match args.system {
             crate::config::SystemArg::Dutch => {
-                pairing::dutch::pair(&history, &pairing::dutch::DutchOptions::default())
+                pairing::System::Dutch(pairing::dutch::DutchOptions::default())
             }
             crate::config::SystemArg::Chinese => {
-                pairing::chinese::pair(&history, &pairing::chinese::ChineseOptions::default())
-                    .map(|p| p.pairing)
+                pairing::System::Chinese(pairing::chinese::ChineseOptions::default())
             }
-        }
-        .map_err(|err| anyhow::anyhow!("pairing {entrants} entrants: {err}"))?;
+        };
+        let round = pairing::pair(&history, &system)
+            .map_err(|err| anyhow::anyhow!("pairing {entrants} entrants: {err}"))?
+            .pairing;
         let wall = started.elapsed().as_secs_f64();
         let cpu = cpu_seconds() - cpu_before;
         println!(

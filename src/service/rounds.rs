@@ -183,46 +183,41 @@ async fn number_for_round_one(
 /// Runs the section's pairing system: the pairing and its report.
 fn run_engine(state: &SectionState, game: &str) -> Result<(RoundPairing, Value)> {
     let t = &state.tournament;
-    let outcome = match state.section.pairing_system.as_str() {
-        "dutch" => {
-            let options = pairing::dutch::DutchOptions {
-                forfeit_counts_as_met: state.section.forfeit_counts_as_met,
-                ..pairing::dutch::DutchOptions::default()
-            };
-            pairing::dutch::pair(t, &options)
-                .map(|p| (p, json!({"system": "dutch", "edition": "2025"})))
-        }
-        "round_robin" => {
-            let round = pairing::next_round(t);
-            let ids: Vec<_> = t.entrants.iter().map(|e| e.start_no).collect();
-            // One cycle has n−1 rounds (n even) or n rounds (n odd, with a bye); more rounds
-            // than that ask for a double round robin.
-            let single = if ids.len() % 2 == 0 {
-                ids.len() - 1
+    let system = match state.section.pairing_system.as_str() {
+        "dutch" => pairing::System::Dutch(pairing::dutch::DutchOptions {
+            forfeit_counts_as_met: state.section.forfeit_counts_as_met,
+            ..pairing::dutch::DutchOptions::default()
+        }),
+        "round_robin" => pairing::System::RoundRobin {
+            double: pairing::round_robin::is_double(
+                t.entrants.len(),
+                state.section.rounds.max(0) as usize,
+            ),
+        },
+        "chinese" => pairing::System::Chinese(pairing::chinese::ChineseOptions {
+            forfeit_counts_as_met: state.section.forfeit_counts_as_met,
+            avoid_same_club: state.section.avoid_same_club,
+            first_board_colour: Some(if state.section.first_board_red {
+                Side::Red
             } else {
-                ids.len()
-            };
-            pairing::round_robin::berger_round(&ids, round, state.section.rounds as usize > single)
-                .map(|p| (p, json!({"system": "round_robin"})))
-        }
-        _ => {
-            let options = pairing::chinese::ChineseOptions {
-                forfeit_counts_as_met: state.section.forfeit_counts_as_met,
-                avoid_same_club: state.section.avoid_same_club,
-                first_board_colour: Some(if state.section.first_board_red {
-                    Side::Red
-                } else {
-                    Side::Black
-                }),
-                tie_order: None,
-                moves_first_naming: game == "banqi",
-            };
-            pairing::chinese::pair(t, &options).map(|p| {
-                let report = serde_json::to_value(&p.report).unwrap_or(Value::Null);
-                (p.pairing, json!({"system": "chinese", "details": report}))
-            })
-        }
+                Side::Black
+            }),
+            tie_order: None,
+            moves_first_naming: game == "banqi",
+        }),
+        other => return Err(Error::Internal(format!("unknown pairing system {other}"))),
     };
+    let outcome = pairing::pair(t, &system).map(|paired| {
+        let report = match (&system, paired.report) {
+            (pairing::System::Dutch(_), _) => json!({"system": "dutch", "edition": "2025"}),
+            (pairing::System::RoundRobin { .. }, _) => json!({"system": "round_robin"}),
+            (pairing::System::Chinese(_), report) => json!({
+                "system": "chinese",
+                "details": serde_json::to_value(&report).unwrap_or(Value::Null),
+            }),
+        };
+        (paired.pairing, report)
+    });
     outcome.map_err(|e| match e {
         PairingError::NoValidPairing { reason } => {
             Error::Conflict(format!("no legal pairing exists: {reason}"))

@@ -12,6 +12,52 @@ use crate::model::StartNo;
 use serde::{Deserialize, Serialize};
 use std::fmt::Write as _;
 
+/// A pairing system with its options: what [`pair`] runs.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum System {
+    /// The FIDE Dutch system (C.04.3).
+    Dutch(dutch::DutchOptions),
+    /// The Chinese score-group system (积分编排).
+    Chinese(chinese::ChineseOptions),
+    /// A round robin by the Berger tables, in its entrants' starting-number order.
+    RoundRobin {
+        /// Every pair meets twice, colours reversed in the second cycle.
+        double: bool,
+    },
+}
+
+/// What [`pair`] produced: the round, and why (the Chinese system explains its score
+/// groups, floaters and colours; the others need no report).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Paired {
+    /// Boards and the pairing-allocated bye.
+    pub pairing: RoundPairing,
+    /// The Chinese system's report.
+    pub report: Option<chinese::PairingReport>,
+}
+
+/// Pairs the next round ([`next_round`]) of `t` with `system`: the one entry point for every
+/// system (the CLI, the server and the benchmarks call it).
+pub fn pair(t: &crate::model::Tournament, system: &System) -> Result<Paired, PairingError> {
+    match system {
+        System::Dutch(options) => dutch::pair(t, options).map(|pairing| Paired {
+            pairing,
+            report: None,
+        }),
+        System::Chinese(options) => chinese::pair(t, options).map(|p| Paired {
+            pairing: p.pairing,
+            report: Some(p.report),
+        }),
+        System::RoundRobin { double } => {
+            let ids: Vec<StartNo> = t.entrants.iter().map(|e| e.start_no).collect();
+            round_robin::berger_round(&ids, next_round(t), *double).map(|pairing| Paired {
+                pairing,
+                report: None,
+            })
+        }
+    }
+}
+
 /// One board of a paired round.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 pub struct Board {
@@ -80,4 +126,44 @@ pub fn entrants_to_pair(tournament: &crate::model::Tournament, round: u32) -> Ve
         })
         .map(|e| e.start_no)
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::generator::{generate, GeneratorConfig};
+
+    #[test]
+    fn the_one_entry_point_runs_each_system_as_its_module_does() {
+        let config = GeneratorConfig {
+            entrants: 24,
+            rounds_total: 7,
+            seed: 11,
+            ..GeneratorConfig::default()
+        };
+        let t = generate(&config, 3).expect("history");
+        let dutch = dutch::DutchOptions::default();
+        let paired = pair(&t, &System::Dutch(dutch.clone())).expect("dutch");
+        assert_eq!(paired.pairing, dutch::pair(&t, &dutch).expect("dutch"));
+        assert!(paired.report.is_none());
+
+        let chinese = chinese::ChineseOptions::default();
+        let paired = pair(&t, &System::Chinese(chinese.clone())).expect("chinese");
+        let direct = chinese::pair(&t, &chinese).expect("chinese");
+        assert_eq!(paired.pairing, direct.pairing);
+        assert_eq!(paired.report, Some(direct.report));
+
+        let small = GeneratorConfig {
+            entrants: 10,
+            ..config
+        };
+        let fresh = generate(&small, 0).expect("no rounds");
+        let ids: Vec<StartNo> = fresh.entrants.iter().map(|e| e.start_no).collect();
+        let paired = pair(&fresh, &System::RoundRobin { double: false }).expect("round robin");
+        assert_eq!(
+            paired.pairing,
+            round_robin::berger_round(&ids, 1, false).expect("berger")
+        );
+        assert_eq!(paired.pairing.boards.len(), 5);
+    }
 }

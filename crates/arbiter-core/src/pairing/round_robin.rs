@@ -84,6 +84,18 @@ fn to_round(pairs: &[(StartNo, StartNo)], dummy: Option<StartNo>) -> RoundPairin
     out
 }
 
+/// Whether `rounds` planned rounds for `entrants` ask for a double round robin: one cycle
+/// has n−1 rounds (n even) or n rounds (n odd, with a bye each round); more rounds than
+/// that play the cycle again with colours reversed.
+pub fn is_double(entrants: usize, rounds: usize) -> bool {
+    let single = if entrants % 2 == 0 {
+        entrants.saturating_sub(1)
+    } else {
+        entrants
+    };
+    rounds > single
+}
+
 /// Round `round` (1-based) of the schedule for entrants mapped by position: `entrants[i]`
 /// plays the role of table number `i + 1` (starting numbers need not be dense).
 pub fn berger_round(
@@ -116,6 +128,16 @@ mod tests {
 
     fn boards(r: &RoundPairing) -> Vec<(u32, u32)> {
         r.boards.iter().map(|b| (b.red, b.black)).collect()
+    }
+
+    #[test]
+    fn more_rounds_than_one_cycle_ask_for_a_double_round_robin() {
+        assert!(!is_double(8, 7));
+        assert!(is_double(8, 8));
+        assert!(is_double(8, 14));
+        assert!(!is_double(7, 7));
+        assert!(is_double(7, 8));
+        assert!(!is_double(0, 0));
     }
 
     #[test]
