@@ -18,8 +18,10 @@ fn fixtures() -> Option<PathBuf> {
     if dir.is_dir() {
         Some(dir.to_path_buf())
     } else {
-        eprintln!("skipping: shared fixtures not found at {}", dir.display());
-        None
+        panic!(
+            "the shared fixtures are missing at {} (CI always has them)",
+            dir.display()
+        )
     }
 }
 

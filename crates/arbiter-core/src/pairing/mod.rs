@@ -143,7 +143,7 @@ mod tests {
         };
         let t = generate(&config, 3).expect("history");
         let dutch = dutch::DutchOptions::default();
-        let paired = pair(&t, &System::Dutch(dutch.clone())).expect("dutch");
+        let paired = pair(&t, &System::Dutch(dutch)).expect("dutch");
         assert_eq!(paired.pairing, dutch::pair(&t, &dutch).expect("dutch"));
         assert!(paired.report.is_none());
 
