@@ -13,3 +13,4 @@ pub mod http;
 pub mod i18n;
 pub mod service;
 pub mod startup;
+pub mod vocab;

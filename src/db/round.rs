@@ -1,5 +1,6 @@
 //! Rounds, boards, games and fouls of the Swiss stage.
 
+use crate::vocab::RoundStatus;
 use serde_json::Value;
 use sqlx::PgExecutor;
 use uuid::Uuid;
@@ -24,8 +25,8 @@ pub struct RoundRow {
     pub section_id: Uuid,
     /// Number.
     pub number: i32,
-    /// `paired`, `published`, `completed`.
-    pub status: String,
+    /// Paired, published, completed.
+    pub status: RoundStatus,
     /// The engine's explanation.
     pub pairing_report: Value,
     /// The engine's original boards, kept when the arbiter edits them.
@@ -61,7 +62,7 @@ pub async fn find(
 ) -> sqlx::Result<Option<RoundRow>> {
     sqlx::query_as!(
         RoundRow,
-        "select round_id, section_id, number, status, pairing_report, engine_pairing, version from round
+        "select round_id, section_id, number, status as \"status: RoundStatus\", pairing_report, engine_pairing, version from round
          where section_id = $1 and number = $2",
         section_id,
         number
@@ -74,7 +75,7 @@ pub async fn find(
 pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec<RoundRow>> {
     sqlx::query_as!(
         RoundRow,
-        "select round_id, section_id, number, status, pairing_report, engine_pairing, version from round
+        "select round_id, section_id, number, status as \"status: RoundStatus\", pairing_report, engine_pairing, version from round
          where section_id = $1 order by number",
         section_id
     )
@@ -83,11 +84,15 @@ pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec
 }
 
 /// Sets a round's status.
-pub async fn set_status(db: impl PgExecutor<'_>, round_id: Uuid, status: &str) -> sqlx::Result<()> {
+pub async fn set_status(
+    db: impl PgExecutor<'_>,
+    round_id: Uuid,
+    status: RoundStatus,
+) -> sqlx::Result<()> {
     sqlx::query!(
         "update round set status = $2 where round_id = $1",
         round_id,
-        status
+        status as RoundStatus
     )
     .execute(db)
     .await?;
@@ -211,7 +216,7 @@ pub struct BoardContext {
     /// Round number.
     pub round: i32,
     /// Round status.
-    pub round_status: String,
+    pub round_status: RoundStatus,
     /// Section.
     pub section_id: Uuid,
     /// Tournament.
@@ -233,7 +238,7 @@ pub async fn board_context(
 ) -> sqlx::Result<Option<BoardContext>> {
     sqlx::query_as!(
         BoardContext,
-        "select b.board_id, r.round_id, r.number as round, r.status as round_status, s.section_id, s.tournament_id,
+        "select b.board_id, r.round_id, r.number as round, r.status as \"round_status: RoundStatus\", s.section_id, s.tournament_id,
                 g.game_id as \"game_id?\", g.result as \"result?\", g.reported_result as \"reported_result?\",
                 g.version as \"version?\"
          from board b join round r using (round_id) join section s using (section_id)

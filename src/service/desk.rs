@@ -11,6 +11,7 @@ use super::sections::Section;
 use super::tournaments::Tournament;
 use super::users::Actor;
 use super::Result;
+use crate::vocab::RoundStatus;
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -58,8 +59,8 @@ pub fn actions(section: &Section, rounds: &[RoundView]) -> Actions {
                     .count();
                 RoundActions {
                     number: r.number,
-                    can_publish: r.status == "paired",
-                    editable: r.status == "paired" && results == 0,
+                    can_publish: r.status == RoundStatus::Paired,
+                    editable: r.status == RoundStatus::Paired && results == 0,
                     last: i + 1 == count,
                     games,
                     results,

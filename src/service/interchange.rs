@@ -9,6 +9,7 @@ use super::state;
 use super::users::Actor;
 use super::{sections, Error, FieldErrors, Result};
 use crate::db;
+use crate::vocab::RoundStatus;
 use arbiter_core::model::{ResultCode, Side};
 use arbiter_core::trf::SectionSettings;
 use serde::Serialize;
@@ -360,7 +361,11 @@ pub async fn import_trf(
         db::round::set_status(
             &mut *tx,
             round_id,
-            if open == 0 { "completed" } else { "published" },
+            if open == 0 {
+                RoundStatus::Completed
+            } else {
+                RoundStatus::Published
+            },
         )
         .await?;
     }

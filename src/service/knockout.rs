@@ -9,6 +9,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::knockout::{BracketRow, MatchGameRow, MatchRow};
+use crate::vocab::RoundStatus;
 use arbiter_core::knockout::{
     self, Bracket, BracketSlot, DecideBy, GameOutcome, GamePhase, LaterOddGames, Match, MatchGame,
     MatchRules, MatchState, NextColours, OpenColours, TiebreakKind,
@@ -658,13 +659,18 @@ pub async fn create(
     }
     let rounds = db::round::list(&mut *tx, section_id).await?;
     let complete = rounds.len() as i32 == section.rounds
-        && rounds.last().is_some_and(|r| r.status == "completed");
+        && rounds
+            .last()
+            .is_some_and(|r| r.status == RoundStatus::Completed);
     if !complete {
         return Err(Error::Conflict(format!(
             "the Swiss stage is not complete ({} of {} rounds paired{}); finish it first",
             rounds.len(),
             section.rounds,
-            if rounds.last().is_some_and(|r| r.status != "completed") {
+            if rounds
+                .last()
+                .is_some_and(|r| r.status != RoundStatus::Completed)
+            {
                 ", the last without every result"
             } else {
                 ""

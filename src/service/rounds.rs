@@ -7,6 +7,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
+use crate::vocab::RoundStatus;
 use arbiter_core::model::Side;
 use arbiter_core::pairing::{self, PairingError, RoundPairing};
 use rand_chacha::rand_core::{RngCore as _, SeedableRng as _};
@@ -67,8 +68,8 @@ pub struct Absence {
 pub struct RoundView {
     /// Round number.
     pub number: i32,
-    /// `paired`, `published` or `completed`.
-    pub status: String,
+    /// Paired, published or completed.
+    pub status: RoundStatus,
     /// Boards in board order; the bye last.
     pub boards: Vec<BoardView>,
     /// Entrants not paired this round.
@@ -141,7 +142,7 @@ pub fn round_view(state: &SectionState, number: i32, with_report: bool) -> Resul
         .collect();
     Ok(RoundView {
         number,
-        status: round.status.clone(),
+        status: round.status,
         boards,
         absences,
         report: with_report.then(|| round.pairing_report.clone()),
@@ -355,7 +356,7 @@ pub async fn get(
 ) -> Result<RoundView> {
     let (state, private) = load_as(pool, actor, section_id).await?;
     let view = round_view(&state, number, private)?;
-    if !private && view.status == "paired" {
+    if !private && view.status == RoundStatus::Paired {
         // A paired round is the arbiters' draft until they publish it.
         return Err(Error::NotFound("round"));
     }
@@ -374,7 +375,7 @@ pub async fn list_visible(
     state
         .rounds
         .iter()
-        .filter(|r| private || r.status != "paired")
+        .filter(|r| private || r.status != RoundStatus::Paired)
         .map(|r| round_view(&state, r.number, false))
         .collect()
 }
@@ -455,8 +456,8 @@ pub async fn publish(
     let round = db::round::find(&mut *tx, section_id, number)
         .await?
         .ok_or(Error::NotFound("round"))?;
-    if round.status == "paired" {
-        db::round::set_status(&mut *tx, round.round_id, "published").await?;
+    if round.status == RoundStatus::Paired {
+        db::round::set_status(&mut *tx, round.round_id, RoundStatus::Published).await?;
         access::audit(
             &mut tx,
             section.tournament_id,
@@ -465,8 +466,8 @@ pub async fn publish(
                 action: "publish",
                 entity: "round",
                 entity_id: Some(round.round_id),
-                before: Some(json!({"status": "paired"})),
-                after: Some(json!({"status": "published"})),
+                before: Some(json!({"status": RoundStatus::Paired})),
+                after: Some(json!({"status": RoundStatus::Published})),
             },
         )
         .await?;
@@ -617,12 +618,12 @@ pub async fn set_result(
     })?;
     let open = db::round::open_games(&mut *tx, board.round_id).await?;
     let round_completed = open == 0;
-    if round_completed && board.round_status != "completed" {
-        db::round::set_status(&mut *tx, board.round_id, "completed").await?;
-    } else if !round_completed && board.round_status != "published" {
+    if round_completed && board.round_status != RoundStatus::Completed {
+        db::round::set_status(&mut *tx, board.round_id, RoundStatus::Completed).await?;
+    } else if !round_completed && board.round_status != RoundStatus::Published {
         // Reopened by a correction, or the first result of a round the arbiters forgot to
         // publish: a round being played is public either way.
-        db::round::set_status(&mut *tx, board.round_id, "published").await?;
+        db::round::set_status(&mut *tx, board.round_id, RoundStatus::Published).await?;
     }
     let action = if stored.result.is_some() {
         "correct_result"
@@ -721,7 +722,7 @@ pub async fn edit(
             )));
         }
     }
-    if round.status != "paired" {
+    if round.status != RoundStatus::Paired {
         return Err(Error::Conflict(format!(
             "round {number} is {}: only a paired, unpublished round can be edited",
             round.status

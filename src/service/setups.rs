@@ -7,6 +7,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::setup::SetupRow;
+use crate::vocab::RoundStatus;
 use arbiter_core::setup::{self, Game, Setup};
 use serde::Serialize;
 use sqlx::{PgConnection, PgPool};
@@ -182,7 +183,7 @@ pub async fn of_round(
         return Err(Error::NotFound("set-up"));
     }
     let arbiter = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
-    let revealed = round.status == "completed";
+    let revealed = round.status == RoundStatus::Completed;
     let reveal = revealed || arbiter;
     let boards = db::round::boards_of_section(&mut *conn, section_id).await?;
     let setups: Vec<SetupView> = rows

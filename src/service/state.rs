@@ -7,6 +7,7 @@ use crate::db;
 use crate::db::entrant::EntrantRow;
 use crate::db::round::{BoardRow, RoundRow};
 use crate::db::section::SectionRow;
+use crate::vocab::RoundStatus;
 use arbiter_core::model::{
     Entrant, ForbiddenPairs, ResultCode, RoundRecord, Side, StartNo, Tournament,
 };
@@ -88,7 +89,7 @@ pub async fn load_public(conn: &mut PgConnection, section: SectionRow) -> Result
     let draft = db::round::list(&mut *conn, section.section_id)
         .await?
         .into_iter()
-        .find(|r| r.status == "paired")
+        .find(|r| r.status == RoundStatus::Paired)
         .map(|r| r.number);
     load_until(conn, section, draft, false).await
 }

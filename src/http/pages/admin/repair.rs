@@ -19,6 +19,7 @@ use crate::service::rounds::{BoardInput, ManualPairing, RoundView};
 use crate::service::sections::Section;
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
+use crate::vocab::RoundStatus;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -242,7 +243,8 @@ async fn page(
             (e.id, label)
         })
         .collect();
-    let editable = round.status == "paired" && round.boards.iter().all(|b| b.result.is_none());
+    let editable =
+        round.status == RoundStatus::Paired && round.boards.iter().all(|b| b.result.is_none());
     let shown = form.cloned().unwrap_or_else(|| stored(&round));
     let warnings = errors.remove("boards").unwrap_or_default();
     // The service's sentence speaks JSON (`"confirm": true`); the page has its button.

@@ -1,0 +1,92 @@
+//! The typed vocabularies of the domain: statuses, kinds, systems and roles. Each is an enum
+//! stored as `text` (the migrations' `check` constraints list the same words), read and
+//! written by sqlx, serialised by serde and documented in the OpenAPI document; `ALL` gives
+//! form choices and validation the list once.
+
+/// Declares a vocabulary: its variants with the words stored and sent for them.
+macro_rules! vocabulary {
+    (
+        $(#[$meta:meta])*
+        $name:ident {
+            $( $(#[$vmeta:meta])* $variant:ident = $text:literal ),+ $(,)?
+        }
+    ) => {
+        $(#[$meta])*
+        #[derive(
+            Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord,
+            serde::Serialize, serde::Deserialize, sqlx::Type, utoipa::ToSchema,
+        )]
+        #[sqlx(type_name = "text")]
+        pub enum $name {
+            $(
+                $(#[$vmeta])*
+                #[sqlx(rename = $text)]
+                #[serde(rename = $text)]
+                $variant,
+            )+
+        }
+
+        impl $name {
+            /// Every value, in the order forms list them.
+            pub const ALL: &'static [$name] = &[$($name::$variant),+];
+
+            /// The word stored and sent for this value.
+            pub fn as_str(self) -> &'static str {
+                match self {
+                    $($name::$variant => $text,)+
+                }
+            }
+        }
+
+        impl std::str::FromStr for $name {
+            type Err = UnknownWord;
+
+            fn from_str(text: &str) -> Result<$name, UnknownWord> {
+                match text {
+                    $($text => Ok($name::$variant),)+
+                    _ => Err(UnknownWord(text.to_string())),
+                }
+            }
+        }
+
+        impl std::fmt::Display for $name {
+            fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+                f.write_str(self.as_str())
+            }
+        }
+    };
+}
+
+/// A word that is not in the vocabulary it was read as.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("unknown value {0:?}")]
+pub struct UnknownWord(pub String);
+
+vocabulary! {
+    /// A round's status: paired (arbiters only), published, completed (every result in).
+    RoundStatus {
+        /// Paired, not yet public.
+        Paired = "paired",
+        /// Public; results are being entered.
+        Published = "published",
+        /// Every game has a result.
+        Completed = "completed",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn words_read_back_as_their_values() {
+        for status in RoundStatus::ALL {
+            assert_eq!(status.as_str().parse::<RoundStatus>(), Ok(*status));
+            assert_eq!(
+                serde_json::to_value(status).expect("json"),
+                serde_json::json!(status.as_str())
+            );
+        }
+        assert!("Paired".parse::<RoundStatus>().is_err());
+    }
+}
