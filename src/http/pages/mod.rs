@@ -8,6 +8,7 @@ pub mod admin;
 pub mod auth;
 pub mod byes_admin;
 pub mod dashboard;
+pub mod games;
 pub mod desk_admin;
 pub mod home;
 pub mod imports_admin;
@@ -16,6 +17,7 @@ pub mod live;
 pub mod playoff_admin;
 pub mod prizes_admin;
 pub mod public;
+pub mod records_admin;
 pub mod register;
 pub mod repair_admin;
 pub mod results;
@@ -85,6 +87,8 @@ pub fn router() -> Router<AppState> {
         .merge(dashboard::routes())
         .merge(staff_admin::routes())
         .merge(accounts_admin::routes())
+        .merge(games::routes())
+        .merge(records_admin::routes())
         .layer(middleware::from_fn(session::page_layer))
 }
 
