@@ -212,7 +212,7 @@ fn check_input<'a>(check: &mut Check, game: &str, input: &'a RecordInput) -> Vec
         return Vec::new();
     }
     if input.text.contains('\0') {
-        check.error("text", "must not contain NUL characters");
+        check.error("text", "contains a NUL character");
         return Vec::new();
     }
     let moves = tokens(&input.text);

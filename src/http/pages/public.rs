@@ -368,6 +368,8 @@ pub struct BoardLine {
     pub black: Option<SideLine>,
     /// Catalogue key of the result (`result.red_wins`…), empty while pending.
     pub result_key: String,
+    /// The game has a record (linked to its board page on screen).
+    pub record: bool,
 }
 
 /// An entrant not on a board.
@@ -497,6 +499,7 @@ fn pairings_data(round: &RoundView) -> PairingsData {
                     .as_ref()
                     .map(|r| format!("result.{r}"))
                     .unwrap_or_default(),
+                record: false,
             })
             .collect(),
         absences: round
@@ -550,6 +553,13 @@ async fn pairings(
     let tr = ctx.tr();
     match view {
         View::Screen => {
+            let mut data = data;
+            let recorded = service::records::recorded_boards(&state.db, id, number)
+                .await
+                .unwrap_or_default();
+            for b in &mut data.boards {
+                b.record = recorded.contains(&b.number);
+            }
             let lines = by_name_lines(&data);
             HtmlPage(
                 StatusCode::OK,
@@ -759,6 +769,10 @@ pub struct CrossCell {
     pub outcome: &'static str,
     /// Catalogue key of a bye or absence (`absence.pairing`…), or empty.
     pub absence_key: String,
+    /// The game's round and board, when there was a game.
+    pub game: Option<(i32, i32)>,
+    /// The game has a record (its board page is linked on screen).
+    pub record: bool,
 }
 
 /// One line of the crosstable.
@@ -856,12 +870,16 @@ fn crosstable_data(
                                     colour_key: "colour.red_short",
                                     outcome: outcome_symbol(red_code),
                                     absence_key: String::new(),
+                                    game: Some((round.number, b.number)),
+                                    record: false,
                                 },
                                 None => CrossCell {
                                     opponent: String::new(),
                                     colour_key: "",
                                     outcome: "",
                                     absence_key: "absence.pairing".to_string(),
+                                    game: None,
+                                    record: false,
                                 },
                             };
                         }
@@ -871,6 +889,8 @@ fn crosstable_data(
                                 colour_key: "colour.black_short",
                                 outcome: outcome_symbol(black_code),
                                 absence_key: String::new(),
+                                game: Some((round.number, b.number)),
+                                record: false,
                             };
                         }
                     }
@@ -885,6 +905,8 @@ fn crosstable_data(
                         colour_key: "",
                         outcome: "",
                         absence_key: format!("absence.{kind}"),
+                        game: None,
+                        record: false,
                     }
                 })
                 .collect();
@@ -919,11 +941,17 @@ async fn crosstable(state: AppState, ctx: PageCtx, id: Uuid, view: View) -> Resp
         Ok(found) => found,
         Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
     };
-    let data = crosstable_data(&standings, &rounds);
+    let mut data = crosstable_data(&standings, &rounds);
     let nav = nav(&t, &s, &rounds, "crosstable", 0, prizes);
     let tr = ctx.tr();
     match view {
         View::Screen => {
+            let recorded = service::records::recorded_of_section(&state.db, id)
+                .await
+                .unwrap_or_default();
+            for cell in data.lines.iter_mut().flat_map(|l| l.cells.iter_mut()) {
+                cell.record = cell.game.is_some_and(|g| recorded.contains(&g));
+            }
             HtmlPage(StatusCode::OK, CrosstablePage { tr, ctx, nav, data }).into_response()
         }
         View::Print => {
