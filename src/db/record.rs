@@ -150,10 +150,7 @@ pub async fn tournament_of_board(
 
 /// The canonical text of the set-up a game was played from: its own (per-board mode, a
 /// knockout game), else the round's (duplicate mode).
-pub async fn setup_of_game(
-    db: impl PgExecutor<'_>,
-    game_id: Uuid,
-) -> sqlx::Result<Option<String>> {
+pub async fn setup_of_game(db: impl PgExecutor<'_>, game_id: Uuid) -> sqlx::Result<Option<String>> {
     sqlx::query_scalar::<_, String>(
         "select s.canonical from game g
               left join board b on b.board_id = g.board_id

@@ -677,7 +677,10 @@ fn view(ctx: &GameContext, row: Option<&RecordRow>, staff: bool, script: Script)
         red: ctx.red_name.clone(),
         black: ctx.black_name.clone(),
         result: ctx.result.clone(),
-        notation: row.map_or_else(|| notations(&ctx.game)[0].to_string(), |r| r.notation.clone()),
+        notation: row.map_or_else(
+            || notations(&ctx.game)[0].to_string(),
+            |r| r.notation.clone(),
+        ),
         source: if staff {
             row.map(|r| r.source.clone())
         } else {

@@ -1,7 +1,9 @@
 //! Game records (issue #18): entered at the desk, checked move by move (Jieqi against the
 //! round's set-up), shown on the public board page, exported as PGN that reads back.
 
-use crate::support::{call, csrf_of, expect, get, location, token_for, tournament_with_section, Browser};
+use crate::support::{
+    call, csrf_of, expect, get, location, token_for, tournament_with_section, Browser,
+};
 use arbiter_core::game::record::tokens;
 use arbiter_core::game::{Notation, Position, Record, Script};
 use arbiter_core::setup::Setup;
@@ -83,7 +85,9 @@ async fn a_record_entered_at_the_desk_in_chinese_is_stored_and_replayed(pool: Pg
     assert_eq!(checked.status, StatusCode::OK, "{}", checked.text);
     assert!(checked.text.contains("h0g2"), "{}", checked.text);
     assert_eq!(
-        get(&pool, &format!("/api/v1/boards/{board}/record")).await.status,
+        get(&pool, &format!("/api/v1/boards/{board}/record"))
+            .await
+            .status,
         StatusCode::NOT_FOUND
     );
     let saved = browser
@@ -107,7 +111,10 @@ async fn a_record_entered_at_the_desk_in_chinese_is_stored_and_replayed(pool: Pg
     assert_eq!(iccs_of(&record), ["h2e2", "h9g7", "h0g2", "i9h9"]);
     assert_eq!(record["notation"], "chinese");
     assert_eq!(record["version"], 1);
-    assert!(record.get("source").is_none(), "the typed text is the staff's");
+    assert!(
+        record.get("source").is_none(),
+        "the typed text is the staff's"
+    );
     // The audit log has it.
     let audited: i64 = sqlx::query_scalar(
         "select count(*) from audit_event where action = 'record' and entity = 'game'",
@@ -124,7 +131,11 @@ async fn a_record_entered_at_the_desk_in_chinese_is_stored_and_replayed(pool: Pg
     assert!(public.text.contains("data-fen="));
     let english = get(&pool, &format!("/s/{section}/games/1/1?lang=en")).await;
     assert!(english.text.contains("C2.5"), "{}", english.text);
-    let iccs = get(&pool, &format!("/s/{section}/games/1/1?lang=en&notation=iccs")).await;
+    let iccs = get(
+        &pool,
+        &format!("/s/{section}/games/1/1?lang=en&notation=iccs"),
+    )
+    .await;
     assert!(iccs.text.contains(">h2e2<"), "{}", iccs.text);
     let traditional = get(&pool, &format!("/s/{section}/games/1/1?lang=zh-Hant")).await;
     assert!(traditional.text.contains("馬8進7"), "{}", traditional.text);
@@ -137,7 +148,11 @@ async fn a_record_entered_at_the_desk_in_chinese_is_stored_and_replayed(pool: Pg
     let crosstable = get(&pool, &format!("/s/{section}/crosstable")).await;
     assert!(crosstable.text.contains(&format!("/s/{section}/games/1/1")));
     // A move list in ICCS and in Chinese.
-    let list = get(&pool, &format!("/api/v1/boards/{board}/moves.txt?format=chinese")).await;
+    let list = get(
+        &pool,
+        &format!("/api/v1/boards/{board}/moves.txt?format=chinese"),
+    )
+    .await;
     assert_eq!(list.status, StatusCode::OK);
     assert_eq!(list.text, "1. 炮二平五 马8进7\n2. 马二进三 车9平8\n");
 }
@@ -192,9 +207,18 @@ async fn an_illegal_move_is_refused_with_its_ply(pool: PgPool) {
             ],
         )
         .await;
-    assert_eq!(form.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", form.text);
+    assert_eq!(
+        form.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        form.text
+    );
     assert!(form.text.contains("第 3 步"), "{}", form.text);
-    assert!(form.text.contains(r#"aria-invalid="true""#), "{}", form.text);
+    assert!(
+        form.text.contains(r#"aria-invalid="true""#),
+        "{}",
+        form.text
+    );
     // Hostile input: too many half-moves, too many bytes.
     let long = "h2e2 h9g7 h0g2 b9c7 ".repeat(151);
     let too_long = call(
@@ -243,7 +267,9 @@ async fn versions_are_compared_and_unpublished_rounds_stay_with_the_staff(pool: 
             }
             crate::support::send(
                 &pool,
-                request.body(axum::body::Body::from(body.to_string())).unwrap(),
+                request
+                    .body(axum::body::Body::from(body.to_string()))
+                    .unwrap(),
             )
             .await
         }
@@ -251,13 +277,23 @@ async fn versions_are_compared_and_unpublished_rounds_stay_with_the_staff(pool: 
     let first = put(json!({"notation": "iccs", "text": "h2e2"}), Some("\"0\"")).await;
     assert_eq!(first.status, StatusCode::OK, "{}", first.text);
     assert_eq!(first.headers.get("etag").unwrap(), "\"1\"");
-    let stale = put(json!({"notation": "iccs", "text": "h2e2 h9g7"}), Some("\"0\"")).await;
+    let stale = put(
+        json!({"notation": "iccs", "text": "h2e2 h9g7"}),
+        Some("\"0\""),
+    )
+    .await;
     assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.text);
-    let second = put(json!({"notation": "iccs", "text": "h2e2 h9g7"}), Some("\"1\"")).await;
+    let second = put(
+        json!({"notation": "iccs", "text": "h2e2 h9g7"}),
+        Some("\"1\""),
+    )
+    .await;
     assert_eq!(second.status, StatusCode::OK, "{}", second.text);
     // Round 1 is paired, not published: the public sees no record, the staff do.
     assert_eq!(
-        get(&pool, &format!("/api/v1/boards/{board}/record")).await.status,
+        get(&pool, &format!("/api/v1/boards/{board}/record"))
+            .await
+            .status,
         StatusCode::NOT_FOUND
     );
     assert_eq!(
@@ -414,7 +450,10 @@ async fn the_pgn_export_reads_back_to_the_same_moves(pool: PgPool) {
         assert!(pgn.starts_with("[Game \"Chinese Chess\"]\n"), "{pgn}");
         assert!(pgn.contains("[Red \"P1\"]\n[Black \"P2\"]\n"), "{pgn}");
         assert!(pgn.contains("[Result \"1-0\"]"), "{pgn}");
-        assert!(!pgn.contains("[FEN"), "the start position needs no FEN: {pgn}");
+        assert!(
+            !pgn.contains("[FEN"),
+            "the start position needs no FEN: {pgn}"
+        );
         assert!(pgn.trim_end().ends_with("1-0"), "{pgn}");
         let moves = pgn_moves(&pgn);
         let record = Record::replay(
@@ -430,7 +469,11 @@ async fn the_pgn_export_reads_back_to_the_same_moves(pool: PgPool) {
         );
     }
     // The round's PGN holds the game too.
-    let round = get(&pool, &format!("/api/v1/sections/{section}/rounds/1/records.pgn")).await;
+    let round = get(
+        &pool,
+        &format!("/api/v1/sections/{section}/rounds/1/records.pgn"),
+    )
+    .await;
     assert_eq!(round.status, StatusCode::OK, "{}", round.text);
     assert!(round.text.contains("[Round \"1\"]"), "{}", round.text);
     assert_eq!(pgn_moves(&round.text).len(), 10);
@@ -453,7 +496,10 @@ async fn the_banqi_desk_shows_the_move_count_and_the_chases(pool: PgPool) {
     assert!(checked["error"].is_null(), "{checked}");
     assert_eq!(checked["banqi"]["all_face_up"], false);
     assert_eq!(checked["banqi"]["chase_red"], 0);
-    assert!(checked["plies"][0]["iccs"].as_str().unwrap().starts_with("a1="));
+    assert!(checked["plies"][0]["iccs"]
+        .as_str()
+        .unwrap()
+        .starts_with("a1="));
     expect(
         &call(
             &pool,
@@ -470,6 +516,10 @@ async fn the_banqi_desk_shows_the_move_count_and_the_chases(pool: PgPool) {
     let page = browser.get(&format!("/admin/boards/{board}/record")).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.text);
     assert!(page.text.contains("25-move count"), "{}", page.text);
-    assert!(page.text.contains("Consecutive chases by Red"), "{}", page.text);
+    assert!(
+        page.text.contains("Consecutive chases by Red"),
+        "{}",
+        page.text
+    );
     assert!(page.text.contains("bq-board"), "{}", page.text);
 }

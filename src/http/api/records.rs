@@ -6,9 +6,7 @@ use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppJson, AppPath, AppQuery};
 use crate::http::AppState;
 use crate::service;
-use crate::service::records::{
-    GameKey, MoveFormat, RecordInput, RecordSaved, RecordView, Replay,
-};
+use crate::service::records::{GameKey, MoveFormat, RecordInput, RecordSaved, RecordView, Replay};
 use arbiter_core::game::Script;
 use axum::extract::State;
 use axum::http::{header, HeaderMap};
@@ -115,8 +113,7 @@ pub async fn board_record_pgn(
 ) -> Result<Response, ApiError> {
     let format = query.format.unwrap_or(MoveFormat::Iccs);
     let body =
-        service::records::export_pgn(&state.db, actor.as_ref(), GameKey::Board(id), format)
-            .await?;
+        service::records::export_pgn(&state.db, actor.as_ref(), GameKey::Board(id), format).await?;
     Ok(text(body))
 }
 
@@ -153,8 +150,7 @@ pub async fn round_records_pgn(
     AppQuery(query): AppQuery<ExportQuery>,
 ) -> Result<Response, ApiError> {
     let format = query.format.unwrap_or(MoveFormat::Iccs);
-    let body =
-        service::records::export_round_pgn(&state.db, actor.as_ref(), id, n, format).await?;
+    let body = service::records::export_round_pgn(&state.db, actor.as_ref(), id, n, format).await?;
     Ok(text(body))
 }
 
@@ -240,12 +236,8 @@ pub async fn match_game_record_pgn(
     AppQuery(query): AppQuery<ExportQuery>,
 ) -> Result<Response, ApiError> {
     let format = query.format.unwrap_or(MoveFormat::Iccs);
-    let body = service::records::export_pgn(
-        &state.db,
-        actor.as_ref(),
-        GameKey::MatchGame(id, n),
-        format,
-    )
-    .await?;
+    let body =
+        service::records::export_pgn(&state.db, actor.as_ref(), GameKey::MatchGame(id, n), format)
+            .await?;
     Ok(text(body))
 }

@@ -15,8 +15,8 @@ use crate::service::records::{hidden_identities, piece_glyph, PlyView, RecordVie
 use arbiter_core::game::Script;
 use askama::Template;
 use axum::extract::State;
-use axum::http::Uri;
 use axum::http::StatusCode;
+use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
@@ -26,10 +26,7 @@ use uuid::Uuid;
 
 /// The public game routes (merged into the pages' router).
 pub fn routes() -> Router<AppState> {
-    Router::new().route(
-        "/s/{section_id}/games/{round}/{board}",
-        get(show_game),
-    )
+    Router::new().route("/s/{section_id}/games/{round}/{board}", get(show_game))
 }
 
 /// `?notation=` and `?ply=`.
@@ -199,14 +196,26 @@ pub fn xiangqi_svg(fen: &str, hidden: &[(String, char)], label: &str) -> String 
     );
     for i in 0..10 {
         let y = M + i * S;
-        let _ = write!(out, r#"<line x1="{M}" y1="{y}" x2="{}" y2="{y}"/>"#, M + 8 * S);
+        let _ = write!(
+            out,
+            r#"<line x1="{M}" y1="{y}" x2="{}" y2="{y}"/>"#,
+            M + 8 * S
+        );
     }
     for f in 0..9 {
         let x = M + f * S;
         if f == 0 || f == 8 {
-            let _ = write!(out, r#"<line x1="{x}" y1="{M}" x2="{x}" y2="{}"/>"#, M + 9 * S);
+            let _ = write!(
+                out,
+                r#"<line x1="{x}" y1="{M}" x2="{x}" y2="{}"/>"#,
+                M + 9 * S
+            );
         } else {
-            let _ = write!(out, r#"<line x1="{x}" y1="{M}" x2="{x}" y2="{}"/>"#, M + 4 * S);
+            let _ = write!(
+                out,
+                r#"<line x1="{x}" y1="{M}" x2="{x}" y2="{}"/>"#,
+                M + 4 * S
+            );
             let _ = write!(
                 out,
                 r#"<line x1="{x}" y1="{}" x2="{x}" y2="{}"/>"#,
@@ -257,11 +266,19 @@ pub fn banqi_svg(rows: &str, hidden: &[(String, char)], label: &str) -> String {
     );
     for i in 0..=4 {
         let y = M + i * S;
-        let _ = write!(out, r#"<line x1="{M}" y1="{y}" x2="{}" y2="{y}"/>"#, M + 8 * S);
+        let _ = write!(
+            out,
+            r#"<line x1="{M}" y1="{y}" x2="{}" y2="{y}"/>"#,
+            M + 8 * S
+        );
     }
     for i in 0..=8 {
         let x = M + i * S;
-        let _ = write!(out, r#"<line x1="{x}" y1="{M}" x2="{x}" y2="{}"/>"#, M + 4 * S);
+        let _ = write!(
+            out,
+            r#"<line x1="{x}" y1="{M}" x2="{x}" y2="{}"/>"#,
+            M + 4 * S
+        );
     }
     out.push_str("</g><g class=\"coords\">");
     for c in 0..8u8 {
@@ -383,7 +400,8 @@ pub async fn show_game(
     PagePath((section_id, round, board)): PagePath<(Uuid, i32, i32)>,
     uri: Uri,
 ) -> Response {
-    let query: GameQuery = serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
+    let query: GameQuery =
+        serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
     let fail = |err: service::Error, lang: Lang| PageError::from_service(err, lang).into_response();
     let section = match service::sections::get(&state.db, section_id).await {
         Ok(s) => s,

@@ -20,8 +20,8 @@ use crate::service::records::{BanqiAid, GameKey, RecordInput, Replay};
 use crate::service::{self, Error, FieldErrors};
 use askama::Template;
 use axum::extract::State;
-use axum::http::Uri;
 use axum::http::StatusCode;
+use axum::http::Uri;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::{Json, Router};
@@ -139,16 +139,17 @@ struct Shown {
     notice: Option<String>,
 }
 
-fn back_and_public(
-    ctx: &crate::db::record::GameContext,
-) -> (String, String) {
+fn back_and_public(ctx: &crate::db::record::GameContext) -> (String, String) {
     match (ctx.section_id, ctx.match_id) {
         (Some(section), None) => (
             format!("/admin/s/{section}/rounds/{}/results", ctx.round),
             format!("/s/{section}/games/{}/{}", ctx.round, ctx.board),
         ),
         (Some(section), Some(_)) => (format!("/admin/s/{section}/knockout"), String::new()),
-        (None, _) => (format!("/admin/t/{}/playoff", ctx.tournament_id), String::new()),
+        (None, _) => (
+            format!("/admin/t/{}/playoff", ctx.tournament_id),
+            String::new(),
+        ),
     }
 }
 
