@@ -14,7 +14,8 @@ use super::check::Check;
 use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
-use crate::db::record::{GameContext, RecordRow};
+pub use crate::db::record::GameContext;
+use crate::db::record::RecordRow;
 use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell};
 use arbiter_core::game::record::tokens;
 use arbiter_core::game::{

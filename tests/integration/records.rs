@@ -523,3 +523,101 @@ async fn the_banqi_desk_shows_the_move_count_and_the_chases(pool: PgPool) {
     );
     assert!(page.text.contains("bq-board"), "{}", page.text);
 }
+
+#[sqlx::test]
+async fn a_knockout_game_has_its_record_too(pool: PgPool) {
+    let token = token_for(&pool, "chief-rec", "user").await;
+    let (_, section) =
+        tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 1})).await;
+    crate::support::add_entrants(&pool, &token, &section, 4).await;
+    let round = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    for b in round["boards"].as_array().unwrap() {
+        let id = b["id"].as_str().unwrap();
+        expect(
+            &call(
+                &pool,
+                "PUT",
+                &format!("/api/v1/boards/{id}/result"),
+                Some(&token),
+                Some(json!({"result": "red_wins"})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let bracket = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{section}/knockout"),
+            Some(&token),
+            Some(json!({"size": 4})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let m = bracket["matches"][0]["id"].as_str().unwrap().to_string();
+    let path = format!("/api/v1/matches/{m}/games/1/record");
+    // No game 1 yet.
+    let early = call(
+        &pool,
+        "PUT",
+        &path,
+        Some(&token),
+        Some(json!({"notation": "iccs", "text": "h2e2"})),
+    )
+    .await;
+    expect(&early, StatusCode::NOT_FOUND);
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/matches/{m}/games"),
+            Some(&token),
+            Some(json!({"result": "red_wins"})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    expect(
+        &call(
+            &pool,
+            "PUT",
+            &path,
+            Some(&token),
+            Some(json!({"notation": "wxf", "text": "C2.5 H8+7"})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let record = expect(&get(&pool, &path).await, StatusCode::OK);
+    assert_eq!(iccs_of(&record), ["h2e2", "h9g7"]);
+    let pgn = get(&pool, &format!("/api/v1/matches/{m}/games/1/record.pgn")).await;
+    assert_eq!(pgn.status, StatusCode::OK, "{}", pgn.text);
+    assert!(pgn.text.contains("[Round \"1.1.1\"]"), "{}", pgn.text);
+    assert!(pgn.text.contains("[Result \"1-0\"]"), "{}", pgn.text);
+    let mut browser = desk_browser(&pool).await;
+    let desk = browser
+        .get(&format!("/admin/matches/{m}/games/1/record?lang=en"))
+        .await;
+    assert_eq!(desk.status, StatusCode::OK, "{}", desk.text);
+    assert!(desk.text.contains("C2.5 H8+7"), "{}", desk.text);
+    let knockout = browser.get(&format!("/admin/s/{section}/knockout")).await;
+    assert!(
+        knockout
+            .text
+            .contains(&format!("/admin/matches/{m}/games/1/record")),
+        "{}",
+        knockout.text
+    );
+}

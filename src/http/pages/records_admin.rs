@@ -16,7 +16,7 @@ use crate::http::error::ApiError;
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::AppState;
 use crate::i18n::Tr;
-use crate::service::records::{BanqiAid, GameKey, RecordInput, Replay};
+use crate::service::records::{BanqiAid, GameContext, GameKey, RecordInput, Replay};
 use crate::service::{self, Error, FieldErrors};
 use askama::Template;
 use axum::extract::State;
@@ -139,7 +139,7 @@ struct Shown {
     notice: Option<String>,
 }
 
-fn back_and_public(ctx: &crate::db::record::GameContext) -> (String, String) {
+fn back_and_public(ctx: &GameContext) -> (String, String) {
     match (ctx.section_id, ctx.match_id) {
         (Some(section), None) => (
             format!("/admin/s/{section}/rounds/{}/results", ctx.round),
