@@ -989,3 +989,107 @@ pub fn piece_glyph(letter: char) -> &'static str {
         black
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chinese_record_replays_and_stops_at_the_first_bad_half_move() {
+        let moves = tokens("1. 炮二平五 马8进7 2. 马二进三 車9平8 3. 车一进五 卒7进1");
+        let r = replay("xiangqi", None, "chinese", &moves, Script::Simplified);
+        let iccs: Vec<&str> = r.plies.iter().map(|p| p.iccs.as_str()).collect();
+        assert_eq!(iccs, ["h2e2", "h9g7", "h0g2", "i9h9"]);
+        assert_eq!(r.plies[3].chinese, "车9平8");
+        assert_eq!(r.plies[0].wxf, "C2.5");
+        let problem = r.error.expect("the chariot is blocked by its own pawn");
+        assert_eq!(problem.ply, 5);
+        assert_eq!(problem.kind, "illegal");
+        assert_eq!(
+            problem.message,
+            "ply 5: \"车一进五\" is not a legal move here"
+        );
+        assert_eq!(r.fen, r.plies[3].fen);
+        assert_eq!(r.to_move.as_deref(), Some("red"));
+    }
+
+    #[test]
+    fn a_jieqi_move_of_a_face_down_piece_needs_its_reveal_without_a_set_up() {
+        let r = replay("jieqi", None, "iccs", &["b0c2"], Script::Simplified);
+        assert_eq!(
+            r.error.expect("no set-up, no reveal").kind,
+            "missing_reveal"
+        );
+        let r = replay(
+            "jieqi",
+            None,
+            "iccs",
+            &["b0c2R", "b9c7"],
+            Script::Simplified,
+        );
+        assert_eq!(r.plies[0].iccs, "b0c2R");
+        assert_eq!(r.error.expect("Black's reveal is missing").ply, 2);
+    }
+
+    #[test]
+    fn banqi_turns_are_normalised_and_counted() {
+        let r = replay_banqi(None, &["a1=K", "h4(r)", "b1=P"]);
+        assert!(r.error.is_none(), "{:?}", r.error);
+        assert_eq!(r.plies[1].iccs, "h4=r");
+        assert!(
+            r.plies[2].fen.starts_with("KPxxxxxx/"),
+            "{}",
+            r.plies[2].fen
+        );
+        assert!(r.plies[2].fen.ends_with("/xxxxxxxr"), "{}", r.plies[2].fen);
+        let aid = r.banqi.expect("the desk aid");
+        assert!(!aid.all_face_up);
+        assert_eq!(aid.count, 0);
+        let bad = replay_banqi(None, &["a1"]);
+        assert_eq!(bad.error.expect("an unknown flip").kind, "wrong_reveal");
+    }
+
+    #[test]
+    fn the_pgn_has_xqbase_tags_and_no_fen_from_the_start() {
+        let ctx = GameContext {
+            game_id: Uuid::nil(),
+            tournament_id: Uuid::nil(),
+            tournament_name: "Open \"A\"".into(),
+            game: "xiangqi".into(),
+            venue: None,
+            starts_on: chrono::NaiveDate::from_ymd_opt(2026, 12, 5),
+            default_language: "en".into(),
+            section_id: None,
+            section_name: None,
+            round_id: None,
+            round: 3,
+            round_status: Some("completed".into()),
+            board: 7,
+            board_id: None,
+            match_id: None,
+            game_number: 1,
+            red_name: "Red Player".into(),
+            black_name: "Black Player".into(),
+            result: Some("black_forfeits".into()),
+        };
+        let r = replay(
+            "xiangqi",
+            None,
+            "iccs",
+            &["h2e2", "h9g7", "h0g2"],
+            Script::Simplified,
+        );
+        let pgn = pgn(&ctx, &r, MoveFormat::Iccs);
+        assert_eq!(
+            pgn,
+            "[Game \"Chinese Chess\"]\n[Event \"Open \\\"A\\\"\"]\n[Site \"?\"]\n[Date \"2026.12.05\"]\n\
+             [Round \"3\"]\n[Board \"7\"]\n[Red \"Red Player\"]\n[Black \"Black Player\"]\n\
+             [Result \"1-0\"]\n[Format \"ICCS\"]\n\n1. H2-E2 H9-G7\n2. H0-G2\n1-0\n"
+        );
+        let chinese = super::pgn(&ctx, &r, MoveFormat::Chinese);
+        assert!(
+            chinese.contains("1. 炮二平五 马8进7\n2. 马二进三\n"),
+            "{chinese}"
+        );
+    }
+}

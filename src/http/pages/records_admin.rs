@@ -185,7 +185,11 @@ async fn render(
         error: None,
         notice: None,
     });
-    let (back_url, public_url) = back_and_public(&game_ctx);
+    let (back_url, mut public_url) = back_and_public(&game_ctx);
+    // The public page exists once there is a record in a published round.
+    if view.version == 0 || game_ctx.round_status.as_deref() == Some("paired") {
+        public_url.clear();
+    }
     let (action_url, check_url) = urls(key);
     let heading = if game_ctx.match_id.is_some() {
         format!(
