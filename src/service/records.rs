@@ -572,6 +572,11 @@ pub async fn save(
         });
     }
     let game_id = loaded.ctx.game_id;
+    // The game's row is the lock of its record (the first save has no record row to lock);
+    // the version compared is read after it.
+    db::round::lock_game(&mut *tx, game_id)
+        .await?
+        .ok_or(Error::NotFound("game"))?;
     let stored = db::record::lock(&mut *tx, game_id).await?;
     let current = stored.as_ref().map_or(0, |r| r.version);
     if let Some(expected) = expected.or(input.version) {

@@ -392,6 +392,21 @@ async fn a_jieqi_reveal_contradicting_the_setup_is_refused(pool: PgPool) {
     assert_eq!(page.status, StatusCode::OK, "{}", page.text);
     assert!(page.text.contains(r#"data-hidden="""#), "{}", page.text);
     assert!(page.text.contains("pc down"), "{}", page.text);
+    // Once the round is complete the set-up is public: the diagram hints the face-down pieces.
+    expect(
+        &call(
+            &pool,
+            "PUT",
+            &format!("/api/v1/boards/{board}/result"),
+            Some(&token),
+            Some(json!({"result": "draw"})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let page = get(&pool, &format!("/s/{section}/games/1/1?lang=en")).await;
+    assert!(page.text.contains(r#"data-hidden="a0:"#), "{}", page.text);
+    assert!(page.text.contains(r#"class="hint""#), "{}", page.text);
     // The PGN names the variant and its start.
     let pgn = get(&pool, &format!("/api/v1/boards/{board}/record.pgn")).await;
     assert!(pgn.text.contains("[Variant \"Jieqi\"]"), "{}", pgn.text);
