@@ -1,7 +1,10 @@
 //! Errors to responses, in one place: `status` maps every `service::Error` to a status code;
 //! `ApiError` renders JSON `{"message", "errors"}`, `PageError` an HTML page.
 
+use super::page::{Page, PageCtx};
+use crate::i18n::{Lang, Tr};
 use crate::service::{Error, FieldErrors};
+use askama::Template;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
@@ -117,4 +120,88 @@ pub fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Respons
         .unwrap_or("(no message)");
     tracing::error!(panic = detail, "handler panicked");
     ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal server error").into_response()
+}
+
+/// The error page.
+#[derive(Template)]
+#[template(path = "pages/error.html")]
+pub struct ErrorPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Page heading.
+    pub title: String,
+    /// Explanation.
+    pub message: String,
+}
+
+/// An error answered as an HTML page.
+#[derive(Debug)]
+pub struct PageError {
+    status: StatusCode,
+    lang: Lang,
+    title_key: &'static str,
+    message: String,
+}
+
+impl PageError {
+    /// An error page with a status, a heading (catalogue key) and a message (already in the
+    /// visitor's language, or technical detail).
+    pub fn new(
+        status: StatusCode,
+        lang: Lang,
+        title_key: &'static str,
+        message: impl Into<String>,
+    ) -> PageError {
+        PageError {
+            status,
+            lang,
+            title_key,
+            message: message.into(),
+        }
+    }
+
+    /// From an application error, in the visitor's language.
+    pub fn from_service(error: Error, lang: Lang) -> PageError {
+        let status = status(&error);
+        let message = if status.is_server_error() {
+            tracing::error!(error = ?error, "page request failed");
+            Tr { lang }.t("error.internal").to_string()
+        } else {
+            crate::i18n::localise(lang, &error.to_string()).into_owned()
+        };
+        let title_key = if status == StatusCode::NOT_FOUND {
+            "error.not_found"
+        } else {
+            "error.title"
+        };
+        PageError::new(status, lang, title_key, message)
+    }
+
+    /// The status code.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+}
+
+impl IntoResponse for PageError {
+    fn into_response(self) -> Response {
+        let tr = Tr { lang: self.lang };
+        Page(
+            self.status,
+            ErrorPage {
+                tr,
+                ctx: PageCtx::bare(self.lang),
+                title: tr.t(self.title_key).to_string(),
+                message: self.message,
+            },
+        )
+        .into_response()
+    }
+}
+
+/// Unknown paths outside the API.
+pub async fn not_found(super::page::Language(lang): super::page::Language) -> Response {
+    PageError::new(StatusCode::NOT_FOUND, lang, "error.not_found", "").into_response()
 }

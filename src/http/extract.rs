@@ -3,7 +3,9 @@
 //! (`AppJson`, `AppPath`, `AppQuery`, `AppBytes`), an HTML page for forms (`AppForm`).
 
 use super::error::ApiError;
-use super::pages::{session, LangPrefs, PageError};
+use super::error::PageError;
+use super::page::LangPrefs;
+use super::session;
 use crate::i18n::{Lang, Tr};
 use axum::body::Bytes;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};

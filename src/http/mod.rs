@@ -5,7 +5,9 @@ pub mod api;
 pub mod error;
 pub mod extract;
 pub mod health;
+pub mod page;
 pub mod pages;
+pub mod session;
 
 use crate::config::Cidr;
 use crate::service::throttle::Limits;
@@ -103,7 +105,7 @@ fn static_dir() -> PathBuf {
 
 /// The whole application as one router: the seam tests drive with `oneshot`.
 pub fn app(state: AppState) -> Router {
-    let cookies = pages::session::CookiePolicy {
+    let cookies = session::CookiePolicy {
         secure: state.security.secure_cookies(),
     };
     Router::new()
@@ -118,7 +120,7 @@ pub fn app(state: AppState) -> Router {
                 axum::response::Redirect::permanent("/static/favicon.svg")
             }),
         )
-        .fallback(pages::not_found)
+        .fallback(error::not_found)
         // A bug that panics in a handler answers a JSON 500 and is logged, instead of
         // dropping the connection without a response.
         .layer(CatchPanicLayer::custom(error::panic_response))
@@ -134,4 +136,32 @@ pub fn app(state: AppState) -> Router {
             }),
         )
         .with_state(state)
+}
+
+/// The absolute URL of `path` for the public: under `--public-url` when it is set, else on
+/// this server as the visitor reached it; the `Host` header is used only when it looks like a
+/// host name, so a forged one cannot inject anything.
+pub fn public_url(configured: Option<&str>, headers: &axum::http::HeaderMap, path: &str) -> String {
+    if let Some(base) = configured {
+        return format!("{base}{path}");
+    }
+    let host = headers
+        .get(axum::http::header::HOST)
+        .and_then(|h| h.to_str().ok())
+        .filter(|h| {
+            !h.is_empty()
+                && h.chars()
+                    .all(|c| c.is_ascii_alphanumeric() || ".-:[]".contains(c))
+        });
+    let scheme = match headers
+        .get("x-forwarded-proto")
+        .and_then(|h| h.to_str().ok())
+    {
+        Some("https") => "https",
+        _ => "http",
+    };
+    match host {
+        Some(host) => format!("{scheme}://{host}{path}"),
+        None => path.to_string(),
+    }
 }

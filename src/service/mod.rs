@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod check;
+pub mod desk;
 pub mod entrants;
 pub mod interchange;
 pub mod knockout;

@@ -599,3 +599,10 @@ pub async fn update(
     tx.commit().await?;
     Ok(after)
 }
+
+/// The data version of a section's pages: the newest audit entry of its tournament (every
+/// change is audited in its own transaction), `None` before the first. The live pages'
+/// entity tags are built on it.
+pub async fn data_version(pool: &PgPool, section_id: Uuid) -> Result<Option<i64>> {
+    Ok(db::audit::section_version(pool, section_id).await?)
+}

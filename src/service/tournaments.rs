@@ -10,6 +10,9 @@ use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
 use utoipa::ToSchema;
+
+/// One tournament of the public list (a row of `db::tournament`).
+pub use crate::db::tournament::TournamentSummary;
 use uuid::Uuid;
 
 /// Every tournament for the home page, newest first.

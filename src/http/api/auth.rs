@@ -3,7 +3,7 @@
 
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::AppJson;
-use crate::http::pages::session::ClientIp;
+use crate::http::session::ClientIp;
 use crate::http::AppState;
 use crate::service;
 use crate::service::users::Actor;

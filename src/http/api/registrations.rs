@@ -3,7 +3,7 @@
 use super::auth::{ApiUser, MaybeUser};
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppJson, AppPath};
-use crate::http::pages::session::ClientIp;
+use crate::http::session::ClientIp;
 use crate::http::AppState;
 use crate::service;
 use crate::service::registrations::{

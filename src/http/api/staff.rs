@@ -4,7 +4,7 @@
 use super::auth::{ApiUser, MaybeUser};
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppJson, AppPath};
-use crate::http::pages::public::public_url;
+use crate::http::public_url;
 use crate::http::AppState;
 use crate::service;
 use crate::service::staff::{Acceptance, InvitationInput, InvitationView, StaffInput, StaffMember};
@@ -162,7 +162,7 @@ pub struct Accepted {
 pub async fn accept_invitation(
     State(state): State<AppState>,
     MaybeUser(actor): MaybeUser,
-    crate::http::pages::session::ClientIp(ip): crate::http::pages::session::ClientIp,
+    crate::http::session::ClientIp(ip): crate::http::session::ClientIp,
     AppPath(token): AppPath<String>,
     AppJson(account): AppJson<Acceptance>,
 ) -> Result<(StatusCode, AppJson<Accepted>), ApiError> {

@@ -3,8 +3,8 @@
 use super::auth::ApiUser;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppJson, AppPath};
-use crate::http::pages::public::public_url;
-use crate::http::pages::session::ClientIp;
+use crate::http::public_url;
+use crate::http::session::ClientIp;
 use crate::http::AppState;
 use crate::service;
 use crate::service::users::{Me, NewUser, PasswordChange, SessionView, UserPatch, UserView};

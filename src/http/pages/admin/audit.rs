@@ -1,0 +1,123 @@
+//! A tournament's audit log on the dashboard.
+
+use crate::http::error::PageError;
+use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
+use crate::http::page::{Page, PageCtx};
+use crate::http::session::CurrentUser;
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service::tournaments::Tournament;
+use crate::service::{self};
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde_json::Value;
+use std::collections::HashMap;
+use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/admin/t/{tournament_id}/audit", get(show_audit))
+}
+
+// ---------------------------------------------------------------------------------------------
+// The audit log
+
+/// One audit event as shown.
+pub struct AuditRow {
+    /// Sequence number.
+    pub id: i64,
+    /// When (UTC, to the second).
+    pub at: String,
+    /// Who.
+    pub actor: String,
+    /// Verb.
+    pub action: String,
+    /// Noun.
+    pub entity: String,
+    /// The state before, as compact JSON (shortened).
+    pub before: String,
+    /// The state after, as compact JSON (shortened).
+    pub after: String,
+}
+
+/// `GET /admin/t/{id}/audit`
+#[derive(Template)]
+#[template(path = "admin/audit.html")]
+pub struct AuditPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// The tournament.
+    pub tournament: Tournament,
+    /// Events, oldest first.
+    pub events: Vec<AuditRow>,
+    /// `after` of the next page, when there may be more.
+    pub next: Option<i64>,
+}
+
+/// Events per page of the audit log.
+const AUDIT_PAGE: i64 = 200;
+
+fn short_json(value: Option<&Value>) -> String {
+    let text = value.map(Value::to_string).unwrap_or_default();
+    if text.chars().count() > 300 {
+        let cut: String = text.chars().take(300).collect();
+        format!("{cut}…")
+    } else {
+        text
+    }
+}
+
+/// `GET /admin/t/{tournament_id}/audit?after=N`: the append-only audit log (its arbiters and
+/// scorers only, as in the API).
+pub async fn show_audit(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    uri: axum::http::Uri,
+    PagePath(id): PagePath<Uuid>,
+) -> Result<Response, PageError> {
+    let query: HashMap<String, String> =
+        serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
+    let after = query.get("after").and_then(|a| a.parse().ok()).unwrap_or(0);
+    let loaded = async {
+        let events =
+            service::interchange::audit_log(&state.db, &actor, id, after, AUDIT_PAGE).await?;
+        let tournament = service::tournaments::get(&state.db, id).await?;
+        service::Result::Ok((tournament, events))
+    }
+    .await;
+    let (tournament, events) = loaded.or_page(&ctx)?;
+    let next = (events.len() as i64 == AUDIT_PAGE)
+        .then(|| events.last().map(|e| e.id))
+        .flatten();
+    let events = events
+        .into_iter()
+        .map(|e| AuditRow {
+            id: e.id,
+            at: e.at.format("%Y-%m-%d %H:%M:%S").to_string(),
+            actor: e.actor,
+            action: e.action,
+            entity: e.entity,
+            before: short_json(e.before.as_ref()),
+            after: short_json(e.after.as_ref()),
+        })
+        .collect();
+    Ok(Page(
+        StatusCode::OK,
+        AuditPage {
+            tr: ctx.tr(),
+            ctx,
+            tournament,
+            events,
+            next,
+        },
+    )
+    .into_response())
+}

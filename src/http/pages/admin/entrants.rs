@@ -1,0 +1,116 @@
+//! Entrants at the desk: added by hand, withdrawn, readmitted, checked in and out.
+
+use super::form::{invalid_fields, ButtonForm, Fields};
+use super::section::{action_failed, section_page, SectionExtras};
+use super::section_forms::entrant_input;
+use crate::http::error::PageError;
+use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::PageCtx;
+use crate::http::session::{see_other, CurrentUser};
+use crate::http::AppState;
+use crate::service::entrants::StatusChange;
+use crate::service::{self, Error};
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::IntoResponse;
+use axum::response::Response;
+use axum::routing::post;
+use axum::Router;
+use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/admin/s/{section_id}/entrants", post(add_entrant))
+        .route(
+            "/admin/s/{section_id}/entrants/{entrant_id}/{action}",
+            post(change_entrant),
+        )
+}
+
+/// `POST /admin/s/{section_id}/entrants`: an entrant added at the desk.
+pub async fn add_entrant(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    AppForm(form): AppForm<Fields>,
+) -> Result<Response, PageError> {
+    let tr = ctx.tr();
+    let doubles = match service::sections::get(&state.db, id).await {
+        Ok(s) => s.entry_type == "doubles",
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+    };
+    let (input, mut errors) = entrant_input(&form, tr, doubles);
+    let form_error;
+    if errors.is_empty() {
+        match service::entrants::add(&state.db, &actor, id, &input).await {
+            Ok(_) => return Ok(see_other(&format!("/admin/s/{id}?done=entrant#entrants"))),
+            Err(err) => match invalid_fields(&err) {
+                Some((message, fields)) => {
+                    errors = fields;
+                    form_error = Some(message);
+                }
+                None => {
+                    return Ok(action_failed(&state, &actor, ctx, id, err)
+                        .await
+                        .into_response())
+                }
+            },
+        }
+    } else {
+        form_error = Some(tr.t("error.form_invalid").to_string());
+    }
+    let extras = SectionExtras {
+        form,
+        errors,
+        form_error,
+        ..SectionExtras::default()
+    };
+    Ok(section_page(
+        &state,
+        &actor,
+        ctx,
+        id,
+        extras,
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await
+    .into_response())
+}
+
+/// `POST /admin/s/{sid}/entrants/{eid}/{withdraw|readmit|check-in|check-out}`
+pub async fn change_entrant(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath((id, entrant_id, action)): PagePath<(Uuid, Uuid, String)>,
+    AppForm(_form): AppForm<ButtonForm>,
+) -> Result<Response, PageError> {
+    let change = match action.as_str() {
+        "withdraw" => StatusChange::Withdraw,
+        "readmit" => StatusChange::Readmit,
+        "check-in" => StatusChange::CheckIn,
+        "check-out" => StatusChange::CheckOut,
+        _ => return Err(PageError::from_service(Error::NotFound("action"), ctx.lang)),
+    };
+    // The entrant must belong to this section (the redirect goes back to it).
+    match service::entrants::list(&state.db, Some(&actor), id).await {
+        Ok(list) if list.iter().any(|e| e.id == entrant_id) => {}
+        Ok(_) => {
+            return Err(PageError::from_service(
+                Error::NotFound("entrant"),
+                ctx.lang,
+            ))
+        }
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+    }
+    Ok(
+        match service::entrants::change_status(&state.db, &actor, entrant_id, change).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}?done=entrant_status#entrants")),
+            Err(err) => action_failed(&state, &actor, ctx, id, err)
+                .await
+                .into_response(),
+        },
+    )
+}

@@ -1,0 +1,222 @@
+//! The dashboard's form plumbing: posted fields, the field list `admin/fields.html` renders,
+//! errors placed next to their fields, and the access check pages make before they render.
+
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service::access::Need;
+use crate::service::users::Actor;
+use crate::service::{self, Error, FieldErrors};
+use std::collections::{BTreeMap, HashMap};
+use uuid::Uuid;
+
+/// A posted form: field name → text, as browsers send it (the `csrf` field included).
+pub type Fields = HashMap<String, String>;
+
+/// The form of a button that carries only its CSRF token (and maybe a confirmation).
+pub type ButtonForm = BTreeMap<String, String>;
+
+/// Refuses unless `actor` has `need` on the tournament (the services' own access rule).
+pub async fn require(
+    state: &AppState,
+    actor: &Actor,
+    tournament_id: Uuid,
+    need: Need,
+) -> service::Result<()> {
+    let mut conn = state.db.acquire().await?;
+    service::access::require(&mut conn, actor, tournament_id, need).await
+}
+
+/// A form field's trimmed text, `None` when empty or absent.
+pub fn text(form: &Fields, name: &str) -> Option<String> {
+    form.get(name)
+        .map(|v| v.trim())
+        .filter(|v| !v.is_empty())
+        .map(str::to_string)
+}
+
+/// A whole number field (`None` when empty); a message in `errors` when it is not a number.
+pub fn number(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Option<i64> {
+    let value = text(form, name)?;
+    match value.parse() {
+        Ok(n) => Some(n),
+        Err(_) => {
+            errors.insert(name.into(), vec![tr.t("register.not_a_number").into()]);
+            None
+        }
+    }
+}
+
+pub fn date(
+    form: &Fields,
+    name: &str,
+    tr: Tr,
+    errors: &mut FieldErrors,
+) -> Option<chrono::NaiveDate> {
+    let value = text(form, name)?;
+    match chrono::NaiveDate::parse_from_str(&value, "%Y-%m-%d") {
+        Ok(d) => Some(d),
+        Err(_) => {
+            errors.insert(name.into(), vec![tr.t("register.not_a_date").into()]);
+            None
+        }
+    }
+}
+
+/// Whether a checkbox was ticked.
+pub fn checkbox(form: &Fields, name: &str) -> bool {
+    form.get(name).is_some_and(|v| !v.is_empty())
+}
+
+/// One option of a select.
+pub struct Choice {
+    /// Submitted value.
+    pub value: String,
+    /// Text shown.
+    pub label: String,
+    /// Chosen.
+    pub selected: bool,
+}
+
+/// One field of a dashboard form, rendered by `admin/fields.html`.
+pub struct Field {
+    /// Name (also the id).
+    pub name: &'static str,
+    /// Catalogue key of the label.
+    pub label_key: &'static str,
+    /// `text`, `number`, `date`, `email`, `tel`, `select`, `checkbox` or `textarea`.
+    pub kind: &'static str,
+    /// The value entered (for a checkbox: non-empty when ticked).
+    pub value: String,
+    /// Required.
+    pub required: bool,
+    /// Message next to the field.
+    pub error: Option<String>,
+    /// Options of a select.
+    pub options: Vec<Choice>,
+    /// Catalogue key of a hint shown under the field (the format expected).
+    pub hint_key: Option<&'static str>,
+}
+
+impl Field {
+    /// A field showing the form's value (empty when the form has none).
+    pub fn new(
+        name: &'static str,
+        label_key: &'static str,
+        kind: &'static str,
+        form: &Fields,
+    ) -> Field {
+        Field {
+            name,
+            label_key,
+            kind,
+            value: form.get(name).cloned().unwrap_or_default(),
+            required: false,
+            error: None,
+            options: Vec::new(),
+            hint_key: None,
+        }
+    }
+
+    /// A field with a value shown when the form has none yet.
+    pub fn plain(
+        name: &'static str,
+        label_key: &'static str,
+        kind: &'static str,
+        form: &Fields,
+        default: &str,
+    ) -> Field {
+        let mut field = Field::new(name, label_key, kind, form);
+        if field.value.is_empty() {
+            field.value = default.to_string();
+        }
+        field
+    }
+
+    /// Marks the field required.
+    pub fn required(mut self) -> Field {
+        self.required = true;
+        self
+    }
+
+    /// A select over `values`; labels from the catalogue keys `prefix.value` (or the value
+    /// itself without a prefix); `default` is chosen when the form has no value yet.
+    pub fn select(mut self, values: &[&str], prefix: Option<&str>, tr: Tr, default: &str) -> Field {
+        let chosen = if self.value.is_empty() {
+            default.to_string()
+        } else {
+            self.value.clone()
+        };
+        self.options = values
+            .iter()
+            .map(|v| Choice {
+                value: (*v).to_string(),
+                label: match (prefix, v.is_empty()) {
+                    (_, true) => tr.t("adm.default").to_string(),
+                    (Some(p), false) => tr.t(&format!("{p}.{v}")).to_string(),
+                    (None, false) => (*v).to_string(),
+                },
+                selected: *v == chosen,
+            })
+            .collect();
+        self
+    }
+}
+
+/// Puts the errors' messages next to their fields; what fits no field is returned.
+pub fn place_errors(
+    fields: &mut [Field],
+    errors: &FieldErrors,
+    aliases: &[(&str, &str)],
+) -> Vec<String> {
+    let mut rest = Vec::new();
+    for (key, messages) in errors {
+        let target = aliases
+            .iter()
+            .find(|(from, _)| from == key)
+            .map_or(key.as_str(), |(_, to)| to);
+        match fields.iter_mut().find(|f| f.name == target) {
+            Some(field) => {
+                let joined = messages.join("; ");
+                field.error = Some(match field.error.take() {
+                    Some(before) => format!("{before}; {joined}"),
+                    None => joined,
+                });
+            }
+            None => rest.push(format!("{key}: {}", messages.join("; "))),
+        }
+    }
+    rest
+}
+
+/// The field errors of an `Invalid` service error (empty for other errors).
+pub fn invalid_fields(err: &Error) -> Option<(String, FieldErrors)> {
+    match err {
+        Error::Invalid { message, fields } => Some((message.clone(), fields.clone())),
+        _ => None,
+    }
+}
+
+/// A success message key from `?done=` (only known keys; anything else is ignored).
+pub fn done_notice(tr: Tr, uri: &axum::http::Uri) -> Option<String> {
+    let query: HashMap<String, String> =
+        serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
+    let key = match query.get("done")?.as_str() {
+        "created" => "adm.done.created",
+        "entrant" => "adm.done.entrant",
+        "entrant_status" => "adm.done.entrant_status",
+        "registration" => "adm.done.registration",
+        "paired" => "adm.done.paired",
+        "published" => "adm.done.published",
+        "unpaired" => "adm.done.unpaired",
+        "result" => "adm.done.result",
+        "converted" => "adm.results.converted_short",
+        "settings" => "adm.done.settings",
+        "bye" => "adm.done.bye",
+        "bye_cancelled" => "adm.done.bye_cancelled",
+        "forbidden" => "adm.done.forbidden",
+        "allowed" => "adm.done.allowed",
+        "repaired" => "adm.done.repaired",
+        _ => return None,
+    };
+    Some(tr.t(key).to_string())
+}

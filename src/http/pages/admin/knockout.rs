@@ -1,0 +1,333 @@
+//! The dashboard's knockout stage: `/admin/s/{section_id}/knockout` creates the snake-seeded
+//! bracket from the final Swiss standings and records match games (Red is the match's
+//! `next_red`). Everything through `service::knockout`.
+
+use super::form::{number, require, text, Field, Fields};
+use crate::http::error::PageError;
+use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
+use crate::http::page::{Page, PageCtx};
+use crate::http::session::{see_other, CurrentUser};
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service::access::Need;
+use crate::service::knockout::{BracketView, KnockoutInput, MatchGameInput};
+use crate::service::sections::Section;
+use crate::service::users::Actor;
+use crate::service::{self, Error, FieldErrors};
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route(
+            "/admin/s/{section_id}/knockout",
+            get(show_knockout).post(create_knockout),
+        )
+        .route(
+            "/admin/s/{section_id}/knockout/matches/{match_id}/games",
+            post(record_match_game),
+        )
+}
+
+/// A match as shown.
+pub struct MatchRow {
+    /// Id.
+    pub id: Uuid,
+    /// Round and slot, e.g. "1.2", or the 3rd-place match.
+    pub label: String,
+    /// Higher seed.
+    pub high: String,
+    /// Lower seed.
+    pub low: String,
+    /// Score of the regular games, "1½ – ½".
+    pub score: String,
+    /// Games played, one short line each.
+    pub games: usize,
+    /// Who has Red in the next game, when one is due.
+    pub next_red: Option<String>,
+    /// Kind of the next game (`regular`, `rapid`, `armageddon`).
+    pub next_kind: String,
+    /// The winner's name, once decided.
+    pub winner: Option<String>,
+}
+
+/// `GET /admin/s/{section_id}/knockout`
+#[derive(Template)]
+#[template(path = "admin/knockout.html")]
+pub struct KnockoutPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// The section.
+    pub section: Section,
+    /// The bracket, once created.
+    pub bracket: Option<BracketView>,
+    /// Its matches.
+    pub matches: Vec<MatchRow>,
+    /// The creation form.
+    pub fields: Vec<Field>,
+    /// Why the last action was refused.
+    pub error: Option<String>,
+    /// Where a match's game form posts: `{games_base}/{match_id}/games`.
+    pub games_base: String,
+    /// Prefix of the game forms' element ids.
+    pub id_prefix: &'static str,
+}
+
+fn creation_fields(form: &Fields) -> Vec<Field> {
+    vec![
+        Field::plain("size", "adm.ko.size", "number", form, "8"),
+        Field::plain("best_of", "adm.ko.best_of", "number", form, "3"),
+    ]
+}
+
+fn half(points: u32) -> String {
+    // Match points are counted in half points.
+    let whole = points / 2;
+    if points % 2 == 1 {
+        if whole == 0 {
+            "½".to_string()
+        } else {
+            format!("{whole}½")
+        }
+    } else {
+        whole.to_string()
+    }
+}
+
+async fn page(
+    state: &AppState,
+    actor: &Actor,
+    ctx: PageCtx,
+    id: Uuid,
+    form: &Fields,
+    (errors, error): (FieldErrors, Option<String>),
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let section = service::sections::get(&state.db, id).await.or_page(&ctx)?;
+    require(state, actor, section.tournament_id, Need::Scorer)
+        .await
+        .or_page(&ctx)?;
+    let bracket = match service::knockout::get(&state.db, Some(actor), id).await {
+        Ok(b) => Some(b),
+        Err(Error::NotFound(_)) => None,
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+    };
+    let matches = bracket.as_ref().map(match_rows).unwrap_or_default();
+    let mut fields = creation_fields(form);
+    for f in &mut fields {
+        f.error = errors.get(f.name).map(|m| m.join("; "));
+    }
+    Ok(Page(
+        status,
+        KnockoutPage {
+            tr: ctx.tr(),
+            ctx,
+            games_base: format!("/admin/s/{}/knockout/matches", section.id),
+            id_prefix: "ko",
+            section,
+            bracket,
+            matches,
+            fields,
+            error,
+        },
+    )
+    .into_response())
+}
+
+/// The matches of a bracket as shown (the knockout stage and the playoff alike).
+pub fn match_rows(b: &BracketView) -> Vec<MatchRow> {
+    let name = |id: Option<Uuid>| {
+        b.matches
+            .iter()
+            .flat_map(|m| [m.high.as_ref(), m.low.as_ref()])
+            .flatten()
+            .find(|s| Some(s.entrant_id) == id)
+            .map(|s| s.name.clone())
+    };
+    b.matches
+        .iter()
+        .map(|m| MatchRow {
+            id: m.id,
+            label: if m.third_place {
+                "3".to_string()
+            } else {
+                format!("{}.{}", m.round, m.slot)
+            },
+            high: m
+                .high
+                .as_ref()
+                .map(|s| format!("({}) {}", s.seed, s.name))
+                .unwrap_or_default(),
+            low: m
+                .low
+                .as_ref()
+                .map(|s| format!("({}) {}", s.seed, s.name))
+                .unwrap_or_default(),
+            score: format!(
+                "{} – {}",
+                half(m.score.high_points),
+                half(m.score.low_points)
+            ),
+            games: m.games.len(),
+            next_red: m.next_game.as_ref().and(name(m.next_red)),
+            next_kind: m
+                .next_game
+                .as_ref()
+                .map(|g| g.kind.clone())
+                .unwrap_or_default(),
+            winner: name(m.winner),
+        })
+        .collect()
+}
+
+/// `GET /admin/s/{section_id}/knockout`
+pub async fn show_knockout(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Result<Response, PageError> {
+    page(
+        &state,
+        &actor,
+        ctx,
+        id,
+        &Fields::new(),
+        (FieldErrors::new(), None),
+        StatusCode::OK,
+    )
+    .await
+}
+
+/// The status, field errors and message of a refusal shown on the page (409/422); `None` for
+/// errors answered with an error page.
+pub fn refused(err: &Error) -> Option<(StatusCode, FieldErrors, String)> {
+    let status = crate::http::error::status(err);
+    if status != StatusCode::CONFLICT && status != StatusCode::UNPROCESSABLE_ENTITY {
+        return None;
+    }
+    let fields = match err {
+        Error::Invalid { fields, .. } => fields.clone(),
+        _ => FieldErrors::new(),
+    };
+    Some((status, fields, err.to_string()))
+}
+
+/// `POST /admin/s/{section_id}/knockout`: creates the bracket.
+pub async fn create_knockout(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    AppForm(form): AppForm<Fields>,
+) -> Result<Response, PageError> {
+    let tr = ctx.tr();
+    let mut errors = FieldErrors::new();
+    let input = KnockoutInput {
+        size: number(&form, "size", tr, &mut errors),
+        best_of: number(&form, "best_of", tr, &mut errors),
+        third_place: Some(form.get("third_place").is_some_and(|v| !v.is_empty())),
+        game1_colour: text(&form, "game1_colour"),
+        game3_colour: None,
+        decide_by: None,
+    };
+    if !errors.is_empty() {
+        let message = tr.t("error.form_invalid").to_string();
+        return page(
+            &state,
+            &actor,
+            ctx,
+            id,
+            &form,
+            (errors, Some(message)),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+    }
+    Ok(
+        match service::knockout::create(&state.db, &actor, id, &input).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}/knockout")),
+            Err(err) => match refused(&err) {
+                Some((status, fields, message)) => {
+                    page(
+                        &state,
+                        &actor,
+                        ctx,
+                        id,
+                        &form,
+                        (fields, Some(message)),
+                        status,
+                    )
+                    .await?
+                }
+                None => return Err(PageError::from_service(err, ctx.lang)),
+            },
+        },
+    )
+}
+
+/// Records the next game of a match from a game form (`result`, `red_fouls`, `black_fouls`),
+/// for the knockout page and the playoff page alike.
+pub async fn record_game_form(
+    state: &AppState,
+    actor: &Actor,
+    match_id: Uuid,
+    form: &Fields,
+    tr: Tr,
+) -> Result<(), Error> {
+    let mut errors = FieldErrors::new();
+    let input = MatchGameInput {
+        result: form.get("result").cloned().unwrap_or_default(),
+        red_fouls: number(form, "red_fouls", tr, &mut errors),
+        black_fouls: number(form, "black_fouls", tr, &mut errors),
+        version: form.get("version").and_then(|v| v.trim().parse().ok()),
+    };
+    if !errors.is_empty() {
+        return Err(Error::Invalid {
+            message: tr.t("error.form_invalid").to_string(),
+            fields: errors,
+        });
+    }
+    service::knockout::record_game(&state.db, actor, match_id, &input, None)
+        .await
+        .map(drop)
+}
+
+/// `POST /admin/s/{section_id}/knockout/matches/{match_id}/games`: the next game of a match.
+pub async fn record_match_game(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath((id, match_id)): PagePath<(Uuid, Uuid)>,
+    AppForm(form): AppForm<Fields>,
+) -> Result<Response, PageError> {
+    Ok(
+        match record_game_form(&state, &actor, match_id, &form, ctx.tr()).await {
+            Ok(()) => see_other(&format!("/admin/s/{id}/knockout")),
+            Err(err) => match refused(&err) {
+                Some((status, _, message)) => {
+                    page(
+                        &state,
+                        &actor,
+                        ctx,
+                        id,
+                        &Fields::new(),
+                        (FieldErrors::new(), Some(message)),
+                        status,
+                    )
+                    .await?
+                }
+                None => return Err(PageError::from_service(err, ctx.lang)),
+            },
+        },
+    )
+}

@@ -1,0 +1,55 @@
+//! The arbiter's dashboard below `/admin`: every page needs a sign-in (visitors are sent to
+//! `/login`) and the tournament's access (scorers may look; the services refuse them changes);
+//! every form goes through `AppForm` (the CSRF check). Handlers read forms, call one service and
+//! render: the rules live in `service::*`.
+
+pub mod audit;
+pub mod byes;
+pub mod dashboard;
+pub mod desk;
+pub mod entrants;
+pub mod form;
+pub mod imports;
+pub mod knockout;
+pub mod playoff;
+pub mod prizes;
+pub mod records;
+pub mod registrations;
+pub mod repair;
+pub mod results;
+pub mod rounds;
+pub mod section;
+pub mod section_forms;
+pub mod settings;
+pub mod setups;
+pub mod staff;
+pub mod ties;
+pub mod tournaments;
+
+use crate::http::AppState;
+use axum::Router;
+
+/// The routes of these pages.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .merge(section::router())
+        .merge(dashboard::router())
+        .merge(tournaments::router())
+        .merge(audit::router())
+        .merge(entrants::router())
+        .merge(registrations::router())
+        .merge(rounds::router())
+        .merge(results::router())
+        .merge(records::router())
+        .merge(knockout::router())
+        .merge(ties::router())
+        .merge(imports::router())
+        .merge(setups::router())
+        .merge(desk::router())
+        .merge(prizes::router())
+        .merge(settings::router())
+        .merge(byes::router())
+        .merge(repair::router())
+        .merge(playoff::router())
+        .merge(staff::router())
+}

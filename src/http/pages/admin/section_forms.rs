@@ -1,0 +1,194 @@
+//! The forms and rows the section page shows, apart from the handlers that act on them (so
+//! that those handlers can show the section page again without an import cycle): the
+//! add-entrant, requested-bye and forbidden-pair forms, and the boards of the current round
+//! with their result forms.
+
+use super::form::{number, text, Choice, Field, Fields};
+use crate::i18n::Tr;
+use crate::service::entrants::{EntrantInput, EntrantView, MemberInput};
+use crate::service::rounds::BoardView;
+use crate::service::FieldErrors;
+
+pub fn entrant_fields(form: &Fields, tr: Tr, doubles: bool) -> Vec<Field> {
+    let mut fields = vec![
+        Field::new("name", "col.name", "text", form).required(),
+        Field::new("club", "col.club", "text", form),
+        Field::new("rating", "col.rating", "number", form),
+        Field::new("gender", "register.gender", "select", form).select(
+            &["", "m", "f", "x"],
+            Some("gender"),
+            tr,
+            "",
+        ),
+        Field::new("email", "register.email", "email", form),
+        Field::new("phone", "register.phone", "tel", form),
+    ];
+    if doubles {
+        fields.push(Field::new("partner_name", "register.partner_name", "text", form).required());
+        fields.push(Field::new("partner_club", "adm.partner_club", "text", form));
+    }
+    // The gender select's empty choice reads "not given", not "default".
+    if let Some(g) = fields.iter_mut().find(|f| f.name == "gender") {
+        if let Some(first) = g.options.first_mut() {
+            first.label = tr.t("gender.unset").to_string();
+        }
+    }
+    fields
+}
+
+pub fn entrant_input(form: &Fields, tr: Tr, doubles: bool) -> (EntrantInput, FieldErrors) {
+    let mut errors = FieldErrors::new();
+    let rating = number(form, "rating", tr, &mut errors);
+    let input = if doubles {
+        let member = |name: &str, club: &str| MemberInput {
+            name: form.get(name).cloned().unwrap_or_default(),
+            club: text(form, club),
+            ..MemberInput::default()
+        };
+        EntrantInput {
+            members: Some(vec![
+                MemberInput {
+                    gender: text(form, "gender"),
+                    rating,
+                    email: text(form, "email"),
+                    phone: text(form, "phone"),
+                    ..member("name", "club")
+                },
+                member("partner_name", "partner_club"),
+            ]),
+            ..EntrantInput::default()
+        }
+    } else {
+        EntrantInput {
+            name: Some(form.get("name").cloned().unwrap_or_default()),
+            club: text(form, "club"),
+            rating,
+            gender: text(form, "gender"),
+            email: text(form, "email"),
+            phone: text(form, "phone"),
+            ..EntrantInput::default()
+        }
+    };
+    (input, errors)
+}
+
+/// The service's field names of a bye request → the form's.
+pub const BYE_ALIASES: &[(&str, &str)] = &[("round", "bye_round"), ("kind", "bye_kind")];
+/// The service's field names of a forbidden pair → the form's.
+pub const PAIR_ALIASES: &[(&str, &str)] = &[("a", "pair_a"), ("b", "pair_b")];
+
+/// A select over `entrants` (start number and name); an empty first choice.
+fn entrant_select(
+    name: &'static str,
+    label_key: &'static str,
+    form: &Fields,
+    tr: Tr,
+    entrants: &[&EntrantView],
+) -> Field {
+    let mut field = Field::new(name, label_key, "select", form).required();
+    let chosen = field.value.clone();
+    field.options = std::iter::once(Choice {
+        value: String::new(),
+        label: tr.t("adm.choose_entrant").to_string(),
+        selected: chosen.is_empty(),
+    })
+    .chain(entrants.iter().map(|e| Choice {
+        value: e.id.to_string(),
+        label: match e.start_no {
+            Some(no) => format!("{no}. {}", e.name),
+            None => e.name.clone(),
+        },
+        selected: e.id.to_string() == chosen,
+    }))
+    .collect();
+    field
+}
+
+/// The requested-bye form: who, which round (the next by default), which kind.
+pub fn bye_fields(form: &Fields, tr: Tr, entrants: &[EntrantView], next_round: i32) -> Vec<Field> {
+    let active: Vec<&EntrantView> = entrants.iter().filter(|e| e.status == "active").collect();
+    vec![
+        entrant_select("bye_entrant", "adm.byes.entrant", form, tr, &active),
+        Field::plain(
+            "bye_round",
+            "adm.round",
+            "number",
+            form,
+            &next_round.to_string(),
+        )
+        .required(),
+        Field::new("bye_kind", "adm.byes.kind", "select", form).select(
+            &["half", "zero", "full"],
+            Some("absence"),
+            tr,
+            "half",
+        ),
+    ]
+}
+
+/// The forbidden-pair form: two entrants.
+pub fn pair_fields(form: &Fields, tr: Tr, entrants: &[EntrantView]) -> Vec<Field> {
+    let all: Vec<&EntrantView> = entrants.iter().collect();
+    vec![
+        entrant_select("pair_a", "adm.forbidden.a", form, tr, &all),
+        entrant_select("pair_b", "adm.forbidden.b", form, tr, &all),
+    ]
+}
+
+/// The results a board form offers (the service's names).
+const RESULTS: &[&str] = &[
+    "red_wins",
+    "draw",
+    "black_wins",
+    "black_forfeits",
+    "red_forfeits",
+    "double_forfeit",
+];
+
+/// A board row of the page.
+pub struct BoardRow {
+    /// The board.
+    pub board: BoardView,
+    /// Catalogue key of the result, or empty.
+    pub result_key: String,
+    /// Version to send back (0 before the first result).
+    pub version: i32,
+    /// Board of the last entry (highlighted).
+    pub just_saved: bool,
+}
+
+/// One option of a board's result select.
+pub struct ResultChoice {
+    /// Service name.
+    pub value: &'static str,
+    /// Catalogue key.
+    pub key: String,
+}
+
+/// The rows of a round's boards; `saved` is highlighted.
+pub fn board_rows(boards: Vec<BoardView>, saved: Option<i32>) -> Vec<BoardRow> {
+    boards
+        .into_iter()
+        .map(|b| BoardRow {
+            result_key: b
+                .result
+                .as_deref()
+                .map(|r| format!("result.{r}"))
+                .unwrap_or_default(),
+            version: b.version.unwrap_or(0),
+            just_saved: saved == Some(b.number),
+            board: b,
+        })
+        .collect()
+}
+
+/// The results a board form offers.
+pub fn choices() -> Vec<ResultChoice> {
+    RESULTS
+        .iter()
+        .map(|r| ResultChoice {
+            value: r,
+            key: format!("result.{r}"),
+        })
+        .collect()
+}

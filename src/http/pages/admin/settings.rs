@@ -1,0 +1,494 @@
+//! The dashboard's section settings: `/admin/s/{section_id}/settings` shows every setting the
+//! section update service accepts, prefilled, and saves them through
+//! `service::sections::update` (the API's `PATCH /api/v1/sections/{id}`). What the service
+//! refuses (a pairing system after round 1, fewer rounds than paired, a bad tiebreak key…)
+//! comes back next to its field, with the values as entered.
+//!
+//! A page of its own rather than a form on the section page: its fields (`name`, `rounds`…)
+//! would share ids with the add-entrant form there.
+
+use super::form::{checkbox, invalid_fields, number, place_errors, require, text, Field, Fields};
+use crate::http::error::PageError;
+use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
+use crate::http::page::{Page, PageCtx};
+use crate::http::session::{see_other, CurrentUser};
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service::access::Need;
+use crate::service::sections::{FeeTier, ScoringInput, Section, SectionInput};
+use crate::service::{self, FieldErrors};
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use chrono::{DateTime, NaiveDateTime, Utc};
+use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new().route(
+        "/admin/s/{section_id}/settings",
+        get(show_settings).post(save_settings),
+    )
+}
+
+/// `GET /admin/s/{section_id}/settings`
+#[derive(Template)]
+#[template(path = "admin/settings.html")]
+pub struct SettingsPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// The section as stored.
+    pub section: Section,
+    /// The fields.
+    pub fields: Vec<Field>,
+    /// A message for the whole form.
+    pub form_error: Option<String>,
+    /// The settings' version the form was filled from (sent back; a change made meanwhile by
+    /// someone else then gets a 409 instead of being overwritten).
+    pub version: i32,
+}
+
+const SYSTEMS: &[&str] = &["chinese", "dutch", "round_robin"];
+const ENTRY_TYPES: &[&str] = &["individual", "doubles"];
+const PRESETS: &[&str] = &[
+    "",
+    "cxa2011_opp",
+    "cxa2011_prog",
+    "seed002_main",
+    "seed002_supp",
+    "seed004_tw",
+    "fide_swiss",
+];
+const UNPLAYED: &[&str] = &["cxa", "fide2023", "fide2026", "none"];
+const ROUND1_ORDERS: &[&str] = &["registration", "rating", "lot"];
+const SETUP_MODES: &[&str] = &["none", "duplicate", "per_board"];
+/// How a time is shown and read (`datetime-local`, UTC).
+const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M";
+
+/// Points as typed: `2`, `0.5`.
+fn points(value: f64) -> String {
+    let text = format!("{value:.1}");
+    text.strip_suffix(".0").map_or(text.clone(), str::to_string)
+}
+
+/// The form as the section stands (what the page shows before any edit).
+fn stored(section: &Section) -> Fields {
+    let mut form = Fields::new();
+    let mut put = |name: &str, value: String| {
+        form.insert(name.to_string(), value);
+    };
+    let flag = |on: bool| if on { "on" } else { "" }.to_string();
+    put("name", section.name.clone());
+    put("pairing_system", section.pairing_system.clone());
+    put("rounds", section.rounds.to_string());
+    put("entry_type", section.entry_type.clone());
+    put("win", points(section.scoring.win));
+    put("draw", points(section.scoring.draw));
+    put("loss", points(section.scoring.loss));
+    put("bye_points", points(section.scoring.bye));
+    put("forfeit_win", points(section.scoring.forfeit_win));
+    put("preset", String::new());
+    put("tiebreaks", section.tiebreaks.join(", "));
+    put("unplayed", section.unplayed.clone());
+    put("foul_threshold", section.foul_threshold.to_string());
+    put("round1_order", section.round1_order.clone());
+    put("first_board_red", flag(section.first_board_red));
+    put("forfeit_counts_as_met", flag(section.forfeit_counts_as_met));
+    put("avoid_same_club", flag(section.avoid_same_club));
+    put("pair_checked_in_only", flag(section.pair_checked_in_only));
+    put(
+        "cap",
+        section.cap.map(|c| c.to_string()).unwrap_or_default(),
+    );
+    put(
+        "min_entries",
+        section
+            .min_entries
+            .map(|c| c.to_string())
+            .unwrap_or_default(),
+    );
+    let time = |t: Option<DateTime<Utc>>| {
+        t.map(|t| t.format(TIME_FORMAT).to_string())
+            .unwrap_or_default()
+    };
+    put("registration_opens_at", time(section.registration_opens_at));
+    put(
+        "registration_closes_at",
+        time(section.registration_closes_at),
+    );
+    put("payment_required", flag(section.payment_required));
+    put(
+        "fee_tiers",
+        section
+            .fee_tiers
+            .iter()
+            .map(|t| format!("{}: {}", t.name, t.amount))
+            .collect::<Vec<_>>()
+            .join("\n"),
+    );
+    put("setup_mode", section.setup_mode.clone());
+    form
+}
+
+fn with_hint(mut field: Field, key: &'static str) -> Field {
+    field.hint_key = Some(key);
+    field
+}
+
+fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
+    let mut preset =
+        Field::new("preset", "adm.preset", "select", form).select(PRESETS, None, tr, "");
+    if let Some(keep) = preset.options.first_mut() {
+        keep.label = tr.t("adm.settings.keep_chain").to_string();
+    }
+    vec![
+        Field::new("name", "table.name", "text", form).required(),
+        Field::new("pairing_system", "tournament.system", "select", form).select(
+            SYSTEMS,
+            Some("system"),
+            tr,
+            "chinese",
+        ),
+        Field::new("rounds", "tournament.rounds", "number", form).required(),
+        Field::new("entry_type", "adm.entry_type", "select", form).select(
+            ENTRY_TYPES,
+            Some("adm.entry_type"),
+            tr,
+            "individual",
+        ),
+        Field::new("win", "adm.settings.win", "text", form).required(),
+        Field::new("draw", "adm.settings.draw", "text", form).required(),
+        Field::new("loss", "adm.settings.loss", "text", form).required(),
+        Field::new("bye_points", "adm.settings.bye_points", "text", form),
+        Field::new("forfeit_win", "adm.settings.forfeit_win", "text", form),
+        preset,
+        with_hint(
+            Field::new("tiebreaks", "adm.settings.tiebreaks", "text", form),
+            "adm.settings.tiebreaks_hint",
+        ),
+        Field::new("unplayed", "adm.settings.unplayed", "select", form).select(
+            UNPLAYED,
+            Some("adm.unplayed"),
+            tr,
+            "cxa",
+        ),
+        Field::new("foul_threshold", "adm.foul_threshold", "number", form),
+        Field::new("round1_order", "adm.settings.round1_order", "select", form).select(
+            ROUND1_ORDERS,
+            Some("adm.round1_order"),
+            tr,
+            "registration",
+        ),
+        Field::new(
+            "first_board_red",
+            "adm.settings.first_board_red",
+            "checkbox",
+            form,
+        ),
+        Field::new(
+            "forfeit_counts_as_met",
+            "adm.settings.forfeit_counts_as_met",
+            "checkbox",
+            form,
+        ),
+        Field::new("avoid_same_club", "adm.avoid_same_club", "checkbox", form),
+        Field::new(
+            "pair_checked_in_only",
+            "adm.pair_checked_in_only",
+            "checkbox",
+            form,
+        ),
+        Field::new("cap", "adm.cap", "number", form),
+        Field::new("min_entries", "adm.min_entries", "number", form),
+        with_hint(
+            Field::new(
+                "registration_opens_at",
+                "adm.settings.opens_at",
+                "datetime-local",
+                form,
+            ),
+            "adm.settings.time_hint",
+        ),
+        with_hint(
+            Field::new(
+                "registration_closes_at",
+                "adm.settings.closes_at",
+                "datetime-local",
+                form,
+            ),
+            "adm.settings.time_hint",
+        ),
+        Field::new("payment_required", "adm.payment_required", "checkbox", form),
+        with_hint(
+            Field::new("fee_tiers", "adm.settings.fee_tiers", "textarea", form),
+            "adm.settings.fee_tiers_hint",
+        ),
+        Field::new("setup_mode", "adm.setup_mode", "select", form).select(
+            SETUP_MODES,
+            Some("adm.setup_mode"),
+            tr,
+            "none",
+        ),
+    ]
+}
+
+/// A points field (`2`, `0.5`, `0,5`); a message in `errors` when it is no number.
+fn decimal(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Option<f64> {
+    let value = text(form, name)?.replace(',', ".");
+    match value.parse::<f64>() {
+        Ok(v) if v.is_finite() => Some(v),
+        _ => {
+            errors.insert(name.into(), vec![tr.t("adm.settings.not_points").into()]);
+            None
+        }
+    }
+}
+
+/// A `datetime-local` field read as UTC (seconds optional).
+fn time(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Option<DateTime<Utc>> {
+    let value = text(form, name)?;
+    NaiveDateTime::parse_from_str(&value, TIME_FORMAT)
+        .or_else(|_| NaiveDateTime::parse_from_str(&value, "%Y-%m-%dT%H:%M:%S"))
+        .map(|t| t.and_utc())
+        .map_err(|_| {
+            errors.insert(name.into(), vec![tr.t("adm.settings.not_a_time").into()]);
+        })
+        .ok()
+}
+
+/// Fee tiers, one `name: amount` a line (the last colon separates; a full-width one too).
+fn fee_tiers(form: &Fields, tr: Tr, errors: &mut FieldErrors) -> Vec<FeeTier> {
+    let mut tiers = Vec::new();
+    let text = form.get("fee_tiers").map(String::as_str).unwrap_or("");
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let parsed = line.rfind([':', '：']).and_then(|at| {
+            let (name, rest) = line.split_at(at);
+            let amount = rest.trim_start_matches([':', '：']).trim();
+            amount.parse::<i64>().ok().map(|a| (name.trim(), a))
+        });
+        match parsed {
+            Some((name, amount)) => tiers.push(FeeTier {
+                name: name.to_string(),
+                amount,
+            }),
+            None => {
+                errors
+                    .entry("fee_tiers".into())
+                    .or_default()
+                    .push(tr.fmt("adm.settings.bad_fee_line", i + 1));
+            }
+        }
+    }
+    tiers
+}
+
+/// The service input for a submitted form, with the errors found before the service runs.
+fn settings_input(form: &Fields, tr: Tr) -> (SectionInput, FieldErrors) {
+    let mut errors = FieldErrors::new();
+    let win = decimal(form, "win", tr, &mut errors);
+    let draw = decimal(form, "draw", tr, &mut errors);
+    let loss = decimal(form, "loss", tr, &mut errors);
+    let bye = decimal(form, "bye_points", tr, &mut errors);
+    let forfeit_win = decimal(form, "forfeit_win", tr, &mut errors);
+    let scoring = match (win, draw, loss) {
+        (Some(win), Some(draw), Some(loss)) => Some(ScoringInput {
+            win,
+            draw,
+            loss,
+            bye,
+            forfeit_win,
+        }),
+        _ => {
+            for name in ["win", "draw", "loss"] {
+                if text(form, name).is_none() {
+                    errors.insert(name.into(), vec![tr.t("adm.settings.required").into()]);
+                }
+            }
+            None
+        }
+    };
+    // A preset replaces the chain and the unplayed mode; without one, both are taken as shown.
+    let preset = text(form, "preset");
+    let (tiebreaks, unplayed) = match preset {
+        Some(_) => (None, None),
+        None => (
+            Some(
+                form.get("tiebreaks")
+                    .map(String::as_str)
+                    .unwrap_or("")
+                    .split([',', ' ', '，'])
+                    .map(str::trim)
+                    .filter(|k| !k.is_empty())
+                    .map(str::to_string)
+                    .collect(),
+            ),
+            text(form, "unplayed"),
+        ),
+    };
+    let input = SectionInput {
+        name: Some(form.get("name").cloned().unwrap_or_default()),
+        pairing_system: text(form, "pairing_system"),
+        rounds: number(form, "rounds", tr, &mut errors),
+        entry_type: text(form, "entry_type"),
+        scoring,
+        tiebreaks,
+        preset,
+        unplayed,
+        foul_threshold: number(form, "foul_threshold", tr, &mut errors),
+        round1_order: text(form, "round1_order"),
+        first_board_red: Some(checkbox(form, "first_board_red")),
+        forfeit_counts_as_met: Some(checkbox(form, "forfeit_counts_as_met")),
+        avoid_same_club: Some(checkbox(form, "avoid_same_club")),
+        pair_checked_in_only: Some(checkbox(form, "pair_checked_in_only")),
+        // An empty box removes the cap (the service's 0).
+        cap: Some(number(form, "cap", tr, &mut errors).unwrap_or(0)),
+        min_entries: Some(number(form, "min_entries", tr, &mut errors).unwrap_or(0)),
+        registration_opens_at: time(form, "registration_opens_at", tr, &mut errors),
+        registration_closes_at: time(form, "registration_closes_at", tr, &mut errors),
+        payment_required: Some(checkbox(form, "payment_required")),
+        fee_tiers: Some(fee_tiers(form, tr, &mut errors)),
+        setup_mode: text(form, "setup_mode"),
+        version: form.get("version").and_then(|v| v.trim().parse().ok()),
+    };
+    (input, errors)
+}
+
+/// The service's field names that are not the form's.
+const ALIASES: &[(&str, &str)] = &[
+    ("scoring", "win"),
+    ("scoring.win", "win"),
+    ("scoring.draw", "draw"),
+    ("scoring.loss", "loss"),
+    ("scoring.bye", "bye_points"),
+    ("scoring.forfeit_win", "forfeit_win"),
+];
+
+async fn page(
+    state: &AppState,
+    actor: &crate::service::users::Actor,
+    ctx: PageCtx,
+    id: Uuid,
+    form: Option<&Fields>,
+    (errors, form_error): (FieldErrors, Option<String>),
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let tr = ctx.tr();
+    let section = service::sections::get(&state.db, id).await.or_page(&ctx)?;
+    require(state, actor, section.tournament_id, Need::Scorer)
+        .await
+        .or_page(&ctx)?;
+    let shown = match form {
+        Some(form) => form.clone(),
+        None => stored(&section),
+    };
+    let version = shown
+        .get("version")
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(section.version);
+    let mut fields = settings_fields(&shown, tr);
+    // Fee tier errors come per tier (`fee_tiers[2].amount`): all go to the one box.
+    let mut grouped = FieldErrors::new();
+    for (key, messages) in errors {
+        let key = if key.starts_with("fee_tiers") {
+            "fee_tiers".to_string()
+        } else {
+            key
+        };
+        grouped.entry(key).or_default().extend(messages);
+    }
+    let rest = place_errors(&mut fields, &grouped, ALIASES);
+    let form_error = form_error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
+    Ok(Page(
+        status,
+        SettingsPage {
+            tr,
+            ctx,
+            section,
+            fields,
+            form_error,
+            version,
+        },
+    )
+    .into_response())
+}
+
+/// `GET /admin/s/{section_id}/settings`
+pub async fn show_settings(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Result<Response, PageError> {
+    page(
+        &state,
+        &actor,
+        ctx,
+        id,
+        None,
+        (FieldErrors::new(), None),
+        StatusCode::OK,
+    )
+    .await
+}
+
+/// `POST /admin/s/{section_id}/settings`: saves and returns to the section page; refusals
+/// next to their fields (422), the values as entered.
+pub async fn save_settings(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    AppForm(form): AppForm<Fields>,
+) -> Result<Response, PageError> {
+    // Who may not change the settings hears so before anything about the form.
+    if let Err(err) =
+        service::access::require_first_in_section(&state.db, &actor, id, Need::Arbiter).await
+    {
+        return Err(PageError::from_service(err, ctx.lang));
+    }
+    let tr = ctx.tr();
+    let (input, errors) = settings_input(&form, tr);
+    if !errors.is_empty() {
+        let message = Some(tr.t("error.form_invalid").to_string());
+        return page(
+            &state,
+            &actor,
+            ctx,
+            id,
+            Some(&form),
+            (errors, message),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+    }
+    Ok(
+        match service::sections::update(&state.db, &actor, id, &input, None).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}?done=settings")),
+            Err(err) => match invalid_fields(&err) {
+                Some((message, fields)) => {
+                    page(
+                        &state,
+                        &actor,
+                        ctx,
+                        id,
+                        Some(&form),
+                        (fields, Some(message)),
+                        StatusCode::UNPROCESSABLE_ENTITY,
+                    )
+                    .await?
+                }
+                None => return Err(PageError::from_service(err, ctx.lang)),
+            },
+        },
+    )
+}

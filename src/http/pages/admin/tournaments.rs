@@ -1,0 +1,402 @@
+//! A tournament on the dashboard: the form that creates one, its overview with its sections and
+//! the form for a new section.
+
+use super::form::{
+    checkbox, date, done_notice, invalid_fields, number, place_errors, require, text, Choice,
+    Field, Fields,
+};
+use super::section::SectionExtras;
+use crate::http::error::PageError;
+use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
+use crate::http::page::{Page, PageCtx};
+use crate::http::session::{see_other, CurrentUser};
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service::access::Need;
+use crate::service::sections::{Section, SectionInput};
+use crate::service::tournaments::{Tournament, TournamentInput};
+use crate::service::users::Actor;
+use crate::service::{self, Error, FieldErrors};
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/admin/tournaments/new", get(show_new_tournament))
+        .route("/admin/tournaments", post(create_tournament))
+        .route("/admin/t/{tournament_id}", get(show_tournament))
+        .route("/admin/t/{tournament_id}/sections", post(create_section))
+}
+
+// ---------------------------------------------------------------------------------------------
+// Tournaments
+
+const GAMES: &[&str] = &["xiangqi", "jieqi", "banqi"];
+const LANGUAGES: &[&str] = &["zh-Hant", "zh-Hans", "en"];
+
+fn tournament_fields(form: &Fields, tr: Tr) -> Vec<Field> {
+    let mut language = Field::new("default_language", "adm.default_language", "select", form);
+    let chosen = if language.value.is_empty() {
+        "zh-Hant".to_string()
+    } else {
+        language.value.clone()
+    };
+    language.options = LANGUAGES
+        .iter()
+        .map(|tag| Choice {
+            value: (*tag).to_string(),
+            label: crate::i18n::Lang::from_tag(tag)
+                .map_or(*tag, |l| l.native_name())
+                .to_string(),
+            selected: *tag == chosen,
+        })
+        .collect();
+    vec![
+        Field::new("name", "table.name", "text", form).required(),
+        Field::new("game", "table.game", "select", form)
+            .required()
+            .select(GAMES, Some("game"), tr, "xiangqi"),
+        Field::new("starts_on", "adm.starts_on", "date", form),
+        Field::new("ends_on", "adm.ends_on", "date", form),
+        Field::new("venue", "table.venue", "text", form),
+        Field::new("organiser", "tournament.organiser", "text", form),
+        Field::new("time_control", "tournament.time_control", "text", form),
+        Field::new("time_control_code", "adm.time_control_code", "text", form),
+        language,
+        Field::new("waiver_text", "adm.waiver_text", "textarea", form),
+    ]
+}
+
+fn tournament_input(form: &Fields, tr: Tr) -> (TournamentInput, FieldErrors) {
+    let mut errors = FieldErrors::new();
+    let input = TournamentInput {
+        // Sent as typed (empty too): the service says what is required.
+        name: Some(form.get("name").cloned().unwrap_or_default()),
+        game: Some(form.get("game").cloned().unwrap_or_default()),
+        time_control: text(form, "time_control"),
+        time_control_code: text(form, "time_control_code"),
+        venue: text(form, "venue"),
+        starts_on: date(form, "starts_on", tr, &mut errors),
+        ends_on: date(form, "ends_on", tr, &mut errors),
+        organiser: text(form, "organiser"),
+        default_language: text(form, "default_language"),
+        waiver_text: text(form, "waiver_text"),
+        status: None,
+    };
+    (input, errors)
+}
+
+/// The form to create a tournament.
+#[derive(Template)]
+#[template(path = "admin/new_tournament.html")]
+pub struct NewTournamentPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// The fields.
+    pub fields: Vec<Field>,
+    /// A message for the whole form.
+    pub form_error: Option<String>,
+}
+
+/// `GET /admin/tournaments/new`
+pub async fn show_new_tournament(
+    CurrentUser(_actor): CurrentUser,
+    ctx: PageCtx,
+) -> Result<Response, PageError> {
+    let tr = ctx.tr();
+    Ok(Page(
+        StatusCode::OK,
+        NewTournamentPage {
+            tr,
+            ctx,
+            fields: tournament_fields(&Fields::new(), tr),
+            form_error: None,
+        },
+    )
+    .into_response())
+}
+
+/// `POST /admin/tournaments`: creates the tournament and opens its page; errors next to the fields (422).
+pub async fn create_tournament(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    AppForm(form): AppForm<Fields>,
+) -> Result<Response, PageError> {
+    let tr = ctx.tr();
+    let (input, mut errors) = tournament_input(&form, tr);
+    let mut form_error = None;
+    if errors.is_empty() {
+        match service::tournaments::create(&state.db, &actor, &input).await {
+            Ok(t) => return Ok(see_other(&format!("/admin/t/{}", t.id))),
+            Err(err) => match invalid_fields(&err) {
+                Some((message, fields)) => {
+                    errors = fields;
+                    form_error = Some(message);
+                }
+                None => return Err(PageError::from_service(err, ctx.lang)),
+            },
+        }
+    }
+    let mut fields = tournament_fields(&form, tr);
+    let rest = place_errors(&mut fields, &errors, &[]);
+    if form_error.is_none() || !rest.is_empty() {
+        form_error = Some(tr.t("error.form_invalid").to_string());
+    }
+    Ok(Page(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        NewTournamentPage {
+            tr,
+            ctx,
+            fields,
+            form_error,
+        },
+    )
+    .into_response())
+}
+
+/// A section as listed on the tournament page.
+pub struct SectionItem {
+    /// The section.
+    pub section: Section,
+    /// Catalogue key of its pairing system.
+    pub system_key: String,
+    /// Catalogue key of its status.
+    pub status_key: String,
+}
+
+impl From<Section> for SectionItem {
+    fn from(section: Section) -> SectionItem {
+        SectionItem {
+            system_key: format!("system.{}", section.pairing_system),
+            status_key: format!("section_status.{}", section.status),
+            section,
+        }
+    }
+}
+
+/// `GET /admin/t/{id}`: the overview, its sections, the form for a new section.
+#[derive(Template)]
+#[template(path = "admin/tournament.html")]
+pub struct TournamentPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// The tournament.
+    pub tournament: Tournament,
+    /// Catalogue key of the game.
+    pub game_key: String,
+    /// Catalogue key of the status.
+    pub status_key: String,
+    /// Its sections.
+    pub sections: Vec<SectionItem>,
+    /// The new-section form.
+    pub fields: Vec<Field>,
+    /// A message for the new-section form.
+    pub form_error: Option<String>,
+    /// A success message.
+    pub notice: Option<String>,
+    /// Why the TRF import was refused.
+    pub import_error: Option<String>,
+}
+
+const SYSTEMS: &[&str] = &["chinese", "dutch", "round_robin"];
+const ENTRY_TYPES: &[&str] = &["individual", "doubles"];
+const PRESETS: &[&str] = &[
+    "",
+    "cxa2011_opp",
+    "cxa2011_prog",
+    "seed002_main",
+    "seed002_supp",
+    "seed004_tw",
+    "fide_swiss",
+];
+const SETUP_MODES: &[&str] = &["", "none", "duplicate", "per_board"];
+
+fn section_fields(form: &Fields, tr: Tr) -> Vec<Field> {
+    vec![
+        Field::new("name", "table.name", "text", form).required(),
+        Field::new("pairing_system", "tournament.system", "select", form).select(
+            SYSTEMS,
+            Some("system"),
+            tr,
+            "chinese",
+        ),
+        Field::new("rounds", "tournament.rounds", "number", form).required(),
+        Field::new("entry_type", "adm.entry_type", "select", form).select(
+            ENTRY_TYPES,
+            Some("adm.entry_type"),
+            tr,
+            "individual",
+        ),
+        Field::new("preset", "adm.preset", "select", form).select(PRESETS, None, tr, ""),
+        Field::new("foul_threshold", "adm.foul_threshold", "number", form),
+        Field::new("cap", "adm.cap", "number", form),
+        Field::new("min_entries", "adm.min_entries", "number", form),
+        Field::new("setup_mode", "adm.setup_mode", "select", form).select(
+            SETUP_MODES,
+            Some("adm.setup_mode"),
+            tr,
+            "",
+        ),
+        Field::new("payment_required", "adm.payment_required", "checkbox", form),
+        Field::new("avoid_same_club", "adm.avoid_same_club", "checkbox", form),
+        Field::new(
+            "pair_checked_in_only",
+            "adm.pair_checked_in_only",
+            "checkbox",
+            form,
+        ),
+    ]
+}
+
+fn section_input(form: &Fields, tr: Tr) -> (SectionInput, FieldErrors) {
+    let mut errors = FieldErrors::new();
+    let input = SectionInput {
+        name: Some(form.get("name").cloned().unwrap_or_default()),
+        pairing_system: text(form, "pairing_system"),
+        rounds: number(form, "rounds", tr, &mut errors),
+        entry_type: text(form, "entry_type"),
+        preset: text(form, "preset"),
+        foul_threshold: number(form, "foul_threshold", tr, &mut errors),
+        cap: number(form, "cap", tr, &mut errors),
+        min_entries: number(form, "min_entries", tr, &mut errors),
+        setup_mode: text(form, "setup_mode"),
+        payment_required: Some(checkbox(form, "payment_required")),
+        avoid_same_club: Some(checkbox(form, "avoid_same_club")),
+        pair_checked_in_only: Some(checkbox(form, "pair_checked_in_only")),
+        ..SectionInput::default()
+    };
+    (input, errors)
+}
+
+async fn tournament_page(
+    state: &AppState,
+    actor: &Actor,
+    ctx: PageCtx,
+    id: Uuid,
+    extras: SectionExtras,
+    status: StatusCode,
+) -> Result<Response, PageError> {
+    let tr = ctx.tr();
+    let tournament = service::tournaments::get(&state.db, id)
+        .await
+        .or_page(&ctx)?;
+    require(state, actor, id, Need::Scorer)
+        .await
+        .or_page(&ctx)?;
+    let sections = service::sections::list(&state.db, id).await.or_page(&ctx)?;
+    let mut fields = section_fields(&extras.form, tr);
+    let rest = place_errors(&mut fields, &extras.errors, &[]);
+    let form_error = extras
+        .form_error
+        .or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
+    let notice = extras.notice;
+    let import_error = extras.action_error;
+    Ok(Page(
+        status,
+        TournamentPage {
+            tr,
+            game_key: format!("game.{}", tournament.game),
+            status_key: format!("status.{}", tournament.status),
+            tournament,
+            sections: sections.into_iter().map(SectionItem::from).collect(),
+            fields,
+            form_error,
+            notice,
+            import_error,
+            ctx,
+        },
+    )
+    .into_response())
+}
+
+/// The tournament page again with a refused import's message (409/422).
+pub async fn tournament_refused(
+    state: &AppState,
+    actor: &Actor,
+    ctx: PageCtx,
+    id: Uuid,
+    err: Error,
+) -> Result<Response, PageError> {
+    let status = crate::http::error::status(&err);
+    let extras = SectionExtras {
+        action_error: Some(err.to_string()),
+        ..SectionExtras::default()
+    };
+    tournament_page(state, actor, ctx, id, extras, status).await
+}
+
+/// `GET /admin/t/{tournament_id}`
+pub async fn show_tournament(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    uri: axum::http::Uri,
+    PagePath(id): PagePath<Uuid>,
+) -> Result<Response, PageError> {
+    let notice = done_notice(ctx.tr(), &uri);
+    tournament_page(
+        &state,
+        &actor,
+        ctx,
+        id,
+        SectionExtras {
+            notice,
+            ..SectionExtras::default()
+        },
+        StatusCode::OK,
+    )
+    .await
+}
+
+/// `POST /admin/t/{tournament_id}/sections`: creates a section and opens its page.
+pub async fn create_section(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    AppForm(form): AppForm<Fields>,
+) -> Result<Response, PageError> {
+    let tr = ctx.tr();
+    let (input, mut errors) = section_input(&form, tr);
+    let form_error;
+    if errors.is_empty() {
+        match service::sections::create(&state.db, &actor, id, &input).await {
+            Ok(s) => return Ok(see_other(&format!("/admin/s/{}", s.id))),
+            Err(err) => match invalid_fields(&err) {
+                Some((message, fields)) => {
+                    errors = fields;
+                    form_error = Some(message);
+                }
+                None => return Err(PageError::from_service(err, ctx.lang)),
+            },
+        }
+    } else {
+        form_error = Some(tr.t("error.form_invalid").to_string());
+    }
+    tournament_page(
+        &state,
+        &actor,
+        ctx,
+        id,
+        SectionExtras {
+            form,
+            errors,
+            form_error,
+            ..SectionExtras::default()
+        },
+        StatusCode::UNPROCESSABLE_ENTITY,
+    )
+    .await
+}

@@ -1,0 +1,244 @@
+//! The public knockout bracket of a section, on screen and printed.
+
+use crate::http::error::PageError;
+use crate::http::extract::PagePath;
+use crate::http::page::OrPage;
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::{load_section, nav, outcome_symbol, SectionNav, View};
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service;
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/s/{section_id}/bracket", get(show_bracket))
+        .route("/s/{section_id}/bracket/print", get(print_bracket))
+}
+
+// ---------------------------------------------------------------- bracket
+
+/// One side of a knockout match as shown.
+pub struct MatchSideLine {
+    /// Seed.
+    pub seed: String,
+    /// Name (empty until known).
+    pub name: String,
+    /// Outcome symbol per game, in game order.
+    pub games: Vec<&'static str>,
+    /// Game points of the regular games.
+    pub points: u32,
+    /// Won the match.
+    pub winner: bool,
+}
+
+/// One knockout match as shown.
+pub struct MatchLine {
+    /// Higher seed, then lower seed.
+    pub sides: Vec<MatchSideLine>,
+    /// The 3rd-place match.
+    pub third_place: bool,
+    /// Catalogue key of how it was decided when not by the regular games, else empty.
+    pub decided_key: String,
+}
+
+/// One round of the bracket.
+pub struct BracketRound {
+    /// Heading: final, semi-finals, quarter-finals, or "round of N".
+    pub title: String,
+    /// Matches by slot (the 3rd-place match last).
+    pub matches: Vec<MatchLine>,
+}
+
+/// What the bracket page shows.
+pub struct BracketData {
+    /// Rounds, first to final; empty when the section has no knockout stage.
+    pub rounds: Vec<BracketRound>,
+    /// Games per match.
+    pub best_of: i32,
+    /// The champion's name, once decided.
+    pub champion: String,
+}
+
+/// `GET /s/{section_id}/bracket`
+#[derive(Template)]
+#[template(path = "public/bracket.html")]
+pub struct BracketPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading and tabs.
+    pub nav: SectionNav,
+    /// The bracket.
+    pub data: BracketData,
+}
+
+/// `GET /s/{section_id}/bracket/print`
+#[derive(Template)]
+#[template(path = "print/bracket.html")]
+pub struct BracketPrint {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading.
+    pub nav: SectionNav,
+    /// The bracket.
+    pub data: BracketData,
+}
+
+fn round_title(tr: Tr, round: i32, rounds: i32) -> String {
+    match rounds - round {
+        0 => tr.t("bracket.final").to_string(),
+        1 => tr.t("bracket.semi").to_string(),
+        2 => tr.t("bracket.quarter").to_string(),
+        left => tr.fmt("bracket.round_of", 1u64 << (left + 1).clamp(0, 20)),
+    }
+}
+
+fn match_side(
+    side: Option<&service::knockout::MatchSide>,
+    m: &service::knockout::MatchView,
+    points: u32,
+) -> MatchSideLine {
+    let Some(side) = side else {
+        return MatchSideLine {
+            seed: String::new(),
+            name: String::new(),
+            games: Vec::new(),
+            points,
+            winner: false,
+        };
+    };
+    let games = m
+        .games
+        .iter()
+        .map(|g| {
+            // The service's result mapping, read from this side's colour in each game.
+            let (red, black) = service::state::result_codes(g.result.as_deref());
+            if g.red == side.entrant_id {
+                outcome_symbol(red)
+            } else {
+                outcome_symbol(black)
+            }
+        })
+        .collect();
+    MatchSideLine {
+        seed: side.seed.to_string(),
+        name: side.name.clone(),
+        games,
+        points,
+        winner: m.winner == Some(side.entrant_id),
+    }
+}
+
+fn bracket_data(tr: Tr, view: Option<service::knockout::BracketView>) -> BracketData {
+    let Some(view) = view else {
+        return BracketData {
+            rounds: Vec::new(),
+            best_of: 0,
+            champion: String::new(),
+        };
+    };
+    let last = view.matches.iter().map(|m| m.round).max().unwrap_or(0);
+    let mut rounds: Vec<BracketRound> = Vec::new();
+    let mut champion = String::new();
+    for m in &view.matches {
+        let line = MatchLine {
+            sides: vec![
+                match_side(m.high.as_ref(), m, m.score.high_points),
+                match_side(m.low.as_ref(), m, m.score.low_points),
+            ],
+            third_place: m.third_place,
+            decided_key: m
+                .decided_by
+                .as_deref()
+                .filter(|d| *d != "regular")
+                .map(|d| format!("bracket.decided_by.{d}"))
+                .unwrap_or_default(),
+        };
+        if view.champion.is_some() && !m.third_place && m.round == last {
+            for side in [&m.high, &m.low].into_iter().flatten() {
+                if Some(side.entrant_id) == view.champion {
+                    champion = side.name.clone();
+                }
+            }
+        }
+        let index = usize::try_from(m.round - 1).unwrap_or(0);
+        while rounds.len() <= index {
+            let number = rounds.len() as i32 + 1;
+            rounds.push(BracketRound {
+                title: round_title(tr, number, last),
+                matches: Vec::new(),
+            });
+        }
+        rounds[index].matches.push(line);
+    }
+    for round in &mut rounds {
+        // The 3rd-place match goes after the final.
+        round.matches.sort_by_key(|m| m.third_place);
+    }
+    BracketData {
+        rounds,
+        best_of: view.best_of,
+        champion,
+    }
+}
+
+async fn bracket(
+    state: AppState,
+    ctx: PageCtx,
+    id: Uuid,
+    view: View,
+) -> Result<Response, PageError> {
+    let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
+    let loaded = async {
+        // A section without a knockout stage shows an empty bracket, not an error.
+        let bracket = match service::knockout::get(&state.db, None, id).await {
+            Ok(b) => Some(b),
+            Err(service::Error::NotFound(_)) => None,
+            Err(err) => return Err(err),
+        };
+        let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
+        Ok::<_, service::Error>((bracket, rounds))
+    }
+    .await;
+    let (bracket, rounds) = loaded.or_page(&ctx)?;
+    let tr = ctx.tr();
+    let data = bracket_data(tr, bracket);
+    let nav = nav(&t, &s, &rounds, "bracket", 0, prizes);
+    Ok(match view {
+        View::Screen => Page(StatusCode::OK, BracketPage { tr, ctx, nav, data }).into_response(),
+        View::Print => Page(StatusCode::OK, BracketPrint { tr, ctx, nav, data }).into_response(),
+    })
+}
+
+/// `GET /s/{section_id}/bracket`
+pub async fn show_bracket(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    headers: axum::http::HeaderMap,
+) -> Response {
+    super::live::serve(&state.clone(), id, ctx, &headers, |ctx| {
+        bracket(state, ctx, id, View::Screen)
+    })
+    .await
+}
+
+/// `GET /s/{section_id}/bracket/print`
+pub async fn print_bracket(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Result<Response, PageError> {
+    bracket(state, ctx, id, View::Print).await
+}

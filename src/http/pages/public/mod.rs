@@ -1,0 +1,34 @@
+//! The public pages: no sign-in; what they show is what the services give a visitor (no
+//! contact data, no unpublished round, no unrevealed set-up).
+
+pub mod bracket;
+pub mod crosstable;
+pub mod entrants;
+pub mod games;
+pub mod home;
+pub mod live;
+pub mod pairings;
+pub mod prizes;
+pub mod register;
+pub mod setups;
+pub mod standings;
+pub mod tournament;
+
+use crate::http::AppState;
+use axum::Router;
+
+/// The routes of these pages.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .merge(home::router())
+        .merge(tournament::router())
+        .merge(register::router())
+        .merge(entrants::router())
+        .merge(pairings::router())
+        .merge(games::router())
+        .merge(standings::router())
+        .merge(crosstable::router())
+        .merge(bracket::router())
+        .merge(prizes::router())
+        .merge(setups::router())
+}

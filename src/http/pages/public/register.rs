@@ -1,0 +1,494 @@
+//! The public registration form `/t/{tournament_id}/register` (SPEC §3): no account needed,
+//! CSRF-checked and rate-limited; errors next to the fields with the entered values kept. The
+//! rules (cap, waitlist, window, waiver, fee tiers, doubles partner) are the service's.
+
+use crate::http::error::PageError;
+use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::OrPage;
+use crate::http::page::{Page, PageCtx};
+use crate::http::session::ClientIp;
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service;
+use crate::service::registrations::RegistrationInput;
+use crate::service::sections::Section;
+use crate::service::tournaments::Tournament;
+use crate::service::FieldErrors;
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde::Deserialize;
+use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new().route(
+        "/t/{tournament_id}/register",
+        get(show_register).post(create_registration),
+    )
+}
+
+/// The form as posted: every field is text, as browsers send it.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct RegisterForm {
+    /// The section chosen.
+    #[serde(default)]
+    pub section_id: String,
+    /// Name.
+    #[serde(default)]
+    pub name: String,
+    /// `m`, `f`, `x` or empty.
+    #[serde(default)]
+    pub gender: String,
+    /// Email.
+    #[serde(default)]
+    pub email: String,
+    /// Phone.
+    #[serde(default)]
+    pub phone: String,
+    /// Address.
+    #[serde(default)]
+    pub address: String,
+    /// Club.
+    #[serde(default)]
+    pub club: String,
+    /// Rating.
+    #[serde(default)]
+    pub rating: String,
+    /// Birth date (YYYY-MM-DD).
+    #[serde(default)]
+    pub birth_date: String,
+    /// School grade.
+    #[serde(default)]
+    pub school_grade: String,
+    /// Checkbox: member of the organising club.
+    #[serde(default)]
+    pub member: Option<String>,
+    /// Partner's name (doubles).
+    #[serde(default)]
+    pub partner_name: String,
+    /// Partner's gender (doubles).
+    #[serde(default)]
+    pub partner_gender: String,
+    /// Fee tier name.
+    #[serde(default)]
+    pub fee_tier: String,
+    /// Checkbox: the waiver is accepted.
+    #[serde(default)]
+    pub waiver_accepted: Option<String>,
+}
+
+/// A plain input field of the form.
+pub struct InputField {
+    /// Field name (also the id).
+    pub name: &'static str,
+    /// Catalogue key of the label.
+    pub label_key: &'static str,
+    /// `text`, `email`, `tel`, `date`, `number`.
+    pub kind: &'static str,
+    /// `autocomplete` value.
+    pub autocomplete: &'static str,
+    /// The value entered.
+    pub value: String,
+    /// Required.
+    pub required: bool,
+    /// Messages for this field.
+    pub error: Option<String>,
+}
+
+/// One option of a select.
+pub struct Choice {
+    /// Submitted value.
+    pub value: String,
+    /// Text shown.
+    pub label: String,
+    /// Chosen.
+    pub selected: bool,
+}
+
+/// `GET /t/{tournament_id}/register`
+#[derive(Template)]
+#[template(path = "public/register.html")]
+pub struct RegisterPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Tournament id.
+    pub tournament_id: String,
+    /// Tournament name.
+    pub tournament_name: String,
+    /// Sections open for registration.
+    pub sections: Vec<Choice>,
+    /// Message next to the section choice.
+    pub section_error: Option<String>,
+    /// The personal fields.
+    pub fields: Vec<InputField>,
+    /// Gender choices.
+    pub genders: Vec<Choice>,
+    /// Message next to the gender.
+    pub gender_error: Option<String>,
+    /// Member checkbox ticked.
+    pub member: bool,
+    /// Some section is for doubles: ask for the partner.
+    pub doubles: bool,
+    /// Partner fields.
+    pub partner_fields: Vec<InputField>,
+    /// Partner gender choices.
+    pub partner_genders: Vec<Choice>,
+    /// Fee tiers (empty: no fee).
+    pub tiers: Vec<Choice>,
+    /// Message next to the fee tier.
+    pub tier_error: Option<String>,
+    /// The waiver text, if the event has one.
+    pub waiver: String,
+    /// Waiver ticked.
+    pub waiver_accepted: bool,
+    /// Message next to the waiver.
+    pub waiver_error: Option<String>,
+    /// A message about the whole form (closed, cancelled, rate limited).
+    pub form_error: Option<String>,
+}
+
+/// The page after a registration.
+#[derive(Template)]
+#[template(path = "public/registered.html")]
+pub struct RegisteredPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Tournament id.
+    pub tournament_id: String,
+    /// Tournament name.
+    pub tournament_name: String,
+    /// Section id.
+    pub section_id: String,
+    /// Name registered.
+    pub name: String,
+    /// Catalogue key of the registration status.
+    pub status_key: String,
+    /// Place on the waitlist, or 0.
+    pub waitlist_position: u32,
+}
+
+fn genders(tr: Tr, chosen: &str) -> Vec<Choice> {
+    [
+        ("", "gender.unset"),
+        ("f", "gender.f"),
+        ("m", "gender.m"),
+        ("x", "gender.x"),
+    ]
+    .into_iter()
+    .map(|(value, key)| Choice {
+        value: value.to_string(),
+        label: tr.t(key).to_string(),
+        selected: value == chosen,
+    })
+    .collect()
+}
+
+fn first_error(errors: &FieldErrors, field: &str) -> Option<String> {
+    errors.get(field).map(|messages| messages.join("; "))
+}
+
+fn input(
+    name: &'static str,
+    label_key: &'static str,
+    kind: &'static str,
+    autocomplete: &'static str,
+    value: &str,
+    errors: &FieldErrors,
+) -> InputField {
+    InputField {
+        name,
+        label_key,
+        kind,
+        autocomplete,
+        value: value.to_string(),
+        required: name == "name" || name == "partner_name",
+        error: first_error(errors, name),
+    }
+}
+
+fn open_sections(sections: Vec<Section>) -> Vec<Section> {
+    // Which sections take registrations (window, cap) is decided by the service on submit;
+    // here only sections that can never take one are left out.
+    sections
+        .into_iter()
+        .filter(|s| s.status != "cancelled" && s.status != "finished")
+        .collect()
+}
+
+fn form_page(
+    ctx: PageCtx,
+    t: &Tournament,
+    sections: &[Section],
+    form: &RegisterForm,
+    errors: &FieldErrors,
+    form_error: Option<String>,
+) -> RegisterPage {
+    let tr = ctx.tr();
+    let chosen_section = if form.section_id.is_empty() && sections.len() == 1 {
+        sections[0].id.to_string()
+    } else {
+        form.section_id.clone()
+    };
+    let mut tiers: Vec<Choice> = Vec::new();
+    for s in sections {
+        for tier in &s.fee_tiers {
+            if !tiers.iter().any(|c| c.value == tier.name) {
+                tiers.push(Choice {
+                    value: tier.name.clone(),
+                    label: format!("{} ({})", tier.name, tier.amount),
+                    selected: form.fee_tier == tier.name,
+                });
+            }
+        }
+    }
+    RegisterPage {
+        tr,
+        tournament_id: t.id.to_string(),
+        tournament_name: t.name.clone(),
+        sections: sections
+            .iter()
+            .map(|s| Choice {
+                value: s.id.to_string(),
+                label: s.name.clone(),
+                selected: s.id.to_string() == chosen_section,
+            })
+            .collect(),
+        section_error: first_error(errors, "section_id"),
+        fields: vec![
+            input("name", "register.name", "text", "name", &form.name, errors),
+            input(
+                "club",
+                "register.club",
+                "text",
+                "organization",
+                &form.club,
+                errors,
+            ),
+            input(
+                "email",
+                "register.email",
+                "email",
+                "email",
+                &form.email,
+                errors,
+            ),
+            input("phone", "register.phone", "tel", "tel", &form.phone, errors),
+            input(
+                "address",
+                "register.address",
+                "text",
+                "address-line1",
+                &form.address,
+                errors,
+            ),
+            input(
+                "rating",
+                "register.rating",
+                "number",
+                "off",
+                &form.rating,
+                errors,
+            ),
+            input(
+                "birth_date",
+                "register.birth_date",
+                "date",
+                "bday",
+                &form.birth_date,
+                errors,
+            ),
+            input(
+                "school_grade",
+                "register.school_grade",
+                "text",
+                "off",
+                &form.school_grade,
+                errors,
+            ),
+        ],
+        genders: genders(tr, &form.gender),
+        gender_error: first_error(errors, "gender"),
+        member: form.member.is_some(),
+        doubles: sections.iter().any(|s| s.entry_type == "doubles"),
+        partner_fields: vec![input(
+            "partner_name",
+            "register.partner_name",
+            "text",
+            "off",
+            &form.partner_name,
+            errors,
+        )],
+        partner_genders: genders(tr, &form.partner_gender),
+        tiers,
+        tier_error: first_error(errors, "fee_tier"),
+        waiver: t.waiver_text.clone().unwrap_or_default(),
+        waiver_accepted: form.waiver_accepted.is_some(),
+        waiver_error: first_error(errors, "waiver_accepted"),
+        form_error,
+        ctx,
+    }
+}
+
+async fn load(state: &AppState, id: Uuid) -> service::Result<(Tournament, Vec<Section>)> {
+    let t = service::tournaments::get(&state.db, id).await?;
+    let sections = open_sections(service::sections::list(&state.db, id).await?);
+    Ok((t, sections))
+}
+
+/// `GET /t/{tournament_id}/register`
+pub async fn show_register(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Result<Response, PageError> {
+    let (t, sections) = load(&state, id).await.or_page(&ctx)?;
+    let ctx = ctx.with_default_tag(&t.default_language);
+    let page = form_page(
+        ctx,
+        &t,
+        &sections,
+        &RegisterForm::default(),
+        &FieldErrors::new(),
+        None,
+    );
+    Ok(Page(StatusCode::OK, page).into_response())
+}
+
+/// Text fields: empty means not given.
+fn given(text: &str) -> Option<String> {
+    let text = text.trim();
+    (!text.is_empty()).then(|| text.to_string())
+}
+
+/// Reads the form into the service's input; only what cannot even be parsed (a rating that is
+/// not a number, a malformed date) is reported here, every rule is the service's.
+fn to_input(form: &RegisterForm, tr: Tr) -> Result<RegistrationInput, FieldErrors> {
+    let mut errors = FieldErrors::new();
+    let rating = match given(&form.rating) {
+        None => None,
+        Some(text) => match text.parse::<i64>() {
+            Ok(n) => Some(n),
+            Err(_) => {
+                errors.insert("rating".into(), vec![tr.t("register.not_a_number").into()]);
+                None
+            }
+        },
+    };
+    let birth_date = match given(&form.birth_date) {
+        None => None,
+        Some(text) => match chrono::NaiveDate::parse_from_str(&text, "%Y-%m-%d") {
+            Ok(d) => Some(d),
+            Err(_) => {
+                errors.insert(
+                    "birth_date".into(),
+                    vec![tr.t("register.not_a_date").into()],
+                );
+                None
+            }
+        },
+    };
+    if !errors.is_empty() {
+        return Err(errors);
+    }
+    Ok(RegistrationInput {
+        name: form.name.clone(),
+        gender: given(&form.gender),
+        email: given(&form.email),
+        phone: given(&form.phone),
+        address: given(&form.address),
+        club: given(&form.club),
+        member: Some(form.member.is_some()),
+        rating,
+        birth_date,
+        school_grade: given(&form.school_grade),
+        partner_name: given(&form.partner_name),
+        partner_gender: given(&form.partner_gender),
+        fee_tier: given(&form.fee_tier),
+        waiver_accepted: Some(form.waiver_accepted.is_some()),
+    })
+}
+
+/// `POST /t/{tournament_id}/register`
+pub async fn create_registration(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    AppForm(form): AppForm<RegisterForm>,
+) -> Result<Response, PageError> {
+    let (t, sections) = load(&state, id).await.or_page(&ctx)?;
+    let ctx = ctx.with_default_tag(&t.default_language);
+    let tr = ctx.tr();
+    let again = |ctx, status, errors: FieldErrors, form_error: Option<String>| {
+        Page(
+            status,
+            form_page(ctx, &t, &sections, &form, &errors, form_error),
+        )
+        .into_response()
+    };
+    let Some(section) = sections
+        .iter()
+        .find(|s| s.id.to_string() == form.section_id)
+    else {
+        let mut errors = FieldErrors::new();
+        errors.insert(
+            "section_id".into(),
+            vec![tr.t("register.choose_section").into()],
+        );
+        return Ok(again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None));
+    };
+    let input = match to_input(&form, tr) {
+        Ok(input) => input,
+        Err(errors) => return Ok(again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None)),
+    };
+    // The same limiter as the API's: per address and section, shared by every instance.
+    match service::throttle::registration_attempt(&state.db, &state.security.limits, ip, section.id)
+        .await
+    {
+        Ok(()) => {}
+        Err(service::Error::TooManyAttempts(_)) => {
+            let message = tr.t("register.too_many").to_string();
+            return Ok(again(
+                ctx,
+                StatusCode::TOO_MANY_REQUESTS,
+                FieldErrors::new(),
+                Some(message),
+            ));
+        }
+        Err(err) => return Ok(PageError::from_service(err, ctx.lang).into_response()),
+    }
+    Ok(
+        match service::registrations::register(&state.db, section.id, &input).await {
+            Ok(view) => Page(
+                StatusCode::CREATED,
+                RegisteredPage {
+                    tr,
+                    tournament_id: t.id.to_string(),
+                    tournament_name: t.name.clone(),
+                    section_id: section.id.to_string(),
+                    name: view.name,
+                    status_key: format!("registration.{}", view.status),
+                    waitlist_position: view.waitlist_position.unwrap_or(0),
+                    ctx,
+                },
+            )
+            .into_response(),
+            Err(service::Error::Invalid { fields, message }) => {
+                let form_error = fields.is_empty().then_some(message);
+                again(ctx, StatusCode::UNPROCESSABLE_ENTITY, fields, form_error)
+            }
+            Err(service::Error::Conflict(message)) => {
+                again(ctx, StatusCode::CONFLICT, FieldErrors::new(), Some(message))
+            }
+            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        },
+    )
+}

@@ -1,0 +1,199 @@
+//! What pages of several features share: number formats, the section heading and tabs, the
+//! tournament list item, QR codes, the set-up diagram, the account form helpers.
+
+pub mod account;
+pub mod board;
+pub mod setup;
+
+use crate::http::error::PageError;
+use crate::http::page::PageCtx;
+use crate::http::AppState;
+use crate::service;
+use crate::service::rounds::RoundView;
+use crate::service::sections::Section;
+use crate::service::tournaments::Tournament;
+use crate::service::tournaments::TournamentSummary;
+use arbiter_core::model::ResultCode;
+use serde_json::Value;
+use uuid::Uuid;
+
+/// Shows points and tiebreak numbers without trailing zeros (2, 1.5, 12.25).
+pub fn format_number(value: f64) -> String {
+    let text = format!("{value:.2}");
+    text.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// A tiebreak value as text: a number, or a sequence (PREV, CUT_EARLY) separated by spaces.
+pub fn format_value(value: Option<&Value>) -> String {
+    match value {
+        Some(Value::Number(n)) => n.as_f64().map(format_number).unwrap_or_default(),
+        Some(Value::Array(list)) => list
+            .iter()
+            .map(|v| format_value(Some(v)))
+            .collect::<Vec<_>>()
+            .join(" "),
+        _ => String::new(),
+    }
+}
+
+pub fn date_range(t: &Tournament) -> String {
+    match (t.starts_on, t.ends_on) {
+        (Some(a), Some(b)) if a != b => format!("{a} – {b}"),
+        (Some(a), _) => a.to_string(),
+        (None, Some(b)) => b.to_string(),
+        (None, None) => String::new(),
+    }
+}
+
+// ---------------------------------------------------------------- section pages
+
+/// The heading and tabs shared by the section pages.
+pub struct SectionNav {
+    /// Tournament id.
+    pub tournament_id: String,
+    /// Tournament name.
+    pub tournament_name: String,
+    /// Section id.
+    pub section_id: String,
+    /// Section name.
+    pub section_name: String,
+    /// Rounds paired so far.
+    pub rounds: Vec<i32>,
+    /// The page shown: `entrants`, `pairings`, `standings`, `crosstable`, `bracket`.
+    pub tab: &'static str,
+    /// The round shown (pairings), else 0.
+    pub round: i32,
+    /// Rounds planned.
+    pub planned_rounds: i32,
+    /// The section has a prize table (the prize list is linked).
+    pub prizes: bool,
+    /// The section's rounds have hidden-piece set-ups (Jieqi, Banqi), linked from each round.
+    pub setups: bool,
+}
+
+impl SectionNav {
+    /// Whether round `n` is the one shown.
+    pub fn is_round(&self, n: &i32) -> bool {
+        self.tab == "pairings" && self.round == *n
+    }
+}
+
+/// Loads the tournament and section of a section page (and whether it has prizes) and fixes
+/// the page language to the event's default unless the visitor chose one.
+pub async fn load_section(
+    state: &AppState,
+    ctx: PageCtx,
+    section_id: Uuid,
+) -> Result<(PageCtx, Tournament, Section, bool), PageError> {
+    let lang = ctx.lang;
+    let section = service::sections::get(&state.db, section_id)
+        .await
+        .map_err(|err| PageError::from_service(err, lang))?;
+    let tournament = service::tournaments::get(&state.db, section.tournament_id)
+        .await
+        .map_err(|err| PageError::from_service(err, lang))?;
+    let prizes = service::prizes::get(&state.db, section_id)
+        .await
+        .map_err(|err| PageError::from_service(err, lang))?;
+    let ctx = ctx.with_default_tag(&tournament.default_language);
+    Ok((ctx, tournament, section, !prizes.prizes.is_empty()))
+}
+
+pub fn nav(
+    t: &Tournament,
+    s: &Section,
+    rounds: &[RoundView],
+    tab: &'static str,
+    round: i32,
+    prizes: bool,
+) -> SectionNav {
+    SectionNav {
+        tournament_id: t.id.to_string(),
+        tournament_name: t.name.clone(),
+        section_id: s.id.to_string(),
+        section_name: s.name.clone(),
+        rounds: rounds.iter().map(|r| r.number).collect(),
+        tab,
+        round,
+        planned_rounds: s.rounds,
+        prizes,
+        setups: s.setup_mode != "none" && crate::service::setups::variant(&t.game).is_some(),
+    }
+}
+
+/// Screen or print view.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum View {
+    Screen,
+    Print,
+}
+
+/// A QR code of `text` as inline SVG.
+pub fn qr_svg(text: &str) -> String {
+    match qrcode::QrCode::new(text.as_bytes()) {
+        Ok(code) => code
+            .render::<qrcode::render::svg::Color<'_>>()
+            .min_dimensions(120, 120)
+            .build()
+            // Inline SVG in HTML takes no XML declaration.
+            .split_once("<svg")
+            .map(|(_, rest)| format!("<svg{rest}"))
+            .unwrap_or_default(),
+        Err(_) => String::new(),
+    }
+}
+
+/// One row of the list.
+pub struct TournamentItem {
+    /// Id, for the link.
+    pub id: String,
+    /// Name.
+    pub name: String,
+    /// Catalogue key of the game name.
+    pub game_key: String,
+    /// Catalogue key of the status.
+    pub status_key: String,
+    /// First day (ISO), or empty.
+    pub date: String,
+    /// Venue, or empty.
+    pub venue: String,
+}
+
+impl From<TournamentSummary> for TournamentItem {
+    fn from(t: TournamentSummary) -> TournamentItem {
+        TournamentItem {
+            id: t.tournament_id.to_string(),
+            name: t.name,
+            game_key: format!("game.{}", t.game),
+            status_key: format!("status.{}", t.status),
+            date: t.starts_on.map(|d| d.to_string()).unwrap_or_default(),
+            venue: t.venue.unwrap_or_default(),
+        }
+    }
+}
+
+/// The symbol of a result code as printed in crosstables.
+pub fn outcome_symbol(code: ResultCode) -> &'static str {
+    match code {
+        ResultCode::Win | ResultCode::UnratedWin => "1",
+        ResultCode::Draw | ResultCode::UnratedDraw => "½",
+        ResultCode::Loss | ResultCode::UnratedLoss => "0",
+        ResultCode::ForfeitWin => "+",
+        ResultCode::ForfeitLoss => "−",
+        _ => "",
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn numbers_show_without_trailing_zeros() {
+        assert_eq!(format_number(2.0), "2");
+        assert_eq!(format_number(1.5), "1.5");
+        assert_eq!(format_number(12.25), "12.25");
+        assert_eq!(format_number(0.0), "0");
+        assert_eq!(format_value(Some(&serde_json::json!([1.0, 2.5]))), "1 2.5");
+    }
+}

@@ -1,0 +1,114 @@
+//! The arbiter's desk of a section (台面): everything its dashboard page shows, loaded in one
+//! call, and what the desk may do now (pair the next round; publish, edit or unpair a round).
+//! The rules for those actions live here, next to the services that enforce them, so that a
+//! page only shows what the services would accept.
+
+use super::access::{self, Need};
+use super::entrants::{EntrantView, ForbiddenPair, RequestedBye};
+use super::registrations::RegistrationView;
+use super::rounds::RoundView;
+use super::sections::Section;
+use super::tournaments::Tournament;
+use super::users::Actor;
+use super::Result;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+/// What may be done with one round at the desk.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundActions {
+    /// Round number.
+    pub number: i32,
+    /// It can be published (paired, not yet public).
+    pub can_publish: bool,
+    /// Its boards can be edited by hand (paired, unpublished, no result yet).
+    pub editable: bool,
+    /// It is the last round, the one that can be unpaired.
+    pub last: bool,
+    /// Boards with a game (not the bye).
+    pub games: usize,
+    /// Games with a result.
+    pub results: usize,
+}
+
+/// What the desk may do in a section now.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Actions {
+    /// Another round can be paired (fewer rounds than planned, section not cancelled).
+    pub can_pair: bool,
+    /// Per round, in round order.
+    pub rounds: Vec<RoundActions>,
+}
+
+/// The actions the desk offers for `section` with `rounds` paired.
+pub fn actions(section: &Section, rounds: &[RoundView]) -> Actions {
+    let paired = rounds.last().map_or(0, |r| r.number);
+    let count = rounds.len();
+    Actions {
+        can_pair: paired < section.rounds && section.status != "cancelled",
+        rounds: rounds
+            .iter()
+            .enumerate()
+            .map(|(i, r)| {
+                let games = r.boards.iter().filter(|b| b.black.is_some()).count();
+                let results = r
+                    .boards
+                    .iter()
+                    .filter(|b| b.black.is_some() && b.result.is_some())
+                    .count();
+                RoundActions {
+                    number: r.number,
+                    can_publish: r.status == "paired",
+                    editable: r.status == "paired" && results == 0,
+                    last: i + 1 == count,
+                    games,
+                    results,
+                }
+            })
+            .collect(),
+    }
+}
+
+/// A section's desk: the section, its tournament, entrants (with contact data for those who
+/// may see it), registrations, rounds, requested byes, forbidden pairs, and the actions.
+pub struct Desk {
+    /// The tournament.
+    pub tournament: Tournament,
+    /// The section.
+    pub section: Section,
+    /// Its entrants.
+    pub entrants: Vec<EntrantView>,
+    /// Its registrations.
+    pub registrations: Vec<RegistrationView>,
+    /// Its rounds, in order.
+    pub rounds: Vec<RoundView>,
+    /// Requested byes not yet used.
+    pub byes: Vec<RequestedBye>,
+    /// Pairs that must not meet.
+    pub forbidden: Vec<ForbiddenPair>,
+    /// What the desk may do now.
+    pub actions: Actions,
+}
+
+/// Loads the desk of a section for `actor` (its staff; scorers may look).
+pub async fn get(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result<Desk> {
+    let section = super::sections::get(pool, section_id).await?;
+    access::require_first(pool, actor, section.tournament_id, Need::Scorer).await?;
+    let tournament = super::tournaments::get(pool, section.tournament_id).await?;
+    let entrants = super::entrants::list(pool, Some(actor), section_id).await?;
+    let registrations = super::registrations::list(pool, Some(actor), section_id).await?;
+    let rounds = super::rounds::list(pool, section_id).await?;
+    let byes = super::entrants::requested_byes(pool, section_id).await?;
+    let forbidden = super::entrants::forbidden_pairs(pool, section_id).await?;
+    let actions = actions(&section, &rounds);
+    Ok(Desk {
+        tournament,
+        section,
+        entrants,
+        registrations,
+        rounds,
+        byes,
+        forbidden,
+        actions,
+    })
+}
