@@ -1,7 +1,7 @@
 //! Errors to responses, in one place: `status` maps every `service::Error` to a status code;
 //! `ApiError` renders JSON `{"message", "errors"}`, `PageError` an HTML page.
 
-use super::page::{Page, PageCtx};
+use super::page::{Language, Page, PageCtx};
 use crate::i18n::{Lang, Tr};
 use crate::service::{Error, FieldErrors};
 use askama::Template;
@@ -202,6 +202,18 @@ impl IntoResponse for PageError {
 }
 
 /// Unknown paths outside the API.
-pub async fn not_found(super::page::Language(lang): super::page::Language) -> Response {
+pub async fn not_found(Language(lang): Language) -> Response {
     PageError::new(StatusCode::NOT_FOUND, lang, "error.not_found", "").into_response()
+}
+
+/// A service result on a page: its error becomes the error page, in the page's language.
+pub trait OrPage<T> {
+    /// The value, or the error page for the error.
+    fn or_page(self, ctx: &PageCtx) -> Result<T, PageError>;
+}
+
+impl<T> OrPage<T> for crate::service::Result<T> {
+    fn or_page(self, ctx: &PageCtx) -> Result<T, PageError> {
+        self.map_err(|err| PageError::from_service(err, ctx.lang))
+    }
 }

@@ -4,7 +4,6 @@
 
 use super::error::ApiError;
 use super::error::PageError;
-use super::page::LangPrefs;
 use super::session;
 use crate::i18n::{Lang, Tr};
 use axum::body::Bytes;
@@ -105,7 +104,7 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned> FromRequest<S> for AppForm<
             csrf: Option<String>,
         }
         let (parts, body) = request.into_parts();
-        let lang = LangPrefs::from_parts(&parts).resolve(Lang::ZhHant);
+        let lang = session::lang_prefs(&parts).resolve(Lang::ZhHant);
         let tr = Tr { lang };
         let is_form = parts
             .headers
@@ -208,7 +207,7 @@ impl<S: Send + Sync, T: serde::de::DeserializeOwned + Send> FromRequestParts<S> 
             Ok(axum::extract::Path(value)) => Ok(PagePath(value)),
             Err(rejection) => {
                 tracing::debug!(%rejection, "page path rejected");
-                let lang = LangPrefs::from_parts(parts).resolve(Lang::ZhHant);
+                let lang = session::lang_prefs(parts).resolve(Lang::ZhHant);
                 Err(PageError::new(
                     StatusCode::NOT_FOUND,
                     lang,
@@ -251,7 +250,7 @@ impl<S: Send + Sync> FromRequest<S> for UploadForm {
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
         let (parts, body) = request.into_parts();
-        let lang = LangPrefs::from_parts(&parts).resolve(Lang::ZhHant);
+        let lang = session::lang_prefs(&parts).resolve(Lang::ZhHant);
         let tr = Tr { lang };
         let multipart = parts
             .headers

@@ -1,18 +1,28 @@
 //! What every HTML page shares: the visitor's language, the layout's context (CSRF token,
 //! user, language links) and the HTML response type.
 
-use super::error::PageError;
-use super::session;
-use super::AppState;
 use crate::i18n::{Lang, Tr};
 use crate::service::users::Actor;
 use askama::Template;
-use axum::extract::FromRequestParts;
-use axum::http::header::ACCEPT_LANGUAGE;
-use axum::http::request::Parts;
-use axum::http::StatusCode;
+use axum::http::header::COOKIE;
+use axum::http::{HeaderMap, StatusCode};
 use axum::response::{Html, IntoResponse, Response};
-use std::convert::Infallible;
+
+/// Name of the language cookie.
+pub const LANG_COOKIE: &str = "lang";
+
+/// The value of cookie `name` in a request, if present.
+pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
+    headers
+        .get_all(COOKIE)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(';'))
+        .find_map(|c| {
+            let (k, v) = c.trim().split_once('=')?;
+            (k == name).then_some(v)
+        })
+}
 
 /// The raw `lang` parameter of a query string.
 pub fn query_lang(query: Option<&str>) -> Option<String> {
@@ -32,16 +42,12 @@ pub struct LangPrefs {
 }
 
 impl LangPrefs {
-    /// Reads the preferences of a request.
-    pub fn from_parts(parts: &Parts) -> LangPrefs {
+    /// The preferences as read from a request: `?lang=`, the cookie, `Accept-Language`.
+    pub fn new(query: Option<String>, cookie: Option<String>, accept: Option<String>) -> LangPrefs {
         LangPrefs {
-            query: query_lang(parts.uri.query()),
-            cookie: session::cookie(&parts.headers, session::LANG_COOKIE).map(str::to_string),
-            accept: parts
-                .headers
-                .get(ACCEPT_LANGUAGE)
-                .and_then(|v| v.to_str().ok())
-                .map(str::to_string),
+            query,
+            cookie,
+            accept,
         }
     }
 
@@ -59,14 +65,6 @@ impl LangPrefs {
 /// The visitor's language: `?lang=`, the `lang` cookie, `Accept-Language`, else zh-Hant.
 #[derive(Debug, Clone, Copy)]
 pub struct Language(pub Lang);
-
-impl<S: Send + Sync> FromRequestParts<S> for Language {
-    type Rejection = Infallible;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        Ok(Language(LangPrefs::from_parts(parts).resolve(Lang::ZhHant)))
-    }
-}
 
 /// One entry of the language switch.
 #[derive(Debug, Clone)]
@@ -102,9 +100,9 @@ pub struct PageCtx {
     pub actor: Option<Actor>,
     /// The language switch.
     pub lang_links: Vec<LangLink>,
-    prefs: LangPrefs,
-    path: String,
-    other_query: Vec<String>,
+    pub(in crate::http) prefs: LangPrefs,
+    pub(in crate::http) path: String,
+    pub(in crate::http) other_query: Vec<String>,
 }
 
 impl PageCtx {
@@ -157,7 +155,7 @@ impl PageCtx {
         ]
     }
 
-    fn build_links(&mut self) {
+    pub(in crate::http) fn build_links(&mut self) {
         self.lang_links = Lang::ALL
             .iter()
             .map(|&lang| {
@@ -171,53 +169,6 @@ impl PageCtx {
                 }
             })
             .collect();
-    }
-}
-
-impl FromRequestParts<AppState> for PageCtx {
-    type Rejection = PageError;
-
-    async fn from_request_parts(
-        parts: &mut Parts,
-        state: &AppState,
-    ) -> Result<Self, Self::Rejection> {
-        let prefs = LangPrefs::from_parts(parts);
-        let lang = prefs.resolve(Lang::ZhHant);
-        let user = session::session_user(parts, state)
-            .await
-            .map_err(|err| PageError::from_service(err, lang))?;
-        let other_query = parts
-            .uri
-            .query()
-            .unwrap_or("")
-            .split('&')
-            .filter(|pair| !pair.is_empty() && !pair.starts_with("lang="))
-            .map(str::to_string)
-            .collect();
-        let mut ctx = PageCtx {
-            lang,
-            csrf: session::csrf_token(parts),
-            user: user.as_ref().map(|actor| actor.username.clone()),
-            actor: user,
-            lang_links: Vec::new(),
-            prefs,
-            path: parts.uri.path().to_string(),
-            other_query,
-        };
-        ctx.build_links();
-        Ok(ctx)
-    }
-}
-
-/// A service result on a page: its error becomes the error page, in the page's language.
-pub trait OrPage<T> {
-    /// The value, or the error page for the error.
-    fn or_page(self, ctx: &PageCtx) -> Result<T, PageError>;
-}
-
-impl<T> OrPage<T> for crate::service::Result<T> {
-    fn or_page(self, ctx: &PageCtx) -> Result<T, PageError> {
-        self.map_err(|err| PageError::from_service(err, ctx.lang))
     }
 }
 

@@ -10,13 +10,15 @@
 //!   forge an arbiter's form.
 
 use super::error::PageError;
+pub use super::page::{cookie, LANG_COOKIE};
+use super::page::{query_lang, LangPrefs, Language, PageCtx};
 use crate::http::AppState;
 use crate::i18n::Lang;
 use crate::service;
 use crate::service::users::Actor;
 use axum::extract::{ConnectInfo, FromRequestParts, Request};
 use axum::http::header::{
-    CONTENT_SECURITY_POLICY, COOKIE, LOCATION, REFERRER_POLICY, SET_COOKIE, X_CONTENT_TYPE_OPTIONS,
+    CONTENT_SECURITY_POLICY, LOCATION, REFERRER_POLICY, SET_COOKIE, X_CONTENT_TYPE_OPTIONS,
     X_FRAME_OPTIONS,
 };
 use axum::http::request::Parts;
@@ -25,6 +27,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use rand_core::RngCore as _;
 use sha2::Digest as _;
+use std::convert::Infallible;
 use std::net::{IpAddr, SocketAddr};
 
 /// Name of the session cookie.
@@ -68,8 +71,6 @@ impl CookiePolicy {
 }
 /// Name of the anonymous CSRF cookie.
 pub const CSRF_COOKIE: &str = "arbiter_csrf";
-/// Name of the language cookie.
-pub const LANG_COOKIE: &str = "lang";
 /// Name of the CSRF field in every form.
 pub const CSRF_FIELD: &str = "csrf";
 
@@ -77,19 +78,6 @@ pub const CSRF_FIELD: &str = "csrf";
 const SESSION_MAX_AGE_SECS: u64 = 14 * 24 * 3600;
 /// The anonymous cookie and the language choice are kept for a year.
 const LONG_MAX_AGE_SECS: u64 = 365 * 24 * 3600;
-
-/// The value of cookie `name` in a request, if present.
-pub fn cookie<'a>(headers: &'a HeaderMap, name: &str) -> Option<&'a str> {
-    headers
-        .get_all(COOKIE)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(';'))
-        .find_map(|c| {
-            let (k, v) = c.trim().split_once('=')?;
-            (k == name).then_some(v)
-        })
-}
 
 /// A random 256-bit token, hex encoded (used for the anonymous cookie).
 fn random_token() -> String {
@@ -265,7 +253,7 @@ impl FromRequestParts<AppState> for CurrentUser {
                 Err(see_other(&format!("/login?{query}")))
             }
             Err(err) => {
-                let lang = super::page::LangPrefs::from_parts(parts).resolve(Lang::ZhHant);
+                let lang = lang_prefs(parts).resolve(Lang::ZhHant);
                 Err(PageError::from_service(err, lang).into_response())
             }
         }
@@ -316,9 +304,66 @@ impl FromRequestParts<AppState> for ClientIp {
     }
 }
 
+/// Reads the language preferences of a request.
+pub fn lang_prefs(parts: &Parts) -> LangPrefs {
+    LangPrefs::new(
+        query_lang(parts.uri.query()),
+        cookie(&parts.headers, LANG_COOKIE).map(str::to_string),
+        parts
+            .headers
+            .get(axum::http::header::ACCEPT_LANGUAGE)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_string),
+    )
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Language {
+    type Rejection = Infallible;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        Ok(Language(lang_prefs(parts).resolve(Lang::ZhHant)))
+    }
+}
+
+impl FromRequestParts<AppState> for PageCtx {
+    type Rejection = PageError;
+
+    async fn from_request_parts(
+        parts: &mut Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        let prefs = lang_prefs(parts);
+        let lang = prefs.resolve(Lang::ZhHant);
+        let user = session_user(parts, state)
+            .await
+            .map_err(|err| PageError::from_service(err, lang))?;
+        let other_query = parts
+            .uri
+            .query()
+            .unwrap_or("")
+            .split('&')
+            .filter(|pair| !pair.is_empty() && !pair.starts_with("lang="))
+            .map(str::to_string)
+            .collect();
+        let mut ctx = PageCtx {
+            lang,
+            csrf: csrf_token(parts),
+            user: user.as_ref().map(|actor| actor.username.clone()),
+            actor: user,
+            lang_links: Vec::new(),
+            prefs,
+            path: parts.uri.path().to_string(),
+            other_query,
+        };
+        ctx.build_links();
+        Ok(ctx)
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use axum::http::header::COOKIE;
 
     #[test]
     fn only_local_paths_are_followed_after_login() {

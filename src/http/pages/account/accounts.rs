@@ -2,9 +2,9 @@
 //! (`/admin/users`: create, disable, re-enable, delete, password-reset links) and the reset
 //! page (`/reset/{token}`). Through `service::users`, as the API.
 
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::account::{role_name, split_error, EmptyForm, Errors};
 use crate::http::pages::shared::qr_svg;
@@ -75,7 +75,7 @@ async fn account_page(
                 },
             )
             .into_response(),
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
         },
     )
 }
@@ -129,7 +129,7 @@ pub async fn change_password(
                     let status = StatusCode::UNPROCESSABLE_ENTITY;
                     account_page(&state, ctx, &actor, status, errors, false).await?
                 }
-                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
             },
         },
     )
@@ -146,7 +146,7 @@ pub async fn end_session(
     Ok(
         match service::users::revoke_session(&state.db, &actor, session_id).await {
             Ok(()) => see_other("/account"),
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
         },
     )
 }
@@ -169,7 +169,7 @@ pub async fn end_all_sessions(
                 );
                 response
             }
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
         },
     )
 }
@@ -232,7 +232,7 @@ async fn users_page_with(
             },
         )
         .into_response(),
-        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     })
 }
 
@@ -287,7 +287,7 @@ pub async fn create_user(
                     let status = StatusCode::UNPROCESSABLE_ENTITY;
                     users_page(&state, ctx, &actor, status, form.username, errors).await?
                 }
-                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
             },
         },
     )
@@ -349,7 +349,7 @@ pub async fn change_user(
                 let status = StatusCode::CONFLICT;
                 users_page(&state, ctx, &actor, status, String::new(), errors).await?
             }
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
         },
     })
 }
@@ -389,7 +389,7 @@ pub async fn show_reset(
                 },
             )
             .into_response(),
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
         },
     )
 }
@@ -414,7 +414,7 @@ pub async fn use_reset(
         .await
         .or_page(&ctx)?;
     if let Err(err) = service::throttle::link_attempt(&state.db, &state.security.limits, ip).await {
-        return Ok(PageError::from_service(err, ctx.lang).into_response());
+        return Err(PageError::from_service(err, ctx.lang));
     }
     Ok(
         match service::users::use_password_reset(&state.db, &token, &form.password).await {
@@ -431,7 +431,7 @@ pub async fn use_reset(
                     },
                 )
                 .into_response(),
-                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
             },
         },
     )

@@ -161,7 +161,7 @@ pub async fn create_session(
                 None,
                 Some(tr.t("login.failed")),
             ),
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
         },
     )
 }
@@ -180,7 +180,7 @@ pub async fn delete_session(
 ) -> Result<Response, PageError> {
     if let Some(token) = session::session_token(&headers, policy) {
         if let Err(err) = service::users::logout(&state.db, token).await {
-            return Ok(PageError::from_service(err, ctx.lang).into_response());
+            return Err(PageError::from_service(err, ctx.lang));
         }
     }
     let mut response = session::see_other("/");

@@ -1,8 +1,8 @@
 //! A tournament's audit log on the dashboard.
 
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::CurrentUser;
 use crate::http::AppState;

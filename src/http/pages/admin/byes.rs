@@ -5,9 +5,9 @@
 
 use super::form::{invalid_fields, number, ButtonForm, Fields};
 use super::section::{action_failed, section_page, FormTarget, SectionExtras};
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
-use crate::http::page::OrPage;
 use crate::http::page::PageCtx;
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;

@@ -1,7 +1,7 @@
 //! The arbiter dashboard under `/admin` (login required).
 
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::TournamentItem;
 use crate::http::session::CurrentUser;

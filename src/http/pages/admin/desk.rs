@@ -2,9 +2,9 @@
 //! fees and payments, and the totals paid, still due and to refund. Staff only: it carries
 //! payment data. The money rules are `service::registrations::desk`'s.
 
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::CurrentUser;
 use crate::http::AppState;

@@ -5,9 +5,9 @@
 //! was previewed. Through `service::interchange`.
 
 use super::form::{require, text, Fields};
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{PagePath, UploadForm, UPLOAD_LIMIT};
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;

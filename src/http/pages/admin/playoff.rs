@@ -5,9 +5,9 @@
 
 use super::form::{checkbox, number, place_errors, require, text, Field, Fields};
 use super::knockout::{match_rows, refused, MatchRow};
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;

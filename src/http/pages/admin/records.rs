@@ -10,10 +10,10 @@
 
 use super::form::{number, text, Fields};
 use crate::http::error::{ApiError, PageError};
+use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::board::{board_svg, script_of};
 use crate::http::session::{see_other, CurrentUser};
-use crate::http::extract::{AppForm, PagePath};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::records::{BanqiAid, GameContext, GameKey, RecordInput, Replay};

@@ -6,9 +6,9 @@
 //! anyway" button (the API's `confirm: true`).
 
 use super::form::{require, Choice, Fields};
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;

@@ -9,9 +9,9 @@
 
 use super::form::{number, require, text, Fields};
 use super::section_forms::{board_rows, choices, BoardRow, ResultChoice};
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::CurrentUser;
 use crate::http::AppState;

@@ -9,9 +9,10 @@
 
 use super::form::{done_notice, place_errors, Field, Fields};
 use super::section_forms::entrant_fields;
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
-use crate::http::page::{OrPage, Page, PageCtx};
+use crate::http::page::{Page, PageCtx};
 use crate::http::session::CurrentUser;
 use crate::http::AppState;
 use crate::i18n::Tr;

@@ -8,9 +8,9 @@
 //! would share ids with the add-entrant form there.
 
 use super::form::{checkbox, invalid_fields, number, place_errors, require, text, Field, Fields};
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;

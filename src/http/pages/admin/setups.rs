@@ -3,9 +3,9 @@
 //! salt (`service::setups::of_round` decides what is revealed).
 
 use super::form::require;
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::setup::{diagram, Diagram};
 use crate::http::session::CurrentUser;

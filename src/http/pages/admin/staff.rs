@@ -3,9 +3,9 @@
 //! accounts (one's own and the admins' user list) are in `accounts_admin`. Through
 //! `service::staff`, as the API.
 
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::account::{role_name, split_error, EmptyForm, Errors};
 use crate::http::pages::shared::qr_svg;
@@ -117,7 +117,7 @@ async fn staff_page(
         match service::staff::list_invitations(&state.db, actor, tournament_id).await {
             Ok(list) => (list, true),
             Err(service::Error::Forbidden(_)) => (Vec::new(), false),
-            Err(err) => return Ok(PageError::from_service(err, ctx.lang).into_response()),
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
         };
     Ok(Page(
         status,
@@ -191,7 +191,7 @@ pub async fn assign_staff(
                     )
                     .await?
                 }
-                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
             },
         },
     )
@@ -224,7 +224,7 @@ pub async fn remove_staff(
                     )
                     .await?
                 }
-                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
             },
         },
     )
@@ -328,7 +328,7 @@ pub async fn create_invitation(
                         )
                         .await?
                     }
-                    Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+                    Err(err) => return Err(PageError::from_service(err, ctx.lang)),
                 }
             }
         },
@@ -346,7 +346,7 @@ pub async fn withdraw_invitation(
     Ok(
         match service::staff::withdraw_invitation(&state.db, &actor, id, invitation_id).await {
             Ok(()) => see_other(&format!("/admin/t/{id}/staff")),
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
         },
     )
 }
@@ -396,7 +396,7 @@ pub async fn show_invitation(
                 },
             )
             .into_response(),
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
         },
     )
 }
@@ -431,7 +431,7 @@ pub async fn accept_invitation(
         if let Err(err) =
             service::throttle::link_attempt(&state.db, &state.security.limits, ip).await
         {
-            return Ok(PageError::from_service(err, ctx.lang).into_response());
+            return Err(PageError::from_service(err, ctx.lang));
         }
     }
     let account = Acceptance {
@@ -448,9 +448,7 @@ pub async fn accept_invitation(
                             response.headers_mut(),
                             &session::session_cookie(&session, policy),
                         ),
-                        Err(err) => {
-                            return Ok(PageError::from_service(err, ctx.lang).into_response())
-                        }
+                        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
                     }
                 }
                 response
@@ -468,7 +466,7 @@ pub async fn accept_invitation(
                     },
                 )
                 .into_response(),
-                Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
             },
         },
     )

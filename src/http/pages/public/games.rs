@@ -5,9 +5,9 @@
 //! last move (or after `?ply=N`, each move being a link) without script; `static/js/records.js`
 //! adds step and jump controls that redraw the board from each move's FEN.
 
-use crate::http::error::PageError;
+use crate::http::error::{OrPage, PageError};
 use crate::http::extract::PagePath;
-use crate::http::page::{OrPage, Page, PageCtx};
+use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::board::{board_svg, hidden_attr, script_of};
 use crate::http::pages::shared::{load_section, nav, SectionNav};
 use crate::http::AppState;

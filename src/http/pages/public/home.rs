@@ -1,7 +1,7 @@
 //! The home page: every tournament, with an empty-state message.
 
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::TournamentItem;
 use crate::http::AppState;

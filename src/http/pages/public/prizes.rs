@@ -1,8 +1,8 @@
 //! The printed prize list of a section.
 
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::{load_section, nav, SectionNav};
 use crate::http::AppState;

@@ -2,9 +2,9 @@
 //! CSRF-checked and rate-limited; errors next to the fields with the entered values kept. The
 //! rules (cap, waitlist, window, waiver, fee tiers, doubles partner) are the service's.
 
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::ClientIp;
 use crate::http::AppState;
@@ -463,7 +463,7 @@ pub async fn create_registration(
                 Some(message),
             ));
         }
-        Err(err) => return Ok(PageError::from_service(err, ctx.lang).into_response()),
+        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     }
     Ok(
         match service::registrations::register(&state.db, section.id, &input).await {
@@ -488,7 +488,7 @@ pub async fn create_registration(
             Err(service::Error::Conflict(message)) => {
                 again(ctx, StatusCode::CONFLICT, FieldErrors::new(), Some(message))
             }
-            Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
         },
     )
 }

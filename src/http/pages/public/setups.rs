@@ -1,9 +1,9 @@
 //! The revealed hidden-piece set-ups of a round (Jieqi, Banqi), once the round is over.
 
 use super::pairings::load_round;
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::SectionNav;
 use crate::http::AppState;

@@ -1,8 +1,8 @@
 //! `GET /t/{id}`: the tournament's public home page.
 
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
-use crate::http::page::OrPage;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::date_range;
 use crate::http::AppState;
