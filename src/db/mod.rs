@@ -6,6 +6,7 @@ pub mod audit;
 pub mod entrant;
 pub mod knockout;
 pub mod prize;
+pub mod record;
 pub mod registration;
 pub mod round;
 pub mod section;

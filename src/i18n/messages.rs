@@ -559,6 +559,57 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "嘗試次數過多，請稍候幾分鐘再試",
         "尝试次数过多，请稍候几分钟再试",
     ),
+    // Game records (service::records).
+    (
+        "a record may have at most 16384 bytes",
+        "棋譜最多 16384 位元組",
+        "棋谱最多 16384 字节",
+    ),
+    (
+        "a record may have at most 600 half-moves",
+        "棋譜最多 600 步（半回合）",
+        "棋谱最多 600 步（半回合）",
+    ),
+    (
+        "the record was changed meanwhile (version {}, you sent {}); reload and try again",
+        "棋譜已被他人修改（版本 {}，您送出的是 {}）；請重新載入後再試",
+        "棋谱已被他人修改（版本 {}，您提交的是 {}）；请重新加载后再试",
+    ),
+    (
+        "ply {}: cannot read \"{}\" as a move in this notation",
+        "第 {} 步：「{}」不是此記譜法的著法",
+        "第 {} 步：“{}”不是此记谱法的着法",
+    ),
+    (
+        "ply {}: \"{}\" is not a legal move here",
+        "第 {} 步：「{}」在此局面不合規則",
+        "第 {} 步：“{}”在此局面不合规则",
+    ),
+    (
+        "ply {}: \"{}\" fits more than one move ({}); say which piece",
+        "第 {} 步：「{}」可指多步（{}）；請註明是哪一子（前、後等）",
+        "第 {} 步：“{}”可指多步（{}）；请注明是哪一子（前、后等）",
+    ),
+    (
+        "ply {}: \"{}\" moves the face-down piece on {}; add the piece it turned out to be",
+        "第 {} 步：「{}」走動 {} 的暗子；請在末尾加上翻出的棋子",
+        "第 {} 步：“{}”走动 {} 的暗子；请在末尾加上翻出的棋子",
+    ),
+    (
+        "ply {}: \"{}\" reveals {} on {}, but the set-up put {} there",
+        "第 {} 步：「{}」翻出 {}（{}），但布局在該處是 {}",
+        "第 {} 步：“{}”翻出 {}（{}），但布局在该处是 {}",
+    ),
+    (
+        "ply {}: \"{}\" cannot reveal that on {}: {}",
+        "第 {} 步：「{}」在 {} 翻出的棋子不符：{}",
+        "第 {} 步：“{}”在 {} 翻出的棋子不符：{}",
+    ),
+    (
+        "ply {}: \"{}\" cannot reveal {} on {}: {}",
+        "第 {} 步：「{}」不能翻出 {}（{}）：{}",
+        "第 {} 步：“{}”不能翻出 {}（{}）：{}",
+    ),
 ];
 
 /// `message` in `lang`: its template's translation with the message's own values, or the

@@ -8,6 +8,7 @@ pub mod entrants;
 pub mod interchange;
 pub mod knockout;
 pub mod prizes;
+pub mod records;
 pub mod registrations;
 pub mod rounds;
 pub mod sections;

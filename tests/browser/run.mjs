@@ -20,6 +20,7 @@ import { registerDashboardTests } from './dashboard.mjs';
 import { registerPrintTests } from './prints.mjs';
 import { registerCrawlTests } from './crawl.mjs';
 import { registerStaffTests } from './staff.mjs';
+import { registerRecordTests } from './records.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -511,6 +512,7 @@ test('an arbiter creates an event and runs round 1 from the desk', async ({ page
 registerDashboardTests({ test, logIn, assert, base: () => base, out, join });
 registerPrintTests({ test, logIn, assert, api, data, base: () => base, out, join, EVIL });
 registerStaffTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
+registerRecordTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 // Last: it crawls what the tests before it made.
 registerCrawlTests({ test, logIn, assert, base: () => base, EVIL });
 

@@ -54,6 +54,11 @@ fn rule(method: &str, path: &str) -> Who {
         ("PUT", "/api/v1/boards/{id}/result") | ("POST", "/api/v1/matches/{id}/games") => {
             Who::Scorer
         }
+        // Game records: entered and checked by the tournament's staff, scorers included.
+        ("PUT", "/api/v1/boards/{id}/record")
+        | ("POST", "/api/v1/boards/{id}/record/check")
+        | ("PUT", "/api/v1/matches/{id}/games/{n}/record")
+        | ("POST", "/api/v1/matches/{id}/games/{n}/record/check") => Who::Scorer,
         ("POST", "/api/v1/tournaments/{id}/staff")
         | ("DELETE", "/api/v1/tournaments/{id}/staff/{user_id}")
         | ("POST", "/api/v1/tournaments/{id}/invitations")
@@ -350,6 +355,9 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
             json!({"username": format!("new-{}", Uuid::new_v4()), "password": "a long password"})
         }
         ("POST", "/api/v1/matches/{id}/games") => json!({"result": "red_wins"}),
+        (_, p) if p.ends_with("/record") || p.ends_with("/record/check") => {
+            json!({"notation": "iccs", "text": "h2e2"})
+        }
         ("PUT", "/api/v1/me/password") => {
             json!({"current_password": "wrong", "new_password": "a new long password"})
         }
@@ -458,6 +466,10 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{s}/rounds/1/unpair", Who::Arbiter),
     ("/admin/s/{s}/rounds/1/results", Who::Scorer),
     ("/admin/boards/{b}/result", Who::Scorer),
+    ("/admin/boards/{b}/record", Who::Scorer),
+    ("/admin/boards/{b}/record/check", Who::Scorer),
+    ("/admin/matches/{m}/games/1/record", Who::Scorer),
+    ("/admin/matches/{m}/games/1/record/check", Who::Scorer),
     ("/admin/s/{k}/knockout", Who::Arbiter),
     ("/admin/s/{k}/knockout/matches/{m}/games", Who::Scorer),
     ("/admin/t/{t}/playoff/matches/{p}/games", Who::Scorer),
@@ -494,6 +506,10 @@ fn form_fields(w: &World, path: &str) -> Vec<(String, String)> {
         | "/admin/t/{t}/playoff/matches/{p}/games"
         | "/admin/t/{t}/playoff/matches/{m}/games" => &[("result", "red_wins")],
         "/admin/s/{s}/rounds/1/results" => &[("line", "1 1")],
+        "/admin/boards/{b}/record"
+        | "/admin/boards/{b}/record/check"
+        | "/admin/matches/{m}/games/1/record"
+        | "/admin/matches/{m}/games/1/record/check" => &[("notation", "iccs"), ("text", "h2e2")],
         "/admin/s/{k}/knockout" => &[("size", "4")],
         "/admin/s/{s}/byes" => &[("bye_round", "3")],
         "/admin/s/{s}/registrations/{r}/payment" => &[("state", "paid"), ("method", "cash")],

@@ -20,6 +20,7 @@ mod knockout;
 mod migrations;
 mod pages;
 mod prints;
+mod records;
 mod registration;
 mod seeds;
 mod staff;

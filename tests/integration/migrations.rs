@@ -17,6 +17,7 @@ async fn migrations_create_every_table_of_the_event_model(pool: PgPool) {
         "forbidden_pair",
         "foul",
         "game",
+        "game_record",
         "knockout_bracket",
         "knockout_match",
         "player",

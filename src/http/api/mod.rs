@@ -5,6 +5,7 @@ pub mod auth;
 pub mod entrants;
 pub mod interchange;
 pub mod knockout;
+pub mod records;
 pub mod registrations;
 pub mod rounds;
 pub mod sections;
@@ -157,6 +158,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(knockout::get_awards))
         .routes(routes!(knockout::get_round_setup))
         .merge(staff_routes())
+        .merge(records_routes())
         .split_for_parts();
     let mut doc = doc;
     BodyRejections.modify(&mut doc);
@@ -179,6 +181,25 @@ fn staff_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(staff::create_invitation, staff::list_invitations))
         .routes(routes!(staff::withdraw_invitation))
         .routes(routes!(staff::get_invitation, staff::accept_invitation))
+}
+
+/// Game records (issue #18).
+fn records_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(
+            records::get_board_record,
+            records::put_board_record
+        ))
+        .routes(routes!(records::check_board_record))
+        .routes(routes!(records::board_record_pgn))
+        .routes(routes!(records::board_moves_text))
+        .routes(routes!(records::round_records_pgn))
+        .routes(routes!(
+            records::get_match_game_record,
+            records::put_match_game_record
+        ))
+        .routes(routes!(records::check_match_game_record))
+        .routes(routes!(records::match_game_record_pgn))
 }
 
 /// Every API route, with `/api/v1/openapi.json` and a JSON 404 for unknown API paths.

@@ -13,6 +13,7 @@ pub mod imports;
 pub mod knockout;
 pub mod playoff;
 pub mod prizes;
+pub mod records;
 pub mod registrations;
 pub mod repair;
 pub mod results;
@@ -39,6 +40,7 @@ pub fn router() -> Router<AppState> {
         .merge(registrations::router())
         .merge(rounds::router())
         .merge(results::router())
+        .merge(records::router())
         .merge(knockout::router())
         .merge(ties::router())
         .merge(imports::router())

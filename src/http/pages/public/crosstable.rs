@@ -39,6 +39,10 @@ pub struct CrossCell {
     pub outcome: &'static str,
     /// Catalogue key of a bye or absence (`absence.pairing`…), or empty.
     pub absence_key: String,
+    /// The game's round and board, when there was a game.
+    pub game: Option<(i32, i32)>,
+    /// The game has a record (its board page is linked on screen).
+    pub record: bool,
 }
 
 /// One line of the crosstable.
@@ -124,12 +128,16 @@ fn crosstable_data(
                                     colour_key: "colour.red_short",
                                     outcome: outcome_symbol(red_code),
                                     absence_key: String::new(),
+                                    game: Some((round.number, b.number)),
+                                    record: false,
                                 },
                                 None => CrossCell {
                                     opponent: String::new(),
                                     colour_key: "",
                                     outcome: "",
                                     absence_key: "absence.pairing".to_string(),
+                                    game: None,
+                                    record: false,
                                 },
                             };
                         }
@@ -139,6 +147,8 @@ fn crosstable_data(
                                 colour_key: "colour.black_short",
                                 outcome: outcome_symbol(black_code),
                                 absence_key: String::new(),
+                                game: Some((round.number, b.number)),
+                                record: false,
                             };
                         }
                     }
@@ -153,6 +163,8 @@ fn crosstable_data(
                         colour_key: "",
                         outcome: "",
                         absence_key: format!("absence.{kind}"),
+                        game: None,
+                        record: false,
                     }
                 })
                 .collect();
@@ -186,9 +198,17 @@ async fn crosstable(
     }
     .await;
     let (standings, rounds) = loaded.or_page(&ctx)?;
-    let data = crosstable_data(&standings, &rounds);
+    let mut data = crosstable_data(&standings, &rounds);
     let nav = nav(&t, &s, &rounds, "crosstable", 0, prizes);
     let tr = ctx.tr();
+    if view == View::Screen {
+        let recorded = service::records::recorded_of_section(&state.db, id)
+            .await
+            .unwrap_or_default();
+        for cell in data.lines.iter_mut().flat_map(|l| l.cells.iter_mut()) {
+            cell.record = cell.game.is_some_and(|g| recorded.contains(&g));
+        }
+    }
     Ok(match view {
         View::Screen => Page(StatusCode::OK, CrosstablePage { tr, ctx, nav, data }).into_response(),
         View::Print => Page(StatusCode::OK, CrosstablePrint { tr, ctx, nav, data }).into_response(),

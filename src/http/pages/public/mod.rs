@@ -4,6 +4,7 @@
 pub mod bracket;
 pub mod crosstable;
 pub mod entrants;
+pub mod games;
 pub mod home;
 pub mod live;
 pub mod pairings;
@@ -24,6 +25,7 @@ pub fn router() -> Router<AppState> {
         .merge(register::router())
         .merge(entrants::router())
         .merge(pairings::router())
+        .merge(games::router())
         .merge(standings::router())
         .merge(crosstable::router())
         .merge(bracket::router())

@@ -51,6 +51,8 @@ pub struct BoardLine {
     pub black: Option<SideLine>,
     /// Catalogue key of the result (`result.red_wins`…), empty while pending.
     pub result_key: String,
+    /// The game has a record (linked to its board page on screen).
+    pub record: bool,
 }
 
 /// An entrant not on a board.
@@ -137,6 +139,7 @@ fn pairings_data(round: &RoundView) -> PairingsData {
                     .as_ref()
                     .map(|r| format!("result.{r}"))
                     .unwrap_or_default(),
+                record: false,
             })
             .collect(),
         absences: round
@@ -190,6 +193,13 @@ async fn pairings(
     let tr = ctx.tr();
     Ok(match view {
         View::Screen => {
+            let mut data = data;
+            let recorded = service::records::recorded_boards(&state.db, id, number)
+                .await
+                .unwrap_or_default();
+            for b in &mut data.boards {
+                b.record = recorded.contains(&b.number);
+            }
             let lines = by_name_lines(&data);
             Page(
                 StatusCode::OK,

@@ -2,6 +2,7 @@
 //! tournament list item, QR codes, the set-up diagram, the account form helpers.
 
 pub mod account;
+pub mod board;
 pub mod setup;
 
 use crate::http::error::PageError;

@@ -1,0 +1,266 @@
+//! The public board page (issue #18): `/s/{section_id}/games/{round}/{board}`, a game's record
+//! replayed on an SVG board with its move list in the visitor's language and notation.
+//!
+//! Progressive enhancement: the page shows the whole move list and the position after the
+//! last move (or after `?ply=N`, each move being a link) without script; `static/js/records.js`
+//! adds step and jump controls that redraw the board from each move's FEN.
+
+use crate::http::error::{OrPage, PageError};
+use crate::http::extract::PagePath;
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::board::{board_svg, hidden_attr, script_of};
+use crate::http::pages::shared::{load_section, nav, SectionNav};
+use crate::http::AppState;
+use crate::i18n::{Lang, Tr};
+use crate::service;
+use crate::service::records::{hidden_identities, PlyView, RecordView};
+use askama::Template;
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::http::Uri;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde::Deserialize;
+use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new().route("/s/{section_id}/games/{round}/{board}", get(show_game))
+}
+
+/// `?notation=` and `?ply=`.
+#[derive(Debug, Default, Deserialize)]
+pub struct GameQuery {
+    /// `chinese`, `wxf` or `iccs`.
+    pub notation: Option<String>,
+    /// The half-move whose position the board shows (no script); default the last.
+    pub ply: Option<String>,
+}
+
+/// One half-move in the list.
+pub struct PlyCell {
+    /// Half-move number.
+    pub ply: usize,
+    /// In the chosen notation.
+    pub text: String,
+    /// The position after it.
+    pub fen: String,
+    /// The one the board shows.
+    pub current: bool,
+}
+
+/// A move number with Red's and Black's half-moves.
+pub struct MoveLine {
+    /// Move number.
+    pub number: usize,
+    /// Red's half-move (absent when the record starts with Black to move).
+    pub red: Option<PlyCell>,
+    /// Black's half-move.
+    pub black: Option<PlyCell>,
+}
+
+/// A notation choice.
+pub struct NotationLink {
+    /// `chinese`, `wxf`, `iccs`.
+    pub value: &'static str,
+    /// Catalogue key of its name.
+    pub key: String,
+    /// Chosen.
+    pub current: bool,
+}
+
+/// `GET /s/{section_id}/games/{round}/{board}`
+#[derive(Template)]
+#[template(path = "public/game.html")]
+pub struct GamePage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading and tabs.
+    pub nav: SectionNav,
+    /// Round.
+    pub round: i32,
+    /// Board.
+    pub board: i32,
+    /// Red.
+    pub red: String,
+    /// Black.
+    pub black: String,
+    /// Catalogue key of the result, or empty.
+    pub result_key: String,
+    /// `xiangqi`, `jieqi`, `banqi`.
+    pub game: String,
+    /// The notation shown.
+    pub notation: String,
+    /// Notation choices (none for Banqi).
+    pub notations: Vec<NotationLink>,
+    /// The moves.
+    pub lines: Vec<MoveLine>,
+    /// Half-moves in all.
+    pub plies: usize,
+    /// The half-move the board shows (0: the start).
+    pub shown: usize,
+    /// The start position.
+    pub start_fen: String,
+    /// The board (inline SVG of our own markup).
+    pub svg: String,
+    /// `square:letter,…` of the face-down pieces once the set-up is public, else empty.
+    pub hidden: String,
+    /// A Jieqi/Banqi game whose set-up is not public yet.
+    pub face_down_note: bool,
+    /// Catalogue key of the game's status after the last move, or empty.
+    pub status_key: String,
+    /// The API's PGN of this game.
+    pub pgn_url: String,
+}
+
+/// The notation a visitor sees: `?notation=` when valid, else Chinese for Chinese readers
+/// and WXF for English ones.
+pub fn chosen_notation(asked: Option<&str>, lang: Lang) -> &'static str {
+    match asked {
+        Some("chinese") => "chinese",
+        Some("wxf") => "wxf",
+        Some("iccs") => "iccs",
+        _ if lang == Lang::En => "wxf",
+        _ => "chinese",
+    }
+}
+
+fn ply_text(p: &PlyView, notation: &str) -> String {
+    match notation {
+        "chinese" => p.chinese.clone(),
+        "wxf" => p.wxf.clone(),
+        _ => p.iccs.clone(),
+    }
+}
+
+/// The move lines of a replay in a notation; `shown` marks the current half-move.
+pub fn move_lines(view: &RecordView, notation: &str, shown: usize) -> Vec<MoveLine> {
+    let black_first = view.replay.start_fen.split_whitespace().nth(1) == Some("b");
+    let mut lines: Vec<MoveLine> = Vec::new();
+    for p in &view.replay.plies {
+        let cell = PlyCell {
+            ply: p.ply,
+            text: ply_text(p, notation),
+            fen: p.fen.clone(),
+            current: p.ply == shown,
+        };
+        let red_move = (p.ply % 2 == 1) != black_first;
+        if red_move {
+            lines.push(MoveLine {
+                number: lines.len() + 1,
+                red: Some(cell),
+                black: None,
+            });
+        } else {
+            match lines.last_mut() {
+                Some(line) if line.black.is_none() => line.black = Some(cell),
+                _ => lines.push(MoveLine {
+                    number: lines.len() + 1,
+                    red: None,
+                    black: Some(cell),
+                }),
+            }
+        }
+    }
+    lines
+}
+
+/// `GET /s/{section_id}/games/{round}/{board}`
+pub async fn show_game(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath((section_id, round, board)): PagePath<(Uuid, i32, i32)>,
+    uri: Uri,
+) -> Result<Response, PageError> {
+    let query: GameQuery =
+        serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
+    let (ctx, tournament, section, prizes) = load_section(&state, ctx, section_id).await?;
+    let tr = ctx.tr();
+    let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), section_id)
+        .await
+        .or_page(&ctx)?;
+    let (_, view, setup) = service::records::board_page(
+        &state.db,
+        ctx.actor.as_ref(),
+        section_id,
+        round,
+        board,
+        script_of(ctx.lang),
+    )
+    .await
+    .or_page(&ctx)?;
+    let nav = nav(&tournament, &section, &rounds, "pairings", round, prizes);
+    let game = view.replay.game.clone();
+    let notation = if game == "banqi" {
+        "banqi"
+    } else {
+        chosen_notation(query.notation.as_deref(), ctx.lang)
+    };
+    let plies = view.replay.plies.len();
+    let shown = query
+        .ply
+        .as_deref()
+        .and_then(|p| p.trim().parse::<usize>().ok())
+        .map_or(plies, |p| p.min(plies));
+    let fen = if shown == 0 {
+        view.replay.start_fen.clone()
+    } else {
+        view.replay.plies[shown - 1].fen.clone()
+    };
+    let hidden = setup.as_ref().map(hidden_identities).unwrap_or_default();
+    let svg = board_svg(&game, &fen, &hidden, tr);
+    let notations = if game == "banqi" {
+        Vec::new()
+    } else {
+        ["chinese", "wxf", "iccs"]
+            .into_iter()
+            .map(|value| NotationLink {
+                value,
+                key: format!("rec.notation.{value}"),
+                current: value == notation,
+            })
+            .collect()
+    };
+    let status_key = match view.replay.status.as_str() {
+        "ongoing" => String::new(),
+        s => format!("rec.status.{s}"),
+    };
+    let lines = move_lines(&view, notation, shown);
+    Ok(Page(
+        StatusCode::OK,
+        GamePage {
+            tr,
+            nav,
+            round,
+            board,
+            red: view.red.clone(),
+            black: view.black.clone(),
+            result_key: view
+                .result
+                .as_ref()
+                .map(|r| format!("result.{r}"))
+                .unwrap_or_default(),
+            face_down_note: game != "xiangqi" && setup.is_none(),
+            hidden: hidden_attr(&hidden),
+            game,
+            notation: notation.to_string(),
+            notations,
+            lines,
+            plies,
+            shown,
+            start_fen: view.replay.start_fen.clone(),
+            svg,
+            status_key,
+            pgn_url: format!("/api/v1/boards/{}/record.pgn", board_id_of(&view)),
+            ctx,
+        },
+    )
+    .into_response())
+}
+
+fn board_id_of(view: &RecordView) -> String {
+    view.board_id.map(|b| b.to_string()).unwrap_or_default()
+}

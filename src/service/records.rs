@@ -1,0 +1,1100 @@
+//! Game records (issue #18): a game's moves entered at the desk by its staff (arbiters and
+//! scorers) in ICCS, Chinese or WXF notation (Banqi in its own turn notation), checked move by
+//! move by `arbiter_core::game` (Jieqi and Banqi against the round's committed set-up), stored
+//! normalised with a version for compare-and-set, shown on the public board page and exported
+//! as PGN and move lists.
+//!
+//! Visibility follows the round's: a record of a paired, unpublished round is for the
+//! tournament's staff only. Jieqi face-down pieces stay face down in every diagram until the
+//! set-up is revealed (the round complete); the moves themselves show what each face-down
+//! piece turned out to be when it first moved, as at the board.
+
+use super::access::{self, Change, Need};
+use super::check::Check;
+use super::users::Actor;
+use super::{Error, Result};
+use crate::db;
+pub use crate::db::record::GameContext;
+use crate::db::record::RecordRow;
+use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell};
+use arbiter_core::game::record::tokens;
+use arbiter_core::game::{
+    format_move, parse_move, MoveError, Notation, NotationError, Position, Script, Side, Square,
+    Status,
+};
+use arbiter_core::setup::{Piece, Setup};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sqlx::{PgConnection, PgPool};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// The longest record text accepted, in bytes.
+pub const MAX_TEXT_BYTES: usize = 16 * 1024;
+/// The most half-moves a record may have.
+pub const MAX_PLIES: usize = 600;
+
+/// Which game a record is addressed by.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum GameKey {
+    /// The game of a Swiss board.
+    Board(Uuid),
+    /// Game `number` of a knockout match.
+    MatchGame(Uuid, i32),
+}
+
+/// A record as typed at the desk.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RecordInput {
+    /// `iccs` (`h2e2`), `chinese` (炮二平五) or `wxf` (`C2.5`) for Xiangqi and Jieqi; `banqi`
+    /// (`b2=K`, `b2-b3`, `b2xb3`) for Banqi.
+    pub notation: String,
+    /// The moves, separated by white space; move numbers (`1.`) and results (`1-0`) are
+    /// skipped. At most 16 KiB and 600 half-moves.
+    pub text: String,
+    /// The version last read (alternative to `If-Match`; 0 when there was no record).
+    pub version: Option<i32>,
+}
+
+/// One half-move of a record.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PlyView {
+    /// Half-move number, from 1.
+    pub ply: usize,
+    /// The text as entered (empty for a stored record).
+    pub text: String,
+    /// ICCS (`h2e2`, Jieqi reveal as a trailing letter: `b0c2C`); Banqi: its turn notation.
+    pub iccs: String,
+    /// Chinese notation (simplified characters); Banqi: its turn notation.
+    pub chinese: String,
+    /// WXF notation; Banqi: its turn notation.
+    pub wxf: String,
+    /// The position after the move: FEN (Xiangqi, Jieqi: `X`/`x` face down); Banqi: the
+    /// four rows from row 1, `/`-separated, a letter per face-up piece (upper case Red), `x`
+    /// face down, `.` empty.
+    pub fen: String,
+}
+
+/// Where a record could not be read or played, and why.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RecordProblem {
+    /// The half-move (from 1).
+    pub ply: usize,
+    /// Its text as entered.
+    pub text: String,
+    /// `unreadable`, `illegal`, `ambiguous`, `missing_reveal` or `wrong_reveal`.
+    pub kind: String,
+    /// What to fix, for a person.
+    pub message: String,
+    /// For `ambiguous`: the moves that fit (ICCS).
+    pub candidates: Vec<String>,
+}
+
+/// The Banqi desk aid after the last half-move.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BanqiAid {
+    /// Whether every piece is face up (the 25-move count runs only then).
+    pub all_face_up: bool,
+    /// The 25-move count in moves (回合), 0 while pieces are face down.
+    pub count: u32,
+    /// Consecutive chases by Red (the 7th is a foul).
+    pub chase_red: u32,
+    /// Consecutive chases by Black.
+    pub chase_black: u32,
+    /// Chase fouls as `ply:side`.
+    pub fouls: Vec<String>,
+}
+
+/// A record checked move by move.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Replay {
+    /// `xiangqi`, `jieqi` or `banqi`.
+    pub game: String,
+    /// The notation read.
+    pub notation: String,
+    /// The start position (FEN, or the Banqi rows).
+    pub start_fen: String,
+    /// Every half-move read and played, up to the first problem.
+    pub plies: Vec<PlyView>,
+    /// The first problem, if any (the moves before it are in `plies`).
+    pub error: Option<RecordProblem>,
+    /// The position after the last good half-move.
+    pub fen: String,
+    /// `ongoing`, `checkmated`, `stalemated` (the side to move has lost), Banqi: `ongoing`,
+    /// `red_won`, `black_won`, `draw`.
+    pub status: String,
+    /// `red` or `black` to move (Banqi: none before the first flip).
+    pub to_move: Option<String>,
+    /// Banqi only: the 25-move and chase counts.
+    pub banqi: Option<BanqiAid>,
+}
+
+/// A stored record as shown.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RecordView {
+    /// The game.
+    pub game_id: Uuid,
+    /// The board (Swiss games).
+    pub board_id: Option<Uuid>,
+    /// Round (Swiss) or knockout round.
+    pub round: i32,
+    /// Board (Swiss) or match slot (knockout).
+    pub board: i32,
+    /// Game within a knockout match (1 on a Swiss board).
+    pub game_number: i32,
+    /// Red.
+    pub red: String,
+    /// Black.
+    pub black: String,
+    /// The result that counts, once entered.
+    pub result: Option<String>,
+    /// The notation the record was entered in.
+    pub notation: String,
+    /// The text as entered (staff only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub source: Option<String>,
+    /// Version for `If-Match` (0: no record yet).
+    pub version: i32,
+    /// Whether the Jieqi/Banqi set-up is public (face-down pieces may be shown).
+    pub setup_revealed: bool,
+    /// The moves.
+    pub replay: Replay,
+}
+
+/// What a save did.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RecordSaved {
+    /// The game.
+    pub game_id: Uuid,
+    /// Half-moves stored.
+    pub plies: usize,
+    /// The new version.
+    pub version: i32,
+}
+
+fn game_label(game: &str) -> &'static str {
+    match game {
+        "jieqi" => "jieqi",
+        "banqi" => "banqi",
+        _ => "xiangqi",
+    }
+}
+
+fn notation_of(name: &str) -> Option<Notation> {
+    match name {
+        "iccs" => Some(Notation::Iccs),
+        "chinese" => Some(Notation::Chinese),
+        "wxf" => Some(Notation::Wxf),
+        _ => None,
+    }
+}
+
+/// The notations a game's records may be typed in.
+pub fn notations(game: &str) -> &'static [&'static str] {
+    if game == "banqi" {
+        &["banqi"]
+    } else {
+        &["chinese", "iccs", "wxf"]
+    }
+}
+
+/// Checks the size limits and the notation; the move tokens.
+fn check_input<'a>(check: &mut Check, game: &str, input: &'a RecordInput) -> Vec<&'a str> {
+    let allowed = notations(game);
+    if !allowed.contains(&input.notation.as_str()) {
+        check.error(
+            "notation",
+            format!("must be one of: {}", allowed.join(", ")),
+        );
+    }
+    if input.text.len() > MAX_TEXT_BYTES {
+        check.error("text", "a record may have at most 16384 bytes");
+        return Vec::new();
+    }
+    if input.text.contains('\0') {
+        check.error("text", "contains a NUL character");
+        return Vec::new();
+    }
+    let moves = tokens(&input.text);
+    if moves.len() > MAX_PLIES {
+        check.error("text", "a record may have at most 600 half-moves");
+    }
+    moves
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Red => "red",
+        Side::Black => "black",
+    }
+}
+
+fn problem(ply: usize, text: &str, error: &NotationError) -> RecordProblem {
+    let (kind, message, candidates) = match error {
+        NotationError::Unreadable(_) => (
+            "unreadable",
+            format!("ply {ply}: cannot read \"{text}\" as a move in this notation"),
+            Vec::new(),
+        ),
+        NotationError::Illegal(_) | NotationError::Move(MoveError::Illegal(_)) => (
+            "illegal",
+            format!("ply {ply}: \"{text}\" is not a legal move here"),
+            Vec::new(),
+        ),
+        NotationError::Ambiguous { candidates, .. } => (
+            "ambiguous",
+            format!(
+                "ply {ply}: \"{text}\" fits more than one move ({}); say which piece",
+                candidates.join(", ")
+            ),
+            candidates.clone(),
+        ),
+        NotationError::Move(MoveError::MissingReveal(square)) => (
+            "missing_reveal",
+            format!(
+                "ply {ply}: \"{text}\" moves the face-down piece on {square}; add the piece it turned out to be"
+            ),
+            Vec::new(),
+        ),
+        NotationError::Move(MoveError::WrongReveal {
+            square,
+            actual,
+            claimed,
+        }) => {
+            let message = if actual.len() == 1 {
+                format!(
+                    "ply {ply}: \"{text}\" reveals {claimed} on {square}, but the set-up put {actual} there"
+                )
+            } else {
+                format!("ply {ply}: \"{text}\" cannot reveal {claimed} on {square}: {actual}")
+            };
+            ("wrong_reveal", message, Vec::new())
+        }
+    };
+    RecordProblem {
+        ply,
+        text: text.to_string(),
+        kind: kind.into(),
+        message,
+        candidates,
+    }
+}
+
+fn banqi_problem(ply: usize, text: &str, error: &BanqiError) -> RecordProblem {
+    let (kind, message) = match error {
+        BanqiError::Unreadable(_) => (
+            "unreadable",
+            format!("ply {ply}: cannot read \"{text}\" as a move in this notation"),
+        ),
+        BanqiError::Illegal(_) => (
+            "illegal",
+            format!("ply {ply}: \"{text}\" is not a legal move here"),
+        ),
+        BanqiError::Reveal { square, why } => (
+            "wrong_reveal",
+            format!("ply {ply}: \"{text}\" cannot reveal that on {square}: {why}"),
+        ),
+    };
+    RecordProblem {
+        ply,
+        text: text.to_string(),
+        kind: kind.into(),
+        message,
+        candidates: Vec::new(),
+    }
+}
+
+/// The Banqi rows (row 1 first), `x` face down, `.` empty.
+pub fn banqi_rows(game: &Banqi) -> String {
+    let mut rows = Vec::new();
+    for row in 0..4 {
+        let mut line = String::new();
+        for column in 0..8 {
+            let sq = BanqiSquare::new(column, row).expect("on the board");
+            line.push(match game.cell(sq) {
+                Cell::Empty => '.',
+                Cell::FaceDown(_) => 'x',
+                Cell::FaceUp(p) => p.letter(),
+            });
+        }
+        rows.push(line);
+    }
+    rows.join("/")
+}
+
+fn status_name(status: Status) -> &'static str {
+    match status {
+        Status::Ongoing => "ongoing",
+        Status::Checkmated => "checkmated",
+        Status::Stalemated => "stalemated",
+    }
+}
+
+/// Replays a record: Xiangqi and Jieqi with `notation` (`iccs`, `chinese`, `wxf`), Banqi with
+/// its own; Jieqi and Banqi from `setup` when known (reveals then checked against it, and
+/// filled in when the text leaves them out). Stops at the first problem.
+pub fn replay(
+    game: &str,
+    setup: Option<&Setup>,
+    notation: &str,
+    moves: &[&str],
+    script: Script,
+) -> Replay {
+    if game == "banqi" {
+        return replay_banqi(setup, moves);
+    }
+    let notation_used = notation_of(notation).unwrap_or(Notation::Iccs);
+    let start = match (game, setup) {
+        ("jieqi", Some(Setup::Jieqi(s))) => Position::jieqi_from_setup(s),
+        ("jieqi", _) => Position::jieqi_start(),
+        _ => Position::xiangqi_start(),
+    };
+    let mut pos = start.clone();
+    let mut plies = Vec::new();
+    let mut error = None;
+    for (i, &text) in moves.iter().enumerate() {
+        let ply = i + 1;
+        let mv = parse_move(&pos, text, notation_used)
+            .and_then(|mv| pos.check_move(mv).map_err(NotationError::Move));
+        let mv = match mv {
+            Ok(mv) => mv,
+            Err(e) => {
+                error = Some(problem(ply, text, &e));
+                break;
+            }
+        };
+        let iccs = format_move(&pos, mv, Notation::Iccs, script);
+        let chinese = format_move(&pos, mv, Notation::Chinese, script);
+        let wxf = format_move(&pos, mv, Notation::Wxf, script);
+        pos.make(mv);
+        plies.push(PlyView {
+            ply,
+            text: text.to_string(),
+            iccs,
+            chinese,
+            wxf,
+            fen: pos.to_fen(),
+        });
+    }
+    Replay {
+        game: game_label(game).into(),
+        notation: notation.into(),
+        start_fen: start.to_fen(),
+        plies,
+        error,
+        fen: pos.to_fen(),
+        status: status_name(pos.status()).into(),
+        to_move: Some(side_name(pos.side_to_move()).into()),
+        banqi: None,
+    }
+}
+
+fn replay_banqi(setup: Option<&Setup>, moves: &[&str]) -> Replay {
+    let start = match setup {
+        Some(Setup::Banqi(s)) => Banqi::from_setup(s),
+        _ => Banqi::unknown(),
+    };
+    let mut game = start.clone();
+    let mut plies = Vec::new();
+    let mut error = None;
+    for (i, &text) in moves.iter().enumerate() {
+        let ply = i + 1;
+        let played = game.parse_move(text).and_then(|mv| {
+            let before = game.clone();
+            let mv = game.play(mv)?;
+            Ok(before.format_move(mv))
+        });
+        match played {
+            Ok(normal) => plies.push(PlyView {
+                ply,
+                text: text.to_string(),
+                iccs: normal.clone(),
+                chinese: normal.clone(),
+                wxf: normal,
+                fen: banqi_rows(&game),
+            }),
+            Err(e) => {
+                error = Some(banqi_problem(ply, text, &e));
+                break;
+            }
+        }
+    }
+    let aid = game.desk_aid();
+    let status = match aid.status {
+        BanqiStatus::Ongoing => "ongoing",
+        BanqiStatus::Won(Side::Red) => "red_won",
+        BanqiStatus::Won(Side::Black) => "black_won",
+        BanqiStatus::Draw => "draw",
+    };
+    Replay {
+        game: "banqi".into(),
+        notation: "banqi".into(),
+        start_fen: banqi_rows(&start),
+        plies,
+        error,
+        fen: banqi_rows(&game),
+        status: status.into(),
+        to_move: aid.to_move.map(|s| side_name(s).into()),
+        banqi: Some(BanqiAid {
+            all_face_up: aid.all_face_up,
+            count: aid.count,
+            chase_red: aid.chase[0],
+            chase_black: aid.chase[1],
+            fouls: aid
+                .fouls
+                .iter()
+                .map(|(ply, side)| format!("{ply}:{}", side_name(*side)))
+                .collect(),
+        }),
+    }
+}
+
+/// What a record needs to be checked: the game, its context, its set-up.
+struct Loaded {
+    ctx: GameContext,
+    setup: Option<Setup>,
+}
+
+async fn context(conn: &mut PgConnection, key: GameKey) -> Result<GameContext> {
+    let found = match key {
+        GameKey::Board(id) => db::record::context_of_board(&mut *conn, id).await?,
+        GameKey::MatchGame(id, n) => db::record::context_of_match_game(&mut *conn, id, n).await?,
+    };
+    found.ok_or(Error::NotFound("game"))
+}
+
+/// The tournament of a key, for the access check before anything else is read.
+async fn tournament_of(conn: &mut PgConnection, key: GameKey) -> Result<Uuid> {
+    let found = match key {
+        GameKey::Board(id) => db::record::tournament_of_board(&mut *conn, id).await?,
+        GameKey::MatchGame(id, _) => db::record::tournament_of_match(&mut *conn, id).await?,
+    };
+    found.ok_or(Error::NotFound(match key {
+        GameKey::Board(_) => "board",
+        GameKey::MatchGame(..) => "match",
+    }))
+}
+
+async fn load(conn: &mut PgConnection, key: GameKey) -> Result<Loaded> {
+    let ctx = context(conn, key).await?;
+    let setup = if ctx.game == "xiangqi" {
+        None
+    } else {
+        db::record::setup_of_game(&mut *conn, ctx.game_id)
+            .await?
+            .and_then(|canonical| Setup::parse_canonical(&canonical).ok())
+    };
+    Ok(Loaded { ctx, setup })
+}
+
+/// Whether `actor` is on the tournament's staff (scorers included) or an admin.
+async fn is_staff(conn: &mut PgConnection, actor: Option<&Actor>, tournament: Uuid) -> bool {
+    match actor {
+        None => false,
+        Some(actor) => access::require(conn, actor, tournament, Need::Scorer)
+            .await
+            .is_ok(),
+    }
+}
+
+/// Whether a game's set-up is public: its round is complete (Swiss), or it was played (a
+/// knockout game exists only once played).
+fn setup_public(ctx: &GameContext) -> bool {
+    match ctx.round_status.as_deref() {
+        Some(status) => status == "completed",
+        None => true,
+    }
+}
+
+/// Refuses unless `actor` is on the staff of the game's tournament (before any input is
+/// read).
+pub async fn require(pool: &PgPool, actor: &Actor, key: GameKey) -> Result<()> {
+    let mut conn = pool.acquire().await?;
+    let tournament = tournament_of(&mut conn, key).await?;
+    access::require(&mut conn, actor, tournament, Need::Scorer).await
+}
+
+/// Checks a record without storing it (the desk's check as the arbiter types): the
+/// tournament's staff only.
+pub async fn check(
+    pool: &PgPool,
+    actor: &Actor,
+    key: GameKey,
+    input: &RecordInput,
+    script: Script,
+) -> Result<Replay> {
+    let mut conn = pool.acquire().await?;
+    let tournament = tournament_of(&mut conn, key).await?;
+    access::require(&mut conn, actor, tournament, Need::Scorer).await?;
+    let loaded = load(&mut conn, key).await?;
+    let mut check = Check::new();
+    let moves = check_input(&mut check, &loaded.ctx.game, input);
+    check.finish()?;
+    Ok(replay(
+        &loaded.ctx.game,
+        loaded.setup.as_ref(),
+        &input.notation,
+        &moves,
+        script,
+    ))
+}
+
+/// Stores a game's record (creating or replacing it) after checking every move; a record
+/// with a problem is refused (422) naming the half-move. `expected`: the version last read
+/// (0 when there was none); a stale one is refused with 409.
+pub async fn save(
+    pool: &PgPool,
+    actor: &Actor,
+    key: GameKey,
+    input: &RecordInput,
+    expected: Option<i32>,
+) -> Result<RecordSaved> {
+    access::require_first(pool, actor, tournament_for(pool, key).await?, Need::Scorer).await?;
+    let mut tx = pool.begin().await?;
+    let loaded = load(&mut tx, key).await?;
+    let mut check = Check::new();
+    let moves = check_input(&mut check, &loaded.ctx.game, input);
+    check.finish()?;
+    let replay = replay(
+        &loaded.ctx.game,
+        loaded.setup.as_ref(),
+        &input.notation,
+        &moves,
+        Script::Simplified,
+    );
+    if let Some(problem) = &replay.error {
+        let mut fields = super::FieldErrors::new();
+        fields.insert("text".into(), vec![problem.message.clone()]);
+        return Err(Error::Invalid {
+            message: problem.message.clone(),
+            fields,
+        });
+    }
+    let game_id = loaded.ctx.game_id;
+    // The game's row is the lock of its record (the first save has no record row to lock);
+    // the version compared is read after it.
+    db::round::lock_game(&mut *tx, game_id)
+        .await?
+        .ok_or(Error::NotFound("game"))?;
+    let stored = db::record::lock(&mut *tx, game_id).await?;
+    let current = stored.as_ref().map_or(0, |r| r.version);
+    if let Some(expected) = expected.or(input.version) {
+        if expected != current {
+            return Err(Error::Conflict(format!(
+                "the record was changed meanwhile (version {current}, you sent {expected}); reload and try again"
+            )));
+        }
+    }
+    let normal: Vec<&str> = replay.plies.iter().map(|p| p.iccs.as_str()).collect();
+    let plies = replay.plies.len();
+    let version = db::record::save(
+        &mut *tx,
+        game_id,
+        current,
+        &input.notation,
+        &input.text,
+        &normal.join(" "),
+        i32::try_from(plies).unwrap_or(i32::MAX),
+    )
+    .await?
+    .ok_or_else(|| {
+        Error::Conflict(format!(
+            "the record was changed meanwhile (version {current}, you sent {current}); reload and try again"
+        ))
+    })?;
+    access::audit(
+        &mut tx,
+        loaded.ctx.tournament_id,
+        Some(actor),
+        Change {
+            action: if stored.is_some() {
+                "correct_record"
+            } else {
+                "record"
+            },
+            entity: "game",
+            entity_id: Some(game_id),
+            before: stored.as_ref().map(|r| {
+                json!({"notation": r.notation, "moves": r.moves, "plies": r.plies, "version": r.version})
+            }),
+            after: Some(json!({
+                "notation": input.notation, "moves": normal.join(" "), "plies": plies, "version": version,
+            })),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(RecordSaved {
+        game_id,
+        plies,
+        version,
+    })
+}
+
+async fn tournament_for(pool: &PgPool, key: GameKey) -> Result<Uuid> {
+    let mut conn = pool.acquire().await?;
+    tournament_of(&mut conn, key).await
+}
+
+/// Replays a stored record from its normalised moves (no set-up needed: the reveals are in
+/// the moves).
+pub fn replay_stored(game: &str, row: &RecordRow, script: Script) -> Replay {
+    let moves: Vec<&str> = row.moves.split_whitespace().collect();
+    let notation = if game == "banqi" { "banqi" } else { "iccs" };
+    let mut replay = replay(game, None, notation, &moves, script);
+    for p in &mut replay.plies {
+        p.text.clear();
+    }
+    replay.notation = row.notation.clone();
+    replay
+}
+
+async fn visible(
+    conn: &mut PgConnection,
+    actor: Option<&Actor>,
+    ctx: &GameContext,
+) -> Result<bool> {
+    let staff = is_staff(conn, actor, ctx.tournament_id).await;
+    if !staff && ctx.round_status.as_deref() == Some("paired") {
+        // A paired round is the arbiters' draft until they publish it.
+        return Err(Error::NotFound("round"));
+    }
+    Ok(staff)
+}
+
+fn view(ctx: &GameContext, row: Option<&RecordRow>, staff: bool, script: Script) -> RecordView {
+    let replay = match row {
+        Some(row) => replay_stored(&ctx.game, row, script),
+        None => replay(
+            &ctx.game,
+            None,
+            notations(&ctx.game)[0],
+            &[],
+            Script::Simplified,
+        ),
+    };
+    RecordView {
+        game_id: ctx.game_id,
+        board_id: ctx.board_id,
+        round: ctx.round,
+        board: ctx.board,
+        game_number: ctx.game_number,
+        red: ctx.red_name.clone(),
+        black: ctx.black_name.clone(),
+        result: ctx.result.clone(),
+        notation: row.map_or_else(
+            || notations(&ctx.game)[0].to_string(),
+            |r| r.notation.clone(),
+        ),
+        source: if staff {
+            row.map(|r| r.source.clone())
+        } else {
+            None
+        },
+        version: row.map_or(0, |r| r.version),
+        setup_revealed: setup_public(ctx),
+        replay,
+    }
+}
+
+/// A game's record (404 when it has none, or for the public when its round is unpublished).
+pub async fn get(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    key: GameKey,
+    script: Script,
+) -> Result<RecordView> {
+    let mut conn = pool.acquire().await?;
+    let ctx = context(&mut conn, key).await?;
+    let staff = visible(&mut conn, actor, &ctx).await?;
+    let row = db::record::find(&mut *conn, ctx.game_id)
+        .await?
+        .ok_or(Error::NotFound("record"))?;
+    Ok(view(&ctx, Some(&row), staff, script))
+}
+
+/// What the desk page needs: the game, its record if any (an empty one otherwise), and the
+/// set-up (for the arbiter's own diagram). Staff only.
+pub async fn desk(
+    pool: &PgPool,
+    actor: &Actor,
+    key: GameKey,
+    script: Script,
+) -> Result<(GameContext, RecordView)> {
+    let mut conn = pool.acquire().await?;
+    let tournament = tournament_of(&mut conn, key).await?;
+    access::require(&mut conn, actor, tournament, Need::Scorer).await?;
+    let loaded = load(&mut conn, key).await?;
+    let row = db::record::find(&mut *conn, loaded.ctx.game_id).await?;
+    let mut view = view(&loaded.ctx, row.as_ref(), true, script);
+    if let Some(row) = &row {
+        // The desk replays the stored moves with the set-up, so the Banqi counts and the
+        // Jieqi reveals are those of the real game.
+        let moves: Vec<&str> = row.moves.split_whitespace().collect();
+        let notation = if loaded.ctx.game == "banqi" {
+            "banqi"
+        } else {
+            "iccs"
+        };
+        view.replay = replay(
+            &loaded.ctx.game,
+            loaded.setup.as_ref(),
+            notation,
+            &moves,
+            script,
+        );
+        view.replay.notation = row.notation.clone();
+    }
+    Ok((loaded.ctx, view))
+}
+
+/// The public board page's game: its context and record (404 without one; the public sees
+/// no unpublished round).
+pub async fn board_page(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+    round: i32,
+    board: i32,
+    script: Script,
+) -> Result<(GameContext, RecordView, Option<Setup>)> {
+    let mut conn = pool.acquire().await?;
+    let ctx = db::record::context_of_board_number(&mut *conn, section_id, round, board)
+        .await?
+        .ok_or(Error::NotFound("game"))?;
+    let staff = visible(&mut conn, actor, &ctx).await?;
+    let row = db::record::find(&mut *conn, ctx.game_id)
+        .await?
+        .ok_or(Error::NotFound("record"))?;
+    // The set-up is shown only once public (the staff see it on the desk page).
+    let setup = if setup_public(&ctx) && ctx.game != "xiangqi" {
+        db::record::setup_of_game(&mut *conn, ctx.game_id)
+            .await?
+            .and_then(|c| Setup::parse_canonical(&c).ok())
+    } else {
+        None
+    };
+    Ok((ctx.clone(), view(&ctx, Some(&row), staff, script), setup))
+}
+
+/// Board numbers of a round that have a record (for links).
+pub async fn recorded_boards(pool: &PgPool, section_id: Uuid, round: i32) -> Result<Vec<i32>> {
+    Ok(db::record::recorded_boards(pool, section_id, round).await?)
+}
+
+/// (round, board) of a section's games with a record (for links).
+pub async fn recorded_of_section(pool: &PgPool, section_id: Uuid) -> Result<Vec<(i32, i32)>> {
+    Ok(db::record::recorded_of_section(pool, section_id).await?)
+}
+
+// ------------------------------------------------------------------------------ exports
+
+/// An export format of the moves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Deserialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum MoveFormat {
+    /// ICCS (`H2-E2` in PGN, `h2e2` in lists).
+    Iccs,
+    /// Chinese (炮二平五).
+    Chinese,
+    /// WXF (`C2.5`).
+    Wxf,
+}
+
+fn result_tag(result: Option<&str>) -> &'static str {
+    match result {
+        Some("red_wins" | "black_forfeits") => "1-0",
+        Some("black_wins" | "red_forfeits") => "0-1",
+        Some("draw") => "1/2-1/2",
+        _ => "*",
+    }
+}
+
+fn pgn_escape(text: &str) -> String {
+    text.replace('\\', "\\\\").replace('"', "\\\"")
+}
+
+fn move_texts(replay: &Replay, format: MoveFormat, pgn: bool) -> Vec<String> {
+    replay
+        .plies
+        .iter()
+        .map(|p| match format {
+            MoveFormat::Iccs if pgn && replay.game == "xiangqi" => {
+                let up = p.iccs.to_ascii_uppercase();
+                format!("{}-{}", &up[..2], &up[2..])
+            }
+            MoveFormat::Iccs => p.iccs.clone(),
+            MoveFormat::Chinese => p.chinese.clone(),
+            MoveFormat::Wxf => p.wxf.clone(),
+        })
+        .collect()
+}
+
+/// Numbered move pairs, `per_line` moves (pairs) a line.
+fn numbered(moves: &[String]) -> String {
+    let mut out = String::new();
+    for (i, pair) in moves.chunks(2).enumerate() {
+        out.push_str(&format!("{}. {}\n", i + 1, pair.join(" ")));
+    }
+    out
+}
+
+/// One game as PGN (xqbase's Xiangqi PGN: `[Game "Chinese Chess"]`, `Red`/`Black`, `[FEN]`
+/// when the game does not start from the Xiangqi start, `[Format]` naming the notation).
+pub fn pgn(ctx: &GameContext, replay: &Replay, format: MoveFormat) -> String {
+    let mut out = String::new();
+    let mut tag = |name: &str, value: &str| {
+        out.push_str(&format!("[{name} \"{}\"]\n", pgn_escape(value)));
+    };
+    let game_tag = match ctx.game.as_str() {
+        "banqi" => "Banqi",
+        _ => "Chinese Chess",
+    };
+    tag("Game", game_tag);
+    if ctx.game == "jieqi" {
+        tag("Variant", "Jieqi");
+    }
+    tag("Event", &ctx.tournament_name);
+    tag("Site", ctx.venue.as_deref().unwrap_or("?"));
+    let date = ctx
+        .starts_on
+        .map(|d| d.format("%Y.%m.%d").to_string())
+        .unwrap_or_else(|| "????.??.??".into());
+    tag("Date", &date);
+    let round = if ctx.match_id.is_some() {
+        format!("{}.{}.{}", ctx.round, ctx.board, ctx.game_number)
+    } else {
+        ctx.round.to_string()
+    };
+    tag("Round", &round);
+    if ctx.match_id.is_none() {
+        tag("Board", &ctx.board.to_string());
+    }
+    tag("Red", &ctx.red_name);
+    tag("Black", &ctx.black_name);
+    let result = result_tag(ctx.result.as_deref());
+    tag("Result", result);
+    if ctx.game != "banqi" && replay.start_fen != Position::xiangqi_start().to_fen() {
+        tag("FEN", &replay.start_fen);
+    }
+    let format_name = match (ctx.game.as_str(), format) {
+        ("banqi", _) => "Banqi",
+        (_, MoveFormat::Iccs) => "ICCS",
+        (_, MoveFormat::Chinese) => "Chinese",
+        (_, MoveFormat::Wxf) => "WXF",
+    };
+    tag("Format", format_name);
+    out.push('\n');
+    let moves = move_texts(replay, format, true);
+    let mut body = numbered(&moves);
+    body.push_str(result);
+    body.push('\n');
+    out.push_str(&body);
+    out
+}
+
+/// A game's record as PGN (visibility as [`get`]).
+pub async fn export_pgn(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    key: GameKey,
+    format: MoveFormat,
+) -> Result<String> {
+    let mut conn = pool.acquire().await?;
+    let ctx = context(&mut conn, key).await?;
+    let staff = visible(&mut conn, actor, &ctx).await?;
+    let row = db::record::find(&mut *conn, ctx.game_id)
+        .await?
+        .ok_or(Error::NotFound("record"))?;
+    let record = view(&ctx, Some(&row), staff, Script::Simplified);
+    Ok(pgn(&ctx, &record.replay, format))
+}
+
+/// A game's moves as a numbered list in one notation.
+pub async fn export_moves(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    key: GameKey,
+    format: MoveFormat,
+    script: Script,
+) -> Result<String> {
+    let record = get(pool, actor, key, script).await?;
+    Ok(numbered(&move_texts(&record.replay, format, false)))
+}
+
+/// Every record of a round as one PGN file (games without a record left out; 404 when none
+/// has one).
+pub async fn export_round_pgn(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+    round: i32,
+    format: MoveFormat,
+) -> Result<String> {
+    let mut conn = pool.acquire().await?;
+    let round_row = db::round::find(&mut *conn, section_id, round)
+        .await?
+        .ok_or(Error::NotFound("round"))?;
+    let games = db::record::contexts_of_round(&mut *conn, round_row.round_id).await?;
+    let Some(first) = games.first() else {
+        return Err(Error::NotFound("record"));
+    };
+    let staff = visible(&mut conn, actor, first).await?;
+    let ids: Vec<Uuid> = games.iter().map(|g| g.game_id).collect();
+    let rows = db::record::of_games(&mut *conn, &ids).await?;
+    let mut out = Vec::new();
+    for ctx in &games {
+        if let Some(row) = rows.iter().find(|r| r.game_id == ctx.game_id) {
+            let record = view(ctx, Some(row), staff, Script::Simplified);
+            out.push(pgn(ctx, &record.replay, format));
+        }
+    }
+    if out.is_empty() {
+        return Err(Error::NotFound("record"));
+    }
+    Ok(out.join("\n"))
+}
+
+/// The squares of a set-up's face-down pieces with what they are (Jieqi: the set-up's piece of
+/// each starting square; Banqi: of each square), for diagrams once the set-up is public.
+pub fn hidden_identities(setup: &Setup) -> Vec<(String, char)> {
+    match setup {
+        Setup::Jieqi(s) => arbiter_core::setup::JIEQI_RED_SQUARES
+            .iter()
+            .enumerate()
+            .flat_map(|(i, &(f, r))| {
+                let red = Square::new(f, r).map(|sq| (sq.name(), s.red[i].letter()));
+                let black = Square::new(f, 9 - r)
+                    .map(|sq| (sq.name(), s.black[i].letter().to_ascii_lowercase()));
+                [red, black].into_iter().flatten()
+            })
+            .collect(),
+        Setup::Banqi(s) => s
+            .squares
+            .iter()
+            .enumerate()
+            .filter_map(|(i, p)| {
+                let sq = BanqiSquare::new((i % 8) as u8, (i / 8) as u8)?;
+                Some((sq.name(), p.letter()))
+            })
+            .collect(),
+    }
+}
+
+/// The Chinese character of a piece letter (upper case Red).
+pub fn piece_glyph(letter: char) -> &'static str {
+    let Some(piece) = Piece::from_letter(letter) else {
+        return "";
+    };
+    let (red, black) = piece.chinese();
+    if letter.is_ascii_uppercase() {
+        red
+    } else {
+        black
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_chinese_record_replays_and_stops_at_the_first_bad_half_move() {
+        let moves = tokens("1. 炮二平五 马8进7 2. 马二进三 車9平8 3. 车一进五 卒7进1");
+        let r = replay("xiangqi", None, "chinese", &moves, Script::Simplified);
+        let iccs: Vec<&str> = r.plies.iter().map(|p| p.iccs.as_str()).collect();
+        assert_eq!(iccs, ["h2e2", "h9g7", "h0g2", "i9h9"]);
+        assert_eq!(r.plies[3].chinese, "车9平8");
+        assert_eq!(r.plies[0].wxf, "C2.5");
+        let problem = r.error.expect("the chariot is blocked by its own pawn");
+        assert_eq!(problem.ply, 5);
+        assert_eq!(problem.kind, "illegal");
+        assert_eq!(
+            problem.message,
+            "ply 5: \"车一进五\" is not a legal move here"
+        );
+        assert_eq!(r.fen, r.plies[3].fen);
+        assert_eq!(r.to_move.as_deref(), Some("red"));
+    }
+
+    #[test]
+    fn a_jieqi_move_of_a_face_down_piece_needs_its_reveal_without_a_set_up() {
+        let r = replay("jieqi", None, "iccs", &["b0c2"], Script::Simplified);
+        assert_eq!(
+            r.error.expect("no set-up, no reveal").kind,
+            "missing_reveal"
+        );
+        let r = replay(
+            "jieqi",
+            None,
+            "iccs",
+            &["b0c2R", "b9c7"],
+            Script::Simplified,
+        );
+        assert_eq!(r.plies[0].iccs, "b0c2R");
+        assert_eq!(r.error.expect("Black's reveal is missing").ply, 2);
+    }
+
+    #[test]
+    fn banqi_turns_are_normalised_and_counted() {
+        let r = replay_banqi(None, &["a1=K", "h4(r)", "b1=P"]);
+        assert!(r.error.is_none(), "{:?}", r.error);
+        assert_eq!(r.plies[1].iccs, "h4=r");
+        assert!(
+            r.plies[2].fen.starts_with("KPxxxxxx/"),
+            "{}",
+            r.plies[2].fen
+        );
+        assert!(r.plies[2].fen.ends_with("/xxxxxxxr"), "{}", r.plies[2].fen);
+        let aid = r.banqi.expect("the desk aid");
+        assert!(!aid.all_face_up);
+        assert_eq!(aid.count, 0);
+        let bad = replay_banqi(None, &["a1"]);
+        assert_eq!(bad.error.expect("an unknown flip").kind, "wrong_reveal");
+    }
+
+    #[test]
+    fn the_pgn_has_xqbase_tags_and_no_fen_from_the_start() {
+        let ctx = GameContext {
+            game_id: Uuid::nil(),
+            tournament_id: Uuid::nil(),
+            tournament_name: "Open \"A\"".into(),
+            game: "xiangqi".into(),
+            venue: None,
+            starts_on: chrono::NaiveDate::from_ymd_opt(2026, 12, 5),
+            default_language: "en".into(),
+            section_id: None,
+            section_name: None,
+            round_id: None,
+            round: 3,
+            round_status: Some("completed".into()),
+            board: 7,
+            board_id: None,
+            match_id: None,
+            game_number: 1,
+            red_name: "Red Player".into(),
+            black_name: "Black Player".into(),
+            result: Some("black_forfeits".into()),
+        };
+        let r = replay(
+            "xiangqi",
+            None,
+            "iccs",
+            &["h2e2", "h9g7", "h0g2"],
+            Script::Simplified,
+        );
+        let pgn = pgn(&ctx, &r, MoveFormat::Iccs);
+        assert_eq!(
+            pgn,
+            "[Game \"Chinese Chess\"]\n[Event \"Open \\\"A\\\"\"]\n[Site \"?\"]\n[Date \"2026.12.05\"]\n\
+             [Round \"3\"]\n[Board \"7\"]\n[Red \"Red Player\"]\n[Black \"Black Player\"]\n\
+             [Result \"1-0\"]\n[Format \"ICCS\"]\n\n1. H2-E2 H9-G7\n2. H0-G2\n1-0\n"
+        );
+        let chinese = super::pgn(&ctx, &r, MoveFormat::Chinese);
+        assert!(
+            chinese.contains("1. 炮二平五 马8进7\n2. 马二进三\n"),
+            "{chinese}"
+        );
+    }
+}
