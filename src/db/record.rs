@@ -1,6 +1,7 @@
 //! Game records (issue #18): one row per game, and the game's context (tournament, round,
 //! players, set-up) that entering, showing and exporting a record need.
 
+use crate::vocab::RoundStatus;
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
@@ -30,7 +31,7 @@ pub struct GameContext {
     /// Swiss: round number; knockout: the bracket round.
     pub round: i32,
     /// Swiss: `paired`, `published` or `completed`; knockout: none.
-    pub round_status: Option<String>,
+    pub round_status: Option<RoundStatus>,
     /// Swiss: board number; knockout: the match slot.
     pub board: i32,
     /// Swiss: the board.

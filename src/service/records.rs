@@ -16,6 +16,7 @@ use super::{Error, Result};
 use crate::db;
 pub use crate::db::record::GameContext;
 use crate::db::record::RecordRow;
+use crate::vocab::RoundStatus;
 use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell};
 use arbiter_core::game::record::tokens;
 use arbiter_core::game::{
@@ -501,8 +502,8 @@ async fn is_staff(conn: &mut PgConnection, actor: Option<&Actor>, tournament: Uu
 /// Whether a game's set-up is public: its round is complete (Swiss), or it was played (a
 /// knockout game exists only once played).
 fn setup_public(ctx: &GameContext) -> bool {
-    match ctx.round_status.as_deref() {
-        Some(status) => status == "completed",
+    match ctx.round_status {
+        Some(status) => status == RoundStatus::Completed,
         None => true,
     }
 }
@@ -656,7 +657,7 @@ async fn visible(
     ctx: &GameContext,
 ) -> Result<bool> {
     let staff = is_staff(conn, actor, ctx.tournament_id).await;
-    if !staff && ctx.round_status.as_deref() == Some("paired") {
+    if !staff && ctx.round_status == Some(RoundStatus::Paired) {
         // A paired round is the arbiters' draft until they publish it.
         return Err(Error::NotFound("round"));
     }
@@ -1068,7 +1069,7 @@ mod tests {
             section_name: None,
             round_id: None,
             round: 3,
-            round_status: Some("completed".into()),
+            round_status: Some(RoundStatus::Completed),
             board: 7,
             board_id: None,
             match_id: None,

@@ -18,6 +18,7 @@ use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::records::{BanqiAid, GameContext, GameKey, RecordInput, Replay};
 use crate::service::{self, Error, FieldErrors};
+use crate::vocab::RoundStatus;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -187,7 +188,7 @@ async fn render(
     });
     let (back_url, mut public_url) = back_and_public(&game_ctx);
     // The public page exists once there is a record in a published round.
-    if view.version == 0 || game_ctx.round_status.as_deref() == Some("paired") {
+    if view.version == 0 || game_ctx.round_status == Some(RoundStatus::Paired) {
         public_url.clear();
     }
     let (action_url, check_url) = urls(key);
