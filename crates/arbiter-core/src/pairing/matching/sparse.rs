@@ -87,6 +87,9 @@ impl<W: MatchWeight + Hash> Edges<W> {
             (v, u)
         };
         let list = &self.adj[a];
+        if list.last().is_none_or(|e| (e.0 as usize) < b) {
+            return None;
+        }
         list.binary_search_by_key(&(b as u32), |e| e.0)
             .ok()
             .map(|i| (list[i].1 >> 1) as usize)
@@ -200,8 +203,14 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         // The entry in u's list holds the endpoint at v (2k + 1), and vice versa.
         for (a, b, p) in [(u, v, 2 * k + 1), (v, u, 2 * k)] {
             let list = &mut g.adj[a];
-            let at = list.partition_point(|e| (e.0 as usize) < b);
-            list.insert(at, (b as u32, p as u32));
+            // Mostly an append (a bracket's pairs are set in vertex order): no binary search
+            // over a long list that is not in the cache.
+            if list.last().is_none_or(|e| (e.0 as usize) < b) {
+                list.push((b as u32, p as u32));
+            } else {
+                let at = list.partition_point(|e| (e.0 as usize) < b);
+                list.insert(at, (b as u32, p as u32));
+            }
         }
         k
     }
