@@ -7,7 +7,9 @@
 //! exchange-order addend, the flags of the exchanges, the active player's order addend), so
 //! the default weight of a pair is computed when needed from the players and this small
 //! per-player state ([`Lazy`]). After each change the players concerned are refreshed in the
-//! matcher with a potential that bounds their new weights, and the matcher certifies every
+//! matcher with a potential that bounds their new weights (for one player, the least such
+//! potential, found by one pass over its pairs; for a whole bracket, the most a pair of its
+//! class of players can gain, or the addend), and the matcher certifies every
 //! optimum against all pairs by its duals (column generation: a pair is stored once the
 //! duals show it may be needed). The optimum is one of the same dense weights as
 //! [`Context::pair_with`] stores, so the result is the same; `pair_dense` keeps that path as
@@ -156,12 +158,6 @@ impl Lazy {
         }
         Some(w)
     }
-}
-
-/// `v`'s pairs changed (their weights rose by at most half of `by`): refreshed with the
-/// least potential that bounds them.
-fn raise<const L: usize>(m: &mut SparseMatcher<'_, Wide<L>>, v: usize, _by: Wide<L>) {
-    m.refresh_exact(v);
 }
 
 /// `v`'s potential rises by `by` (its pairs' weights rose by at most half of it).
@@ -399,7 +395,7 @@ impl Context {
                 remaining -= 1;
                 if !in_bracket(mate_of(&m, pv)) {
                     state.borrow_mut().mdp_add[pi] = 1;
-                    raise(&mut m, pv, W::<L>::from_u64(2));
+                    m.refresh_exact(pv);
                     m.solve();
                 }
                 if in_bracket(mate_of(&m, pv)) {
@@ -407,7 +403,7 @@ impl Context {
                     remaining_matched -= 1;
                     let bonus = (next_begin - group_begin) as u64 + 1;
                     state.borrow_mut().mdp_add[pi] = bonus;
-                    raise(&mut m, pv, W::<L>::from_u64(2 * bonus));
+                    m.refresh_exact(pv);
                 }
             }
 
@@ -432,7 +428,7 @@ impl Context {
                     }
                     st.s2_active = pi as u32;
                 }
-                raise(&mut m, pv, W::<L>::from_u64(2 * addend));
+                m.refresh_exact(pv);
                 m.solve();
                 let mv = mate_of(&m, pv);
                 matched[mv] = true;
@@ -504,7 +500,7 @@ impl Context {
                 let tried = is_up(&m, pv);
                 if tried {
                     state.borrow_mut().tmp = (pi as u32, false);
-                    raise(&mut m, pv, W::<L>::ZERO);
+                    m.refresh_exact(pv);
                     m.solve();
                 }
                 let exchange = is_exchanged_down(&m, pv);
@@ -512,16 +508,14 @@ impl Context {
                     left -= 1;
                 }
                 if tried || exchange {
-                    let mut st = state.borrow_mut();
-                    st.tmp = (NO, false);
-                    if exchange {
-                        st.no_later_rem[pi] = true;
+                    {
+                        let mut st = state.borrow_mut();
+                        st.tmp = (NO, false);
+                        if exchange {
+                            st.no_later_rem[pi] = true;
+                        }
                     }
-                }
-                if tried {
-                    raise(&mut m, pv, W::<L>::from_u64(2));
-                } else if exchange {
-                    raise(&mut m, pv, W::<L>::ZERO);
+                    m.refresh_exact(pv);
                 }
             }
             // Rule d: highest S2R players first, try to move them up.
@@ -533,7 +527,7 @@ impl Context {
                 let already = is_up(&m, pv);
                 if !already {
                     state.borrow_mut().tmp = (pi as u32, true);
-                    raise(&mut m, pv, W::<L>::from_u64(2));
+                    m.refresh_exact(pv);
                     m.solve();
                 }
                 let up = is_up(&m, pv);
@@ -547,7 +541,7 @@ impl Context {
                     state.borrow_mut().tmp = (NO, false);
                 }
                 if up || !already {
-                    raise(&mut m, pv, W::<L>::ZERO);
+                    m.refresh_exact(pv);
                 }
                 idx += 1;
             }
@@ -617,7 +611,7 @@ impl Context {
                     }
                     st.s4_active = pi as u32;
                 }
-                raise(&mut m, pv, W::<L>::from_u64(2 * addend));
+                m.refresh_exact(pv);
                 m.solve();
                 let mv = mate_of(&m, pv);
                 matched[pv] = true;
