@@ -24,6 +24,12 @@
 //! 0.33 s at 1,000 entrants (23 MB), 1.13 / 1.43 / 1.77 s at 2,000 (74 MB) and 18.1 / 17.1 /
 //! 17.8 s at 5,000 (482 MB, reached while generating round 1's single 5,000-player bracket).
 //!
+//! After the lazy first-round engine (issue #19; 1 Dec 2026, load average 3 to 9): round 1
+//! took 0.05 / 0.14 / 1.04 / 3.6 s at 1,000 / 2,000 / 5,000 / 10,000 entrants (6 / 7 / 15 /
+//! 21 MB); rounds 2 / 5 / 9 took 0.31 / 0.26 / 0.33 s at 1,000 (20 MB), 1.18 / 1.72 / 1.91 s
+//! at 2,000 (56 MB), 13.6 / 17.9 / 15.3 s at 5,000 (272 MB); rounds 2 / 5 at 10,000 took
+//! 109 / 77.5 s (1.03 GB). Figures and the targets not met are in the README.
+//!
 //! Before the per-stage tight matching and the solve skipping of stage 4 (same machine,
 //! same day): 2,000 entrants about 10 s CPU for rounds 2 and 3; 5,000 entrants 53 s CPU for
 //! round 2 alone (one bracket's first solve took 45 s), 10–16 s for round 1. An older note

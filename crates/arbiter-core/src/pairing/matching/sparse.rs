@@ -46,6 +46,8 @@ pub struct SparseMatcher<'a, W: MatchWeight + Hash> {
     is_dirty: Vec<bool>,
     fresh: bool,
     perfect: bool,
+    /// Whether the potentials follow the certified duals (see [`SparseMatcher::tightening`]).
+    tightening: bool,
     st: State<W>,
 }
 
@@ -85,6 +87,9 @@ impl<W: MatchWeight + Hash> Edges<W> {
             (v, u)
         };
         let list = &self.adj[a];
+        if list.last().is_none_or(|e| (e.0 as usize) < b) {
+            return None;
+        }
         list.binary_search_by_key(&(b as u32), |e| e.0)
             .ok()
             .map(|i| (list[i].1 >> 1) as usize)
@@ -160,6 +165,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             is_dirty: vec![false; m],
             fresh: true,
             perfect: false,
+            tightening: false,
             st,
         }
     }
@@ -197,8 +203,14 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         // The entry in u's list holds the endpoint at v (2k + 1), and vice versa.
         for (a, b, p) in [(u, v, 2 * k + 1), (v, u, 2 * k)] {
             let list = &mut g.adj[a];
-            let at = list.partition_point(|e| (e.0 as usize) < b);
-            list.insert(at, (b as u32, p as u32));
+            // Mostly an append (a bracket's pairs are set in vertex order): no binary search
+            // over a long list that is not in the cache.
+            if list.last().is_none_or(|e| (e.0 as usize) < b) {
+                list.push((b as u32, p as u32));
+            } else {
+                let at = list.partition_point(|e| (e.0 as usize) < b);
+                list.insert(at, (b as u32, p as u32));
+            }
         }
         k
     }
@@ -366,7 +378,10 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     fn floors(&self) -> Vec<Option<W>> {
         let mut emin: Option<W> = None;
         for v in 0..self.m {
-            if !self.fixed[v] {
+            // A vertex being released gets at least its own potential, so only the others'
+            // excess matters.
+            let repaired = self.tightening && self.is_dirty[v];
+            if !self.fixed[v] && !repaired {
                 let e = self.st.dualvar[v].sub(self.potential[v]);
                 if emin.is_none_or(|m| e < m) {
                     emin = Some(e);
@@ -414,6 +429,111 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         self.perfect = self.st.mate.iter().all(|&p| p != NONE);
         for v in self.dirty.drain(..) {
             self.is_dirty[v] = false;
+        }
+        if self.perfect && self.tightening {
+            self.tighten();
+        }
+    }
+
+    /// After a certified solve every pair (stored or not) has a non-negative reduced cost
+    /// `y(u) + y(v) + 2·Σ z_B − 2·w` (over the blossoms containing both), so the effective
+    /// duals `y(v) + Σ z_B` (over the blossoms containing `v`) are potentials for the current
+    /// weights: the tightest ones known, which keeps the next certification
+    /// to the pairs around the vertices whose duals fall.
+    fn tighten(&mut self) {
+        for v in 0..self.n {
+            if self.fixed[v] {
+                continue;
+            }
+            let mut p = self.st.dualvar[v];
+            let mut b = self.st.blossomparent[v];
+            while b != NONE {
+                p = p.add(self.st.dualvar[b]);
+                b = self.st.blossomparent[b];
+            }
+            self.potential[v] = p;
+        }
+    }
+
+    /// Makes the potentials follow the certified duals: after each certified solve every
+    /// potential becomes its vertex's effective dual (the tightest bound known), and a vertex
+    /// being repaired gets at least its own potential as its dual floor. For a caller that
+    /// changes default weights between solves ([`SparseMatcher::refresh`]); a fixed default
+    /// is better served by its own potentials, the default.
+    pub fn tightening(&mut self, on: bool) {
+        self.tightening = on;
+    }
+
+    /// The potential of `v` (it bounds `v`'s default pairs, see the module docs).
+    pub fn potential(&self, v: usize) -> W {
+        self.potential[v]
+    }
+
+    /// The default weights of `v`'s pairs have changed (the default function reads state the
+    /// caller changed): its stored default edges take their new weights, its potential
+    /// becomes `potential` (which must bound the new default weights with the other
+    /// vertices' potentials) and the next solve repairs the optimum around it.
+    pub fn refresh(&mut self, v: usize, potential: W) {
+        if v >= self.n || self.fixed[v] {
+            return;
+        }
+        self.potential[v] = potential;
+        for i in 0..self.g.adj[v].len() {
+            let (x, p) = self.g.adj[v][i];
+            let k = (p >> 1) as usize;
+            if self.g.explicit[k] {
+                continue;
+            }
+            match (self.default)(v, x as usize) {
+                Some(w) => {
+                    self.g.wid[k] = self.g.intern(w.double());
+                    self.g.live[k] = true;
+                }
+                None => self.g.live[k] = false,
+            }
+        }
+        self.mark(v);
+    }
+
+    /// [`SparseMatcher::refresh`] with the least potential that bounds `v`'s default pairs
+    /// given the others' potentials (one default weight per vertex).
+    pub fn refresh_exact(&mut self, v: usize) {
+        if v >= self.n || self.fixed[v] {
+            return;
+        }
+        let mut need: Option<W> = None;
+        for x in 0..self.n {
+            if x == v || self.fixed[x] || self.g.find(v, x).is_some() {
+                continue;
+            }
+            if let Some(w) = (self.default)(v, x) {
+                let d = w.double().sub(self.potential[x]);
+                if need.is_none_or(|m| d > m) {
+                    need = Some(d);
+                }
+            }
+        }
+        let p = need.unwrap_or(self.potential[v]);
+        self.refresh(v, p);
+    }
+
+    /// Stores the default pair `{u, v}` (a likely member of the next optimum), if it exists
+    /// and is not stored yet; its ends are repaired when its reduced cost is negative.
+    pub fn add_candidate(&mut self, u: usize, v: usize) {
+        if u == v || u >= self.n || v >= self.n || self.fixed[u] || self.fixed[v] {
+            return;
+        }
+        if self.g.find(u, v).is_some() {
+            return;
+        }
+        let Some(w) = (self.default)(u, v) else {
+            return;
+        };
+        let w2 = w.double();
+        let wid = self.g.intern(w2);
+        Self::push_edge(&mut self.g, &mut self.st, u, v, wid, false);
+        if self.st.dualvar[u].add(self.st.dualvar[v]) < w2 {
+            self.mark(u);
         }
     }
 
@@ -648,18 +768,33 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         if quad.iter().any(|&v| self.st.inblossom[v] != v) {
             return false;
         }
-        let tight = |a: usize, b: usize| -> Option<usize> {
-            let k = self.g.find(a, b)?;
-            (self.g.live[k]
-                && self.st.dualvar[a]
-                    .add(self.st.dualvar[b])
-                    .sub(self.g.table[self.g.wid[k] as usize])
-                    == W::ZERO)
-                .then_some(k)
+        // `Some(Ok(edge))` for a tight stored edge, `Some(Err(doubled weight))` for a tight
+        // default pair that is not stored.
+        let tight = |a: usize, b: usize| -> Option<Result<usize, W>> {
+            let slack = |w2: W| self.st.dualvar[a].add(self.st.dualvar[b]).sub(w2);
+            match self.g.find(a, b) {
+                Some(k) => (self.g.live[k]
+                    && slack(self.g.table[self.g.wid[k] as usize]) == W::ZERO)
+                    .then_some(Ok(k)),
+                None if self.fixed[a] || self.fixed[b] => None,
+                None => {
+                    let w2 = (self.default)(a, b)?.double();
+                    (slack(w2) == W::ZERO).then_some(Err(w2))
+                }
+            }
         };
         let (Some(kuc), Some(kxy)) = (tight(u, c), tight(x, y)) else {
             return false;
         };
+        let mut store = |a: usize, b: usize, k: Result<usize, W>| match k {
+            Ok(k) => k,
+            Err(w2) => {
+                let wid = self.g.intern(w2);
+                Self::push_edge(&mut self.g, &mut self.st, a, b, wid, false)
+            }
+        };
+        let kuc = store(u, c, kuc);
+        let kxy = store(x, y, kxy);
         // The endpoint of edge k at vertex b.
         let at = |k: usize, b: usize| -> usize {
             if self.st.ends[2 * k] as usize == b {
