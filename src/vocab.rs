@@ -16,12 +16,13 @@ macro_rules! vocabulary {
             Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord,
             serde::Serialize, serde::Deserialize, sqlx::Type, utoipa::ToSchema,
         )]
-        #[sqlx(type_name = "text")]
+        // The words are the variants' names in snake case (a test checks they match the
+        // words given): utoipa reads `rename_all`, not a `rename` a macro passes through.
+        #[sqlx(type_name = "text", rename_all = "snake_case")]
+        #[serde(rename_all = "snake_case")]
         pub enum $name {
             $(
                 $(#[$vmeta])*
-                #[sqlx(rename = $text)]
-                #[serde(rename = $text)]
                 $variant,
             )+
         }
@@ -88,5 +89,22 @@ mod tests {
             );
         }
         assert!("Paired".parse::<RoundStatus>().is_err());
+    }
+
+    /// The OpenAPI document lists the same words as serde and the database use.
+    fn schema_words<T: utoipa::PartialSchema>() -> Vec<String> {
+        let schema = serde_json::to_value(T::schema()).expect("schema");
+        schema["enum"]
+            .as_array()
+            .expect("an enum schema")
+            .iter()
+            .map(|v| v.as_str().expect("a word").to_string())
+            .collect()
+    }
+
+    #[test]
+    fn the_openapi_document_lists_the_words() {
+        let words: Vec<&str> = RoundStatus::ALL.iter().map(|s| s.as_str()).collect();
+        assert_eq!(schema_words::<RoundStatus>(), words);
     }
 }
