@@ -31,6 +31,9 @@ macro_rules! vocabulary {
             /// Every value, in the order forms list them.
             pub const ALL: &'static [$name] = &[$($name::$variant),+];
 
+            /// Every value's word, in the same order (form choices).
+            pub const WORDS: &'static [&'static str] = &[$($text),+];
+
             /// The word stored and sent for this value.
             pub fn as_str(self) -> &'static str {
                 match self {
@@ -75,6 +78,54 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// A section's status (组别状态): open for entries, running, finished, or cancelled.
+    SectionStatus {
+        /// Taking entries; no round paired yet.
+        Open = "open",
+        /// Rounds are being played.
+        Running = "running",
+        /// Every round played.
+        Finished = "finished",
+        /// Called off: nothing more is paired or entered.
+        Cancelled = "cancelled",
+    }
+}
+
+vocabulary! {
+    /// Who plays a seat: one player, or a doubles team of two (双打).
+    EntryType {
+        /// One player.
+        Individual = "individual",
+        /// A team of two.
+        Doubles = "doubles",
+    }
+}
+
+vocabulary! {
+    /// A section's pairing system.
+    PairingSystem {
+        /// The Chinese score-group system (积分编排).
+        Chinese = "chinese",
+        /// The FIDE Dutch system.
+        Dutch = "dutch",
+        /// A round robin by the Berger tables.
+        RoundRobin = "round_robin",
+    }
+}
+
+vocabulary! {
+    /// How a hidden-piece game's rounds get their set-ups (Jieqi, Banqi).
+    SetupMode {
+        /// No set-up (Xiangqi, or hidden pieces shuffled at the board).
+        None = "none",
+        /// One set-up for every board of a round.
+        Duplicate = "duplicate",
+        /// A set-up per board.
+        PerBoard = "per_board",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -102,9 +153,28 @@ mod tests {
             .collect()
     }
 
+    fn words_of<T: Copy + std::fmt::Display>(all: &[T]) -> Vec<String> {
+        all.iter().map(|v| v.to_string()).collect()
+    }
+
     #[test]
     fn the_openapi_document_lists_the_words() {
-        let words: Vec<&str> = RoundStatus::ALL.iter().map(|s| s.as_str()).collect();
-        assert_eq!(schema_words::<RoundStatus>(), words);
+        assert_eq!(schema_words::<RoundStatus>(), words_of(RoundStatus::ALL));
+        assert_eq!(
+            schema_words::<SectionStatus>(),
+            words_of(SectionStatus::ALL)
+        );
+        assert_eq!(schema_words::<EntryType>(), words_of(EntryType::ALL));
+        assert_eq!(
+            schema_words::<PairingSystem>(),
+            words_of(PairingSystem::ALL)
+        );
+        assert_eq!(schema_words::<SetupMode>(), words_of(SetupMode::ALL));
+        for mode in SetupMode::ALL {
+            assert_eq!(
+                serde_json::to_value(mode).expect("json"),
+                serde_json::json!(mode.as_str())
+            );
+        }
     }
 }

@@ -1,5 +1,6 @@
 //! Sections (组别).
 
+use crate::vocab::{EntryType, PairingSystem, SectionStatus, SetupMode};
 use serde_json::Value;
 use sqlx::PgExecutor;
 use uuid::Uuid;
@@ -13,12 +14,12 @@ pub struct SectionRow {
     pub tournament_id: Uuid,
     /// Name.
     pub name: String,
-    /// `chinese`, `dutch`, `round_robin`.
-    pub pairing_system: String,
+    /// The pairing system.
+    pub pairing_system: PairingSystem,
     /// Rounds.
     pub rounds: i32,
-    /// `individual` or `doubles`.
-    pub entry_type: String,
+    /// Individual or doubles.
+    pub entry_type: EntryType,
     /// Points in tenths.
     pub points_win: i32,
     /// Points in tenths.
@@ -59,10 +60,10 @@ pub struct SectionRow {
     pub fee_tiers: Value,
     /// Eligibility rules.
     pub eligibility: Value,
-    /// `none`, `duplicate`, `per_board`.
-    pub setup_mode: String,
-    /// `open`, `running`, `finished`, `cancelled`.
-    pub status: String,
+    /// How rounds get their hidden-piece set-ups.
+    pub setup_mode: SetupMode,
+    /// Open, running, finished, cancelled.
+    pub status: SectionStatus,
     /// Created.
     pub created_at: chrono::DateTime<chrono::Utc>,
     /// Last changed.
@@ -81,12 +82,18 @@ pub async fn insert(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
             registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, setup_mode, status)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
                  $21, $22, $23, $24, $25, $26, $27)
-         returning *",
+         returning section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
+            entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
+            points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
+            forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
+            setup_mode as \"setup_mode: SetupMode\", status as \"status: SectionStatus\", created_at,
+            updated_at, version",
         s.tournament_id,
         s.name,
-        s.pairing_system,
+        s.pairing_system as PairingSystem,
         s.rounds,
-        s.entry_type,
+        s.entry_type as EntryType,
         s.points_win,
         s.points_draw,
         s.points_loss,
@@ -107,8 +114,8 @@ pub async fn insert(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
         s.payment_required,
         s.fee_tiers,
         s.eligibility,
-        s.setup_mode,
-        s.status
+        s.setup_mode as SetupMode,
+        s.status as SectionStatus
     )
     .fetch_one(db)
     .await
@@ -125,12 +132,18 @@ pub async fn update(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
             min_entries = $20, registration_opens_at = $21, registration_closes_at = $22, payment_required = $23,
             fee_tiers = $24, eligibility = $25, setup_mode = $26, status = $27, version = version + 1
          where section_id = $1
-         returning *",
+         returning section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
+            entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
+            points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
+            forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
+            setup_mode as \"setup_mode: SetupMode\", status as \"status: SectionStatus\", created_at,
+            updated_at, version",
         s.section_id,
         s.name,
-        s.pairing_system,
+        s.pairing_system as PairingSystem,
         s.rounds,
-        s.entry_type,
+        s.entry_type as EntryType,
         s.points_win,
         s.points_draw,
         s.points_loss,
@@ -151,8 +164,8 @@ pub async fn update(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
         s.payment_required,
         s.fee_tiers,
         s.eligibility,
-        s.setup_mode,
-        s.status
+        s.setup_mode as SetupMode,
+        s.status as SectionStatus
     )
     .fetch_one(db)
     .await
@@ -162,7 +175,14 @@ pub async fn update(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<SectionRow>> {
     sqlx::query_as!(
         SectionRow,
-        "select * from section where section_id = $1",
+        "select section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
+            entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
+            points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
+            forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
+            setup_mode as \"setup_mode: SetupMode\", status as \"status: SectionStatus\", created_at,
+            updated_at, version
+         from section where section_id = $1",
         id
     )
     .fetch_optional(db)
@@ -177,7 +197,14 @@ pub async fn find_for_update(
 ) -> sqlx::Result<Option<SectionRow>> {
     sqlx::query_as!(
         SectionRow,
-        "select * from section where section_id = $1 for update",
+        "select section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
+            entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
+            points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
+            forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
+            setup_mode as \"setup_mode: SetupMode\", status as \"status: SectionStatus\", created_at,
+            updated_at, version
+         from section where section_id = $1 for update",
         id
     )
     .fetch_optional(db)
@@ -188,7 +215,14 @@ pub async fn find_for_update(
 pub async fn list(db: impl PgExecutor<'_>, tournament_id: Uuid) -> sqlx::Result<Vec<SectionRow>> {
     sqlx::query_as!(
         SectionRow,
-        "select * from section where tournament_id = $1 order by created_at, name",
+        "select section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
+            entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
+            points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
+            forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
+            setup_mode as \"setup_mode: SetupMode\", status as \"status: SectionStatus\", created_at,
+            updated_at, version
+         from section where tournament_id = $1 order by created_at, name",
         tournament_id
     )
     .fetch_all(db)

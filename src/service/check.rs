@@ -98,6 +98,24 @@ impl Check {
         value.to_string()
     }
 
+    /// A word of a vocabulary (`crate::vocab`); `current` (kept) when it is none of `all`.
+    pub fn word<T: Copy + std::str::FromStr + std::fmt::Display>(
+        &mut self,
+        field: &str,
+        value: &str,
+        all: &[T],
+        current: T,
+    ) -> T {
+        match value.parse::<T>() {
+            Ok(word) => word,
+            Err(_) => {
+                let allowed: Vec<String> = all.iter().map(|w| w.to_string()).collect();
+                self.error(field, format!("must be one of: {}", allowed.join(", ")));
+                current
+            }
+        }
+    }
+
     /// An integer within `min..=max`.
     pub fn range(&mut self, field: &str, value: i64, min: i64, max: i64) -> i32 {
         if value < min || value > max {

@@ -11,7 +11,7 @@ use super::sections::Section;
 use super::tournaments::Tournament;
 use super::users::Actor;
 use super::Result;
-use crate::vocab::RoundStatus;
+use crate::vocab::{RoundStatus, SectionStatus};
 use sqlx::PgPool;
 use uuid::Uuid;
 
@@ -46,7 +46,7 @@ pub fn actions(section: &Section, rounds: &[RoundView]) -> Actions {
     let paired = rounds.last().map_or(0, |r| r.number);
     let count = rounds.len();
     Actions {
-        can_pair: paired < section.rounds && section.status != "cancelled",
+        can_pair: paired < section.rounds && section.status != SectionStatus::Cancelled,
         rounds: rounds
             .iter()
             .enumerate()

@@ -7,6 +7,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::entrant::{EntrantRow, MemberRow, PlayerRow};
+use crate::vocab::{EntryType, SectionStatus};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
@@ -166,7 +167,7 @@ fn check_email(check: &mut Check, field: &str, email: Option<&str>) -> Option<St
 /// The players an entrant input describes, checked against the section's entry type.
 pub fn players_of(
     input: &EntrantInput,
-    entry_type: &str,
+    entry_type: EntryType,
     check: &mut Check,
 ) -> (String, Vec<PlayerRow>) {
     let blank = |name: String| PlayerRow {
@@ -182,7 +183,7 @@ pub fn players_of(
         birth_date: None,
         school_grade: None,
     };
-    if entry_type == "doubles" {
+    if entry_type == EntryType::Doubles {
         let Some(members) = input.members.as_ref().filter(|m| m.len() == 2) else {
             check.error("members", "a doubles team needs exactly two members");
             return (input.name.clone().unwrap_or_default(), Vec::new());
@@ -297,11 +298,11 @@ pub async fn add(
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
-    if section.status == "cancelled" {
+    if section.status == SectionStatus::Cancelled {
         return Err(Error::Conflict("the section is cancelled".into()));
     }
     let mut check = Check::new();
-    let (name, players) = players_of(input, &section.entry_type, &mut check);
+    let (name, players) = players_of(input, section.entry_type, &mut check);
     check.finish()?;
     let entrant =
         insert_entrant(&mut tx, section.tournament_id, section_id, &name, &players).await?;

@@ -9,7 +9,7 @@ use super::state;
 use super::users::Actor;
 use super::{sections, Error, FieldErrors, Result};
 use crate::db;
-use crate::vocab::RoundStatus;
+use crate::vocab::{EntryType, PairingSystem, RoundStatus, SectionStatus, SetupMode};
 use arbiter_core::model::{ResultCode, Side};
 use arbiter_core::trf::SectionSettings;
 use serde::Serialize;
@@ -54,10 +54,10 @@ pub async fn export_trf(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) 
     headers.push(("062".to_string(), t.entrants.len().to_string()));
     headers.push((
         "092".to_string(),
-        match state.section.pairing_system.as_str() {
-            "dutch" => "Swiss (FIDE Dutch)",
-            "round_robin" => "Round robin (Berger)",
-            _ => "Swiss (Chinese 积分编排)",
+        match state.section.pairing_system {
+            PairingSystem::Dutch => "Swiss (FIDE Dutch)",
+            PairingSystem::RoundRobin => "Round robin (Berger)",
+            PairingSystem::Chinese => "Swiss (Chinese 积分编排)",
         }
         .to_string(),
     ));
@@ -66,10 +66,10 @@ pub async fn export_trf(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) 
     }
     headers.push((
         "192".to_string(),
-        match state.section.pairing_system.as_str() {
-            "dutch" => "FIDE_DUTCH_2026",
-            "round_robin" => "BERGER_ROUNDROBIN",
-            _ => "CUSTOM_SWISS",
+        match state.section.pairing_system {
+            PairingSystem::Dutch => "FIDE_DUTCH_2026",
+            PairingSystem::RoundRobin => "BERGER_ROUNDROBIN",
+            PairingSystem::Chinese => "CUSTOM_SWISS",
         }
         .to_string(),
     ));
@@ -79,7 +79,7 @@ pub async fn export_trf(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) 
     // What no TRF record carries rides in `### arbiter` comment lines (see `trf`'s docs).
     headers.extend(
         SectionSettings {
-            pairing_system: Some(state.section.pairing_system.clone()),
+            pairing_system: Some(state.section.pairing_system.to_string()),
             tiebreaks: Some(state.section.tiebreaks.clone()),
             unplayed: Some(state.section.unplayed_mode.clone()),
             foul_threshold: u32::try_from(state.section.foul_threshold).ok(),
@@ -163,7 +163,13 @@ pub async fn import_trf(
             "dutch".into()
         }
     });
-    let preset = sections::default_preset(&pairing_system);
+    let pairing_system: PairingSystem = pairing_system.parse().map_err(|_| {
+        Error::invalid(
+            "file",
+            format!("unknown pairing system {pairing_system:?} in the arbiter settings"),
+        )
+    })?;
+    let preset = sections::default_preset(pairing_system);
     // Names go through the one validator for human text, as a form's would.
     let mut names = std::collections::HashMap::new();
     for e in &t.entrants {
@@ -198,9 +204,9 @@ pub async fn import_trf(
                     file_name.chars().take(200).collect()
                 }
             }),
-        pairing_system: pairing_system.clone(),
+        pairing_system,
         rounds: t.rounds_total.unwrap_or(played).max(played).clamp(1, 99) as i32,
-        entry_type: "individual".into(),
+        entry_type: EntryType::Individual,
         points_win: win,
         points_draw: t.scoring.draw.tenths() as i32,
         points_loss: t.scoring.loss.tenths() as i32,
@@ -222,7 +228,7 @@ pub async fn import_trf(
         first_board_red: t.initial_colour != Some(Side::Black),
         forfeit_counts_as_met: settings
             .forfeit_counts_as_met
-            .unwrap_or_else(|| sections::forfeit_default(&pairing_system)),
+            .unwrap_or_else(|| sections::forfeit_default(pairing_system)),
         avoid_same_club: false,
         pair_checked_in_only: false,
         cap: None,
@@ -232,8 +238,12 @@ pub async fn import_trf(
         payment_required: false,
         fee_tiers: json!([]),
         eligibility: json!({}),
-        setup_mode: "none".into(),
-        status: if played > 0 { "running" } else { "open" }.into(),
+        setup_mode: SetupMode::None,
+        status: if played > 0 {
+            SectionStatus::Running
+        } else {
+            SectionStatus::Open
+        },
         created_at: chrono::Utc::now(),
         updated_at: chrono::Utc::now(),
         version: 0,
@@ -561,7 +571,7 @@ pub async fn import_csv(
             address: get("address").map(str::to_string),
             birth_date,
             school_grade: get("school_grade").map(str::to_string),
-            members: (section.entry_type == "doubles").then(|| {
+            members: (section.entry_type == EntryType::Doubles).then(|| {
                 vec![
                     MemberInput {
                         name: name.clone(),
@@ -577,10 +587,12 @@ pub async fn import_csv(
         };
         let (entrant_name, players) = entrants::players_of(
             &EntrantInput {
-                name: (section.entry_type != "doubles").then_some(name).or(None),
+                name: (section.entry_type != EntryType::Doubles)
+                    .then_some(name)
+                    .or(None),
                 ..input
             },
-            &section.entry_type,
+            section.entry_type,
             &mut check,
         );
         match check.finish() {

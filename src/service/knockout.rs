@@ -9,7 +9,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::knockout::{BracketRow, MatchGameRow, MatchRow};
-use crate::vocab::RoundStatus;
+use crate::vocab::{RoundStatus, SetupMode};
 use arbiter_core::knockout::{
     self, Bracket, BracketSlot, DecideBy, GameOutcome, GamePhase, LaterOddGames, Match, MatchGame,
     MatchRules, MatchState, NextColours, OpenColours, TiebreakKind,
@@ -725,7 +725,7 @@ pub async fn create(
     };
     let bracket_id = db::knockout::insert_bracket(&mut *tx, &bracket).await?;
     create_matches(&mut tx, bracket_id, size as u32, third_place, &qualified).await?;
-    let game = if section.setup_mode == "none" {
+    let game = if section.setup_mode == SetupMode::None {
         "xiangqi"
     } else {
         tournament.game.as_str()
@@ -895,9 +895,8 @@ pub async fn record_game(
         .ok_or(Error::NotFound("tournament"))?;
     let setup_mode = db::section::find(&mut *tx, setup_section)
         .await?
-        .map(|s| s.setup_mode)
-        .unwrap_or_default();
-    let game = if setup_mode == "none" {
+        .map_or(SetupMode::None, |s| s.setup_mode);
+    let game = if setup_mode == SetupMode::None {
         "xiangqi"
     } else {
         tournament.game.as_str()
@@ -1019,9 +1018,8 @@ pub async fn create_playoff(
     let first = input.sections[0];
     let setup_mode = db::section::find(&mut *tx, first)
         .await?
-        .map(|s| s.setup_mode)
-        .unwrap_or_default();
-    let game = if setup_mode == "none" {
+        .map_or(SetupMode::None, |s| s.setup_mode);
+    let game = if setup_mode == SetupMode::None {
         "xiangqi"
     } else {
         tournament.game.as_str()

@@ -10,6 +10,7 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::registration::RegistrationRow;
 use crate::db::section::SectionRow;
+use crate::vocab::{EntryType, SectionStatus};
 use chrono::{NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -187,7 +188,7 @@ pub async fn register(
     let tournament = db::tournament::find(&mut *tx, section.tournament_id)
         .await?
         .ok_or(Error::NotFound("tournament"))?;
-    if section.status == "cancelled" || tournament.status == "cancelled" {
+    if section.status == SectionStatus::Cancelled || tournament.status == "cancelled" {
         return Err(Error::Conflict("this section is cancelled".into()));
     }
     let now = Utc::now();
@@ -211,8 +212,8 @@ pub async fn register(
         school_grade: input.school_grade.clone(),
         members: None,
     };
-    let (_, mut players) = entrants::players_of(&entrant_input, "individual", &mut check);
-    let partner = if section.entry_type == "doubles" {
+    let (_, mut players) = entrants::players_of(&entrant_input, EntryType::Individual, &mut check);
+    let partner = if section.entry_type == EntryType::Doubles {
         let name = check.required_text(
             "partner_name",
             input.partner_name.as_deref().unwrap_or(""),
@@ -694,7 +695,7 @@ pub async fn cancel_section(
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
-    if section.status == "cancelled" {
+    if section.status == SectionStatus::Cancelled {
         return Err(Error::Conflict("the section is already cancelled".into()));
     }
     if db::round::count(&mut *tx, section_id).await? > 0 {

@@ -7,7 +7,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
-use crate::vocab::RoundStatus;
+use crate::vocab::{PairingSystem, RoundStatus, SectionStatus, SetupMode};
 use arbiter_core::model::Side;
 use arbiter_core::pairing::{self, PairingError, RoundPairing};
 use rand_chacha::rand_core::{RngCore as _, SeedableRng as _};
@@ -184,18 +184,18 @@ async fn number_for_round_one(
 /// Runs the section's pairing system: the pairing and its report.
 fn run_engine(state: &SectionState, game: &str) -> Result<(RoundPairing, Value)> {
     let t = &state.tournament;
-    let system = match state.section.pairing_system.as_str() {
-        "dutch" => pairing::System::Dutch(pairing::dutch::DutchOptions {
+    let system = match state.section.pairing_system {
+        PairingSystem::Dutch => pairing::System::Dutch(pairing::dutch::DutchOptions {
             forfeit_counts_as_met: state.section.forfeit_counts_as_met,
             ..pairing::dutch::DutchOptions::default()
         }),
-        "round_robin" => pairing::System::RoundRobin {
+        PairingSystem::RoundRobin => pairing::System::RoundRobin {
             double: pairing::round_robin::is_double(
                 t.entrants.len(),
                 state.section.rounds.max(0) as usize,
             ),
         },
-        "chinese" => pairing::System::Chinese(pairing::chinese::ChineseOptions {
+        PairingSystem::Chinese => pairing::System::Chinese(pairing::chinese::ChineseOptions {
             forfeit_counts_as_met: state.section.forfeit_counts_as_met,
             avoid_same_club: state.section.avoid_same_club,
             first_board_colour: Some(if state.section.first_board_red {
@@ -206,7 +206,6 @@ fn run_engine(state: &SectionState, game: &str) -> Result<(RoundPairing, Value)>
             tie_order: None,
             moves_first_naming: game == "banqi",
         }),
-        other => return Err(Error::Internal(format!("unknown pairing system {other}"))),
     };
     let outcome = pairing::pair(t, &system).map(|paired| {
         let report = match (&system, paired.report) {
@@ -241,7 +240,7 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     let tournament = db::tournament::find(&mut *tx, section.tournament_id)
         .await?
         .ok_or(Error::NotFound("tournament"))?;
-    if section.status == "cancelled" {
+    if section.status == SectionStatus::Cancelled {
         return Err(Error::Conflict("the section is cancelled".into()));
     }
     let rounds = db::round::list(&mut *tx, section_id).await?;
@@ -300,12 +299,12 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     super::setups::create_for_round(
         &mut tx,
         section_id,
-        &state.section.setup_mode,
+        state.section.setup_mode,
         &tournament.game,
         round_id,
     )
     .await?;
-    if state.section.status == "open" {
+    if state.section.status == SectionStatus::Open {
         sqlx::query!(
             "update section set status = 'running' where section_id = $1",
             section_id
@@ -785,8 +784,8 @@ pub async fn edit(
     let options = CheckOptions {
         forfeits_count_as_met: section.forfeit_counts_as_met,
         colour_limits: true,
-        last_round_topscorer_exception: section.pairing_system == "dutch",
-        bye_rule: if section.pairing_system == "dutch" {
+        last_round_topscorer_exception: section.pairing_system == PairingSystem::Dutch,
+        bye_rule: if section.pairing_system == PairingSystem::Dutch {
             ByeRule::Fide2025
         } else {
             ByeRule::OnePerEntrant
@@ -825,7 +824,7 @@ pub async fn edit(
     db::round::delete_boards(&mut *tx, round.round_id).await?;
     db::round::insert_boards(&mut tx, round.round_id, &boards).await?;
     db::round::bump_version(&mut *tx, round.round_id).await?;
-    if section.setup_mode == "per_board" {
+    if section.setup_mode == SetupMode::PerBoard {
         // Per-board set-ups went with the old boards; the new boards get fresh ones.
         let tournament = db::tournament::find(&mut *tx, section.tournament_id)
             .await?
@@ -833,7 +832,7 @@ pub async fn edit(
         super::setups::create_for_round(
             &mut tx,
             section_id,
-            "per_board",
+            SetupMode::PerBoard,
             &tournament.game,
             round.round_id,
         )

@@ -6,6 +6,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
+use crate::vocab::{EntryType, PairingSystem, SectionStatus, SetupMode};
 use arbiter_core::model::{Points, Scoring};
 use arbiter_core::standings::{Preset, StandingsOptions, TiebreakKey, UnplayedMode};
 use chrono::{DateTime, Utc};
@@ -120,11 +121,11 @@ pub struct Section {
     /// Name.
     pub name: String,
     /// Pairing system.
-    pub pairing_system: String,
+    pub pairing_system: PairingSystem,
     /// Number of rounds.
     pub rounds: i32,
     /// `individual` or `doubles`.
-    pub entry_type: String,
+    pub entry_type: EntryType,
     /// Points per result.
     pub scoring: ScoringView,
     /// Tiebreak keys after points.
@@ -158,9 +159,9 @@ pub struct Section {
     /// Fee tiers.
     pub fee_tiers: Vec<FeeTier>,
     /// Hidden-piece set-up mode.
-    pub setup_mode: String,
+    pub setup_mode: SetupMode,
     /// `open`, `running`, `finished`, `cancelled`.
-    pub status: String,
+    pub status: SectionStatus,
     /// Version of the settings: send it back (`version` or `If-Match`) with a change, so that
     /// a change made meanwhile by someone else is not overwritten (409).
     pub version: i32,
@@ -238,15 +239,15 @@ pub fn standings_options(row: &SectionRow) -> StandingsOptions {
 
 /// Whether a forfeited pairing counts as met when the section does not say: not in the
 /// Dutch system (FIDE: a forfeited game was not played), yes otherwise (SPEC §4).
-pub fn forfeit_default(pairing_system: &str) -> bool {
-    pairing_system != "dutch"
+pub fn forfeit_default(pairing_system: PairingSystem) -> bool {
+    pairing_system != PairingSystem::Dutch
 }
 
 /// The tiebreak preset a new section of `pairing_system` gets.
-pub fn default_preset(pairing_system: &str) -> Preset {
+pub fn default_preset(pairing_system: PairingSystem) -> Preset {
     match pairing_system {
-        "dutch" => Preset::FideSwiss,
-        _ => Preset::Cxa2011Opp,
+        PairingSystem::Dutch => Preset::FideSwiss,
+        PairingSystem::Chinese | PairingSystem::RoundRobin => Preset::Cxa2011Opp,
     }
 }
 
@@ -275,10 +276,11 @@ fn apply(
         (None, false) => {}
     }
     if let Some(system) = &input.pairing_system {
-        row.pairing_system = check.one_of(
+        row.pairing_system = check.word(
             "pairing_system",
             system,
-            &["chinese", "dutch", "round_robin"],
+            PairingSystem::ALL,
+            row.pairing_system,
         );
     }
     match (input.rounds, creating) {
@@ -287,7 +289,7 @@ fn apply(
         (None, false) => {}
     }
     if let Some(entry_type) = &input.entry_type {
-        row.entry_type = check.one_of("entry_type", entry_type, &["individual", "doubles"]);
+        row.entry_type = check.word("entry_type", entry_type, EntryType::ALL, row.entry_type);
     }
     if let Some(s) = &input.scoring {
         let mut tenths = |field: &str, value: f64| {
@@ -333,7 +335,7 @@ fn apply(
             Err(e) => check.error("preset", e.to_string()),
         },
         (None, None) if creating => {
-            let preset = default_preset(&row.pairing_system);
+            let preset = default_preset(row.pairing_system);
             row.tiebreaks = preset.chain().into_iter().map(TiebreakKey::name).collect();
             row.unplayed_mode = unplayed_name(preset.unplayed_mode());
         }
@@ -352,7 +354,7 @@ fn apply(
     row.first_board_red = input.first_board_red.unwrap_or(row.first_board_red);
     row.forfeit_counts_as_met = match input.forfeit_counts_as_met {
         Some(flag) => flag,
-        None if creating => forfeit_default(&row.pairing_system),
+        None if creating => forfeit_default(row.pairing_system),
         None => row.forfeit_counts_as_met,
     };
     row.avoid_same_club = input.avoid_same_club.unwrap_or(row.avoid_same_club);
@@ -405,19 +407,18 @@ fn apply(
     }
     match &input.setup_mode {
         Some(mode) => {
-            row.setup_mode = check.one_of("setup_mode", mode, &["none", "duplicate", "per_board"])
+            row.setup_mode = check.word("setup_mode", mode, SetupMode::ALL, row.setup_mode)
         }
         None if creating => {
             row.setup_mode = if game == "xiangqi" {
-                "none"
+                SetupMode::None
             } else {
-                "duplicate"
-            }
-            .to_string();
+                SetupMode::Duplicate
+            };
         }
         None => {}
     }
-    if row.setup_mode != "none" && game == "xiangqi" {
+    if row.setup_mode != SetupMode::None && game == "xiangqi" {
         check.error(
             "setup_mode",
             "hidden-piece set-ups exist only for Jieqi and Banqi",
@@ -432,9 +433,9 @@ fn new_row(tournament_id: Uuid) -> SectionRow {
         section_id: Uuid::nil(),
         tournament_id,
         name: String::new(),
-        pairing_system: "chinese".into(),
+        pairing_system: PairingSystem::Chinese,
         rounds: 1,
-        entry_type: "individual".into(),
+        entry_type: EntryType::Individual,
         points_win: 20,
         points_draw: 10,
         points_loss: 0,
@@ -455,8 +456,8 @@ fn new_row(tournament_id: Uuid) -> SectionRow {
         payment_required: false,
         fee_tiers: serde_json::json!([]),
         eligibility: serde_json::json!({}),
-        setup_mode: "none".into(),
-        status: "open".into(),
+        setup_mode: SetupMode::None,
+        status: SectionStatus::Open,
         created_at: Utc::now(),
         updated_at: Utc::now(),
         version: 0,

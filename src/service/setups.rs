@@ -8,6 +8,7 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::setup::SetupRow;
 use crate::vocab::RoundStatus;
+use crate::vocab::SetupMode;
 use arbiter_core::setup::{self, Game, Setup};
 use serde::Serialize;
 use sqlx::{PgConnection, PgPool};
@@ -50,7 +51,7 @@ fn draw(game: Game) -> SetupRow {
 pub async fn create_for_round(
     conn: &mut PgConnection,
     section_id: Uuid,
-    mode: &str,
+    mode: SetupMode,
     game: &str,
     round_id: Uuid,
 ) -> Result<()> {
@@ -58,12 +59,12 @@ pub async fn create_for_round(
         return Ok(());
     };
     match mode {
-        "duplicate" => {
+        SetupMode::Duplicate => {
             let mut row = draw(game);
             row.round_id = Some(round_id);
             db::setup::insert(&mut *conn, section_id, &row).await?;
         }
-        "per_board" => {
+        SetupMode::PerBoard => {
             // Every board with a game (not the bye) gets its own set-up.
             let boards = sqlx::query_scalar!(
                 "select board_id from board where round_id = $1 and black_entrant_id is not null order by number",
@@ -78,7 +79,7 @@ pub async fn create_for_round(
                 db::setup::insert(&mut *conn, section_id, &row).await?;
             }
         }
-        _ => {}
+        SetupMode::None => {}
     }
     Ok(())
 }

@@ -10,6 +10,7 @@ use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::service::entrants::StatusChange;
 use crate::service::{self, Error};
+use crate::vocab::EntryType;
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::IntoResponse;
@@ -38,7 +39,7 @@ pub async fn add_entrant(
 ) -> Result<Response, PageError> {
     let tr = ctx.tr();
     let doubles = match service::sections::get(&state.db, id).await {
-        Ok(s) => s.entry_type == "doubles",
+        Ok(s) => s.entry_type == EntryType::Doubles,
         Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
     let (input, mut errors) = entrant_input(&form, tr, doubles);

@@ -24,6 +24,7 @@ use crate::service::sections::Section;
 use crate::service::tournaments::Tournament;
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
+use crate::vocab::EntryType;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -194,7 +195,7 @@ pub async fn section_page(
     } = service::desk::get(&state.db, actor, id)
         .await
         .or_page(&ctx)?;
-    let doubles = section.entry_type == "doubles";
+    let doubles = section.entry_type == EntryType::Doubles;
     let empty = (Fields::new(), FieldErrors::new());
     let for_target = |target: FormTarget| {
         if extras.target == target {

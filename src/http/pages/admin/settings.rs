@@ -18,6 +18,7 @@ use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::sections::{FeeTier, ScoringInput, Section, SectionInput};
 use crate::service::{self, FieldErrors};
+use crate::vocab::{EntryType, PairingSystem, SetupMode};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -54,8 +55,8 @@ pub struct SettingsPage {
     pub version: i32,
 }
 
-const SYSTEMS: &[&str] = &["chinese", "dutch", "round_robin"];
-const ENTRY_TYPES: &[&str] = &["individual", "doubles"];
+const SYSTEMS: &[&str] = PairingSystem::WORDS;
+const ENTRY_TYPES: &[&str] = EntryType::WORDS;
 const PRESETS: &[&str] = &[
     "",
     "cxa2011_opp",
@@ -67,7 +68,7 @@ const PRESETS: &[&str] = &[
 ];
 const UNPLAYED: &[&str] = &["cxa", "fide2023", "fide2026", "none"];
 const ROUND1_ORDERS: &[&str] = &["registration", "rating", "lot"];
-const SETUP_MODES: &[&str] = &["none", "duplicate", "per_board"];
+const SETUP_MODES: &[&str] = SetupMode::WORDS;
 /// How a time is shown and read (`datetime-local`, UTC).
 const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M";
 
@@ -85,9 +86,9 @@ fn stored(section: &Section) -> Fields {
     };
     let flag = |on: bool| if on { "on" } else { "" }.to_string();
     put("name", section.name.clone());
-    put("pairing_system", section.pairing_system.clone());
+    put("pairing_system", section.pairing_system.to_string());
     put("rounds", section.rounds.to_string());
-    put("entry_type", section.entry_type.clone());
+    put("entry_type", section.entry_type.to_string());
     put("win", points(section.scoring.win));
     put("draw", points(section.scoring.draw));
     put("loss", points(section.scoring.loss));
@@ -132,7 +133,7 @@ fn stored(section: &Section) -> Fields {
             .collect::<Vec<_>>()
             .join("\n"),
     );
-    put("setup_mode", section.setup_mode.clone());
+    put("setup_mode", section.setup_mode.to_string());
     form
 }
 

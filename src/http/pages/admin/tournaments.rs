@@ -18,6 +18,7 @@ use crate::service::sections::{Section, SectionInput};
 use crate::service::tournaments::{Tournament, TournamentInput};
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
+use crate::vocab::{EntryType, PairingSystem};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -210,8 +211,8 @@ pub struct TournamentPage {
     pub import_error: Option<String>,
 }
 
-const SYSTEMS: &[&str] = &["chinese", "dutch", "round_robin"];
-const ENTRY_TYPES: &[&str] = &["individual", "doubles"];
+const SYSTEMS: &[&str] = PairingSystem::WORDS;
+const ENTRY_TYPES: &[&str] = EntryType::WORDS;
 const PRESETS: &[&str] = &[
     "",
     "cxa2011_opp",

@@ -8,6 +8,7 @@ use crate::http::pages::shared::{load_section, nav, SectionNav, View};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
+use crate::vocab::EntryType;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -92,7 +93,7 @@ async fn entrants(
     }
     .await;
     let (entrants, rounds) = loaded.or_page(&ctx)?;
-    let doubles = s.entry_type == "doubles";
+    let doubles = s.entry_type == EntryType::Doubles;
     let data = EntrantsData {
         lines: entrants
             .into_iter()

@@ -14,6 +14,7 @@ use crate::service::registrations::RegistrationInput;
 use crate::service::sections::Section;
 use crate::service::tournaments::Tournament;
 use crate::service::FieldErrors;
+use crate::vocab::{EntryType, SectionStatus};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -219,7 +220,7 @@ fn open_sections(sections: Vec<Section>) -> Vec<Section> {
     // here only sections that can never take one are left out.
     sections
         .into_iter()
-        .filter(|s| s.status != "cancelled" && s.status != "finished")
+        .filter(|s| s.status != SectionStatus::Cancelled && s.status != SectionStatus::Finished)
         .collect()
 }
 
@@ -317,7 +318,7 @@ fn form_page(
         genders: genders(tr, &form.gender),
         gender_error: first_error(errors, "gender"),
         member: form.member.is_some(),
-        doubles: sections.iter().any(|s| s.entry_type == "doubles"),
+        doubles: sections.iter().any(|s| s.entry_type == EntryType::Doubles),
         partner_fields: vec![input(
             "partner_name",
             "register.partner_name",

@@ -13,6 +13,7 @@ use crate::service::rounds::RoundView;
 use crate::service::sections::Section;
 use crate::service::tournaments::Tournament;
 use crate::service::tournaments::TournamentSummary;
+use crate::vocab::SetupMode;
 use arbiter_core::model::ResultCode;
 use serde_json::Value;
 use uuid::Uuid;
@@ -117,7 +118,8 @@ pub fn nav(
         round,
         planned_rounds: s.rounds,
         prizes,
-        setups: s.setup_mode != "none" && crate::service::setups::variant(&t.game).is_some(),
+        setups: s.setup_mode != SetupMode::None
+            && crate::service::setups::variant(&t.game).is_some(),
     }
 }
 
