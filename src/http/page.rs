@@ -142,16 +142,21 @@ impl PageCtx {
     }
 
     /// What a page depends on besides its data: the path and query, the language preferences,
-    /// the CSRF token and the signed-in user (a live page's entity tag hashes them all).
-    pub fn variant(&self) -> Vec<Option<String>> {
-        vec![
-            Some(self.path.clone()),
-            Some(self.other_query.join("&")),
-            self.prefs.query.clone(),
-            self.prefs.cookie.clone(),
-            self.prefs.accept.clone(),
-            Some(self.csrf.clone()),
-            self.user.clone(),
+    /// the CSRF token and the signed-in user (a live page's entity tag hashes them all; it runs
+    /// on every poll, so nothing is copied but the joined query).
+    pub fn variant(&self) -> [Option<std::borrow::Cow<'_, str>>; 7] {
+        use std::borrow::Cow;
+        fn borrowed(s: &Option<String>) -> Option<Cow<'_, str>> {
+            s.as_deref().map(Cow::Borrowed)
+        }
+        [
+            Some(Cow::Borrowed(self.path.as_str())),
+            Some(Cow::Owned(self.other_query.join("&"))),
+            borrowed(&self.prefs.query),
+            borrowed(&self.prefs.cookie),
+            borrowed(&self.prefs.accept),
+            Some(Cow::Borrowed(self.csrf.as_str())),
+            borrowed(&self.user),
         ]
     }
 

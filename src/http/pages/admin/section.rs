@@ -19,7 +19,6 @@ use crate::i18n::Tr;
 use crate::service::desk::{Desk, RoundActions};
 use crate::service::entrants::EntrantView;
 use crate::service::registrations::RegistrationView;
-use crate::service::rounds::RoundView;
 use crate::service::sections::Section;
 use crate::service::tournaments::Tournament;
 use crate::service::users::Actor;
@@ -60,34 +59,10 @@ pub struct RegistrationRow {
 
 /// A round row: what the desk may do with it (`service::desk`), and its status's name.
 pub struct RoundRow {
-    /// Number.
-    pub number: i32,
+    /// Number, counts and the actions offered.
+    pub actions: RoundActions,
     /// Catalogue key of the status.
     pub status_key: String,
-    /// Whether it can be published.
-    pub can_publish: bool,
-    /// Whether it is the last round (the one that can be unpaired).
-    pub last: bool,
-    /// Boards with a game.
-    pub games: usize,
-    /// Games with a result.
-    pub results: usize,
-    /// Whether its boards can be edited by hand (paired, unpublished, no result yet).
-    pub editable: bool,
-}
-
-impl RoundRow {
-    fn new(round: &RoundView, actions: RoundActions) -> RoundRow {
-        RoundRow {
-            number: actions.number,
-            status_key: format!("round_status.{}", round.status),
-            can_publish: actions.can_publish,
-            last: actions.last,
-            games: actions.games,
-            results: actions.results,
-            editable: actions.editable,
-        }
-    }
 }
 
 /// `GET /admin/s/{id}`: the desk page of a section.
@@ -250,7 +225,10 @@ pub async fn section_page(
     let round_rows: Vec<RoundRow> = rounds
         .iter()
         .zip(actions.rounds)
-        .map(|(r, actions)| RoundRow::new(r, actions))
+        .map(|(r, actions)| RoundRow {
+            actions,
+            status_key: format!("round_status.{}", r.status),
+        })
         .collect();
     let current_number = rounds.last().map_or(0, |r| r.number);
     let current = rounds
