@@ -126,6 +126,18 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// What a section does with results the players report themselves (SPEC §5).
+    SelfReport {
+        /// Players cannot report; the desk enters every result.
+        Off = "off",
+        /// Agreeing reports wait in the desk's queue, where one key accepts them.
+        Desk = "desk",
+        /// Agreeing reports are accepted at once; disagreements still go to the desk.
+        Agreement = "agreement",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -170,6 +182,7 @@ mod tests {
             words_of(PairingSystem::ALL)
         );
         assert_eq!(schema_words::<SetupMode>(), words_of(SetupMode::ALL));
+        assert_eq!(schema_words::<SelfReport>(), words_of(SelfReport::ALL));
         for mode in SetupMode::ALL {
             assert_eq!(
                 serde_json::to_value(mode).expect("json"),

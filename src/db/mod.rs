@@ -8,6 +8,7 @@ pub mod knockout;
 pub mod prize;
 pub mod record;
 pub mod registration;
+pub mod report;
 pub mod round;
 pub mod section;
 pub mod setup;

@@ -1,6 +1,6 @@
 //! Sections (组别).
 
-use crate::vocab::{EntryType, PairingSystem, SectionStatus, SetupMode};
+use crate::vocab::{EntryType, PairingSystem, SectionStatus, SelfReport, SetupMode};
 use serde_json::Value;
 use sqlx::PgExecutor;
 use uuid::Uuid;
@@ -64,6 +64,8 @@ pub struct SectionRow {
     pub setup_mode: SetupMode,
     /// Open, running, finished, cancelled.
     pub status: SectionStatus,
+    /// What agreeing self-reports do.
+    pub self_report: SelfReport,
     /// Created.
     pub created_at: chrono::DateTime<chrono::Utc>,
     /// Last changed.
@@ -79,15 +81,15 @@ pub async fn insert(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
         "insert into section (tournament_id, name, pairing_system, rounds, entry_type, points_win, points_draw,
             points_loss, points_bye, points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order,
             first_board_red, forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
-            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, setup_mode, status)
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, setup_mode, status, self_report)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-                 $21, $22, $23, $24, $25, $26, $27)
+                 $21, $22, $23, $24, $25, $26, $27, $28)
          returning section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
             points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
             registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
-            setup_mode as \"setup_mode: SetupMode\", status as \"status: SectionStatus\", created_at,
+            setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
             updated_at, version",
         s.tournament_id,
         s.name,
@@ -115,7 +117,8 @@ pub async fn insert(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
         s.fee_tiers,
         s.eligibility,
         s.setup_mode as SetupMode,
-        s.status as SectionStatus
+        s.status as SectionStatus,
+        s.self_report as SelfReport
     )
     .fetch_one(db)
     .await
@@ -130,14 +133,14 @@ pub async fn update(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
             unplayed_mode = $12, foul_threshold = $13, round1_order = $14, first_board_red = $15,
             forfeit_counts_as_met = $16, avoid_same_club = $17, pair_checked_in_only = $18, cap = $19,
             min_entries = $20, registration_opens_at = $21, registration_closes_at = $22, payment_required = $23,
-            fee_tiers = $24, eligibility = $25, setup_mode = $26, status = $27, version = version + 1
+            fee_tiers = $24, eligibility = $25, setup_mode = $26, status = $27, self_report = $28, version = version + 1
          where section_id = $1
          returning section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
             points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
             registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
-            setup_mode as \"setup_mode: SetupMode\", status as \"status: SectionStatus\", created_at,
+            setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
             updated_at, version",
         s.section_id,
         s.name,
@@ -165,7 +168,8 @@ pub async fn update(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
         s.fee_tiers,
         s.eligibility,
         s.setup_mode as SetupMode,
-        s.status as SectionStatus
+        s.status as SectionStatus,
+        s.self_report as SelfReport
     )
     .fetch_one(db)
     .await
@@ -180,7 +184,7 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<Sect
             points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
             registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
-            setup_mode as \"setup_mode: SetupMode\", status as \"status: SectionStatus\", created_at,
+            setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
             updated_at, version
          from section where section_id = $1",
         id
@@ -202,7 +206,7 @@ pub async fn find_for_update(
             points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
             registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
-            setup_mode as \"setup_mode: SetupMode\", status as \"status: SectionStatus\", created_at,
+            setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
             updated_at, version
          from section where section_id = $1 for update",
         id
@@ -220,7 +224,7 @@ pub async fn list(db: impl PgExecutor<'_>, tournament_id: Uuid) -> sqlx::Result<
             points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
             registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
-            setup_mode as \"setup_mode: SetupMode\", status as \"status: SectionStatus\", created_at,
+            setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
             updated_at, version
          from section where tournament_id = $1 order by created_at, name",
         tournament_id

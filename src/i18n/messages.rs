@@ -329,6 +329,32 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "記分員不能建立賽事",
         "记分员不能创建赛事",
     ),
+    // Self-report (service::reports).
+    (
+        "no game to report has this code; check the code on your result slip",
+        "沒有可用此代碼回報的對局；請核對成績單上的代碼",
+        "没有可用此代码回报的对局；请核对成绩单上的代码",
+    ),
+    (
+        "this game's result is already recorded; ask the arbiter to correct it",
+        "此局結果已登錄；如需更正請洽裁判",
+        "此局结果已登记；如需更正请联系裁判",
+    ),
+    (
+        "nobody has reported this game",
+        "尚無人回報此局",
+        "尚无人回报此局",
+    ),
+    (
+        "only one side has reported: the opponent has not confirmed",
+        "只有一方回報：對手尚未確認",
+        "只有一方回报：对手尚未确认",
+    ),
+    (
+        "the players' reports disagree: enter the result yourself",
+        "雙方回報不一致：請由裁判登錄結果",
+        "双方回报不一致：请由裁判登记结果",
+    ),
     // Things not found (`service::Error::NotFound`).
     ("action not found", "找不到該操作", "找不到该操作"),
     ("board not found", "找不到該台", "找不到该台"),

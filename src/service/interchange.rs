@@ -238,6 +238,7 @@ pub async fn import_trf(
         payment_required: false,
         fee_tiers: json!([]),
         eligibility: json!({}),
+        self_report: crate::vocab::SelfReport::Desk,
         setup_mode: SetupMode::None,
         status: if played > 0 {
             SectionStatus::Running

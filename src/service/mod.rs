@@ -10,6 +10,7 @@ pub mod knockout;
 pub mod prizes;
 pub mod records;
 pub mod registrations;
+pub mod reports;
 pub mod rounds;
 pub mod sections;
 pub mod setups;

@@ -576,6 +576,50 @@ pub async fn set_result(
         .await?
         .ok_or(Error::NotFound("board"))?;
     access::require(&mut tx, actor, board.tournament_id, Need::Scorer).await?;
+    let outcome = record_result(
+        &mut tx,
+        Some(actor),
+        &board,
+        &Entered {
+            reported: &reported,
+            red_fouls,
+            black_fouls,
+            expected: expected_version.or(input.version),
+            via: "desk",
+        },
+    )
+    .await?;
+    // Whatever the players reported is settled by the desk's entry.
+    db::report::resolve(&mut *tx, board_id, "superseded").await?;
+    tx.commit().await?;
+    Ok(outcome)
+}
+
+/// A checked result on its way into a game.
+pub(crate) struct Entered<'a> {
+    /// The result as entered or reported.
+    pub reported: &'a str,
+    /// Red's fouls.
+    pub red_fouls: i64,
+    /// Black's fouls.
+    pub black_fouls: i64,
+    /// The version the writer saw, if it says.
+    pub expected: Option<i32>,
+    /// Where it came from (`desk`, `self_report`), for the audit log.
+    pub via: &'a str,
+}
+
+/// Records a result in the caller's transaction (the board's section is locked by the
+/// caller): compare-and-set on the game's version, the foul rule, the round's status, audit.
+pub(crate) async fn record_result(
+    tx: &mut sqlx::PgConnection,
+    actor: Option<&Actor>,
+    board: &db::round::BoardContext,
+    entered: &Entered<'_>,
+) -> Result<ResultOutcome> {
+    let reported = entered.reported.to_string();
+    let (red_fouls, black_fouls) = (entered.red_fouls, entered.black_fouls);
+    let board_id = board.board_id;
     let Some(game_id) = board.game_id else {
         return Err(Error::Conflict(
             "this board is a bye: it has no result to enter".into(),
@@ -585,7 +629,7 @@ pub async fn set_result(
         .await?
         .ok_or(Error::NotFound("game"))?;
     let current = stored.version;
-    if let Some(expected) = expected_version.or(input.version) {
+    if let Some(expected) = entered.expected {
         if expected != current {
             return Err(Error::Conflict(format!(
                 "the result was changed meanwhile (version {current}, you sent {expected}); reload and try again"
@@ -601,7 +645,7 @@ pub async fn set_result(
         black_fouls,
         i64::from(section.foul_threshold),
     );
-    db::round::replace_fouls(&mut tx, game_id, red_fouls as i32, black_fouls as i32).await?;
+    db::round::replace_fouls(&mut *tx, game_id, red_fouls as i32, black_fouls as i32).await?;
     let version = db::round::set_game_result(
         &mut *tx,
         game_id,
@@ -630,9 +674,9 @@ pub async fn set_result(
         "result"
     };
     access::audit(
-        &mut tx,
+        &mut *tx,
         board.tournament_id,
-        Some(actor),
+        actor,
         Change {
             action,
             entity: "game",
@@ -643,12 +687,11 @@ pub async fn set_result(
                 .map(|r| json!({"result": r, "reported_result": stored.reported_result, "version": current})),
             after: Some(json!({
                 "result": result, "reported_result": reported, "red_fouls": red_fouls,
-                "black_fouls": black_fouls, "foul_rule": message,
+                "black_fouls": black_fouls, "foul_rule": message, "via": entered.via,
             })),
         },
     )
     .await?;
-    tx.commit().await?;
     Ok(ResultOutcome {
         board_id,
         converted: message.is_some(),

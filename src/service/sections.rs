@@ -6,7 +6,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
-use crate::vocab::{EntryType, PairingSystem, SectionStatus, SetupMode};
+use crate::vocab::{EntryType, PairingSystem, SectionStatus, SelfReport, SetupMode};
 use arbiter_core::model::{Points, Scoring};
 use arbiter_core::standings::{Preset, StandingsOptions, TiebreakKey, UnplayedMode};
 use chrono::{DateTime, Utc};
@@ -92,6 +92,9 @@ pub struct SectionInput {
     pub fee_tiers: Option<Vec<FeeTier>>,
     /// Hidden-piece set-ups: `none`, `duplicate` (default for Jieqi/Banqi), `per_board`.
     pub setup_mode: Option<String>,
+    /// Results the players report themselves: `off`, `desk` (default: agreeing reports wait
+    /// in the desk's queue) or `agreement` (accepted as soon as both sides agree).
+    pub self_report: Option<String>,
     /// The settings' version last read; a stale one is refused with 409 (changes only).
     pub version: Option<i32>,
 }
@@ -160,6 +163,8 @@ pub struct Section {
     pub fee_tiers: Vec<FeeTier>,
     /// Hidden-piece set-up mode.
     pub setup_mode: SetupMode,
+    /// What agreeing self-reports do.
+    pub self_report: SelfReport,
     /// `open`, `running`, `finished`, `cancelled`.
     pub status: SectionStatus,
     /// Version of the settings: send it back (`version` or `If-Match`) with a change, so that
@@ -202,6 +207,7 @@ impl From<SectionRow> for Section {
             payment_required: r.payment_required,
             fee_tiers: serde_json::from_value(r.fee_tiers).unwrap_or_default(),
             setup_mode: r.setup_mode,
+            self_report: r.self_report,
             status: r.status,
             version: r.version,
         }
@@ -405,6 +411,9 @@ fn apply(
         }
         row.fee_tiers = serde_json::to_value(tiers_clean).unwrap_or_default();
     }
+    if let Some(mode) = &input.self_report {
+        row.self_report = check.word("self_report", mode, SelfReport::ALL, row.self_report);
+    }
     match &input.setup_mode {
         Some(mode) => {
             row.setup_mode = check.word("setup_mode", mode, SetupMode::ALL, row.setup_mode)
@@ -457,6 +466,7 @@ fn new_row(tournament_id: Uuid) -> SectionRow {
         fee_tiers: serde_json::json!([]),
         eligibility: serde_json::json!({}),
         setup_mode: SetupMode::None,
+        self_report: SelfReport::Desk,
         status: SectionStatus::Open,
         created_at: Utc::now(),
         updated_at: Utc::now(),

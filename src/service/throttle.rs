@@ -32,6 +32,10 @@ pub struct Limits {
     pub address: Rule,
     /// Per client address and section: 20 registrations per hour.
     pub registration: Rule,
+    /// Per client address: 30 wrong report codes per 15 minutes, then 5 minutes, 10… up to a
+    /// day (a right code gives its attempt back, so a venue behind one address is not
+    /// locked out by reporting; 48-bit codes at this pace are never guessed).
+    pub report: Rule,
 }
 
 impl Default for Limits {
@@ -55,6 +59,12 @@ impl Default for Limits {
                 window: minutes(60),
                 lockout: minutes(60),
                 max_lockout: minutes(60),
+            },
+            report: Rule {
+                limit: 30,
+                window: minutes(15),
+                lockout: minutes(5),
+                max_lockout: minutes(24 * 60),
             },
         }
     }
@@ -136,5 +146,24 @@ pub async fn registration_attempt(
     {
         return Err(too_many());
     }
+    Ok(())
+}
+
+fn report_key(ip: IpAddr) -> String {
+    format!("report:{ip}")
+}
+
+/// Counts an attempt to open a board by its report code from `ip`; `TooManyAttempts` while
+/// the address is locked out.
+pub async fn report_attempt(pool: &PgPool, limits: &Limits, ip: IpAddr) -> Result<()> {
+    if hit(pool, &report_key(ip), &limits.report).await? {
+        return Err(too_many());
+    }
+    Ok(())
+}
+
+/// A right code: the address gets its attempt back.
+pub async fn report_succeeded(pool: &PgPool, ip: IpAddr) -> Result<()> {
+    db::throttle::take_back(pool, &report_key(ip)).await?;
     Ok(())
 }

@@ -6,6 +6,7 @@ pub mod entrants;
 pub mod interchange;
 pub mod knockout;
 pub mod records;
+pub mod reports;
 pub mod registrations;
 pub mod rounds;
 pub mod sections;
@@ -159,6 +160,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(knockout::get_round_setup))
         .merge(staff_routes())
         .merge(records_routes())
+        .merge(reports_routes())
         .split_for_parts();
     let mut doc = doc;
     BodyRejections.modify(&mut doc);
@@ -200,6 +202,15 @@ fn records_routes() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(records::check_match_game_record))
         .routes(routes!(records::match_game_record_pgn))
+}
+
+/// Self-report (issue #16).
+fn reports_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(reports::get_report, reports::post_report))
+        .routes(routes!(reports::list_reports))
+        .routes(routes!(reports::accept_reports))
+        .routes(routes!(reports::dismiss_reports))
 }
 
 /// Every API route, with `/api/v1/openapi.json` and a JSON 404 for unknown API paths.

@@ -16,6 +16,7 @@ pub mod prizes;
 pub mod records;
 pub mod registrations;
 pub mod repair;
+pub mod reports;
 pub mod results;
 pub mod rounds;
 pub mod section;
@@ -40,6 +41,7 @@ pub fn router() -> Router<AppState> {
         .merge(registrations::router())
         .merge(rounds::router())
         .merge(results::router())
+        .merge(reports::router())
         .merge(records::router())
         .merge(knockout::router())
         .merge(ties::router())

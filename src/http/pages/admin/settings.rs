@@ -18,7 +18,7 @@ use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::sections::{FeeTier, ScoringInput, Section, SectionInput};
 use crate::service::{self, FieldErrors};
-use crate::vocab::{EntryType, PairingSystem, SetupMode};
+use crate::vocab::{EntryType, PairingSystem, SelfReport, SetupMode};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -134,6 +134,7 @@ fn stored(section: &Section) -> Fields {
             .join("\n"),
     );
     put("setup_mode", section.setup_mode.to_string());
+    put("self_report", section.self_report.to_string());
     form
 }
 
@@ -235,6 +236,12 @@ fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
             Some("adm.setup_mode"),
             tr,
             "none",
+        ),
+        Field::new("self_report", "adm.self_report", "select", form).select(
+            SelfReport::WORDS,
+            Some("adm.self_report"),
+            tr,
+            "desk",
         ),
     ]
 }
@@ -359,6 +366,7 @@ fn settings_input(form: &Fields, tr: Tr) -> (SectionInput, FieldErrors) {
         payment_required: Some(checkbox(form, "payment_required")),
         fee_tiers: Some(fee_tiers(form, tr, &mut errors)),
         setup_mode: text(form, "setup_mode"),
+        self_report: text(form, "self_report"),
         version: form.get("version").and_then(|v| v.trim().parse().ok()),
     };
     (input, errors)

@@ -10,6 +10,7 @@ pub mod live;
 pub mod pairings;
 pub mod prizes;
 pub mod register;
+pub mod report;
 pub mod setups;
 pub mod standings;
 pub mod tournament;
@@ -23,6 +24,7 @@ pub fn router() -> Router<AppState> {
         .merge(home::router())
         .merge(tournament::router())
         .merge(register::router())
+        .merge(report::router())
         .merge(entrants::router())
         .merge(pairings::router())
         .merge(games::router())

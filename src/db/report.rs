@@ -1,0 +1,210 @@
+//! Self-reported results (SPEC §5): the board a report code opens, and the reports of a board.
+
+use crate::vocab::{RoundStatus, SelfReport};
+use sqlx::{FromRow, PgExecutor};
+use uuid::Uuid;
+
+/// The board a report code opens, with what its page shows and what the rules need.
+#[derive(Debug, Clone, FromRow)]
+pub struct CodeBoard {
+    /// Board.
+    pub board_id: Uuid,
+    /// Board number.
+    pub board_no: i32,
+    /// Round.
+    pub round_id: Uuid,
+    /// Round number.
+    pub round_no: i32,
+    /// Round status.
+    pub round_status: RoundStatus,
+    /// Section.
+    pub section_id: Uuid,
+    /// Section name.
+    pub section_name: String,
+    /// What the section does with agreeing reports.
+    pub self_report: SelfReport,
+    /// Fouls that lose a game.
+    pub foul_threshold: i32,
+    /// Tournament.
+    pub tournament_id: Uuid,
+    /// Tournament name.
+    pub tournament_name: String,
+    /// Red's starting number.
+    pub red_no: Option<i32>,
+    /// Red's name.
+    pub red_name: String,
+    /// Black's starting number (None with Black for a bye).
+    pub black_no: Option<i32>,
+    /// Black's name.
+    pub black_name: Option<String>,
+    /// The game (None for a bye).
+    pub game_id: Option<Uuid>,
+    /// The result that counts, once entered.
+    pub result: Option<String>,
+    /// The game's version.
+    pub version: Option<i32>,
+    /// The board's report code.
+    pub report_code: String,
+}
+
+const BOARD: &str = "select b.board_id, b.number as board_no, r.round_id, r.number as round_no,
+        r.status as round_status, s.section_id, s.name as section_name, s.self_report,
+        s.foul_threshold, t.tournament_id, t.name as tournament_name,
+        red.start_no as red_no, red.name as red_name, black.start_no as black_no,
+        black.name as black_name, g.game_id, g.result, g.version, b.report_code
+     from board b join round r using (round_id) join section s using (section_id)
+          join tournament t using (tournament_id)
+          join entrant red on red.entrant_id = b.red_entrant_id
+          left join entrant black on black.entrant_id = b.black_entrant_id
+          left join game g on g.board_id = b.board_id";
+
+/// The board whose report code is `code` (already normalised: 12 upper-case hex digits).
+pub async fn board_by_code(
+    db: impl PgExecutor<'_>,
+    code: &str,
+) -> sqlx::Result<Option<CodeBoard>> {
+    sqlx::query_as::<_, CodeBoard>(&format!("{BOARD} where b.report_code = $1"))
+        .bind(code)
+        .fetch_optional(db)
+        .await
+}
+
+/// A board by id, its section row locked: reports, acceptance and result entry of a section
+/// run one at a time.
+pub async fn board_for_update(
+    db: impl PgExecutor<'_>,
+    board_id: Uuid,
+) -> sqlx::Result<Option<CodeBoard>> {
+    sqlx::query_as::<_, CodeBoard>(&format!("{BOARD} where b.board_id = $1 for update of s"))
+        .bind(board_id)
+        .fetch_optional(db)
+        .await
+}
+
+/// One side's report.
+#[derive(Debug, Clone, FromRow)]
+pub struct ReportRow {
+    /// Id.
+    pub report_id: Uuid,
+    /// Board.
+    pub board_id: Uuid,
+    /// `red` or `black`: the side that reported.
+    pub side: String,
+    /// The result reported.
+    pub result: String,
+    /// Red's fouls reported.
+    pub red_fouls: i32,
+    /// Black's fouls reported.
+    pub black_fouls: i32,
+    /// When.
+    pub reported_at: chrono::DateTime<chrono::Utc>,
+}
+
+/// The open (unresolved) reports of a board, Red's first.
+pub async fn open_reports(
+    db: impl PgExecutor<'_>,
+    board_id: Uuid,
+) -> sqlx::Result<Vec<ReportRow>> {
+    sqlx::query_as::<_, ReportRow>(
+        "select report_id, board_id, side, result, red_fouls, black_fouls, reported_at
+         from result_report where board_id = $1 and resolved_at is null order by side desc",
+    )
+    .bind(board_id)
+    .fetch_all(db)
+    .await
+}
+
+/// Stores `side`'s report, replacing its open one.
+pub async fn put_report(
+    conn: &mut sqlx::PgConnection,
+    board_id: Uuid,
+    side: &str,
+    result: &str,
+    red_fouls: i32,
+    black_fouls: i32,
+) -> sqlx::Result<()> {
+    sqlx::query("delete from result_report where board_id = $1 and side = $2 and resolved_at is null")
+        .bind(board_id)
+        .bind(side)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query(
+        "insert into result_report (board_id, side, result, red_fouls, black_fouls)
+         values ($1, $2, $3, $4, $5)",
+    )
+    .bind(board_id)
+    .bind(side)
+    .bind(result)
+    .bind(red_fouls)
+    .bind(black_fouls)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// Closes a board's open reports as `resolution` (`accepted`, `dismissed`, `superseded`);
+/// returns how many there were.
+pub async fn resolve(
+    db: impl PgExecutor<'_>,
+    board_id: Uuid,
+    resolution: &str,
+) -> sqlx::Result<u64> {
+    let done = sqlx::query(
+        "update result_report set resolved_at = now(), resolution = $2
+         where board_id = $1 and resolved_at is null",
+    )
+    .bind(board_id)
+    .bind(resolution)
+    .execute(db)
+    .await?;
+    Ok(done.rows_affected())
+}
+
+/// Every open report of a section's current rounds (boards of published rounds), by round
+/// and board.
+pub async fn open_reports_of_section(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+) -> sqlx::Result<Vec<ReportRow>> {
+    sqlx::query_as::<_, ReportRow>(
+        "select rr.report_id, rr.board_id, rr.side, rr.result, rr.red_fouls, rr.black_fouls,
+                rr.reported_at
+         from result_report rr join board b using (board_id) join round r using (round_id)
+         where r.section_id = $1 and rr.resolved_at is null
+         order by r.number, b.number, rr.side desc",
+    )
+    .bind(section_id)
+    .fetch_all(db)
+    .await
+}
+
+/// The boards of a section that have open reports, as [`CodeBoard`]s.
+pub async fn boards_with_reports(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+) -> sqlx::Result<Vec<CodeBoard>> {
+    sqlx::query_as::<_, CodeBoard>(&format!(
+        "{BOARD} where s.section_id = $1 and exists (select 1 from result_report rr
+            where rr.board_id = b.board_id and rr.resolved_at is null)
+         order by r.number, b.number"
+    ))
+    .bind(section_id)
+    .fetch_all(db)
+    .await
+}
+
+/// The report codes of a round's boards, by board number.
+pub async fn codes_of_round(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+    round_no: i32,
+) -> sqlx::Result<Vec<(i32, String)>> {
+    sqlx::query_as::<_, (i32, String)>(
+        "select b.number, b.report_code from board b join round r using (round_id)
+         where r.section_id = $1 and r.number = $2 order by b.number",
+    )
+    .bind(section_id)
+    .bind(round_no)
+    .fetch_all(db)
+    .await
+}

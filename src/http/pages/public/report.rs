@@ -1,0 +1,365 @@
+//! Self-report from a phone (SPEC §5): `/r` takes a code typed from the result slip,
+//! `/r/{code}` (the slip's QR code) shows the game and takes one player's report, or the
+//! opponent's confirmation in one tap. No account; wrong codes are rate-limited; nothing
+//! counts until the desk accepts it. Works without JavaScript.
+
+use crate::http::error::PageError;
+use crate::http::extract::{AppForm, PagePath};
+use crate::http::page::{Page, PageCtx};
+use crate::http::session::{see_other, ClientIp};
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service;
+use crate::service::reports::{display_code, normalise_code, ReportBoard, ReportInput};
+use crate::service::{Error, FieldErrors};
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde::Deserialize;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/r", get(show_code_form))
+        .route("/r/{code}", get(show_report).post(post_report))
+}
+
+/// The results a player may report, in the order the form lists them.
+const CHOICES: &[&str] = &[
+    "red_wins",
+    "draw",
+    "black_wins",
+    "red_forfeits",
+    "black_forfeits",
+    "double_forfeit",
+];
+
+/// `/r`: the box for a code typed from the slip.
+#[derive(Template)]
+#[template(path = "public/report_code.html")]
+pub struct CodePage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// The code as typed.
+    pub code: String,
+    /// Why it opened nothing.
+    pub error: Option<String>,
+}
+
+/// A report as the page shows it.
+pub struct ReportLine {
+    /// Catalogue key of the side that reported.
+    pub side_key: String,
+    /// Catalogue key of the result.
+    pub result_key: String,
+    /// Red's fouls.
+    pub red_fouls: i32,
+    /// Black's fouls.
+    pub black_fouls: i32,
+}
+
+/// The opponent's report, offered for confirmation in one tap.
+pub struct Confirm {
+    /// The confirming side (`red`, `black`).
+    pub side: String,
+    /// The result.
+    pub result: String,
+    /// Red's fouls.
+    pub red_fouls: i32,
+    /// Black's fouls.
+    pub black_fouls: i32,
+}
+
+/// `/r/{code}`: the game and the form.
+#[derive(Template)]
+#[template(path = "public/report.html")]
+pub struct ReportPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// The code as printed.
+    pub code: String,
+    /// The board.
+    pub board: ReportBoard,
+    /// Catalogue key of where the reports stand.
+    pub state_key: String,
+    /// The reports so far.
+    pub lines: Vec<ReportLine>,
+    /// The opponent's report to confirm, when exactly one side reported.
+    pub confirm: Option<Confirm>,
+    /// Catalogue key of the result that counts, once recorded.
+    pub result_key: Option<String>,
+    /// The results offered.
+    pub choices: &'static [&'static str],
+    /// What was posted (kept after an error).
+    pub form: ReportForm,
+    /// A message for the whole form.
+    pub error: Option<String>,
+    /// Field errors.
+    pub errors: FieldErrors,
+    /// What the last report did (`sent`, `accepted`).
+    pub done: Option<String>,
+}
+
+impl ReportPage {
+    /// The first error of a field.
+    pub fn field_error(&self, field: &str) -> Option<&String> {
+        self.errors.get(field).and_then(|e| e.first())
+    }
+}
+
+/// The form as posted; every field is text, as browsers send it.
+#[derive(Debug, Clone, Default, Deserialize)]
+pub struct ReportForm {
+    /// `red` or `black`.
+    #[serde(default)]
+    pub side: String,
+    /// The result.
+    #[serde(default)]
+    pub result: String,
+    /// Red's fouls.
+    #[serde(default)]
+    pub red_fouls: String,
+    /// Black's fouls.
+    #[serde(default)]
+    pub black_fouls: String,
+    /// CSRF token (checked by the extractor).
+    #[serde(default)]
+    pub csrf: String,
+}
+
+/// `?code=` of the code box, `?done=` after a report.
+#[derive(Debug, Default, Deserialize)]
+pub struct CodeQuery {
+    /// A typed code.
+    pub code: Option<String>,
+    /// What the last report did.
+    pub done: Option<String>,
+}
+
+fn code_page(ctx: PageCtx, code: String, error: Option<String>, status: StatusCode) -> Response {
+    Page(
+        status,
+        CodePage {
+            tr: ctx.tr(),
+            ctx,
+            code,
+            error,
+        },
+    )
+    .into_response()
+}
+
+/// `GET /r`: the code box; `?code=` goes to the code's page.
+pub async fn show_code_form(ctx: PageCtx, Query(query): Query<CodeQuery>) -> Response {
+    match query.code.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+        None => code_page(ctx, String::new(), None, StatusCode::OK),
+        Some(typed) => match normalise_code(typed) {
+            Some(code) => see_other(&format!("/r/{code}")),
+            None => {
+                let message = "no game to report has this code; check the code on your result slip";
+                let typed: String = typed.chars().take(40).collect();
+                code_page(
+                    ctx,
+                    typed,
+                    Some(message.into()),
+                    StatusCode::UNPROCESSABLE_ENTITY,
+                )
+            }
+        },
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn render(
+    ctx: PageCtx,
+    code: &str,
+    board: ReportBoard,
+    form: ReportForm,
+    error: Option<String>,
+    errors: FieldErrors,
+    done: Option<String>,
+    status: StatusCode,
+) -> Response {
+    let lines = board
+        .reports
+        .iter()
+        .map(|r| ReportLine {
+            side_key: format!("col.{}", r.side),
+            result_key: format!("result.{}", r.result),
+            red_fouls: r.red_fouls,
+            black_fouls: r.black_fouls,
+        })
+        .collect();
+    let confirm = match board.reports.as_slice() {
+        [only] if board.open => Some(Confirm {
+            side: if only.side == "red" { "black" } else { "red" }.into(),
+            result: only.result.clone(),
+            red_fouls: only.red_fouls,
+            black_fouls: only.black_fouls,
+        }),
+        _ => None,
+    };
+    Page(
+        status,
+        ReportPage {
+            tr: ctx.tr(),
+            state_key: format!("report.state.{}", board.agreement.as_str()),
+            result_key: board.result.as_ref().map(|r| format!("result.{r}")),
+            code: printed(code),
+            lines,
+            confirm,
+            board,
+            choices: CHOICES,
+            form,
+            error,
+            errors,
+            done,
+            ctx,
+        },
+    )
+    .into_response()
+}
+
+/// Shows a refused lookup: a bad code on the code box (422), a lockout as the error page.
+fn refused(ctx: PageCtx, code: &str, err: Error) -> Result<Response, PageError> {
+    match err {
+        Error::Invalid { .. } => {
+            let typed: String = code.chars().take(40).collect();
+            Ok(code_page(
+                ctx,
+                typed,
+                Some(
+                    "no game to report has this code; check the code on your result slip".into(),
+                ),
+                StatusCode::UNPROCESSABLE_ENTITY,
+            ))
+        }
+        err => Err(PageError::from_service(err, ctx.lang)),
+    }
+}
+
+/// `GET /r/{code}`
+pub async fn show_report(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ctx: PageCtx,
+    PagePath(code): PagePath<String>,
+    Query(query): Query<CodeQuery>,
+) -> Result<Response, PageError> {
+    let board =
+        match service::reports::lookup(&state.db, &state.security.limits, ip, &code).await {
+            Ok(board) => board,
+            Err(err) => return refused(ctx, &code, err),
+        };
+    let done = query.done.filter(|d| d == "sent" || d == "accepted");
+    Ok(render(
+        ctx,
+        &code,
+        board,
+        ReportForm::default(),
+        None,
+        FieldErrors::new(),
+        done,
+        StatusCode::OK,
+    ))
+}
+
+fn number(text: &str, field: &str, tr: Tr, errors: &mut FieldErrors) -> Option<i64> {
+    let text = text.trim();
+    if text.is_empty() {
+        return Some(0);
+    }
+    match text.parse::<i64>() {
+        Ok(n) => Some(n),
+        Err(_) => {
+            errors
+                .entry(field.to_string())
+                .or_default()
+                .push(tr.t("register.not_a_number").to_string());
+            None
+        }
+    }
+}
+
+/// `POST /r/{code}`: one player's report (or the opponent's confirmation). Back to the page
+/// with what it did; a refusal shows the page again with the message (409, 422).
+pub async fn post_report(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ctx: PageCtx,
+    PagePath(code): PagePath<String>,
+    AppForm(form): AppForm<ReportForm>,
+) -> Result<Response, PageError> {
+    let tr = ctx.tr();
+    let mut errors = FieldErrors::new();
+    let red_fouls = number(&form.red_fouls, "red_fouls", tr, &mut errors);
+    let black_fouls = number(&form.black_fouls, "black_fouls", tr, &mut errors);
+    let input = ReportInput {
+        side: form.side.clone(),
+        result: form.result.clone(),
+        red_fouls,
+        black_fouls,
+    };
+    let outcome = if errors.is_empty() {
+        service::reports::submit(&state.db, &state.security.limits, ip, &code, &input).await
+    } else {
+        Err(Error::Invalid {
+            message: tr.t("error.form_invalid").to_string(),
+            fields: errors,
+        })
+    };
+    let Some(normal) = normalise_code(&code) else {
+        return refused(ctx, &code, Error::invalid("code", "unknown"));
+    };
+    match outcome {
+        Ok(outcome) => {
+            let done = if outcome.accepted { "accepted" } else { "sent" };
+            Ok(see_other(&format!("/r/{normal}?done={done}")))
+        }
+        Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
+            // The board again (a refused code answers as on the page's first view).
+            let board = match service::reports::lookup(
+                &state.db,
+                &state.security.limits,
+                ip,
+                &code,
+            )
+            .await
+            {
+                Ok(board) => board,
+                Err(lookup) => return refused(ctx, &code, lookup),
+            };
+            let (status, message, fields) = match err {
+                Error::Invalid { message, fields } => {
+                    (StatusCode::UNPROCESSABLE_ENTITY, message, fields)
+                }
+                other => (StatusCode::CONFLICT, other.to_string(), FieldErrors::new()),
+            };
+            Ok(render(
+                ctx,
+                &code,
+                board,
+                form,
+                Some(message),
+                fields,
+                None,
+                status,
+            ))
+        }
+        Err(err) => Err(PageError::from_service(err, ctx.lang)),
+    }
+}
+
+/// The code of a page as printed.
+pub fn printed(code: &str) -> String {
+    normalise_code(code)
+        .map(|c| display_code(&c))
+        .unwrap_or_default()
+}

@@ -1,0 +1,547 @@
+//! Self-report (SPEC §5): each board of a published round has a secret report code, printed
+//! on its result slip as a QR code and a short code. A player opens it without an account and
+//! reports the result and the fouls; the opponent confirms or reports too. Agreeing reports
+//! wait in the desk's queue, where one key accepts them (or, as the section's setting, they
+//! are accepted on agreement); disagreements are flagged. Nothing a player reports counts
+//! until it is accepted. Codes close when the round completes or the desk enters the result;
+//! wrong codes are rate-limited per address; every report is audited.
+
+use super::access::{self, Change, Need};
+use super::check::Check;
+use super::rounds::{self, ResultOutcome};
+use super::throttle::{self, Limits};
+use super::users::Actor;
+use super::{Error, Result};
+use crate::db;
+use crate::db::report::{CodeBoard, ReportRow};
+use crate::vocab::{RoundStatus, SelfReport};
+use serde::{Deserialize, Serialize};
+use serde_json::json;
+use sqlx::PgPool;
+use std::net::IpAddr;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// What a player may report: the results of the desk's form but the double loss, which only
+/// the foul rule gives.
+const RESULTS: &[&str] = &[
+    "red_wins",
+    "black_wins",
+    "draw",
+    "red_forfeits",
+    "black_forfeits",
+    "double_forfeit",
+];
+
+/// A code as typed or scanned (`a1b2-c3d4-e5f6`, with spaces, dashes or a URL's last part)
+/// in its stored form: 12 upper-case hex digits, or `None` when it cannot be one.
+pub fn normalise_code(text: &str) -> Option<String> {
+    let text = text.trim();
+    let text = text.rsplit('/').next().unwrap_or(text);
+    if text.len() > 40 {
+        return None;
+    }
+    let code: String = text
+        .chars()
+        .filter(|c| !matches!(c, '-' | ' ' | '\u{3000}'))
+        .map(|c| c.to_ascii_uppercase())
+        .collect();
+    (code.len() == 12 && code.chars().all(|c| c.is_ascii_hexdigit())).then_some(code)
+}
+
+/// A code as printed: `A1B2-C3D4-E5F6`.
+pub fn display_code(code: &str) -> String {
+    code.as_bytes()
+        .chunks(4)
+        .map(|c| String::from_utf8_lossy(c).into_owned())
+        .collect::<Vec<_>>()
+        .join("-")
+}
+
+/// A side's report as shown.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Report {
+    /// `red` or `black`: who reported.
+    pub side: String,
+    /// The result reported.
+    pub result: String,
+    /// Red's fouls.
+    pub red_fouls: i32,
+    /// Black's fouls.
+    pub black_fouls: i32,
+    /// When.
+    pub reported_at: chrono::DateTime<chrono::Utc>,
+}
+
+impl From<ReportRow> for Report {
+    fn from(r: ReportRow) -> Report {
+        Report {
+            side: r.side,
+            result: r.result,
+            red_fouls: r.red_fouls,
+            black_fouls: r.black_fouls,
+            reported_at: r.reported_at,
+        }
+    }
+}
+
+/// Where a board's reports stand.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, ToSchema)]
+#[serde(rename_all = "snake_case")]
+pub enum Agreement {
+    /// Nobody reported.
+    None,
+    /// One side reported; the other has not confirmed.
+    Waiting,
+    /// Both sides reported the same result and fouls: ready for the desk.
+    Agreed,
+    /// The sides reported different things: the arbiter decides.
+    Disputed,
+}
+
+impl Agreement {
+    /// The word (catalogue keys `report.state.*`).
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Agreement::None => "none",
+            Agreement::Waiting => "waiting",
+            Agreement::Agreed => "agreed",
+            Agreement::Disputed => "disputed",
+        }
+    }
+}
+
+fn agreement(reports: &[Report]) -> Agreement {
+    match reports {
+        [] => Agreement::None,
+        [_] => Agreement::Waiting,
+        [a, b, ..] => {
+            if (&a.result, a.red_fouls, a.black_fouls) == (&b.result, b.red_fouls, b.black_fouls)
+            {
+                Agreement::Agreed
+            } else {
+                Agreement::Disputed
+            }
+        }
+    }
+}
+
+/// One side of a board as the report page shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ReportSide {
+    /// Starting number.
+    pub start_no: Option<i32>,
+    /// Name.
+    pub name: String,
+}
+
+/// A board as its report code shows it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ReportBoard {
+    /// Board id.
+    pub board_id: Uuid,
+    /// Tournament name.
+    pub tournament_name: String,
+    /// Section.
+    pub section_id: Uuid,
+    /// Section name.
+    pub section_name: String,
+    /// Round number.
+    pub round: i32,
+    /// Board number.
+    pub board: i32,
+    /// Red.
+    pub red: ReportSide,
+    /// Black.
+    pub black: ReportSide,
+    /// Whether reports are still taken (the round is being played, no result yet).
+    pub open: bool,
+    /// The result that counts, once the desk has it.
+    pub result: Option<String>,
+    /// The open reports, Red's first.
+    pub reports: Vec<Report>,
+    /// Where they stand.
+    pub agreement: Agreement,
+    /// Fouls that lose a game in this section.
+    pub foul_threshold: i32,
+}
+
+fn report_board(board: CodeBoard, reports: Vec<Report>) -> ReportBoard {
+    let open = board.round_status == RoundStatus::Published && board.result.is_none();
+    ReportBoard {
+        board_id: board.board_id,
+        tournament_name: board.tournament_name,
+        section_id: board.section_id,
+        section_name: board.section_name,
+        round: board.round_no,
+        board: board.board_no,
+        red: ReportSide {
+            start_no: board.red_no,
+            name: board.red_name,
+        },
+        black: ReportSide {
+            start_no: board.black_no,
+            name: board.black_name.unwrap_or_default(),
+        },
+        open,
+        result: board.result,
+        agreement: agreement(&reports),
+        reports,
+        foul_threshold: board.foul_threshold,
+    }
+}
+
+/// The refusal of a code that opens nothing. One message for every reason a code does not
+/// open a board a player may report on, so a guess learns nothing.
+fn unknown_code() -> Error {
+    Error::invalid(
+        "code",
+        "no game to report has this code; check the code on your result slip",
+    )
+}
+
+/// Looks up `code` for a visitor from `ip`: a wrong code costs an attempt of the address's
+/// limit (shared with sign-ins' per-address counter rules, its own key), a right one gives it
+/// back, so a venue's players behind one address are not locked out by reporting.
+async fn find_board(pool: &PgPool, limits: &Limits, ip: IpAddr, code: &str) -> Result<CodeBoard> {
+    throttle::report_attempt(pool, limits, ip).await?;
+    let found = match normalise_code(code) {
+        Some(code) => db::report::board_by_code(pool, &code).await?,
+        None => None,
+    };
+    // A bye has no game, an unpublished round is not public, and self-report may be off:
+    // all of them answer as a wrong code does.
+    let found = found.filter(|b| {
+        b.game_id.is_some()
+            && b.round_status != RoundStatus::Paired
+            && b.self_report != SelfReport::Off
+    });
+    match found {
+        Some(board) => {
+            throttle::report_succeeded(pool, ip).await?;
+            Ok(board)
+        }
+        None => Err(unknown_code()),
+    }
+}
+
+/// The board `code` opens, with its open reports.
+pub async fn lookup(pool: &PgPool, limits: &Limits, ip: IpAddr, code: &str) -> Result<ReportBoard> {
+    let board = find_board(pool, limits, ip, code).await?;
+    let reports = db::report::open_reports(pool, board.board_id).await?;
+    Ok(report_board(
+        board,
+        reports.into_iter().map(Report::from).collect(),
+    ))
+}
+
+/// A player's report.
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ReportInput {
+    /// `red` or `black`: the side reporting.
+    pub side: String,
+    /// `red_wins`, `black_wins`, `draw`, `red_forfeits`, `black_forfeits` or `double_forfeit`.
+    pub result: String,
+    /// Red's fouls in this game (default 0).
+    pub red_fouls: Option<i64>,
+    /// Black's fouls in this game (default 0).
+    pub black_fouls: Option<i64>,
+}
+
+/// What a report did.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ReportOutcome {
+    /// The board as it stands now.
+    pub board: ReportBoard,
+    /// Whether the report was accepted at once (the section accepts on agreement).
+    pub accepted: bool,
+}
+
+/// Records `input` for the board `code` opens. A side reporting again replaces its own
+/// report; when both agree and the section accepts on agreement, the result is recorded.
+pub async fn submit(
+    pool: &PgPool,
+    limits: &Limits,
+    ip: IpAddr,
+    code: &str,
+    input: &ReportInput,
+) -> Result<ReportOutcome> {
+    let mut check = Check::new();
+    let side = check.one_of("side", &input.side, &["red", "black"]);
+    let result = check.one_of("result", &input.result, RESULTS);
+    let red_fouls = input.red_fouls.unwrap_or(0);
+    let black_fouls = input.black_fouls.unwrap_or(0);
+    check.range("red_fouls", red_fouls, 0, 99);
+    check.range("black_fouls", black_fouls, 0, 99);
+    if result.contains("forfeit") && (red_fouls > 0 || black_fouls > 0) {
+        check.error("result", "a forfeited game has no fouls");
+    }
+    let found = find_board(pool, limits, ip, code).await?;
+    check.finish()?;
+
+    let mut tx = pool.begin().await?;
+    let board = db::report::board_for_update(&mut *tx, found.board_id)
+        .await?
+        .ok_or_else(unknown_code)?;
+    if board.round_status != RoundStatus::Published || board.result.is_some() {
+        return Err(Error::Conflict(
+            "this game's result is already recorded; ask the arbiter to correct it".into(),
+        ));
+    }
+    db::report::put_report(
+        &mut tx,
+        board.board_id,
+        &side,
+        &result,
+        red_fouls as i32,
+        black_fouls as i32,
+    )
+    .await?;
+    let reports: Vec<Report> = db::report::open_reports(&mut *tx, board.board_id)
+        .await?
+        .into_iter()
+        .map(Report::from)
+        .collect();
+    let state = agreement(&reports);
+    access::audit(
+        &mut tx,
+        board.tournament_id,
+        None,
+        Change {
+            action: "self_report",
+            entity: "game",
+            entity_id: board.game_id,
+            before: None,
+            after: Some(json!({
+                "round": board.round_no, "board": board.board_no, "side": side,
+                "result": result, "red_fouls": red_fouls, "black_fouls": black_fouls,
+                "agreement": state.as_str(), "address": ip.to_string(),
+            })),
+        },
+    )
+    .await?;
+    let accepted = state == Agreement::Agreed && board.self_report == SelfReport::Agreement;
+    if accepted {
+        accept_in(&mut tx, None, &board, &reports).await?;
+    }
+    tx.commit().await?;
+    let board = db::report::board_by_code(pool, &board.report_code)
+        .await?
+        .ok_or_else(unknown_code)?;
+    let reports = db::report::open_reports(pool, board.board_id).await?;
+    Ok(ReportOutcome {
+        board: report_board(board, reports.into_iter().map(Report::from).collect()),
+        accepted,
+    })
+}
+
+/// Records the agreed report of `board` as its result and closes the reports as accepted.
+async fn accept_in(
+    tx: &mut sqlx::PgConnection,
+    actor: Option<&Actor>,
+    board: &CodeBoard,
+    reports: &[Report],
+) -> Result<ResultOutcome> {
+    let Some(report) = reports.first() else {
+        return Err(Error::Conflict("nobody has reported this game".into()));
+    };
+    let context = db::round::BoardContext {
+        board_id: board.board_id,
+        round_id: board.round_id,
+        round: board.round_no,
+        round_status: board.round_status,
+        section_id: board.section_id,
+        tournament_id: board.tournament_id,
+        game_id: board.game_id,
+        result: board.result.clone(),
+        reported_result: None,
+        version: board.version,
+    };
+    let outcome = rounds::record_result(
+        tx,
+        actor,
+        &context,
+        &rounds::Entered {
+            reported: &report.result,
+            red_fouls: i64::from(report.red_fouls),
+            black_fouls: i64::from(report.black_fouls),
+            expected: None,
+            via: "self_report",
+        },
+    )
+    .await?;
+    db::report::resolve(&mut *tx, board.board_id, "accepted").await?;
+    Ok(outcome)
+}
+
+/// A board in the desk's queue.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct QueueItem {
+    /// The board as reported.
+    #[serde(flatten)]
+    pub board: ReportBoard,
+}
+
+/// The desk's queue of a section: every board with open reports, agreed ones first (they
+/// wait for one key), then disputes, then those waiting for the opponent.
+pub async fn queue(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result<Vec<QueueItem>> {
+    let section = db::section::find(pool, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let mut conn = pool.acquire().await?;
+    access::require(&mut conn, actor, section.tournament_id, Need::Scorer).await?;
+    let boards = db::report::boards_with_reports(&mut *conn, section_id).await?;
+    let mut reports = db::report::open_reports_of_section(&mut *conn, section_id).await?;
+    let mut items: Vec<QueueItem> = boards
+        .into_iter()
+        .map(|board| {
+            let mine: Vec<Report> = reports
+                .iter()
+                .filter(|r| r.board_id == board.board_id)
+                .cloned()
+                .map(Report::from)
+                .collect();
+            QueueItem {
+                board: report_board(board, mine),
+            }
+        })
+        .collect();
+    reports.clear();
+    let rank = |a: Agreement| match a {
+        Agreement::Agreed => 0,
+        Agreement::Disputed => 1,
+        _ => 2,
+    };
+    items.sort_by_key(|i| (rank(i.board.agreement), i.board.round, i.board.board));
+    Ok(items)
+}
+
+/// The desk accepts a board's agreed reports: the result counts from now on. A board whose
+/// reports disagree, or that only one side reported, is refused (409): the arbiter enters
+/// the result instead.
+pub async fn accept(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<ResultOutcome> {
+    let mut tx = pool.begin().await?;
+    let board = db::report::board_for_update(&mut *tx, board_id)
+        .await?
+        .ok_or(Error::NotFound("board"))?;
+    access::require(&mut tx, actor, board.tournament_id, Need::Scorer).await?;
+    let reports: Vec<Report> = db::report::open_reports(&mut *tx, board_id)
+        .await?
+        .into_iter()
+        .map(Report::from)
+        .collect();
+    match agreement(&reports) {
+        Agreement::Agreed => {}
+        Agreement::None => {
+            return Err(Error::Conflict("nobody has reported this game".into()))
+        }
+        Agreement::Waiting => {
+            return Err(Error::Conflict(
+                "only one side has reported: the opponent has not confirmed".into(),
+            ))
+        }
+        Agreement::Disputed => {
+            return Err(Error::Conflict(
+                "the players' reports disagree: enter the result yourself".into(),
+            ))
+        }
+    }
+    if board.result.is_some() {
+        return Err(Error::Conflict(
+            "this game's result is already recorded; ask the arbiter to correct it".into(),
+        ));
+    }
+    let outcome = accept_in(&mut tx, Some(actor), &board, &reports).await?;
+    tx.commit().await?;
+    Ok(outcome)
+}
+
+/// The desk dismisses a board's open reports (a dispute settled at the board, a report made
+/// by mistake): they stay on record but count for nothing, and the players may report again.
+pub async fn dismiss(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<()> {
+    let mut tx = pool.begin().await?;
+    let board = db::report::board_for_update(&mut *tx, board_id)
+        .await?
+        .ok_or(Error::NotFound("board"))?;
+    access::require(&mut tx, actor, board.tournament_id, Need::Scorer).await?;
+    let dismissed = db::report::resolve(&mut *tx, board_id, "dismissed").await?;
+    if dismissed == 0 {
+        return Err(Error::Conflict("nobody has reported this game".into()));
+    }
+    access::audit(
+        &mut tx,
+        board.tournament_id,
+        Some(actor),
+        Change {
+            action: "dismiss_reports",
+            entity: "game",
+            entity_id: board.game_id,
+            before: None,
+            after: Some(json!({"round": board.round_no, "board": board.board_no, "reports": dismissed})),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
+/// The report codes of a round's boards with a game, by board number, for the result slips:
+/// staff of the tournament only (a code lets its holder report the game).
+pub async fn codes(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    round: i32,
+) -> Result<Vec<(i32, String)>> {
+    let section = db::section::find(pool, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let mut conn = pool.acquire().await?;
+    access::require(&mut conn, actor, section.tournament_id, Need::Scorer).await?;
+    Ok(db::report::codes_of_round(&mut *conn, section_id, round).await?)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn codes_read_as_typed_and_print_in_groups() {
+        assert_eq!(
+            normalise_code(" a1b2-c3d4 e5f6 ").as_deref(),
+            Some("A1B2C3D4E5F6")
+        );
+        assert_eq!(
+            normalise_code("https://x.example/r/A1B2-C3D4-E5F6").as_deref(),
+            Some("A1B2C3D4E5F6")
+        );
+        assert_eq!(normalise_code("A1B2C3D4E5F"), None);
+        assert_eq!(normalise_code("G1B2C3D4E5F6"), None);
+        assert_eq!(normalise_code(&"A".repeat(100)), None);
+        assert_eq!(display_code("A1B2C3D4E5F6"), "A1B2-C3D4-E5F6");
+    }
+
+    fn report(side: &str, result: &str, fouls: (i32, i32)) -> Report {
+        Report {
+            side: side.into(),
+            result: result.into(),
+            red_fouls: fouls.0,
+            black_fouls: fouls.1,
+            reported_at: chrono::Utc::now(),
+        }
+    }
+
+    #[test]
+    fn reports_agree_only_on_result_and_fouls() {
+        assert_eq!(agreement(&[]), Agreement::None);
+        let red = report("red", "draw", (0, 1));
+        assert_eq!(agreement(std::slice::from_ref(&red)), Agreement::Waiting);
+        let same = report("black", "draw", (0, 1));
+        assert_eq!(agreement(&[red.clone(), same]), Agreement::Agreed);
+        let other_fouls = report("black", "draw", (0, 0));
+        assert_eq!(agreement(&[red.clone(), other_fouls]), Agreement::Disputed);
+        let other_result = report("black", "red_wins", (0, 1));
+        assert_eq!(agreement(&[red, other_result]), Agreement::Disputed);
+    }
+}
