@@ -45,7 +45,8 @@ fn rule(method: &str, path: &str) -> Who {
         ("POST", "/api/v1/auth/login")
         | ("POST", "/api/v1/sections/{id}/registrations")
         | ("POST", "/api/v1/invitations/{token}")
-        | ("POST", "/api/v1/password-resets/{token}") => Who::Public,
+        | ("POST", "/api/v1/password-resets/{token}")
+        | ("POST", "/api/v1/reports/{code}") => Who::Public,
         ("POST", "/api/v1/auth/logout")
         | ("PUT", "/api/v1/me/password")
         | ("DELETE", "/api/v1/me/sessions")
@@ -54,6 +55,9 @@ fn rule(method: &str, path: &str) -> Who {
         ("PUT", "/api/v1/boards/{id}/result") | ("POST", "/api/v1/matches/{id}/games") => {
             Who::Scorer
         }
+        // The players' reports: the tournament's staff accept or dismiss them.
+        ("POST", "/api/v1/boards/{id}/reports/accept")
+        | ("POST", "/api/v1/boards/{id}/reports/dismiss") => Who::Scorer,
         // Game records: entered and checked by the tournament's staff, scorers included.
         ("PUT", "/api/v1/boards/{id}/record")
         | ("POST", "/api/v1/boards/{id}/record/check")
@@ -351,6 +355,7 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/api/v1/auth/login") => json!({"username": "x", "password": "y"}),
         ("PUT", "/api/v1/boards/{id}/result") => json!({"result": "red_wins"}),
         ("POST", "/api/v1/entrants/{id}/byes") => json!({"round": 3}),
+        ("POST", "/api/v1/reports/{code}") => json!({"side": "red", "result": "red_wins"}),
         ("POST", "/api/v1/invitations/{token}") => {
             json!({"username": format!("new-{}", Uuid::new_v4()), "password": "a long password"})
         }
@@ -466,6 +471,9 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{s}/rounds/1/unpair", Who::Arbiter),
     ("/admin/s/{s}/rounds/1/results", Who::Scorer),
     ("/admin/boards/{b}/result", Who::Scorer),
+    ("/admin/boards/{b}/reports/accept", Who::Scorer),
+    ("/admin/boards/{b}/reports/dismiss", Who::Scorer),
+    ("/r/{code}", Who::Public),
     ("/admin/boards/{b}/record", Who::Scorer),
     ("/admin/boards/{b}/record/check", Who::Scorer),
     ("/admin/matches/{m}/games/1/record", Who::Scorer),
@@ -535,7 +543,15 @@ fn form_fields(w: &World, path: &str) -> Vec<(String, String)> {
             fields.push(("a".into(), w.entrants[0].clone()));
             fields.push(("b".into(), w.entrants[1].clone()));
         }
-        "/admin/boards/{b}/result" => fields.push(("section_id".into(), w.section.clone())),
+        "/admin/boards/{b}/result"
+        | "/admin/boards/{b}/reports/accept"
+        | "/admin/boards/{b}/reports/dismiss" => {
+            fields.push(("section_id".into(), w.section.clone()))
+        }
+        "/r/{code}" => {
+            fields.push(("side".into(), "red".into()));
+            fields.push(("result".into(), "red_wins".into()));
+        }
         "/admin/t/{t}/playoff" => fields.push(("sections".into(), w.section.clone())),
         "/invite/{token}" => {
             fields.push(("username".into(), format!("new-{}", Uuid::new_v4())));
@@ -558,6 +574,7 @@ fn form_uri(w: &World, path: &str) -> String {
         .replace("{b}", &w.board)
         .replace("{x}", &Uuid::new_v4().to_string())
         .replace("{token}", &w.invitation_token)
+        .replace("{code}", "0123-4567-89AB")
 }
 
 #[sqlx::test]

@@ -22,6 +22,7 @@ mod pages;
 mod prints;
 mod records;
 mod registration;
+mod reports;
 mod seeds;
 mod staff;
 mod support;
