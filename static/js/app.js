@@ -74,6 +74,20 @@ async function verifySetups() {
   }
 }
 
+/* The desk's queue of players' reports: the A key accepts the first agreed report (its button
+ * carries data-accept-key), unless the arbiter is typing somewhere. The button is found when the
+ * key is pressed, so it works after the live part of the page was swapped. */
+document.addEventListener('keydown', (event) => {
+  if (event.key !== 'a' && event.key !== 'A') return;
+  if (event.ctrlKey || event.metaKey || event.altKey) return;
+  const target = event.target;
+  if (target instanceof HTMLElement && (target.isContentEditable || target.closest('input, textarea, select'))) return;
+  const button = document.querySelector('button[data-accept-key]');
+  if (!button) return;
+  event.preventDefault();
+  button.click();
+});
+
 document.addEventListener('DOMContentLoaded', () => {
   verifySetups().catch(() => {});
   // Print buttons of the print views (hidden until a script can make them work).

@@ -1,0 +1,138 @@
+// Browser tests of issue #16's self-report: players report from 390-px phones with the code
+// of their result slip (read here from the staff's slips, as a phone would scan its QR code),
+// the desk's queue updates without a reload and one key accepts an agreement; a dispute is
+// flagged and counts for nothing; a guessed code is refused. Registered by run.mjs with
+//
+//   import { registerReportTests } from './reports.mjs';
+//   registerReportTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join, newContext });
+
+import { readFileSync } from 'node:fs';
+
+export function registerReportTests({ test, logIn, assert, api, admin, base, out, join, newContext }) {
+  const phone = { viewport: { width: 390, height: 844 }, locale: 'en-US', isMobile: true, hasTouch: true };
+
+  /** A section of `n` players with round 1 paired and published. */
+  async function section(name, n) {
+    const { token } = await api('POST', '/api/v1/auth/login', admin);
+    const t = await api('POST', '/api/v1/tournaments', { name, game: 'xiangqi' }, token);
+    const s = await api('POST', `/api/v1/tournaments/${t.id}/sections`, { name: 'Open', rounds: 5 }, token);
+    for (let i = 1; i <= n; i++) {
+      await api('POST', `/api/v1/sections/${s.id}/entrants`, { name: `Player ${String(i).padStart(2, '0')}`, rating: 2000 - i }, token);
+    }
+    const round = await api('POST', `/api/v1/sections/${s.id}/rounds`, undefined, token);
+    await api('POST', `/api/v1/sections/${s.id}/rounds/1/publish`, undefined, token);
+    return { token, section: s.id, boards: round.boards };
+  }
+
+  /** Points by name from the public standings. */
+  async function points(sectionId) {
+    const standings = await api('GET', `/api/v1/sections/${sectionId}/standings`);
+    return Object.fromEntries(standings.rows.map((r) => [r.name, r.points]));
+  }
+
+  /** One phone reports as `side` (`red`/`black`) with `result` (the form's words). */
+  async function reportFrom(browser, allowed, url, side, result) {
+    const context = await newContext(browser, phone, allowed);
+    const page = await context.newPage();
+    await page.goto(url);
+    await page.check(`#report-form input[name=side][value=${side}]`);
+    await page.check(`#report-form input[name=result][value=${result}]`);
+    await Promise.all([page.waitForURL(/done=/), page.click('#send-report')]);
+    const text = await page.textContent('main');
+    return { context, page, text };
+  }
+
+  test('players report from phones; the queue updates live; one key at the desk makes it count', async ({ page, browser, allowed }) => {
+    const { section: sid, boards } = await section('Self-report Cup', 8);
+    await logIn(page);
+    // The staff's slips: six per A4 page, each with its report code and QR code.
+    await page.goto(`${base()}/admin/s/${sid}/rounds/1/slips`);
+    const urls = await page.locator('.report-slip span.url').allTextContents();
+    assert(urls.length === 4 && urls.every((u) => /\/r\/[0-9A-F]{12}$/.test(u)), `four report addresses: ${urls}`);
+    assert((await page.locator('.report-slip svg').count()) === 4, 'a QR code on every slip');
+
+    // The desk's queue, open before anyone reports; a marker shows it is never reloaded.
+    await page.goto(`${base()}/admin/s/${sid}/reports?live=1`);
+    assert((await page.locator('#queue-empty').count()) === 1, 'empty at first');
+    await page.evaluate(() => { window.notReloaded = true; });
+    const before = await points(sid);
+
+    // Board 1: Red reports a win on a phone; Black's phone confirms it in one tap.
+    const red = await reportFrom(browser, allowed, urls[0], 'red', 'red_wins');
+    assert(red.text.includes('Your report is sent'), 'sent, not yet counted');
+    await red.page.screenshot({ path: join(out, 'report-phone.png'), fullPage: true });
+    const width = await red.page.evaluate(() => document.documentElement.scrollWidth);
+    assert(width <= 390, `the report page fits a 390-px phone (${width})`);
+    const blackContext = await newContext(browser, phone, allowed);
+    const black = await blackContext.newPage();
+    await black.goto(urls[0]);
+    assert((await black.textContent('#confirm')).includes('Black'), 'the confirmation names the side');
+    await Promise.all([black.waitForURL(/done=sent/), black.click('#confirm')]);
+    assert((await black.textContent('#report-state')).includes('Both players agree'), 'agreed');
+
+    // Board 2: the players disagree.
+    const r2 = await reportFrom(browser, allowed, urls[1], 'red', 'red_wins');
+    const b2 = await reportFrom(browser, allowed, urls[1], 'black', 'black_wins');
+    assert(b2.text.includes('disagree'), 'the phone says the reports disagree');
+
+    // The queue shows both without a reload: the agreement first, with the key; the dispute flagged.
+    await page.waitForSelector('tr[data-state="agreed"]', { timeout: 10_000 });
+    await page.waitForSelector('tr[data-state="disputed"]', { timeout: 10_000 });
+    assert(await page.evaluate(() => window.notReloaded === true), 'the queue was not reloaded');
+    assert((await page.locator('tr[data-state="disputed"] button[data-accept-key]').count()) === 0, 'a dispute cannot be accepted');
+    await page.screenshot({ path: join(out, 'report-queue.png'), fullPage: true });
+    // Nothing counts yet.
+    assert(JSON.stringify(await points(sid)) === JSON.stringify(before), 'reports alone change no standings');
+
+    // One key.
+    await Promise.all([page.waitForURL(/done=accepted/), page.keyboard.press('a')]);
+    assert((await page.textContent('main')).includes('Accepted'), 'accepted');
+    const after = await points(sid);
+    const round = await api('GET', `/api/v1/sections/${sid}/rounds/1`);
+    const b1 = round.boards.find((b) => b.number === 1);
+    assert(b1.result === 'red_wins', 'the result counts');
+    assert(after[b1.red.name] > before[b1.red.name], 'the winner has more points');
+    const b2Now = round.boards.find((b) => b.number === 2);
+    assert(b2Now.result === null, 'the dispute counts for nothing');
+    assert(after[b2Now.red.name] === before[b2Now.red.name] && after[b2Now.black.name] === before[b2Now.black.name], 'the disputed players keep their points');
+    // The dispute stays flagged for the arbiter, with no accept key.
+    assert((await page.locator('tr[data-state="disputed"]').count()) === 1, 'still flagged');
+    assert((await page.locator('button[data-accept-key]').count()) === 0, 'nothing left to accept by key');
+
+    // The phone that reported now sees the recorded result and no form.
+    await red.page.goto(urls[0]);
+    assert((await red.page.textContent('#report-result')).includes('Red won') || (await red.page.textContent('#report-result')).length > 0, 'the result is shown');
+    assert((await red.page.locator('#report-form').count()) === 0, 'no more reports');
+    for (const c of [red.context, blackContext, r2.context, b2.context]) await c.close();
+  });
+
+  test('a guessed report code is refused next to the box', async ({ page }) => {
+    await page.goto(`${base()}/r`);
+    await page.fill('#code', '0000-0000-0000');
+    await Promise.all([page.waitForURL(/\/r\/000000000000/), page.click('form.report-code button')]);
+    assert((await page.locator('#code-error').count()) === 1, 'the error is next to the box');
+    assert((await page.getAttribute('#code', 'aria-invalid')) === 'true', 'the box is marked');
+  }, { allow: [422], context: phone });
+
+  test('report slips print six to an A4 page with their QR codes inside', async ({ page }) => {
+    const { section: sid } = await section('Slip Cup', 24);
+    await logIn(page);
+    await page.goto(`${base()}/admin/s/${sid}/rounds/1/slips`);
+    await page.emulateMedia({ media: 'print' });
+    assert((await page.locator('.report-slip').count()) === 12, 'twelve slips');
+    // Nothing spills out of a slip: its QR code and code are inside its box.
+    const spills = await page.evaluate(() => [...document.querySelectorAll('.report-slip')].filter((slip) => {
+      const box = slip.getBoundingClientRect();
+      return [...slip.querySelectorAll('svg, span.code, table')].some((el) => {
+        const r = el.getBoundingClientRect();
+        return r.bottom > box.bottom + 0.5 || r.right > box.right + 0.5;
+      });
+    }).length);
+    assert(spills === 0, `${spills} slips spill over`);
+    const path = join(out, 'print-report-slips.pdf');
+    await page.pdf({ path, format: 'A4' });
+    const pdf = readFileSync(path, 'latin1');
+    const pages = (pdf.match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+    assert(pages === 2, `twelve slips on two A4 pages (got ${pages})`);
+  });
+}
