@@ -59,10 +59,7 @@ const BOARD: &str = "select b.board_id, b.number as board_no, r.round_id, r.numb
           left join game g on g.board_id = b.board_id";
 
 /// The board whose report code is `code` (already normalised: 12 upper-case hex digits).
-pub async fn board_by_code(
-    db: impl PgExecutor<'_>,
-    code: &str,
-) -> sqlx::Result<Option<CodeBoard>> {
+pub async fn board_by_code(db: impl PgExecutor<'_>, code: &str) -> sqlx::Result<Option<CodeBoard>> {
     sqlx::query_as::<_, CodeBoard>(&format!("{BOARD} where b.report_code = $1"))
         .bind(code)
         .fetch_optional(db)
@@ -101,10 +98,7 @@ pub struct ReportRow {
 }
 
 /// The open (unresolved) reports of a board, Red's first.
-pub async fn open_reports(
-    db: impl PgExecutor<'_>,
-    board_id: Uuid,
-) -> sqlx::Result<Vec<ReportRow>> {
+pub async fn open_reports(db: impl PgExecutor<'_>, board_id: Uuid) -> sqlx::Result<Vec<ReportRow>> {
     sqlx::query_as::<_, ReportRow>(
         "select report_id, board_id, side, result, red_fouls, black_fouls, reported_at
          from result_report where board_id = $1 and resolved_at is null order by side desc",
@@ -123,11 +117,13 @@ pub async fn put_report(
     red_fouls: i32,
     black_fouls: i32,
 ) -> sqlx::Result<()> {
-    sqlx::query("delete from result_report where board_id = $1 and side = $2 and resolved_at is null")
-        .bind(board_id)
-        .bind(side)
-        .execute(&mut *conn)
-        .await?;
+    sqlx::query(
+        "delete from result_report where board_id = $1 and side = $2 and resolved_at is null",
+    )
+    .bind(board_id)
+    .bind(side)
+    .execute(&mut *conn)
+    .await?;
     sqlx::query(
         "insert into result_report (board_id, side, result, red_fouls, black_fouls)
          values ($1, $2, $3, $4, $5)",

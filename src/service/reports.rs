@@ -116,8 +116,7 @@ fn agreement(reports: &[Report]) -> Agreement {
         [] => Agreement::None,
         [_] => Agreement::Waiting,
         [a, b, ..] => {
-            if (&a.result, a.red_fouls, a.black_fouls) == (&b.result, b.red_fouls, b.black_fouls)
-            {
+            if (&a.result, a.red_fouls, a.black_fouls) == (&b.result, b.red_fouls, b.black_fouls) {
                 Agreement::Agreed
             } else {
                 Agreement::Disputed
@@ -433,9 +432,7 @@ pub async fn accept(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<Resu
         .collect();
     match agreement(&reports) {
         Agreement::Agreed => {}
-        Agreement::None => {
-            return Err(Error::Conflict("nobody has reported this game".into()))
-        }
+        Agreement::None => return Err(Error::Conflict("nobody has reported this game".into())),
         Agreement::Waiting => {
             return Err(Error::Conflict(
                 "only one side has reported: the opponent has not confirmed".into(),
@@ -478,7 +475,9 @@ pub async fn dismiss(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<()>
             entity: "game",
             entity_id: board.game_id,
             before: None,
-            after: Some(json!({"round": board.round_no, "board": board.board_no, "reports": dismissed})),
+            after: Some(
+                json!({"round": board.round_no, "board": board.board_no, "reports": dismissed}),
+            ),
         },
     )
     .await?;

@@ -54,7 +54,14 @@ async fn code_of(pool: &PgPool, board_id: &str) -> String {
 }
 
 async fn report(pool: &PgPool, code: &str, body: Value) -> crate::support::Reply {
-    call(pool, "POST", &format!("/api/v1/reports/{code}"), None, Some(body)).await
+    call(
+        pool,
+        "POST",
+        &format!("/api/v1/reports/{code}"),
+        None,
+        Some(body),
+    )
+    .await
 }
 
 async fn standings_points(pool: &PgPool, sid: &str) -> Vec<f64> {
@@ -202,7 +209,12 @@ async fn disagreeing_reports_are_flagged_and_never_count(pool: PgPool) {
         StatusCode::OK,
     );
     let disputed = expect(
-        &report(&pool, &code, json!({"side": "black", "result": "black_wins"})).await,
+        &report(
+            &pool,
+            &code,
+            json!({"side": "black", "result": "black_wins"}),
+        )
+        .await,
         StatusCode::OK,
     );
     assert_eq!(disputed["board"]["agreement"], "disputed");
@@ -235,7 +247,12 @@ async fn disagreeing_reports_are_flagged_and_never_count(pool: PgPool) {
         None,
     )
     .await;
-    assert_eq!(dismissed.status, StatusCode::NO_CONTENT, "{}", dismissed.text);
+    assert_eq!(
+        dismissed.status,
+        StatusCode::NO_CONTENT,
+        "{}",
+        dismissed.text
+    );
     let view = expect(
         &get(&pool, &format!("/api/v1/reports/{code}")).await,
         StatusCode::OK,
@@ -300,7 +317,12 @@ async fn codes_open_nothing_before_publication_when_off_or_after_the_round(pool:
     let (sid, token, boards) = paired(&pool, json!({}), false).await;
     let code = code_of(&pool, boards[0]["id"].as_str().unwrap()).await;
     let hidden = get(&pool, &format!("/api/v1/reports/{code}")).await;
-    assert_eq!(hidden.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", hidden.text);
+    assert_eq!(
+        hidden.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        hidden.text
+    );
 
     // Published: open. The whole round played: the code no longer takes reports.
     expect(
@@ -409,7 +431,12 @@ async fn guessed_codes_are_refused_then_rate_limited(pool: PgPool) {
             &[("csrf", &csrf), ("side", "red"), ("result", "draw")],
         )
         .await;
-    assert_eq!(posted.status, StatusCode::TOO_MANY_REQUESTS, "{}", posted.text);
+    assert_eq!(
+        posted.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        posted.text
+    );
 }
 
 #[sqlx::test]
@@ -429,12 +456,19 @@ async fn the_phone_page_reports_and_confirms_and_the_desk_accepts(pool: PgPool) 
 
     let page = phone.get(&format!("/r/{code}")).await;
     assert_eq!(page.status, StatusCode::OK);
-    assert!(page.text.contains("P1") || page.text.contains("P4"), "{}", page.text);
+    assert!(
+        page.text.contains("P1") || page.text.contains("P4"),
+        "{}",
+        page.text
+    );
     assert!(!page.text.contains(" checked"), "nothing is preselected");
     let csrf = csrf_of(&page.text);
     // No side chosen: refused next to the field, nothing stored.
     let missing = phone
-        .post_form(&format!("/r/{code}"), &[("csrf", &csrf), ("result", "draw")])
+        .post_form(
+            &format!("/r/{code}"),
+            &[("csrf", &csrf), ("result", "draw")],
+        )
         .await;
     assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(missing.text.contains("side-error"), "{}", missing.text);

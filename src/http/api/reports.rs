@@ -24,8 +24,7 @@ pub async fn get_report(
     ClientIp(ip): ClientIp,
     AppPath(code): AppPath<String>,
 ) -> Result<AppJson<ReportBoard>, ApiError> {
-    let board =
-        service::reports::lookup(&state.db, &state.security.limits, ip, &code).await?;
+    let board = service::reports::lookup(&state.db, &state.security.limits, ip, &code).await?;
     Ok(AppJson(board))
 }
 
@@ -58,7 +57,9 @@ pub async fn list_reports(
     ApiUser(actor): ApiUser,
     AppPath(id): AppPath<Uuid>,
 ) -> Result<AppJson<Vec<QueueItem>>, ApiError> {
-    Ok(AppJson(service::reports::queue(&state.db, &actor, id).await?))
+    Ok(AppJson(
+        service::reports::queue(&state.db, &actor, id).await?,
+    ))
 }
 
 /// Accepts a board's agreed reports as its result (the foul rule applies as at the desk);
@@ -72,7 +73,9 @@ pub async fn accept_reports(
     ApiUser(actor): ApiUser,
     AppPath(id): AppPath<Uuid>,
 ) -> Result<AppJson<ResultOutcome>, ApiError> {
-    Ok(AppJson(service::reports::accept(&state.db, &actor, id).await?))
+    Ok(AppJson(
+        service::reports::accept(&state.db, &actor, id).await?,
+    ))
 }
 
 /// Dismisses a board's open reports: kept on record, counting for nothing; the players may

@@ -301,9 +301,7 @@ pub async fn print_slips(
     PagePath((id, n)): PagePath<(Uuid, i32)>,
     headers: HeaderMap,
 ) -> Result<Response, PageError> {
-    let section = service::sections::get(&state.db, id)
-        .await
-        .or_page(&ctx)?;
+    let section = service::sections::get(&state.db, id).await.or_page(&ctx)?;
     let tournament = service::tournaments::get(&state.db, section.tournament_id)
         .await
         .or_page(&ctx)?;

@@ -158,7 +158,12 @@ fn code_page(ctx: PageCtx, code: String, error: Option<String>, status: StatusCo
 
 /// `GET /r`: the code box; `?code=` goes to the code's page.
 pub async fn show_code_form(ctx: PageCtx, Query(query): Query<CodeQuery>) -> Response {
-    match query.code.as_deref().map(str::trim).filter(|c| !c.is_empty()) {
+    match query
+        .code
+        .as_deref()
+        .map(str::trim)
+        .filter(|c| !c.is_empty())
+    {
         None => code_page(ctx, String::new(), None, StatusCode::OK),
         Some(typed) => match normalise_code(typed) {
             Some(code) => see_other(&format!("/r/{code}")),
@@ -235,9 +240,7 @@ fn refused(ctx: PageCtx, code: &str, err: Error) -> Result<Response, PageError> 
             Ok(code_page(
                 ctx,
                 typed,
-                Some(
-                    "no game to report has this code; check the code on your result slip".into(),
-                ),
+                Some("no game to report has this code; check the code on your result slip".into()),
                 StatusCode::UNPROCESSABLE_ENTITY,
             ))
         }
@@ -253,11 +256,10 @@ pub async fn show_report(
     PagePath(code): PagePath<String>,
     Query(query): Query<CodeQuery>,
 ) -> Result<Response, PageError> {
-    let board =
-        match service::reports::lookup(&state.db, &state.security.limits, ip, &code).await {
-            Ok(board) => board,
-            Err(err) => return refused(ctx, &code, err),
-        };
+    let board = match service::reports::lookup(&state.db, &state.security.limits, ip, &code).await {
+        Ok(board) => board,
+        Err(err) => return refused(ctx, &code, err),
+    };
     let done = query.done.filter(|d| d == "sent" || d == "accepted");
     Ok(render(
         ctx,
@@ -325,13 +327,8 @@ pub async fn post_report(
         }
         Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
             // The board again (a refused code answers as on the page's first view).
-            let board = match service::reports::lookup(
-                &state.db,
-                &state.security.limits,
-                ip,
-                &code,
-            )
-            .await
+            let board = match service::reports::lookup(&state.db, &state.security.limits, ip, &code)
+                .await
             {
                 Ok(board) => board,
                 Err(lookup) => return refused(ctx, &code, lookup),
