@@ -340,3 +340,51 @@ pub async fn results_entered(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::R
     .await?;
     Ok(n)
 }
+
+/// When the arbiter started round `number`'s clock.
+pub async fn started_at(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+    number: i32,
+) -> sqlx::Result<Option<chrono::DateTime<chrono::Utc>>> {
+    let at = sqlx::query_scalar::<_, Option<chrono::DateTime<chrono::Utc>>>(
+        "select started_at from round where section_id = $1 and number = $2",
+    )
+    .bind(section_id)
+    .bind(number)
+    .fetch_optional(db)
+    .await?;
+    Ok(at.flatten())
+}
+
+/// Starts a round's clock now; returns the time.
+pub async fn start_clock(
+    db: impl PgExecutor<'_>,
+    round_id: Uuid,
+) -> sqlx::Result<chrono::DateTime<chrono::Utc>> {
+    sqlx::query_scalar::<_, chrono::DateTime<chrono::Utc>>(
+        "update round set started_at = now() where round_id = $1 returning started_at",
+    )
+    .bind(round_id)
+    .fetch_one(db)
+    .await
+}
+
+/// Board numbers of round `number`'s games with a result, the latest entered first.
+pub async fn latest_results(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+    number: i32,
+    limit: i64,
+) -> sqlx::Result<Vec<i32>> {
+    sqlx::query_scalar::<_, i32>(
+        "select b.number from game g join board b using (board_id) join round r using (round_id)
+         where r.section_id = $1 and r.number = $2 and g.result is not null
+         order by g.updated_at desc, b.number limit $3",
+    )
+    .bind(section_id)
+    .bind(number)
+    .bind(limit)
+    .fetch_all(db)
+    .await
+}

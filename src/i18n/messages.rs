@@ -355,6 +355,11 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "雙方回報不一致：請由裁判登錄結果",
         "双方回报不一致：请由裁判登记结果",
     ),
+    (
+        "publish the round before starting its clock",
+        "請先公佈本輪對陣再開始計時",
+        "请先公布本轮对阵再开始计时",
+    ),
     // Things not found (`service::Error::NotFound`).
     ("action not found", "找不到該操作", "找不到该操作"),
     ("board not found", "找不到該台", "找不到该台"),

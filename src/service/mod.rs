@@ -12,6 +12,7 @@ pub mod records;
 pub mod registrations;
 pub mod reports;
 pub mod rounds;
+pub mod screen;
 pub mod sections;
 pub mod setups;
 pub mod staff;

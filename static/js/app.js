@@ -88,7 +88,38 @@ document.addEventListener('keydown', (event) => {
   button.click();
 });
 
+/* The big screen: the next slide after data-seconds (or ?seconds=N, kept along, for tests and
+ * for venues that want another pace), and the round clock ticking from data-clock-start. */
+function startScreen(main) {
+  const params = new URLSearchParams(window.location.search);
+  const asked = Number(params.get('seconds'));
+  const seconds = asked >= 1 && asked <= 3600 ? asked : Number(main.dataset.seconds) || 15;
+  let next = main.dataset.next;
+  if (params.has('seconds')) next += `&seconds=${seconds}`;
+  window.setTimeout(() => window.location.replace(next), seconds * 1000);
+}
+
+function startClocks() {
+  const clocks = document.querySelectorAll('[data-clock-start]');
+  if (!clocks.length) return;
+  const tick = () => {
+    for (const el of clocks) {
+      const start = Date.parse(el.dataset.clockStart);
+      if (Number.isNaN(start)) continue;
+      const secs = Math.max(0, Math.floor((Date.now() - start) / 1000));
+      const mm = String(Math.floor(secs / 60) % 60).padStart(2, '0');
+      const ss = String(secs % 60).padStart(2, '0');
+      el.textContent = `${Math.floor(secs / 3600)}:${mm}:${ss}`;
+    }
+  };
+  tick();
+  window.setInterval(tick, 1000);
+}
+
 document.addEventListener('DOMContentLoaded', () => {
+  const screen = document.querySelector('main[data-next]');
+  if (screen) startScreen(screen);
+  startClocks();
   verifySetups().catch(() => {});
   // Print buttons of the print views (hidden until a script can make them work).
   for (const button of document.querySelectorAll('button[data-print]')) {

@@ -22,6 +22,7 @@ import { registerCrawlTests } from './crawl.mjs';
 import { registerStaffTests } from './staff.mjs';
 import { registerRecordTests } from './records.mjs';
 import { registerReportTests } from './reports.mjs';
+import { registerScreenTests } from './screen.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -515,6 +516,7 @@ registerPrintTests({ test, logIn, assert, api, data, base: () => base, out, join
 registerStaffTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerRecordTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerReportTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join, newContext });
+registerScreenTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 // Last: it crawls what the tests before it made.
 registerCrawlTests({ test, logIn, assert, base: () => base, EVIL });
 

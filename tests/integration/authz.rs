@@ -468,6 +468,7 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{s}/registrations/{r}/withdraw", Who::Arbiter),
     ("/admin/s/{s}/rounds", Who::Arbiter),
     ("/admin/s/{s}/rounds/1/publish", Who::Arbiter),
+    ("/admin/s/{s}/rounds/1/clock", Who::Arbiter),
     ("/admin/s/{s}/rounds/1/unpair", Who::Arbiter),
     ("/admin/s/{s}/rounds/1/results", Who::Scorer),
     ("/admin/boards/{b}/result", Who::Scorer),

@@ -23,6 +23,7 @@ mod prints;
 mod records;
 mod registration;
 mod reports;
+mod screen;
 mod seeds;
 mod staff;
 mod support;

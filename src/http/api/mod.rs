@@ -134,6 +134,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(rounds::pair_next_round, rounds::list_rounds))
         .routes(routes!(rounds::get_round, rounds::delete_round))
         .routes(routes!(rounds::publish_round))
+        .routes(routes!(rounds::start_clock))
         .routes(routes!(rounds::edit_round))
         .routes(routes!(rounds::put_result))
         .routes(routes!(rounds::get_standings))

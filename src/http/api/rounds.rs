@@ -95,6 +95,21 @@ pub async fn publish_round(
     ))
 }
 
+/// Starts (or restarts) a published round's clock: the big screens count from now.
+#[utoipa::path(post, path = "/api/v1/sections/{id}/rounds/{n}/clock", tag = "rounds", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Section id"), ("n" = i32, Path, description = "Round number")),
+    responses((status = 200, body = crate::service::screen::RoundClock), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn start_clock(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath((id, n)): AppPath<(Uuid, i32)>,
+) -> Result<AppJson<crate::service::screen::RoundClock>, ApiError> {
+    Ok(AppJson(
+        service::screen::start_clock(&state.db, &actor, id, n).await?,
+    ))
+}
+
 /// Records or corrects a board's result; the foul threshold may turn it into a loss.
 #[utoipa::path(put, path = "/api/v1/boards/{id}/result", tag = "rounds", security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "Board id"),

@@ -207,6 +207,7 @@ pub fn done_notice(tr: Tr, uri: &axum::http::Uri) -> Option<String> {
         "registration" => "adm.done.registration",
         "paired" => "adm.done.paired",
         "published" => "adm.done.published",
+        "clock" => "adm.done.clock",
         "unpaired" => "adm.done.unpaired",
         "result" => "adm.done.result",
         "converted" => "adm.results.converted_short",

@@ -35,6 +35,7 @@ pub fn router() -> Router<AppState> {
             post(unpair_round),
         )
         .route("/admin/s/{section_id}/rounds/{n}/report", get(show_report))
+        .route("/admin/s/{section_id}/rounds/{n}/clock", post(start_clock))
 }
 
 pub async fn pair_round(
@@ -65,6 +66,24 @@ pub async fn publish_round(
     Ok(
         match service::rounds::publish(&state.db, &actor, id, n).await {
             Ok(_) => see_other(&format!("/admin/s/{id}?done=published#rounds")),
+            Err(err) => action_failed(&state, &actor, ctx, id, err)
+                .await
+                .into_response(),
+        },
+    )
+}
+
+/// `POST /admin/s/{section_id}/rounds/{n}/clock`: starts the round clock the big screens show.
+pub async fn start_clock(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath((id, n)): PagePath<(Uuid, i32)>,
+    AppForm(_form): AppForm<ButtonForm>,
+) -> Result<Response, PageError> {
+    Ok(
+        match service::screen::start_clock(&state.db, &actor, id, n).await {
+            Ok(_) => see_other(&format!("/admin/s/{id}?done=clock#rounds")),
             Err(err) => action_failed(&state, &actor, ctx, id, err)
                 .await
                 .into_response(),

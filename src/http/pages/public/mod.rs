@@ -11,6 +11,7 @@ pub mod pairings;
 pub mod prizes;
 pub mod register;
 pub mod report;
+pub mod screen;
 pub mod setups;
 pub mod standings;
 pub mod tournament;
@@ -25,6 +26,7 @@ pub fn router() -> Router<AppState> {
         .merge(tournament::router())
         .merge(register::router())
         .merge(report::router())
+        .merge(screen::router())
         .merge(entrants::router())
         .merge(pairings::router())
         .merge(games::router())

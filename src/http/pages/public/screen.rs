@@ -1,0 +1,370 @@
+//! The big screen (issue #16): `/s/{section_id}/screen` and `/t/{tournament_id}/screen` for a
+//! projector or TV. No interaction: the page shows one slide — the round's pairings by name
+//! (in pages), its latest results, the standings — and moves to the next by itself
+//! (`?slide=N`, `static/js/app.js` follows `data-next`). Type scales with the screen's height,
+//! so 1080p and 4K show the same slide; the round clock counts from the arbiter's start.
+
+use crate::http::error::{OrPage, PageError};
+use crate::http::extract::PagePath;
+use crate::http::page::{Page, PageCtx};
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service;
+use crate::service::screen::SectionScreen;
+use crate::vocab::RoundStatus;
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use serde::Deserialize;
+use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/s/{section_id}/screen", get(show_section_screen))
+        .route("/t/{tournament_id}/screen", get(show_tournament_screen))
+}
+
+/// Names on one pairing slide: two columns of twenty.
+pub const NAMES_PER_SLIDE: usize = 40;
+/// Rows on the results and standings slides.
+const ROWS_PER_SLIDE: usize = 20;
+/// Seconds a slide stays.
+const SECONDS: u32 = 15;
+
+/// One entrant's line of the pairings by name.
+#[derive(Debug, Clone)]
+pub struct NameLine {
+    /// Name.
+    pub name: String,
+    /// Starting number.
+    pub start_no: String,
+    /// Board, empty when not on a board.
+    pub board: String,
+    /// Catalogue key of the side or the absence.
+    pub side_key: String,
+    /// The opponent's name.
+    pub opponent: String,
+}
+
+/// One result line.
+#[derive(Debug, Clone)]
+pub struct ResultLine {
+    /// Board.
+    pub board: i32,
+    /// Red's name.
+    pub red: String,
+    /// Black's name.
+    pub black: String,
+    /// Catalogue key of the result.
+    pub result_key: String,
+}
+
+/// One standings line.
+#[derive(Debug, Clone)]
+pub struct RankLine {
+    /// Rank.
+    pub rank: u32,
+    /// Name.
+    pub name: String,
+    /// Points as shown.
+    pub points: String,
+}
+
+/// What a slide shows.
+#[derive(Debug, Clone)]
+pub enum Body {
+    /// Pairings by name.
+    Pairings(Vec<NameLine>),
+    /// The latest results.
+    Results(Vec<ResultLine>),
+    /// The standings' top.
+    Standings(Vec<RankLine>),
+}
+
+/// One slide.
+#[derive(Debug, Clone)]
+pub struct Slide {
+    /// Section name.
+    pub section_name: String,
+    /// Catalogue key of the heading.
+    pub heading_key: &'static str,
+    /// The round shown (0 for none).
+    pub round: i32,
+    /// Page of this kind (1-based) and how many.
+    pub page: usize,
+    /// Pages of this kind.
+    pub pages: usize,
+    /// The content.
+    pub body: Body,
+    /// The round clock's start (RFC 3339), when running.
+    pub clock: Option<String>,
+    /// The clock's reading when rendered (`H:MM:SS`).
+    pub clock_text: String,
+}
+
+impl Slide {
+    /// The lines of a pairing slide split into its two columns.
+    pub fn columns(&self) -> Vec<Vec<NameLine>> {
+        match &self.body {
+            Body::Pairings(lines) => {
+                let half = lines.len().div_ceil(2).max(1);
+                lines.chunks(half).map(<[NameLine]>::to_vec).collect()
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Result lines (empty for other slides).
+    pub fn results(&self) -> &[ResultLine] {
+        match &self.body {
+            Body::Results(lines) => lines,
+            _ => &[],
+        }
+    }
+
+    /// Standings lines (empty for other slides).
+    pub fn ranks(&self) -> &[RankLine] {
+        match &self.body {
+            Body::Standings(lines) => lines,
+            _ => &[],
+        }
+    }
+
+    /// The kind, for the template and the tests.
+    pub fn kind(&self) -> &'static str {
+        match self.body {
+            Body::Pairings(_) => "pairings",
+            Body::Results(_) => "results",
+            Body::Standings(_) => "standings",
+        }
+    }
+}
+
+fn clock_text(started: chrono::DateTime<chrono::Utc>) -> String {
+    let secs = (chrono::Utc::now() - started).num_seconds().max(0);
+    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+/// Every slide of one section, in order.
+pub fn slides(screen: &SectionScreen) -> Vec<Slide> {
+    let name = screen.section.name.clone();
+    let number = screen.round.as_ref().map_or(0, |r| r.number);
+    let in_play = screen
+        .round
+        .as_ref()
+        .is_some_and(|r| r.status == RoundStatus::Published);
+    let clock = screen
+        .started_at
+        .filter(|_| in_play)
+        .map(|t| (t.to_rfc3339(), clock_text(t)));
+    let slide = |heading_key, page, pages, body| Slide {
+        section_name: name.clone(),
+        heading_key,
+        round: number,
+        page,
+        pages,
+        body,
+        clock: clock.as_ref().map(|c| c.0.clone()),
+        clock_text: clock.as_ref().map(|c| c.1.clone()).unwrap_or_default(),
+    };
+    let mut out = Vec::new();
+    if let Some(round) = screen.round.as_ref().filter(|_| in_play) {
+        let mut lines = Vec::new();
+        let no = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();
+        for b in &round.boards {
+            match &b.black {
+                Some(black) => {
+                    lines.push(NameLine {
+                        name: b.red.name.clone(),
+                        start_no: no(b.red.start_no),
+                        board: b.number.to_string(),
+                        side_key: "col.red".into(),
+                        opponent: black.name.clone(),
+                    });
+                    lines.push(NameLine {
+                        name: black.name.clone(),
+                        start_no: no(black.start_no),
+                        board: b.number.to_string(),
+                        side_key: "col.black".into(),
+                        opponent: b.red.name.clone(),
+                    });
+                }
+                None => lines.push(NameLine {
+                    name: b.red.name.clone(),
+                    start_no: no(b.red.start_no),
+                    board: String::new(),
+                    side_key: "absence.pairing".into(),
+                    opponent: String::new(),
+                }),
+            }
+        }
+        for a in &round.absences {
+            lines.push(NameLine {
+                name: a.name.clone(),
+                start_no: no(a.start_no),
+                board: String::new(),
+                side_key: format!("absence.{}", a.kind),
+                opponent: String::new(),
+            });
+        }
+        lines.sort_by(|x, y| {
+            x.name
+                .cmp(&y.name)
+                .then_with(|| x.start_no.cmp(&y.start_no))
+        });
+        let pages = lines.len().div_ceil(NAMES_PER_SLIDE);
+        for (i, chunk) in lines.chunks(NAMES_PER_SLIDE).enumerate() {
+            out.push(slide(
+                "screen.pairings",
+                i + 1,
+                pages,
+                Body::Pairings(chunk.to_vec()),
+            ));
+        }
+        let results: Vec<ResultLine> = screen
+            .latest
+            .iter()
+            .filter_map(|n| round.boards.iter().find(|b| b.number == *n))
+            .filter_map(|b| {
+                Some(ResultLine {
+                    board: b.number,
+                    red: b.red.name.clone(),
+                    black: b.black.as_ref()?.name.clone(),
+                    result_key: format!("result.{}", b.result.as_ref()?),
+                })
+            })
+            .take(ROWS_PER_SLIDE)
+            .collect();
+        if !results.is_empty() {
+            out.push(slide("screen.results", 1, 1, Body::Results(results)));
+        }
+    }
+    let ranks: Vec<RankLine> = screen
+        .standings
+        .rows
+        .iter()
+        .take(ROWS_PER_SLIDE)
+        .map(|r| RankLine {
+            rank: r.rank,
+            name: r.name.clone(),
+            points: crate::http::pages::shared::format_number(r.points),
+        })
+        .collect();
+    out.push(slide("screen.standings", 1, 1, Body::Standings(ranks)));
+    out
+}
+
+/// The screen page.
+#[derive(Template)]
+#[template(path = "public/screen.html")]
+pub struct ScreenPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Tournament name.
+    pub tournament_name: String,
+    /// The slide shown.
+    pub slide: Slide,
+    /// Its index (0-based) and the number of slides.
+    pub index: usize,
+    /// Slides in all.
+    pub count: usize,
+    /// The next slide's address.
+    pub next: String,
+    /// Seconds before it.
+    pub seconds: u32,
+}
+
+/// `?slide=N`
+#[derive(Debug, Default, Deserialize)]
+pub struct SlideQuery {
+    /// The slide to show (wraps around).
+    pub slide: Option<usize>,
+}
+
+fn render(
+    ctx: PageCtx,
+    tournament_name: String,
+    mut slides: Vec<Slide>,
+    asked: usize,
+    path: &str,
+) -> Response {
+    let count = slides.len().max(1);
+    let index = asked % count;
+    let slide = if slides.is_empty() {
+        return PageError::from_service(service::Error::NotFound("section"), ctx.lang)
+            .into_response();
+    } else {
+        slides.swap_remove(index)
+    };
+    let next = format!("{path}?slide={}", (index + 1) % count);
+    Page(
+        StatusCode::OK,
+        ScreenPage {
+            tr: ctx.tr(),
+            ctx,
+            tournament_name,
+            slide,
+            index,
+            count,
+            next,
+            seconds: SECONDS,
+        },
+    )
+    .into_response()
+}
+
+/// `GET /s/{section_id}/screen`
+pub async fn show_section_screen(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    Query(query): Query<SlideQuery>,
+) -> Result<Response, PageError> {
+    let screen = service::screen::section(&state.db, id)
+        .await
+        .or_page(&ctx)?;
+    let tournament = service::tournaments::get(&state.db, screen.section.tournament_id)
+        .await
+        .or_page(&ctx)?;
+    let ctx = ctx.with_default_tag(&tournament.default_language);
+    Ok(render(
+        ctx,
+        tournament.name,
+        slides(&screen),
+        query.slide.unwrap_or(0),
+        &format!("/s/{id}/screen"),
+    ))
+}
+
+/// `GET /t/{tournament_id}/screen`: every section's slides, one section after the other.
+pub async fn show_tournament_screen(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    Query(query): Query<SlideQuery>,
+) -> Result<Response, PageError> {
+    let tournament = service::tournaments::get(&state.db, id)
+        .await
+        .or_page(&ctx)?;
+    let ctx = ctx.with_default_tag(&tournament.default_language);
+    let mut all = Vec::new();
+    for section in service::sections::list(&state.db, id).await.or_page(&ctx)? {
+        let screen = service::screen::section(&state.db, section.id)
+            .await
+            .or_page(&ctx)?;
+        all.extend(slides(&screen));
+    }
+    Ok(render(
+        ctx,
+        tournament.name,
+        all,
+        query.slide.unwrap_or(0),
+        &format!("/t/{id}/screen"),
+    ))
+}

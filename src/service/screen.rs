@@ -1,0 +1,107 @@
+//! The big screen (issue #16): what a projector in the hall shows of a section — the round in
+//! play with its clock, its latest results, the standings — and the round clock the arbiter
+//! starts. Public data only: published rounds, no contact data.
+
+use super::access::{self, Change, Need};
+use super::rounds::{self, RoundView};
+use super::standings::{self, StandingsView};
+use super::users::Actor;
+use super::{Error, Result};
+use crate::db;
+use crate::vocab::RoundStatus;
+use chrono::{DateTime, Utc};
+use serde::Serialize;
+use serde_json::json;
+use sqlx::PgPool;
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// What the screen shows of one section.
+#[derive(Debug, Clone)]
+pub struct SectionScreen {
+    /// The section.
+    pub section: super::sections::Section,
+    /// The latest public round (published or completed), if any.
+    pub round: Option<RoundView>,
+    /// When the arbiter started its clock.
+    pub started_at: Option<DateTime<Utc>>,
+    /// Board numbers of the round's results, the latest first.
+    pub latest: Vec<i32>,
+    /// The standings.
+    pub standings: StandingsView,
+}
+
+/// Loads a section's screen.
+pub async fn section(pool: &PgPool, section_id: Uuid) -> Result<SectionScreen> {
+    let section = super::sections::get(pool, section_id).await?;
+    let round = rounds::list_visible(pool, None, section_id)
+        .await?
+        .into_iter()
+        .last();
+    let (started_at, latest) = match &round {
+        Some(r) => (
+            db::round::started_at(pool, section_id, r.number).await?,
+            db::round::latest_results(pool, section_id, r.number, 24).await?,
+        ),
+        None => (None, Vec::new()),
+    };
+    let standings = standings::compute(pool, section_id).await?;
+    Ok(SectionScreen {
+        section,
+        round,
+        started_at,
+        latest,
+        standings,
+    })
+}
+
+/// A started round clock.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct RoundClock {
+    /// Round number.
+    pub round: i32,
+    /// When the clock was started (the screens count from it).
+    pub started_at: DateTime<Utc>,
+}
+
+/// Starts (or restarts) round `number`'s clock now. The round must be published: players
+/// are told their boards before the clock runs.
+pub async fn start_clock(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    number: i32,
+) -> Result<RoundClock> {
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    let round = db::round::find(&mut *tx, section_id, number)
+        .await?
+        .ok_or(Error::NotFound("round"))?;
+    if round.status == RoundStatus::Paired {
+        return Err(Error::Conflict(
+            "publish the round before starting its clock".into(),
+        ));
+    }
+    let started_at = db::round::start_clock(&mut *tx, round.round_id).await?;
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: "start_clock",
+            entity: "round",
+            entity_id: Some(round.round_id),
+            before: None,
+            after: Some(json!({"round": number, "started_at": started_at})),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(RoundClock {
+        round: number,
+        started_at,
+    })
+}

@@ -1,0 +1,164 @@
+//! The big screen (issue #16): slides of pairings by name (paged), latest results and
+//! standings that lead to each other, the round clock the arbiter starts, every language.
+
+use crate::support::{add_entrants, admin_token, call, expect, get, tournament_with_section};
+use axum::http::StatusCode;
+use serde_json::json;
+use sqlx::PgPool;
+use std::collections::BTreeSet;
+
+/// The value of `attr="…"` in `html`, first occurrence.
+fn attr<'a>(html: &'a str, attr: &str) -> Option<&'a str> {
+    let start = html.find(&format!("{attr}=\""))? + attr.len() + 2;
+    let end = html[start..].find('"')? + start;
+    Some(&html[start..end])
+}
+
+/// Names in the pairing slide's name cells.
+fn names(html: &str) -> Vec<String> {
+    html.split("<td class=\"name\">")
+        .skip(1)
+        .filter_map(|cell| cell.split("</td>").next())
+        .map(str::to_string)
+        .collect()
+}
+
+#[sqlx::test]
+async fn the_screen_pages_through_two_hundred_entrants_then_results_and_standings(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (tid, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 7})).await;
+    add_entrants(&pool, &token, &sid, 200).await;
+    // Before any round: the standings slide alone, saying so.
+    let empty = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert_eq!(empty.status, StatusCode::OK, "{}", empty.text);
+    assert_eq!(attr(&empty.text, "data-kind"), Some("standings"));
+    let round = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    // Paired but not published: the screen does not show the draft, and its clock cannot start.
+    let draft = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert_eq!(attr(&draft.text, "data-kind"), Some("standings"));
+    let early = call(
+        &pool,
+        "POST",
+        &format!("/api/v1/sections/{sid}/rounds/1/clock"),
+        Some(&token),
+        None,
+    )
+    .await;
+    assert_eq!(early.status, StatusCode::CONFLICT, "{}", early.text);
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds/1/publish"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let boards = round["boards"].as_array().unwrap();
+    for b in boards.iter().take(3) {
+        expect(
+            &call(
+                &pool,
+                "PUT",
+                &format!("/api/v1/boards/{}/result", b["id"].as_str().unwrap()),
+                Some(&token),
+                Some(json!({"result": "draw"})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let clock = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds/1/clock"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    assert_eq!(clock["round"], 1);
+
+    // Follow data-next from the first slide until it comes back.
+    let mut uri = format!("/s/{sid}/screen?lang=en");
+    let mut kinds = Vec::new();
+    let mut seen = Vec::new();
+    for _ in 0..20 {
+        let page = get(&pool, &uri).await;
+        assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+        let kind = attr(&page.text, "data-kind").unwrap().to_string();
+        assert!(
+            page.text.contains("data-clock-start"),
+            "the clock runs on every slide"
+        );
+        if kind == "pairings" {
+            let on_slide = names(&page.text);
+            // Each line: the name and its opponent.
+            assert!(
+                on_slide.len() <= 2 * arbiter::http::pages::public::screen::NAMES_PER_SLIDE,
+                "{}",
+                on_slide.len()
+            );
+            seen.extend(on_slide.into_iter().step_by(2));
+        }
+        kinds.push(kind);
+        let next = attr(&page.text, "data-next").unwrap().replace("&amp;", "&");
+        if next.ends_with("slide=0") {
+            break;
+        }
+        uri = format!("{next}&lang=en");
+    }
+    assert_eq!(
+        kinds,
+        [
+            "pairings",
+            "pairings",
+            "pairings",
+            "pairings",
+            "pairings",
+            "results",
+            "standings"
+        ],
+        "five pages of forty names, the results, the standings"
+    );
+    let distinct: BTreeSet<&String> = seen.iter().collect();
+    assert_eq!(seen.len(), 200, "every entrant once");
+    assert_eq!(distinct.len(), 200);
+    let mut sorted = seen.clone();
+    sorted.sort();
+    assert_eq!(seen, sorted, "by name");
+
+    // Past the last slide it wraps; every language has its words.
+    let wrapped = get(&pool, &format!("/s/{sid}/screen?slide=7&lang=en")).await;
+    assert_eq!(attr(&wrapped.text, "data-kind"), Some("pairings"));
+    for (lang, words) in [
+        ("zh-Hant", "對陣（依姓名）"),
+        ("zh-Hans", "对阵（按姓名）"),
+        ("en", "Pairings by name"),
+    ] {
+        let page = get(&pool, &format!("/s/{sid}/screen?lang={lang}")).await;
+        assert!(page.text.contains(words), "{lang}");
+    }
+    let results = get(&pool, &format!("/s/{sid}/screen?slide=5&lang=zh-Hans")).await;
+    assert!(results.text.contains("最新结果"), "{}", results.text);
+    assert_eq!(results.text.matches("class=\"result\"").count(), 3);
+
+    // The tournament's screen goes through its sections' slides.
+    let all = get(&pool, &format!("/t/{tid}/screen")).await;
+    assert_eq!(all.status, StatusCode::OK);
+    assert!(all.text.contains("1 / 7"), "{}", all.text);
+}
