@@ -18,8 +18,8 @@ async fn open_for_command(args: &ServerArgs) -> anyhow::Result<Database> {
         (None, Some(socket_dir)) => {
             let options = embedded_pg::socket_options(&socket_dir, embedded_pg::DB_NAME)
                 .password(&embedded_pg::read_secret(&args.data_dir)?);
-            let pool = startup::connect(options).await?;
-            startup::MIGRATOR.run(&pool).await?;
+            let pool = startup::connect(options, &startup::Timeouts::from_args(args)).await?;
+            startup::migrate(&pool).await?;
             Ok(Database {
                 pool,
                 embedded: None,

@@ -52,6 +52,19 @@ pub struct ServerArgs {
         value_delimiter = ','
     )]
     pub trusted_proxy: Vec<Cidr>,
+    /// Seconds a request may take before it is answered 503 (a frozen database must not hold
+    /// requests for ever).
+    #[arg(long, env = "ARBITER_REQUEST_TIMEOUT", default_value_t = 10, global = true, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub request_timeout: u64,
+    /// Seconds pairing a round or importing a file may take (large fields need longer).
+    #[arg(long, env = "ARBITER_LONG_REQUEST_TIMEOUT", default_value_t = 300, global = true, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub long_request_timeout: u64,
+    /// Seconds one SQL statement may run (PostgreSQL's `statement_timeout`).
+    #[arg(long, env = "ARBITER_STATEMENT_TIMEOUT", default_value_t = 8, global = true, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub statement_timeout: u64,
+    /// Seconds to wait for a free database connection.
+    #[arg(long, env = "ARBITER_ACQUIRE_TIMEOUT", default_value_t = 3, global = true, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub acquire_timeout: u64,
 }
 
 /// `--public-url`: an http(s) URL without query or fragment, stored without a trailing slash.

@@ -44,21 +44,57 @@ impl Database {
                 (pg.connect_options(), Some(pg))
             }
         };
-        let pool = connect(options).await?;
-        MIGRATOR
-            .run(&pool)
-            .await
-            .context("running database migrations")?;
+        let pool = connect(options, &Timeouts::from_args(args)).await?;
+        migrate(&pool).await?;
         Ok(Database { pool, embedded })
     }
 }
 
-/// Opens a pool with settings suited to the server.
-pub async fn connect(options: PgConnectOptions) -> anyhow::Result<PgPool> {
+/// Runs the migrations on one connection without the statement timeout (a migration of a big
+/// database may take longer than any request should).
+pub async fn migrate(pool: &PgPool) -> anyhow::Result<()> {
+    let mut conn = pool.acquire().await.context("connecting to PostgreSQL")?;
+    sqlx::query("set statement_timeout = 0")
+        .execute(&mut *conn)
+        .await?;
+    MIGRATOR
+        .run(&mut *conn)
+        .await
+        .context("running database migrations")?;
+    sqlx::query("reset statement_timeout")
+        .execute(&mut *conn)
+        .await?;
+    Ok(())
+}
+
+/// How long the database may keep us waiting.
+#[derive(Debug, Clone, Copy)]
+pub struct Timeouts {
+    /// One SQL statement (`statement_timeout` of every connection).
+    pub statement: Duration,
+    /// A free connection from the pool.
+    pub acquire: Duration,
+}
+
+impl Timeouts {
+    /// From the command line.
+    pub fn from_args(args: &ServerArgs) -> Timeouts {
+        Timeouts {
+            statement: Duration::from_secs(args.statement_timeout),
+            acquire: Duration::from_secs(args.acquire_timeout),
+        }
+    }
+}
+
+/// Opens a pool with settings suited to the server: every connection has the statement
+/// timeout, and waiting for a connection is bounded, so a frozen or lost database answers
+/// 503 within seconds instead of holding requests.
+pub async fn connect(options: PgConnectOptions, timeouts: &Timeouts) -> anyhow::Result<PgPool> {
+    let statement = format!("{}ms", timeouts.statement.as_millis());
     PgPoolOptions::new()
         .max_connections(20)
-        .acquire_timeout(Duration::from_secs(10))
-        .connect_with(options)
+        .acquire_timeout(timeouts.acquire)
+        .connect_with(options.options([("statement_timeout", statement.as_str())]))
         .await
         .context("connecting to PostgreSQL")
 }

@@ -19,9 +19,34 @@ pub fn status(error: &Error) -> StatusCode {
         Error::Unauthorized(_) => StatusCode::UNAUTHORIZED,
         Error::Forbidden(_) => StatusCode::FORBIDDEN,
         Error::TooManyAttempts(_) => StatusCode::TOO_MANY_REQUESTS,
-        Error::Db(sqlx::Error::PoolTimedOut) => StatusCode::SERVICE_UNAVAILABLE,
+        Error::Db(db) if unavailable(db) => StatusCode::SERVICE_UNAVAILABLE,
         Error::Db(_) | Error::Internal(_) => StatusCode::INTERNAL_SERVER_ERROR,
     }
+}
+
+/// Whether a database error means the database is out of reach for now (no connection in
+/// time, a connection lost, a statement over `statement_timeout`, the server shutting down)
+/// rather than a fault of ours: 503, try again.
+fn unavailable(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::PoolTimedOut | sqlx::Error::PoolClosed | sqlx::Error::Io(_) => true,
+        sqlx::Error::Database(e) => matches!(
+            e.code().as_deref(),
+            // query_canceled (statement_timeout), admin_shutdown, crash_shutdown,
+            // cannot_connect_now.
+            Some("57014" | "57P01" | "57P02" | "57P03")
+        ),
+        _ => false,
+    }
+}
+
+/// The answer to a request that ran past its time (`--request-timeout`): 503, as JSON.
+pub fn timed_out() -> Response {
+    ApiError::new(
+        StatusCode::SERVICE_UNAVAILABLE,
+        "the request took too long (the database may be busy or unreachable); try again",
+    )
+    .into_response()
 }
 
 /// The JSON error body.

@@ -42,7 +42,7 @@ impl AppState {
 }
 
 /// The security settings of a server.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct Security {
     /// Sign-in and registration limits.
     pub limits: Limits,
@@ -50,6 +50,22 @@ pub struct Security {
     pub trusted_proxies: Vec<Cidr>,
     /// The address the public uses (`--public-url`), without a trailing slash.
     pub public_url: Option<String>,
+    /// How long a request may take before it is answered 503.
+    pub request_timeout: std::time::Duration,
+    /// The same for pairing a round and importing a file.
+    pub long_request_timeout: std::time::Duration,
+}
+
+impl Default for Security {
+    fn default() -> Security {
+        Security {
+            limits: Limits::default(),
+            trusted_proxies: Vec::new(),
+            public_url: None,
+            request_timeout: std::time::Duration::from_secs(10),
+            long_request_timeout: std::time::Duration::from_secs(300),
+        }
+    }
 }
 
 impl Security {
@@ -59,6 +75,8 @@ impl Security {
             limits: Limits::default(),
             trusted_proxies: args.trusted_proxy.clone(),
             public_url: args.public_url.clone(),
+            request_timeout: std::time::Duration::from_secs(args.request_timeout),
+            long_request_timeout: std::time::Duration::from_secs(args.long_request_timeout),
         }
     }
 
@@ -103,6 +121,35 @@ fn static_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/static")))
 }
 
+/// Whether a request may take the long timeout: pairing a round, importing a file.
+fn is_long(request: &Request) -> bool {
+    let path = request.uri().path();
+    request.method() == axum::http::Method::POST
+        && (path.ends_with("/rounds") || path.contains("import"))
+}
+
+/// Answers 503 when a request runs past its time: a frozen database holds no request for
+/// ever. Dropping the handler's future rolls its transaction back.
+async fn deadline(
+    axum::extract::State(security): axum::extract::State<Arc<Security>>,
+    request: Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    let limit = if is_long(&request) {
+        security.long_request_timeout
+    } else {
+        security.request_timeout
+    };
+    let path = request.uri().path().to_string();
+    match tokio::time::timeout(limit, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => {
+            tracing::warn!(path, seconds = limit.as_secs(), "request timed out");
+            error::timed_out()
+        }
+    }
+}
+
 /// The whole application as one router: the seam tests drive with `oneshot`.
 pub fn app(state: AppState) -> Router {
     let cookies = session::CookiePolicy {
@@ -124,6 +171,10 @@ pub fn app(state: AppState) -> Router {
         // A bug that panics in a handler answers a JSON 500 and is logged, instead of
         // dropping the connection without a response.
         .layer(CatchPanicLayer::custom(error::panic_response))
+        .layer(axum::middleware::from_fn_with_state(
+            state.security.clone(),
+            deadline,
+        ))
         .layer(axum::Extension(cookies))
         .layer(
             TraceLayer::new_for_http().make_span_with(|request: &Request| {

@@ -278,3 +278,99 @@ fn without_postgresql_binaries_the_server_says_how_to_get_them() {
         "{stderr}"
     );
 }
+
+/// The embedded cluster's postmaster and every process it started (backends, checkpointer…).
+fn cluster_pids(data_dir: &Path) -> Vec<i32> {
+    let pid_file = std::fs::read_to_string(data_dir.join("pg/postmaster.pid")).unwrap();
+    let postmaster: i32 = pid_file.lines().next().unwrap().trim().parse().unwrap();
+    let mut pids = vec![postmaster];
+    for entry in std::fs::read_dir("/proc").unwrap().flatten() {
+        let Ok(stat) = std::fs::read_to_string(entry.path().join("stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid …`; comm may hold spaces, so read after the last ')'.
+        let Some((head, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let ppid = rest
+            .split_whitespace()
+            .nth(1)
+            .and_then(|p| p.parse::<i32>().ok());
+        let pid = head
+            .split_whitespace()
+            .next()
+            .and_then(|p| p.parse::<i32>().ok());
+        if let (Some(pid), Some(ppid)) = (pid, ppid) {
+            if ppid == postmaster {
+                pids.push(pid);
+            }
+        }
+    }
+    pids
+}
+
+fn signal_all(pids: &[i32], sig: nix::sys::signal::Signal) {
+    for pid in pids {
+        let _ = nix::sys::signal::kill(nix::unistd::Pid::from_raw(*pid), sig);
+    }
+}
+
+#[test]
+fn with_the_database_frozen_requests_answer_503_in_time_and_recover_after() {
+    let tmp = reachable_tempdir();
+    let data_dir = tmp.path().join("data");
+    let port = free_port();
+    let mut server = arbiter(&data_dir, port)
+        .args([
+            "--request-timeout",
+            "3",
+            "--statement-timeout",
+            "2",
+            "--acquire-timeout",
+            "1",
+        ])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn arbiter");
+    wait_healthy(port, &mut server);
+    let (status, _) = http_get(port, "/api/v1/tournaments").unwrap();
+    assert_eq!(status, 200);
+
+    // SIGSTOP every PostgreSQL process: queries hang, connections hang.
+    let pids = cluster_pids(&data_dir);
+    assert!(pids.len() > 1, "{pids:?}");
+    signal_all(&pids, nix::sys::signal::Signal::SIGSTOP);
+    let frozen = std::panic::catch_unwind(|| {
+        for path in ["/api/v1/tournaments", "/"] {
+            let started = Instant::now();
+            let answer = http_get(port, path);
+            let took = started.elapsed();
+            let (status, body) = answer.expect("an answer, not a hang");
+            assert_eq!(status, 503, "{path}: {body}");
+            assert!(took < Duration::from_millis(4500), "{path} took {took:?}");
+        }
+    });
+    signal_all(&pids, nix::sys::signal::Signal::SIGCONT);
+    if let Err(panic) = frozen {
+        signal(&server, nix::sys::signal::Signal::SIGTERM);
+        wait_exit(&mut server);
+        std::panic::resume_unwind(panic);
+    }
+
+    // Thawed: the same requests succeed again without a restart.
+    let started = Instant::now();
+    loop {
+        if let Some((200, _)) = http_get(port, "/api/v1/tournaments") {
+            break;
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(20),
+            "no recovery within 20 s"
+        );
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    assert_eq!(http_get(port, "/").map(|r| r.0), Some(200));
+    signal(&server, nix::sys::signal::Signal::SIGTERM);
+    assert!(wait_exit(&mut server).success());
+}

@@ -20,6 +20,10 @@ async fn spawn_server(pool: &PgPool, limits: Limits) -> u16 {
         database_url: None,
         public_url: None,
         trusted_proxy: Vec::new(),
+        request_timeout: 10,
+        long_request_timeout: 300,
+        statement_timeout: 8,
+        acquire_timeout: 3,
     };
     let app = Application::build(&args, pool.clone())
         .await
