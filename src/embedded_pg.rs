@@ -461,6 +461,33 @@ impl EmbeddedPg {
         Ok(())
     }
 
+    /// Whether the cluster's postmaster is running (its pid file names a live `postgres`).
+    pub fn postmaster_alive(&self) -> bool {
+        let Ok(text) = fs::read_to_string(self.pg_dir.join("postmaster.pid")) else {
+            return false;
+        };
+        let Some(pid) = text
+            .lines()
+            .next()
+            .and_then(|l| l.trim().parse::<i32>().ok())
+        else {
+            return false;
+        };
+        // A killed postmaster nobody has reaped yet is a zombie with an empty command line.
+        fs::read(format!("/proc/{pid}/cmdline"))
+            .map(|cmdline| String::from_utf8_lossy(&cmdline).contains("postgres"))
+            .unwrap_or(false)
+    }
+
+    /// Starts the cluster again after its postmaster died: whatever it left (a stale pid
+    /// file, a postmaster that hangs on) is cleared first.
+    pub fn restart(&mut self) -> Result<(), EmbeddedPgError> {
+        self.stop_leftover_postmaster()?;
+        self.pg_ctl_start()?;
+        self.running = true;
+        Ok(())
+    }
+
     fn wait_for_socket(&self, limit: Duration) {
         let socket = self.socket_dir.join(".s.PGSQL.5432");
         let started = Instant::now();

@@ -10,6 +10,7 @@ use sqlx::{Connection, PgPool};
 use std::future::Future;
 use std::net::SocketAddr;
 use std::str::FromStr;
+use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::net::TcpListener;
 
@@ -196,8 +197,93 @@ pub async fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         args.bind.ip(),
         app.port()
     );
-    let result = app.run_until_stopped(shutdown_signal()).await;
-    database.pool.close().await;
-    drop(database);
-    result
+    let Database { pool, embedded } = database;
+    let embedded = embedded.map(|pg| Arc::new(Mutex::new(pg)));
+    let gave_up: Arc<Mutex<Option<String>>> = Arc::default();
+    let stop_now = Arc::new(tokio::sync::Notify::new());
+    let supervisor = embedded
+        .clone()
+        .map(|pg| tokio::spawn(supervise(pg, gave_up.clone(), stop_now.clone())));
+    let stop = async move {
+        tokio::select! {
+            () = shutdown_signal() => {}
+            () = stop_now.notified() => {}
+        }
+    };
+    let result = app.run_until_stopped(stop).await;
+    if let Some(supervisor) = supervisor {
+        supervisor.abort();
+        let _ = supervisor.await;
+    }
+    pool.close().await;
+    // The last handle of the embedded cluster: dropping it stops PostgreSQL.
+    drop(embedded);
+    let failure = gave_up.lock().ok().and_then(|mut g| g.take());
+    match failure {
+        Some(why) => Err(anyhow::anyhow!(why)),
+        None => result,
+    }
+}
+
+/// Restarts the embedded cluster after each attempt's delay (1 s, doubling).
+const RESTART_ATTEMPTS: u32 = 6;
+
+/// Watches the embedded cluster's postmaster every second. When it dies (killed, crashed)
+/// the cluster is started again, with back-off; meanwhile requests answer 503 and `/readyz`
+/// says the database is down. When it cannot come back, the server stops with an error
+/// (exit status 1) that says why, so a service manager restarts the whole.
+async fn supervise(
+    pg: Arc<Mutex<EmbeddedPg>>,
+    gave_up: Arc<Mutex<Option<String>>>,
+    stop_now: Arc<tokio::sync::Notify>,
+) {
+    let mut ticks = tokio::time::interval(Duration::from_secs(1));
+    loop {
+        ticks.tick().await;
+        let probe = pg.clone();
+        let alive = tokio::task::spawn_blocking(move || {
+            probe.lock().map(|pg| pg.postmaster_alive()).unwrap_or(true)
+        })
+        .await
+        .unwrap_or(true);
+        if alive {
+            continue;
+        }
+        tracing::error!("the embedded PostgreSQL stopped; restarting it");
+        let mut delay = Duration::from_secs(1);
+        let mut last_error = String::new();
+        let mut back = false;
+        for attempt in 1..=RESTART_ATTEMPTS {
+            let cluster = pg.clone();
+            let restarted = tokio::task::spawn_blocking(move || match cluster.lock() {
+                Ok(mut pg) => pg.restart().map_err(|e| e.to_string()),
+                Err(_) => Err("the cluster's handle is poisoned".to_string()),
+            })
+            .await
+            .unwrap_or_else(|e| Err(e.to_string()));
+            match restarted {
+                Ok(()) => {
+                    tracing::warn!(attempt, "the embedded PostgreSQL is running again");
+                    back = true;
+                    break;
+                }
+                Err(error) => {
+                    tracing::error!(attempt, %error, "restarting the embedded PostgreSQL failed");
+                    last_error = error;
+                }
+            }
+            tokio::time::sleep(delay).await;
+            delay *= 2;
+        }
+        if !back {
+            if let Ok(mut slot) = gave_up.lock() {
+                *slot = Some(format!(
+                    "the embedded PostgreSQL stopped and could not be restarted \
+                     ({RESTART_ATTEMPTS} attempts): {last_error}"
+                ));
+            }
+            stop_now.notify_one();
+            return;
+        }
+    }
 }

@@ -374,3 +374,53 @@ fn with_the_database_frozen_requests_answer_503_in_time_and_recover_after() {
     signal(&server, nix::sys::signal::Signal::SIGTERM);
     assert!(wait_exit(&mut server).success());
 }
+
+#[test]
+fn when_the_embedded_postmaster_is_killed_the_server_restarts_it_and_serves_again() {
+    let tmp = reachable_tempdir();
+    let data_dir = tmp.path().join("data");
+    let port = free_port();
+    let mut server = arbiter(&data_dir, port)
+        .args(["--request-timeout", "5", "--acquire-timeout", "1"])
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .expect("spawn arbiter");
+    wait_healthy(port, &mut server);
+    assert_eq!(
+        http_get(port, "/api/v1/tournaments").map(|r| r.0),
+        Some(200)
+    );
+    let before = cluster_pids(&data_dir)[0];
+    nix::sys::signal::kill(
+        nix::unistd::Pid::from_raw(before),
+        nix::sys::signal::Signal::SIGKILL,
+    )
+    .unwrap();
+
+    // Meanwhile /readyz is honest; then, with no help, the database is back.
+    let started = Instant::now();
+    let mut saw_down = false;
+    loop {
+        match http_get(port, "/readyz") {
+            Some((200, _)) if saw_down || started.elapsed() > Duration::from_secs(3) => {
+                if http_get(port, "/api/v1/tournaments").map(|r| r.0) == Some(200) {
+                    break;
+                }
+            }
+            Some((503, _)) => saw_down = true,
+            _ => {}
+        }
+        assert!(
+            started.elapsed() < Duration::from_secs(60),
+            "not back within 60 s"
+        );
+        assert!(server.try_wait().unwrap().is_none(), "the server exited");
+        std::thread::sleep(Duration::from_millis(200));
+    }
+    let after = cluster_pids(&data_dir)[0];
+    assert_ne!(before, after, "a new postmaster");
+    signal(&server, nix::sys::signal::Signal::SIGTERM);
+    assert!(wait_exit(&mut server).success());
+    assert!(postgres_processes(&data_dir).is_empty());
+}
