@@ -403,10 +403,11 @@ fn when_the_embedded_postmaster_is_killed_the_server_restarts_it_and_serves_agai
     let mut saw_down = false;
     loop {
         match http_get(port, "/readyz") {
-            Some((200, _)) if saw_down || started.elapsed() > Duration::from_secs(3) => {
-                if http_get(port, "/api/v1/tournaments").map(|r| r.0) == Some(200) {
-                    break;
-                }
+            Some((200, _))
+                if (saw_down || started.elapsed() > Duration::from_secs(3))
+                    && http_get(port, "/api/v1/tournaments").map(|r| r.0) == Some(200) =>
+            {
+                break;
             }
             Some((503, _)) => saw_down = true,
             _ => {}
