@@ -182,6 +182,16 @@ pub enum Command {
         #[command(subcommand)]
         action: BenchAction,
     },
+    /// Write a consistent snapshot of the whole database to FILE (PostgreSQL custom format).
+    Backup {
+        /// The backup file to write.
+        file: PathBuf,
+    },
+    /// Replace the whole database by the backup FILE (stop the server first).
+    Restore {
+        /// The backup file to read.
+        file: PathBuf,
+    },
     /// Start a throwaway PostgreSQL cluster, run COMMAND with DATABASE_URL pointing at it,
     /// then stop the cluster (used by the test script).
     WithDb {

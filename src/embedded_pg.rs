@@ -131,8 +131,19 @@ impl PgBinaries {
             .ok_or(EmbeddedPgError::NoBinaries)
     }
 
-    fn tool(&self, name: &str) -> PathBuf {
-        self.dir.join(name)
+    /// The path of one of the tools (`pg_dump`, `pg_restore`…) beside the server binaries.
+    pub fn tool(&self, name: &str) -> PathBuf {
+        let here = self.dir.join(name);
+        if here.is_file() {
+            return here;
+        }
+        // `PATH` may hold links to the server binaries only (`/usr/local/bin/postgres`); the
+        // client tools are beside what they point at.
+        fs::canonicalize(self.dir.join("postgres"))
+            .ok()
+            .and_then(|real| real.parent().map(|dir| dir.join(name)))
+            .filter(|tool| tool.is_file())
+            .unwrap_or(here)
     }
 }
 

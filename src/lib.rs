@@ -5,6 +5,7 @@
 //! `embedded_pg` runs a private cluster when no `DATABASE_URL` is given.
 #![forbid(unsafe_code)]
 
+pub mod backup;
 pub mod cli;
 pub mod config;
 pub mod db;

@@ -4,7 +4,7 @@ use arbiter::cli::ToolOutcome;
 use arbiter::config::{
     AdminAction, BenchAction, Cli, Command, RecordAction, TrfAction, UserAction,
 };
-use arbiter::{cli, startup};
+use arbiter::{backup, cli, startup};
 use clap::Parser;
 use tracing_subscriber::EnvFilter;
 
@@ -47,6 +47,8 @@ fn main() -> std::process::ExitCode {
                 Some(Command::Admin {
                     action: AdminAction::Create { name },
                 }) => cli::create_admin(&args.server, &name).await,
+                Some(Command::Backup { file }) => backup::backup(&args.server, &file).await,
+                Some(Command::Restore { file }) => backup::restore(&args.server, &file).await,
                 Some(Command::User { action }) => match action {
                     UserAction::Create { name, role } => {
                         cli::create_user(&args.server, &name, role.as_str()).await

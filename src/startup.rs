@@ -101,7 +101,7 @@ pub async fn connect(options: PgConnectOptions, timeouts: &Timeouts) -> anyhow::
 }
 
 /// Creates the application database in a fresh embedded cluster.
-async fn ensure_database(maintenance: PgConnectOptions) -> anyhow::Result<()> {
+pub async fn ensure_database(maintenance: PgConnectOptions) -> anyhow::Result<()> {
     let mut conn = sqlx::PgConnection::connect_with(&maintenance)
         .await
         .context("connecting to the embedded PostgreSQL")?;
@@ -198,6 +198,14 @@ pub async fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         app.port()
     );
     let Database { pool, embedded } = database;
+    let backups = embedded.as_ref().map(|pg| {
+        tokio::spawn(crate::backup::auto_backups(
+            pool.clone(),
+            args.data_dir.clone(),
+            pg.socket_dir().to_path_buf(),
+            pg.secret().to_string(),
+        ))
+    });
     let embedded = embedded.map(|pg| Arc::new(Mutex::new(pg)));
     let gave_up: Arc<Mutex<Option<String>>> = Arc::default();
     let stop_now = Arc::new(tokio::sync::Notify::new());
@@ -211,9 +219,9 @@ pub async fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         }
     };
     let result = app.run_until_stopped(stop).await;
-    if let Some(supervisor) = supervisor {
-        supervisor.abort();
-        let _ = supervisor.await;
+    for task in [supervisor, backups].into_iter().flatten() {
+        task.abort();
+        let _ = task.await;
     }
     pool.close().await;
     // The last handle of the embedded cluster: dropping it stops PostgreSQL.

@@ -425,3 +425,201 @@ fn when_the_embedded_postmaster_is_killed_the_server_restarts_it_and_serves_agai
     assert!(wait_exit(&mut server).success());
     assert!(postgres_processes(&data_dir).is_empty());
 }
+
+/// One HTTP/1.1 request with an optional bearer token and JSON body: status and body.
+fn http_call(
+    port: u16,
+    method: &str,
+    path: &str,
+    token: Option<&str>,
+    body: Option<&serde_json::Value>,
+) -> (u16, String) {
+    let mut stream = TcpStream::connect(("127.0.0.1", port)).unwrap();
+    stream
+        .set_read_timeout(Some(Duration::from_secs(30)))
+        .unwrap();
+    let body = body.map(|b| b.to_string()).unwrap_or_default();
+    let auth = token
+        .map(|t| format!("Authorization: Bearer {t}\r\n"))
+        .unwrap_or_default();
+    write!(
+        stream,
+        "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{auth}\
+         Content-Type: application/json\r\nContent-Length: {}\r\n\r\n{body}",
+        body.len()
+    )
+    .unwrap();
+    let mut response = String::new();
+    stream.read_to_string(&mut response).unwrap();
+    let status = response.split(' ').nth(1).unwrap().parse().unwrap();
+    let body = response
+        .split_once("\r\n\r\n")
+        .map(|(_, b)| b.to_string())
+        .unwrap_or_default();
+    // Chunked bodies: the JSON is between the first chunk size line and the last chunk.
+    let body = if body.trim_start().starts_with(['{', '[']) {
+        body
+    } else {
+        body.split_once("\r\n")
+            .map(|(_, rest)| {
+                rest.rsplit_once("\r\n0\r\n")
+                    .map_or(rest, |(b, _)| b)
+                    .to_string()
+            })
+            .unwrap_or(body)
+    };
+    (status, body)
+}
+
+fn json_of(reply: (u16, String), status: u16) -> serde_json::Value {
+    assert_eq!(reply.0, status, "{}", reply.1);
+    serde_json::from_str(reply.1.trim()).unwrap_or_else(|e| panic!("{e}: {}", reply.1))
+}
+
+#[test]
+fn a_backup_restored_into_an_empty_data_folder_gives_the_same_event() {
+    use serde_json::json;
+    let tmp = reachable_tempdir();
+    let data_dir = tmp.path().join("data");
+    let port = free_port();
+    let mut server = start(&data_dir, port);
+    wait_healthy(port, &mut server);
+    assert!(create_admin(&data_dir, "chief").status.success());
+    let login = json_of(
+        http_call(
+            port,
+            "POST",
+            "/api/v1/auth/login",
+            None,
+            Some(&json!({"username": "chief", "password": "a long password"})),
+        ),
+        200,
+    );
+    let token = login["token"].as_str().unwrap().to_string();
+    let t = json_of(
+        http_call(
+            port,
+            "POST",
+            "/api/v1/tournaments",
+            Some(&token),
+            Some(&json!({"name": "Backup Open", "game": "xiangqi"})),
+        ),
+        201,
+    );
+    let tid = t["id"].as_str().unwrap();
+    let s = json_of(
+        http_call(
+            port,
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/sections"),
+            Some(&token),
+            Some(&json!({"name": "A", "rounds": 3})),
+        ),
+        201,
+    );
+    let sid = s["id"].as_str().unwrap();
+    for i in 1..=6 {
+        json_of(
+            http_call(
+                port,
+                "POST",
+                &format!("/api/v1/sections/{sid}/entrants"),
+                Some(&token),
+                Some(&json!({"name": format!("P{i}"), "rating": 2000 - i})),
+            ),
+            201,
+        );
+    }
+    let round = json_of(
+        http_call(
+            port,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        ),
+        201,
+    );
+    for (i, b) in round["boards"].as_array().unwrap().iter().enumerate() {
+        let result = ["red_wins", "draw", "black_wins"][i % 3];
+        json_of(
+            http_call(
+                port,
+                "PUT",
+                &format!("/api/v1/boards/{}/result", b["id"].as_str().unwrap()),
+                Some(&token),
+                Some(&json!({"result": result})),
+            ),
+            200,
+        );
+    }
+    // In embedded mode a backup is made by itself once a round is paired or completed.
+    let started = Instant::now();
+    let auto = data_dir.join("backups");
+    while std::fs::read_dir(&auto).map(|d| d.count()).unwrap_or(0) == 0 {
+        assert!(
+            started.elapsed() < Duration::from_secs(30),
+            "no automatic backup"
+        );
+        std::thread::sleep(Duration::from_millis(250));
+    }
+    let pages = |port: u16| -> Vec<String> {
+        [
+            format!("/api/v1/sections/{sid}/standings"),
+            format!("/api/v1/sections/{sid}/rounds/1"),
+            format!("/api/v1/tournaments/{tid}/audit"),
+        ]
+        .iter()
+        .map(|path| {
+            let (status, body) = http_call(port, "GET", path, Some(&token), None);
+            assert_eq!(status, 200, "{path}: {body}");
+            body
+        })
+        .collect()
+    };
+    let before = pages(port);
+
+    // A backup beside the running server.
+    let file = tmp.path().join("event.dump");
+    let out = arbiter(&data_dir, 1)
+        .arg("backup")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(file.is_file());
+    signal(&server, nix::sys::signal::Signal::SIGTERM);
+    assert!(wait_exit(&mut server).success());
+
+    // Restored into an empty data folder: the same standings, pairings and audit log (and
+    // the same sessions, so the same token works).
+    let other = tmp.path().join("other");
+    let out = arbiter(&other, 1)
+        .arg("restore")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let port2 = free_port();
+    let mut restored = start(&other, port2);
+    wait_healthy(port2, &mut restored);
+    assert_eq!(pages(port2), before);
+    // Restoring beside a running server is refused.
+    let refused = arbiter(&other, 1)
+        .arg("restore")
+        .arg(&file)
+        .output()
+        .unwrap();
+    assert!(!refused.status.success());
+    assert!(String::from_utf8_lossy(&refused.stderr).contains("stop it"));
+    signal(&restored, nix::sys::signal::Signal::SIGTERM);
+    assert!(wait_exit(&mut restored).success());
+}
