@@ -21,6 +21,7 @@ import { registerPrintTests } from './prints.mjs';
 import { registerCrawlTests } from './crawl.mjs';
 import { registerStaffTests } from './staff.mjs';
 import { registerRecordTests } from './records.mjs';
+import { registerPlayerTests } from './players.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -513,6 +514,7 @@ registerDashboardTests({ test, logIn, assert, base: () => base, out, join });
 registerPrintTests({ test, logIn, assert, api, data, base: () => base, out, join, EVIL });
 registerStaffTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerRecordTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
+registerPlayerTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 // Last: it crawls what the tests before it made.
 registerCrawlTests({ test, logIn, assert, base: () => base, EVIL });
 
