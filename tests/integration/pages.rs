@@ -777,6 +777,8 @@ async fn the_bracket_page_shows_the_knockout_stage_or_says_there_is_none(pool: P
     ] {
         assert!(page.text.contains(text), "{text} missing: {}", page.text);
     }
+    // The seeded entrants' names link to their player pages (issue #16).
+    assert!(page.text.contains(&format!(r#"href="/s/{sid}/p/"#)));
     let print = browser.get(&format!("/s/{sid}/bracket/print")).await;
     assert_eq!(print.status, StatusCode::OK);
     assert!(print.text.contains("Semi-finals"));
