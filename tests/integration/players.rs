@@ -500,3 +500,58 @@ async fn every_public_page_links_names_to_the_player_pages(pool: PgPool) {
     let home = get(&pool, &format!("/t/{tid}")).await;
     assert!(home.text.contains(&format!(r#"href="/s/{sid}/now""#)));
 }
+
+#[sqlx::test]
+async fn a_doubles_team_is_found_by_a_players_name_and_has_one_page(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(
+        &pool,
+        &token,
+        "xiangqi",
+        json!({"entry_type": "doubles", "rounds": 3}),
+    )
+    .await;
+    for (team, a, b) in [
+        ("飛龍隊", "張三", "李四"),
+        ("Tigers", "Ann Lee", "Ben Ho"),
+        ("猛虎隊", "王五", "趙六"),
+        ("Eagles", "Cat Wu", "Dan Yu"),
+    ] {
+        expect(
+            &call(
+                &pool,
+                "POST",
+                &format!("/api/v1/sections/{sid}/entrants"),
+                Some(&token),
+                Some(json!({
+                    "name": team,
+                    "members": [
+                        {"name": a, "email": "member@example.org", "phone": "+852 5555 0199"},
+                        {"name": b},
+                    ],
+                })),
+            )
+            .await,
+            StatusCode::CREATED,
+        );
+    }
+    pair(&pool, &token, &sid).await;
+    publish(&pool, &token, &sid, 1).await;
+    // A player's name finds the team.
+    let found = get(&pool, &format!("/s/{sid}/find?{}", query("趙六"))).await;
+    assert_eq!(found.status, StatusCode::SEE_OTHER, "{}", found.text);
+    assert_eq!(location(&found), format!("/s/{sid}/p/3"));
+    // The team's page names its players, links the opposing team, and keeps contacts private.
+    let page = get(&pool, &format!("/s/{sid}/p/3?lang=en")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.text.contains("猛虎隊"));
+    assert!(page.text.contains("王五 / 趙六"), "{}", page.text);
+    assert!(page.text.contains(r#"class="board-no""#), "{}", page.text);
+    assert!(!page.text.contains("@example.org"));
+    assert!(!page.text.contains("5555"));
+    // The pairing page links the teams.
+    let pairings = get(&pool, &format!("/s/{sid}/pairings/1")).await;
+    for n in 1..=4 {
+        assert!(pairings.text.contains(&format!(r#"href="/s/{sid}/p/{n}""#)));
+    }
+}
