@@ -1,4 +1,4 @@
-//! Orders of names by the ICU collations of migration `20261202090000_collations.sql`.
+//! Orders of names by the ICU collations of migration `20261202110000_collations.sql`.
 
 use sqlx::PgExecutor;
 
