@@ -3,6 +3,7 @@
 
 pub mod access;
 pub mod audit;
+pub mod collation;
 pub mod entrant;
 pub mod knockout;
 pub mod prize;

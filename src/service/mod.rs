@@ -7,6 +7,7 @@ pub mod desk;
 pub mod entrants;
 pub mod interchange;
 pub mod knockout;
+pub mod players;
 pub mod prizes;
 pub mod records;
 pub mod registrations;

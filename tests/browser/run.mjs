@@ -23,6 +23,7 @@ import { registerStaffTests } from './staff.mjs';
 import { registerRecordTests } from './records.mjs';
 import { registerReportTests } from './reports.mjs';
 import { registerScreenTests } from './screen.mjs';
+import { registerPlayerTests } from './players.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -376,7 +377,10 @@ test('a visitor follows a section from the tournament home through every tab', a
   await page.goto(`${base}/`);
   await Promise.all([page.waitForURL(/\/t\//), page.click('text=第一屆揭棋公開賽')]);
   assert((await page.getAttribute('html', 'lang')) === 'en', 'the visitor language beats the event default');
-  await Promise.all([page.waitForURL(/\/entrants$/), page.click('table.list td:first-child a')]);
+  // A running section opens on its /now page: the round being played.
+  await Promise.all([page.waitForURL(/\/now$/), page.click('table.list td:first-child a')]);
+  assert((await page.textContent('.bar h2')).trim() === 'Round 1', 'the round being played');
+  await Promise.all([page.waitForURL(/\/entrants$/), page.click('nav.tabs >> text=Entrants')]);
   const names = await page.locator('table.list tbody td:nth-child(2)').allTextContents();
   assert(names.length === 13 && names.includes(EVIL), `13 entrants incl. the script name: ${names}`);
   assert(!(await page.content()).includes('@example.org'), 'no contact data');
@@ -517,6 +521,7 @@ registerStaffTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, o
 registerRecordTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerReportTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join, newContext });
 registerScreenTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
+registerPlayerTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 // Last: it crawls what the tests before it made.
 registerCrawlTests({ test, logIn, assert, base: () => base, EVIL });
 

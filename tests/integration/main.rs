@@ -19,6 +19,7 @@ mod interchange;
 mod knockout;
 mod migrations;
 mod pages;
+mod players;
 mod prints;
 mod records;
 mod registration;

@@ -388,9 +388,11 @@ async fn the_public_pages_show_a_section_from_the_services(pool: PgPool) {
     let home = browser.get(&format!("/t/{tid}?lang=en")).await;
     assert_eq!(home.status, StatusCode::OK, "{}", home.text);
     assert!(home.text.contains("<h1>Open</h1>"));
-    assert!(home
-        .text
-        .contains(&format!(r#"<a href="/s/{sid}/entrants">A</a>"#)));
+    assert!(
+        home.text
+            .contains(&format!(r#"<a href="/s/{sid}/now">A</a>"#)),
+        "a running section opens on its /now page"
+    );
     assert!(home.text.contains("Chinese Swiss"));
 
     let entrants = browser.get(&format!("/s/{sid}/entrants")).await;
@@ -775,6 +777,8 @@ async fn the_bracket_page_shows_the_knockout_stage_or_says_there_is_none(pool: P
     ] {
         assert!(page.text.contains(text), "{text} missing: {}", page.text);
     }
+    // The seeded entrants' names link to their player pages (issue #16).
+    assert!(page.text.contains(&format!(r#"href="/s/{sid}/p/"#)));
     let print = browser.get(&format!("/s/{sid}/bracket/print")).await;
     assert_eq!(print.status, StatusCode::OK);
     assert!(print.text.contains("Semi-finals"));
@@ -960,7 +964,7 @@ async fn result_slips_and_the_list_by_name_print_every_board_and_player(pool: Pg
 }
 
 #[sqlx::test]
-async fn the_pairing_sheet_carries_a_qr_code_to_the_public_page(pool: PgPool) {
+async fn the_pairing_sheet_carries_a_qr_code_to_the_sections_now_page(pool: PgPool) {
     let (_, sid, _) = played_section(&pool).await;
     let request = |host: &str| {
         axum::http::Request::get(format!("/s/{sid}/pairings/1/print"))
@@ -973,13 +977,13 @@ async fn the_pairing_sheet_carries_a_qr_code_to_the_public_page(pool: PgPool) {
     assert!(sheet.text.contains("<svg"), "no QR code");
     assert!(sheet
         .text
-        .contains(&format!("http://arbiter.example:8080/s/{sid}/pairings/1")));
+        .contains(&format!("http://arbiter.example:8080/s/{sid}/now")));
     // A forged Host header is not printed: the sheet falls back to the path.
     let forged = crate::support::send(&pool, request("evil\"><script>")).await;
     assert!(!forged.text.contains("evil"));
     assert!(forged
         .text
-        .contains(&format!("<figcaption>/s/{sid}/pairings/1</figcaption>")));
+        .contains(&format!("<figcaption>/s/{sid}/now</figcaption>")));
 }
 
 #[sqlx::test]

@@ -516,6 +516,8 @@ async fn live_pages_answer_304_until_something_changes(pool: PgPool) {
         format!("/s/{sid}/crosstable"),
         format!("/s/{sid}/entrants"),
         format!("/s/{sid}/bracket"),
+        format!("/s/{sid}/now"),
+        format!("/s/{sid}/p/1"),
     ] {
         let first = browser.get(&path).await;
         assert_eq!(first.status, StatusCode::OK, "{path}");

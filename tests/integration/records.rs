@@ -129,6 +129,16 @@ async fn a_record_entered_at_the_desk_in_chinese_is_stored_and_replayed(pool: Pg
     assert!(public.text.contains("炮二平五"), "{}", public.text);
     assert!(public.text.contains("<svg"), "{}", public.text);
     assert!(public.text.contains("data-fen="));
+    // Both players' names link to their pages (issue #16).
+    assert_eq!(
+        public
+            .text
+            .matches(&format!(r#"href="/s/{section}/p/"#))
+            .count(),
+        2,
+        "{}",
+        public.text
+    );
     let english = get(&pool, &format!("/s/{section}/games/1/1?lang=en")).await;
     assert!(english.text.contains("C2.5"), "{}", english.text);
     let iccs = get(

@@ -37,6 +37,10 @@ pub struct MatchSideLine {
     pub points: u32,
     /// Won the match.
     pub winner: bool,
+    /// The entrant, once known.
+    pub entrant_id: Option<Uuid>,
+    /// The entrant's starting number (its player page is linked), or empty.
+    pub start_no: String,
 }
 
 /// One knockout match as shown.
@@ -116,6 +120,8 @@ fn match_side(
             games: Vec::new(),
             points,
             winner: false,
+            entrant_id: None,
+            start_no: String::new(),
         };
     };
     let games = m
@@ -137,6 +143,8 @@ fn match_side(
         games,
         points,
         winner: m.winner == Some(side.entrant_id),
+        entrant_id: Some(side.entrant_id),
+        start_no: String::new(),
     }
 }
 
@@ -208,12 +216,28 @@ async fn bracket(
             Err(err) => return Err(err),
         };
         let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
-        Ok::<_, service::Error>((bracket, rounds))
+        // No actor: only names and numbers are used.
+        let entrants = service::entrants::list(&state.db, None, id).await?;
+        Ok::<_, service::Error>((bracket, rounds, entrants))
     }
     .await;
-    let (bracket, rounds) = loaded.or_page(&ctx)?;
+    let (bracket, rounds, entrants) = loaded.or_page(&ctx)?;
     let tr = ctx.tr();
-    let data = bracket_data(tr, bracket);
+    let mut data = bracket_data(tr, bracket);
+    let numbers: std::collections::HashMap<Uuid, i32> = entrants
+        .iter()
+        .filter_map(|e| Some((e.id, e.start_no?)))
+        .collect();
+    for side in data
+        .rounds
+        .iter_mut()
+        .flat_map(|r| r.matches.iter_mut())
+        .flat_map(|m| m.sides.iter_mut())
+    {
+        if let Some(no) = side.entrant_id.and_then(|e| numbers.get(&e)) {
+            side.start_no = no.to_string();
+        }
+    }
     let nav = nav(&t, &s, &rounds, "bracket", 0, prizes);
     Ok(match view {
         View::Screen => Page(StatusCode::OK, BracketPage { tr, ctx, nav, data }).into_response(),

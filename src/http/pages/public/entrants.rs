@@ -78,11 +78,14 @@ pub struct EntrantsPrint {
     pub data: EntrantsData,
 }
 
-async fn entrants(
+/// The entrants page; `tab` is the section tab marked current (`entrants`, or `now` when
+/// `/s/{id}/now` shows it).
+pub(super) async fn entrants(
     state: AppState,
     ctx: PageCtx,
     id: Uuid,
     view: View,
+    tab: &'static str,
 ) -> Result<Response, PageError> {
     let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
     let loaded = async {
@@ -116,7 +119,7 @@ async fn entrants(
             .collect(),
         doubles,
     };
-    let nav = nav(&t, &s, &rounds, "entrants", 0, prizes);
+    let nav = nav(&t, &s, &rounds, tab, 0, prizes);
     let tr = ctx.tr();
     Ok(match view {
         View::Screen => Page(StatusCode::OK, EntrantsPage { tr, ctx, nav, data }).into_response(),
@@ -132,7 +135,7 @@ pub async fn show_entrants(
     headers: axum::http::HeaderMap,
 ) -> Response {
     super::live::serve(&state.clone(), id, ctx, &headers, |ctx| {
-        entrants(state, ctx, id, View::Screen)
+        entrants(state, ctx, id, View::Screen, "entrants")
     })
     .await
 }
@@ -143,5 +146,5 @@ pub async fn print_entrants(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
 ) -> Result<Response, PageError> {
-    entrants(state, ctx, id, View::Print).await
+    entrants(state, ctx, id, View::Print, "entrants").await
 }

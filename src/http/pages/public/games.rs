@@ -88,6 +88,10 @@ pub struct GamePage {
     pub red: String,
     /// Black.
     pub black: String,
+    /// Red's starting number (the player page is linked), or empty.
+    pub red_no: String,
+    /// Black's starting number, or empty.
+    pub black_no: String,
     /// Catalogue key of the result, or empty.
     pub result_key: String,
     /// `xiangqi`, `jieqi`, `banqi`.
@@ -193,6 +197,13 @@ pub async fn show_game(
     .await
     .or_page(&ctx)?;
     let nav = nav(&tournament, &section, &rounds, "pairings", round, prizes);
+    let on_board = rounds
+        .iter()
+        .find(|r| r.number == round)
+        .and_then(|r| r.boards.iter().find(|b| b.number == board));
+    let number_text = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();
+    let red_no = number_text(on_board.and_then(|b| b.red.start_no));
+    let black_no = number_text(on_board.and_then(|b| b.black.as_ref()?.start_no));
     let game = view.replay.game.clone();
     let notation = if game == "banqi" {
         "banqi"
@@ -238,6 +249,8 @@ pub async fn show_game(
             board,
             red: view.red.clone(),
             black: view.black.clone(),
+            red_no,
+            black_no,
             result_key: view
                 .result
                 .as_ref()

@@ -8,6 +8,7 @@ pub mod games;
 pub mod home;
 pub mod live;
 pub mod pairings;
+pub mod player;
 pub mod prizes;
 pub mod register;
 pub mod report;
@@ -29,6 +30,7 @@ pub fn router() -> Router<AppState> {
         .merge(screen::router())
         .merge(entrants::router())
         .merge(pairings::router())
+        .merge(player::router())
         .merge(games::router())
         .merge(standings::router())
         .merge(crosstable::router())

@@ -178,18 +178,22 @@ pub async fn load_round(
     Ok((ctx, nav, data))
 }
 
-async fn pairings(
+/// The pairings of round `number`; `tab` is the section tab marked current on screen
+/// (`pairings`, or `now` when `/s/{id}/now` shows the round being played).
+pub(super) async fn pairings(
     state: AppState,
     ctx: PageCtx,
     id: Uuid,
     number: i32,
     view: View,
     headers: &axum::http::HeaderMap,
+    tab: &'static str,
 ) -> Result<Response, PageError> {
-    let (ctx, nav, data) = match load_round(&state, ctx, id, number).await {
+    let (ctx, mut nav, data) = match load_round(&state, ctx, id, number).await {
         Ok(found) => found,
         Err(response) => return Ok(response),
     };
+    nav.tab = tab;
     let tr = ctx.tr();
     Ok(match view {
         View::Screen => {
@@ -200,7 +204,7 @@ async fn pairings(
             for b in &mut data.boards {
                 b.record = recorded.contains(&b.number);
             }
-            let lines = by_name_lines(&data);
+            let lines = by_name_sorted(&state, ctx.lang, by_name_lines(&data)).await;
             Page(
                 StatusCode::OK,
                 PairingsPage {
@@ -217,7 +221,7 @@ async fn pairings(
             let public_url = public_url(
                 state.security.public_url.as_deref(),
                 headers,
-                &format!("/s/{id}/pairings/{number}"),
+                &format!("/s/{id}/now"),
             );
             let qr_svg = qr_svg(&public_url);
             Page(
@@ -244,7 +248,7 @@ pub async fn show_pairings(
     headers: axum::http::HeaderMap,
 ) -> Response {
     super::live::serve(&state.clone(), id, ctx, &headers, |ctx| {
-        pairings(state, ctx, id, n, View::Screen, &headers)
+        pairings(state, ctx, id, n, View::Screen, &headers, "pairings")
     })
     .await
 }
@@ -256,7 +260,7 @@ pub async fn print_pairings(
     PagePath((id, n)): PagePath<(Uuid, i32)>,
     headers: axum::http::HeaderMap,
 ) -> Result<Response, PageError> {
-    pairings(state, ctx, id, n, View::Print, &headers).await
+    pairings(state, ctx, id, n, View::Print, &headers, "pairings").await
 }
 
 // ---------------------------------------------------------------- by name, result slips
@@ -273,6 +277,8 @@ pub struct ByNameLine {
     pub side_key: String,
     /// Opponent's name and number, empty for a bye or an absence.
     pub opponent: String,
+    /// Opponent's starting number (for the link), empty for a bye or an absence.
+    pub opponent_no: String,
 }
 
 /// `GET /s/{section_id}/pairings/{n}/by-name/print`: players find their board fast.
@@ -289,6 +295,10 @@ pub struct ByNamePrint {
     pub number: i32,
     /// Lines sorted by name.
     pub lines: Vec<ByNameLine>,
+    /// The section's `/now` page, printed under the QR code.
+    pub public_url: String,
+    /// An SVG QR code of `public_url`.
+    pub qr_svg: String,
 }
 
 /// `GET /s/{section_id}/slips/{n}/print`: one result slip per board.
@@ -317,6 +327,7 @@ fn by_name_lines(data: &PairingsData) -> Vec<ByNameLine> {
                     board: b.number.to_string(),
                     side_key: "col.red".into(),
                     opponent: label(black),
+                    opponent_no: black.start_no.clone(),
                 });
                 lines.push(ByNameLine {
                     name: black.name.clone(),
@@ -324,6 +335,7 @@ fn by_name_lines(data: &PairingsData) -> Vec<ByNameLine> {
                     board: b.number.to_string(),
                     side_key: "col.black".into(),
                     opponent: label(&b.red),
+                    opponent_no: b.red.start_no.clone(),
                 });
             }
             None => lines.push(ByNameLine {
@@ -332,6 +344,7 @@ fn by_name_lines(data: &PairingsData) -> Vec<ByNameLine> {
                 board: b.number.to_string(),
                 side_key: "absence.pairing".into(),
                 opponent: String::new(),
+                opponent_no: String::new(),
             }),
         }
     }
@@ -342,6 +355,7 @@ fn by_name_lines(data: &PairingsData) -> Vec<ByNameLine> {
             board: String::new(),
             side_key: a.kind_key.clone(),
             opponent: String::new(),
+            opponent_no: String::new(),
         });
     }
     // Sorted by name as written (any script), then number, so the list is stable.
@@ -358,29 +372,30 @@ async fn round_print(
     ctx: PageCtx,
     id: Uuid,
     number: i32,
-    slips: bool,
 ) -> Result<Response, PageError> {
     let (ctx, nav, data) = match load_round(&state, ctx, id, number).await {
         Ok(found) => found,
         Err(response) => return Ok(response),
     };
     let tr = ctx.tr();
-    Ok(if slips {
-        Page(StatusCode::OK, SlipsPrint { tr, ctx, nav, data }).into_response()
-    } else {
-        let lines = by_name_lines(&data);
-        Page(
-            StatusCode::OK,
-            ByNamePrint {
-                tr,
-                ctx,
-                nav,
-                number,
-                lines,
-            },
-        )
-        .into_response()
-    })
+    Ok(Page(StatusCode::OK, SlipsPrint { tr, ctx, nav, data }).into_response())
+}
+
+/// The lines by name in the order of the visitor's language (ICU collation in the
+/// database); the code-point order when the database cannot tell.
+async fn by_name_sorted(
+    state: &AppState,
+    lang: crate::i18n::Lang,
+    lines: Vec<ByNameLine>,
+) -> Vec<ByNameLine> {
+    let names: Vec<String> = lines.iter().map(|l| l.name.clone()).collect();
+    match service::players::name_order(&state.db, lang.tag(), &names).await {
+        Ok(order) if order.len() == lines.len() => {
+            let mut slots: Vec<Option<ByNameLine>> = lines.into_iter().map(Some).collect();
+            order.iter().filter_map(|&i| slots[i].take()).collect()
+        }
+        _ => lines,
+    }
 }
 
 /// `GET /s/{section_id}/pairings/{n}/by-name/print`
@@ -388,8 +403,32 @@ pub async fn print_pairings_by_name(
     State(state): State<AppState>,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
+    headers: axum::http::HeaderMap,
 ) -> Result<Response, PageError> {
-    round_print(state, ctx, id, n, false).await
+    let (ctx, nav, data) = match load_round(&state, ctx, id, n).await {
+        Ok(found) => found,
+        Err(response) => return Ok(response),
+    };
+    let lines = by_name_sorted(&state, ctx.lang, by_name_lines(&data)).await;
+    let public_url = public_url(
+        state.security.public_url.as_deref(),
+        &headers,
+        &format!("/s/{id}/now"),
+    );
+    let qr_svg = qr_svg(&public_url);
+    Ok(Page(
+        StatusCode::OK,
+        ByNamePrint {
+            tr: ctx.tr(),
+            ctx,
+            nav,
+            number: n,
+            lines,
+            public_url,
+            qr_svg,
+        },
+    )
+    .into_response())
 }
 
 /// `GET /s/{section_id}/slips/{n}/print`
@@ -398,5 +437,5 @@ pub async fn print_slips(
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
 ) -> Result<Response, PageError> {
-    round_print(state, ctx, id, n, true).await
+    round_print(state, ctx, id, n).await
 }

@@ -113,11 +113,14 @@ fn standings_data(view: service::standings::StandingsView) -> StandingsData {
     }
 }
 
-async fn standings(
+/// The standings page; `tab` is the section tab marked current (`standings`, or `now` when
+/// `/s/{id}/now` shows it).
+pub(super) async fn standings(
     state: AppState,
     ctx: PageCtx,
     id: Uuid,
     view: View,
+    tab: &'static str,
 ) -> Result<Response, PageError> {
     let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
     let loaded = async {
@@ -128,7 +131,7 @@ async fn standings(
     .await;
     let (standings, rounds) = loaded.or_page(&ctx)?;
     let data = standings_data(standings);
-    let nav = nav(&t, &s, &rounds, "standings", 0, prizes);
+    let nav = nav(&t, &s, &rounds, tab, 0, prizes);
     let tr = ctx.tr();
     Ok(match view {
         View::Screen => Page(StatusCode::OK, StandingsPage { tr, ctx, nav, data }).into_response(),
@@ -144,7 +147,7 @@ pub async fn show_standings(
     headers: axum::http::HeaderMap,
 ) -> Response {
     super::live::serve(&state.clone(), id, ctx, &headers, |ctx| {
-        standings(state, ctx, id, View::Screen)
+        standings(state, ctx, id, View::Screen, "standings")
     })
     .await
 }
@@ -155,5 +158,5 @@ pub async fn print_standings(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
 ) -> Result<Response, PageError> {
-    standings(state, ctx, id, View::Print).await
+    standings(state, ctx, id, View::Print, "standings").await
 }

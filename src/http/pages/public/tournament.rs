@@ -35,6 +35,8 @@ pub struct SectionItem {
     pub system_key: String,
     /// Catalogue key of the status.
     pub status_key: String,
+    /// Rounds are being played: the section's link opens on its `/now` page.
+    pub running: bool,
 }
 
 /// `GET /t/{tournament_id}`
@@ -100,6 +102,7 @@ pub async fn show_tournament(
                     rounds: s.rounds,
                     system_key: format!("system.{}", s.pairing_system),
                     status_key: format!("section_status.{}", s.status),
+                    running: s.status == crate::vocab::SectionStatus::Running,
                 })
                 .collect(),
         },

@@ -60,7 +60,8 @@ pub struct SectionNav {
     pub section_name: String,
     /// Rounds paired so far.
     pub rounds: Vec<i32>,
-    /// The page shown: `entrants`, `pairings`, `standings`, `crosstable`, `bracket`.
+    /// The page shown: `now`, `entrants`, `pairings`, `standings`, `crosstable`, `bracket`,
+    /// `player`, `find`.
     pub tab: &'static str,
     /// The round shown (pairings), else 0.
     pub round: i32,
@@ -70,6 +71,8 @@ pub struct SectionNav {
     pub prizes: bool,
     /// The section's rounds have hidden-piece set-ups (Jieqi, Banqi), linked from each round.
     pub setups: bool,
+    /// What the find-me box shows typed in (the query of the find page), else empty.
+    pub query: String,
 }
 
 impl SectionNav {
@@ -120,6 +123,7 @@ pub fn nav(
         prizes,
         setups: s.setup_mode != SetupMode::None
             && crate::service::setups::variant(&t.game).is_some(),
+        query: String::new(),
     }
 }
 

@@ -1,0 +1,345 @@
+//! The players' pages (issue #16): one entrant's page, the find-me box's answer, and
+//! `/s/{id}/now`, the one address that shows what matters at the moment (the round being
+//! played, else the standings, else the entrants).
+
+use crate::http::error::{OrPage, PageError};
+use crate::http::extract::PagePath;
+use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::{
+    format_number, format_value, load_section, nav, outcome_symbol, SectionNav, View,
+};
+use crate::http::session::see_other;
+use crate::http::AppState;
+use crate::i18n::Tr;
+use crate::service;
+use crate::service::players::{Now, PlayerRound, PlayerView, MAX_QUERY};
+use arbiter_core::model::Side;
+use askama::Template;
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, Uri};
+use axum::response::{IntoResponse, Response};
+use axum::routing::get;
+use axum::Router;
+use uuid::Uuid;
+
+/// The routes of these pages.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/s/{section_id}/p/{start_no}", get(show_player))
+        .route("/s/{section_id}/find", get(find))
+        .route("/s/{section_id}/now", get(show_now))
+}
+
+// ---------------------------------------------------------------- the player page
+
+/// One round of the entrant as shown.
+pub struct RoundLine {
+    /// Round number.
+    pub number: i32,
+    /// Board number, or empty.
+    pub board: String,
+    /// Catalogue key of the colour (`col.red`, `col.black`), or empty.
+    pub colour_key: &'static str,
+    /// Opponent's starting number (for the link), or empty.
+    pub opponent_no: String,
+    /// Opponent's name, or empty.
+    pub opponent: String,
+    /// Catalogue key of a bye or absence (`absence.pairing`…), or empty.
+    pub absence_key: String,
+    /// The outcome symbol (`1`, `½`, `0`, `+`, `−`), empty while pending.
+    pub outcome: &'static str,
+    /// Points after this round.
+    pub running: String,
+    /// The round is still a draft (staff only).
+    pub draft: bool,
+}
+
+fn round_line(r: &PlayerRound) -> RoundLine {
+    RoundLine {
+        number: r.number,
+        board: r.board.map(|b| b.to_string()).unwrap_or_default(),
+        colour_key: match r.colour {
+            Some(Side::Red) => "col.red",
+            Some(Side::Black) => "col.black",
+            None => "",
+        },
+        opponent_no: r
+            .opponent
+            .as_ref()
+            .and_then(|o| o.start_no)
+            .map(|n| n.to_string())
+            .unwrap_or_default(),
+        opponent: r
+            .opponent
+            .as_ref()
+            .map(|o| o.name.clone())
+            .unwrap_or_default(),
+        absence_key: r
+            .absence
+            .map(|a| format!("absence.{a}"))
+            .unwrap_or_default(),
+        outcome: if r.absence.is_some() && r.absence != Some("pairing") {
+            ""
+        } else {
+            outcome_symbol(r.result)
+        },
+        running: format_number(r.running_tenths as f64 / 10.0),
+        draft: r.status == crate::vocab::RoundStatus::Paired,
+    }
+}
+
+/// The tiebreaks with a name in the catalogue (`tiebreak.name.<KEY>`): every key the core
+/// knows, without its `/C1`-like modifier.
+const NAMED_TIEBREAKS: [&str; 14] = [
+    "BH",
+    "BPG",
+    "BWG",
+    "CUT_EARLY",
+    "DE",
+    "FOULS",
+    "LOT",
+    "OPP",
+    "PREV",
+    "PS",
+    "RTNG",
+    "SB",
+    "WIN",
+    "WON",
+];
+
+/// The translated name of a tiebreak key (`BH/C1` → Buchholz), or empty for one unknown.
+fn tiebreak_name(tr: Tr, key: &str) -> String {
+    let base = key.split('/').next().unwrap_or(key);
+    if NAMED_TIEBREAKS.contains(&base) {
+        tr.t(&format!("tiebreak.name.{base}")).to_string()
+    } else {
+        String::new()
+    }
+}
+
+/// One tiebreak of the entrant.
+pub struct TiebreakLine {
+    /// Its name in the page language, or empty.
+    pub name: String,
+    /// The key as the standings show it.
+    pub key: String,
+    /// Its value.
+    pub value: String,
+}
+
+/// `GET /s/{section_id}/p/{start_no}`
+#[derive(Template)]
+#[template(path = "public/player.html")]
+pub struct PlayerPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading and tabs.
+    pub nav: SectionNav,
+    /// Starting number.
+    pub start_no: i32,
+    /// Name.
+    pub name: String,
+    /// Club, or empty.
+    pub club: String,
+    /// A team's players, joined, or empty.
+    pub members: String,
+    /// Withdrawn.
+    pub withdrawn: bool,
+    /// The round being played, if any.
+    pub current: Option<RoundLine>,
+    /// Every round, oldest first.
+    pub rounds: Vec<RoundLine>,
+    /// Rank, or empty.
+    pub rank: String,
+    /// Points, or empty.
+    pub points: String,
+    /// Tiebreaks in chain order.
+    pub tiebreaks: Vec<TiebreakLine>,
+}
+
+async fn player(
+    state: AppState,
+    ctx: PageCtx,
+    id: Uuid,
+    start_no: i32,
+) -> Result<Response, PageError> {
+    let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
+    let loaded = async {
+        let view = service::players::get(&state.db, ctx.actor.as_ref(), id, start_no).await?;
+        let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
+        Ok::<_, service::Error>((view, rounds))
+    }
+    .await;
+    let (view, rounds): (PlayerView, _) = loaded.or_page(&ctx)?;
+    let nav = nav(&t, &s, &rounds, "player", 0, prizes);
+    let page = PlayerPage {
+        tr: ctx.tr(),
+        nav,
+        start_no: view.start_no,
+        current: view.current().map(round_line),
+        rounds: view.rounds.iter().map(round_line).collect(),
+        rank: view.rank.map(|r| r.to_string()).unwrap_or_default(),
+        points: view.points.map(format_number).unwrap_or_default(),
+        tiebreaks: view
+            .tiebreaks
+            .iter()
+            .map(|(key, value)| TiebreakLine {
+                name: tiebreak_name(ctx.tr(), key),
+                key: key.clone(),
+                value: format_value(Some(value)),
+            })
+            .collect(),
+        club: view.club.clone().unwrap_or_default(),
+        members: view.members.join(" / "),
+        withdrawn: view.withdrawn,
+        name: view.name,
+        ctx,
+    };
+    Ok(Page(StatusCode::OK, page).into_response())
+}
+
+/// `GET /s/{section_id}/p/{start_no}`
+pub async fn show_player(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath((id, start_no)): PagePath<(Uuid, i32)>,
+    headers: HeaderMap,
+) -> Response {
+    super::live::serve(&state.clone(), id, ctx, &headers, |ctx| {
+        player(state, ctx, id, start_no)
+    })
+    .await
+}
+
+// ---------------------------------------------------------------- find me
+
+/// One entrant found.
+pub struct FoundLine {
+    /// Starting number.
+    pub start_no: i32,
+    /// Name.
+    pub name: String,
+    /// Club, or empty.
+    pub club: String,
+}
+
+/// `GET /s/{section_id}/find?q=…` when it finds no one, several entrants, or the query is
+/// refused.
+#[derive(Template)]
+#[template(path = "public/find.html")]
+pub struct FindPage {
+    /// Translations.
+    pub tr: Tr,
+    /// Layout context.
+    pub ctx: PageCtx,
+    /// Heading, tabs and the find-me box (with the query in it).
+    pub nav: SectionNav,
+    /// The query was refused (too long): the message is shown instead of results.
+    pub too_long: bool,
+    /// The entrants found.
+    pub found: Vec<FoundLine>,
+}
+
+#[derive(serde::Deserialize, Default)]
+struct FindQuery {
+    q: Option<String>,
+}
+
+/// `GET /s/{section_id}/find?q=…`: one match goes straight to the player page (303); none or
+/// several give a list with the box again; an overlong query a 422 page.
+pub async fn find(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    uri: Uri,
+) -> Result<Response, PageError> {
+    let query: FindQuery =
+        serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
+    let q = query.q.unwrap_or_default();
+    let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
+    let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id)
+        .await
+        .or_page(&ctx)?;
+    let mut nav = nav(&t, &s, &rounds, "find", 0, prizes);
+    let (status, too_long, found) = if q.trim().chars().count() > MAX_QUERY {
+        nav.query = q.chars().take(MAX_QUERY).collect();
+        (StatusCode::UNPROCESSABLE_ENTITY, true, Vec::new())
+    } else {
+        let found = service::players::find(&state.db, id, &q)
+            .await
+            .or_page(&ctx)?;
+        if let [one] = found.as_slice() {
+            return Ok(see_other(&format!("/s/{id}/p/{}", one.start_no)));
+        }
+        nav.query = q.trim().to_string();
+        (StatusCode::OK, false, found)
+    };
+    let page = FindPage {
+        tr: ctx.tr(),
+        ctx,
+        nav,
+        too_long,
+        found: found
+            .into_iter()
+            .map(|f| FoundLine {
+                start_no: f.start_no,
+                name: f.name,
+                club: f.club.unwrap_or_default(),
+            })
+            .collect(),
+    };
+    Ok(Page(status, page).into_response())
+}
+
+// ---------------------------------------------------------------- now
+
+async fn now(
+    state: AppState,
+    ctx: PageCtx,
+    id: Uuid,
+    headers: &HeaderMap,
+) -> Result<Response, PageError> {
+    let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id)
+        .await
+        .or_page(&ctx)?;
+    match service::players::now(&rounds) {
+        Now::Round(n) => {
+            super::pairings::pairings(state, ctx, id, n, View::Screen, headers, "now").await
+        }
+        Now::Standings => super::standings::standings(state, ctx, id, View::Screen, "now").await,
+        Now::Entrants => super::entrants::entrants(state, ctx, id, View::Screen, "now").await,
+    }
+}
+
+/// `GET /s/{section_id}/now`: the round being played, else the standings, else the entrants.
+pub async fn show_now(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    headers: HeaderMap,
+) -> Response {
+    super::live::serve(&state.clone(), id, ctx, &headers, |ctx| {
+        now(state, ctx, id, &headers)
+    })
+    .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn every_tiebreak_key_has_a_name_in_every_language() {
+        for lang in Lang::ALL {
+            let tr = Tr { lang };
+            for key in NAMED_TIEBREAKS {
+                assert_ne!(tiebreak_name(tr, key), "?", "{key} in {lang:?}");
+            }
+            assert!(tiebreak_name(tr, "BH/C1").len() > 1);
+            assert_eq!(tiebreak_name(tr, "XYZ"), "");
+        }
+    }
+}

@@ -1,0 +1,306 @@
+//! The players' pages (issue #16): one entrant's rounds and tiebreaks, finding an entrant by
+//! number or name, what a section shows "now", and names in the order of the visitor's
+//! language. Nothing private: no contact data, and unpublished rounds only for the staff who
+//! may see them on the pairing pages too.
+
+use super::rounds::RoundView;
+use super::state::{self, SectionState};
+use super::users::Actor;
+use super::{access, standings, Error, Result};
+use crate::db;
+use crate::db::collation::Collation;
+use crate::vocab::{EntryType, RoundStatus};
+use arbiter_core::model::{ResultCode, Side};
+use serde_json::Value;
+use sqlx::PgPool;
+use uuid::Uuid;
+
+/// The opponent of one round.
+#[derive(Debug, Clone)]
+pub struct Opponent {
+    /// Starting number.
+    pub start_no: Option<i32>,
+    /// Name.
+    pub name: String,
+}
+
+/// One round of an entrant.
+#[derive(Debug, Clone)]
+pub struct PlayerRound {
+    /// Round number.
+    pub number: i32,
+    /// Paired (staff only), published or completed.
+    pub status: RoundStatus,
+    /// Board number, when on a board (the pairing-allocated bye has one too).
+    pub board: Option<i32>,
+    /// Colour, when there is an opponent.
+    pub colour: Option<Side>,
+    /// Opponent, when there is one.
+    pub opponent: Option<Opponent>,
+    /// The entrant's result code (`Pending` while the game is on).
+    pub result: ResultCode,
+    /// Not on a board or a bye: `pairing` (the allocated bye), `half`, `full` (requested
+    /// byes) or `absent`; `None` for a game.
+    pub absence: Option<&'static str>,
+    /// Points after this round, in tenths.
+    pub running_tenths: i64,
+}
+
+/// One entrant's page.
+#[derive(Debug, Clone)]
+pub struct PlayerView {
+    /// Starting number.
+    pub start_no: i32,
+    /// Name (the team's for doubles).
+    pub name: String,
+    /// Club.
+    pub club: Option<String>,
+    /// The team's players (doubles only).
+    pub members: Vec<String>,
+    /// Withdrawn.
+    pub withdrawn: bool,
+    /// Every round visible to the visitor, oldest first.
+    pub rounds: Vec<PlayerRound>,
+    /// Rank in the standings.
+    pub rank: Option<u32>,
+    /// Points in the standings.
+    pub points: Option<f64>,
+    /// The tiebreak keys and this entrant's values, in chain order.
+    pub tiebreaks: Vec<(String, Value)>,
+}
+
+impl PlayerView {
+    /// The round being played: the newest visible round while it is not completed.
+    pub fn current(&self) -> Option<&PlayerRound> {
+        self.rounds
+            .last()
+            .filter(|r| r.status != RoundStatus::Completed)
+    }
+}
+
+/// A section's state as `actor` may see it: drafts only for its staff.
+async fn load_visible(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+) -> Result<SectionState> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
+    if private {
+        state::load(&mut conn, section, false).await
+    } else {
+        state::load_public(&mut conn, section).await
+    }
+}
+
+/// The entrant with starting number `start_no`: every visible round and the standings line.
+pub async fn get(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+    start_no: i32,
+) -> Result<PlayerView> {
+    let state = load_visible(pool, actor, section_id).await?;
+    let no = u32::try_from(start_no).map_err(|_| Error::NotFound("entrant"))?;
+    let row = state
+        .entrant_by_no(no)
+        .ok_or(Error::NotFound("entrant"))?
+        .clone();
+    let scoring = &state.tournament.scoring;
+    let core = state.tournament.entrant(no);
+    let rounds = state
+        .rounds
+        .iter()
+        .map(|round| {
+            let record = core.and_then(|e| e.round(round.number as u32));
+            let board = state.boards.iter().find(|b| {
+                b.round == round.number
+                    && (b.red_entrant_id == row.entrant_id
+                        || b.black_entrant_id == Some(row.entrant_id))
+            });
+            let opponent = record.and_then(|r| r.opponent).map(|o| {
+                let e = state.entrant_by_no(o);
+                Opponent {
+                    start_no: e.and_then(|e| e.start_no),
+                    name: e.map(|e| e.name.clone()).unwrap_or_default(),
+                }
+            });
+            let result = record.map_or(ResultCode::ZeroBye, |r| r.result);
+            let absence = match (board, &opponent) {
+                (_, Some(_)) => None,
+                (Some(_), None) => Some("pairing"),
+                (None, None) => Some(match result {
+                    ResultCode::HalfBye => "half",
+                    ResultCode::FullBye => "full",
+                    _ => "absent",
+                }),
+            };
+            PlayerRound {
+                number: round.number,
+                status: round.status,
+                board: board.map(|b| b.number),
+                colour: record.and_then(|r| r.colour),
+                opponent,
+                result,
+                absence,
+                running_tenths: core
+                    .map_or(0, |e| e.points_after(scoring, round.number as u32).tenths()),
+            }
+        })
+        .collect();
+    let members = if state.section.entry_type == EntryType::Doubles {
+        let mut conn = pool.acquire().await?;
+        db::entrant::members(&mut *conn, section_id)
+            .await?
+            .into_iter()
+            .filter(|m| m.entrant_id == row.entrant_id)
+            .map(|m| m.name)
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let table = standings::compute(pool, section_id).await?;
+    let line = table.rows.iter().find(|r| r.entrant_id == row.entrant_id);
+    let tiebreaks = table
+        .tiebreaks
+        .iter()
+        .map(|key| {
+            let value = line
+                .and_then(|l| l.tiebreaks.get(key).cloned())
+                .unwrap_or(Value::Null);
+            (key.clone(), value)
+        })
+        .collect();
+    Ok(PlayerView {
+        start_no,
+        name: row.name.clone(),
+        club: row.club.clone(),
+        members,
+        withdrawn: row.status == "withdrawn",
+        rounds,
+        rank: line.map(|l| l.rank),
+        points: line.map(|l| l.points),
+        tiebreaks,
+    })
+}
+
+/// An entrant found by the find-me box.
+#[derive(Debug, Clone)]
+pub struct Found {
+    /// Starting number.
+    pub start_no: i32,
+    /// Name.
+    pub name: String,
+    /// Club.
+    pub club: Option<String>,
+}
+
+/// The longest query the find-me box takes, in characters.
+pub const MAX_QUERY: usize = 100;
+
+/// Finds entrants of a section: a number finds the entrant with that starting number; other
+/// text every entrant whose name (or, for doubles, a player's name) contains it, ignoring
+/// case. At most [`MAX_QUERY`] characters; an empty query finds no one.
+pub async fn find(pool: &PgPool, section_id: Uuid, query: &str) -> Result<Vec<Found>> {
+    let query = query.trim();
+    if query.chars().count() > MAX_QUERY {
+        let mut fields = super::FieldErrors::new();
+        fields.insert(
+            "q".into(),
+            vec![format!("is longer than {MAX_QUERY} characters")],
+        );
+        return Err(Error::Invalid {
+            message: "the search is too long".into(),
+            fields,
+        });
+    }
+    let mut conn = pool.acquire().await?;
+    db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    if query.is_empty() {
+        return Ok(Vec::new());
+    }
+    let entrants = db::entrant::list(&mut *conn, section_id).await?;
+    let found = |e: &db::entrant::EntrantRow| {
+        e.start_no.map(|start_no| Found {
+            start_no,
+            name: e.name.clone(),
+            club: e.club.clone(),
+        })
+    };
+    let number = query.strip_prefix('#').unwrap_or(query);
+    if let Ok(n) = number.parse::<i32>() {
+        return Ok(entrants
+            .iter()
+            .filter(|e| e.start_no == Some(n))
+            .filter_map(found)
+            .collect());
+    }
+    let needle = query.to_lowercase();
+    let members = db::entrant::members(&mut *conn, section_id).await?;
+    Ok(entrants
+        .iter()
+        .filter(|e| {
+            e.name.to_lowercase().contains(&needle)
+                || members.iter().any(|m| {
+                    m.entrant_id == e.entrant_id && m.name.to_lowercase().contains(&needle)
+                })
+        })
+        .filter_map(found)
+        .collect())
+}
+
+/// What `/s/{id}/now` shows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Now {
+    /// A round is being played: its pairings.
+    Round(i32),
+    /// Between rounds, or after the last: the standings.
+    Standings,
+    /// No round yet: the entrants.
+    Entrants,
+}
+
+/// What a section shows now, from the rounds the visitor may see: the newest published round
+/// while it has games on, else the standings once a round exists, else the entrants.
+pub fn now(rounds: &[RoundView]) -> Now {
+    if let Some(playing) = rounds
+        .iter()
+        .rev()
+        .find(|r| r.status == RoundStatus::Published)
+    {
+        return Now::Round(playing.number);
+    }
+    if rounds.is_empty() {
+        Now::Entrants
+    } else {
+        Now::Standings
+    }
+}
+
+/// The collation of a language tag (`zh-Hant`, `zh-Hans`, anything else: English).
+fn collation_of(lang_tag: &str) -> Collation {
+    match lang_tag {
+        "zh-Hant" => Collation::ZhHantStroke,
+        "zh-Hans" => Collation::ZhPinyin,
+        _ => Collation::En,
+    }
+}
+
+/// The indices of `names` in the order readers of `lang_tag` expect: zh-Hant by stroke count,
+/// zh-Hans by pinyin, English alphabetically; equal names keep their given order.
+pub async fn name_order(pool: &PgPool, lang_tag: &str, names: &[String]) -> Result<Vec<usize>> {
+    if names.len() < 2 {
+        return Ok((0..names.len()).collect());
+    }
+    let order = db::collation::order(pool, collation_of(lang_tag), names).await?;
+    Ok(order
+        .into_iter()
+        .filter_map(|i| usize::try_from(i).ok())
+        .filter(|&i| i < names.len())
+        .collect())
+}
