@@ -30,6 +30,11 @@
 //! at 2,000 (56 MB), 13.6 / 17.9 / 15.3 s at 5,000 (272 MB); rounds 2 / 5 at 10,000 took
 //! 109 / 77.5 s (1.03 GB). Figures and the targets not met are in the README.
 //!
+//! After the weight ids copied into the sparse matcher's adjacency lists and the class-pair
+//! weights (issue #19; 2 Dec 2026, load average 4 to 6): rounds 2 / 5 / 9 took 0.18 / 0.17 /
+//! 0.21 s at 1,000 (21 MB), 0.62 / 1.01 / 1.14 s at 2,000 (62 MB), 5.16 / 8.80 / 8.33 s at
+//! 5,000 (318 MB); rounds 2 / 5 at 10,000 took 39.0 / 41.1 s (1.24 GB).
+//!
 //! Before the per-stage tight matching and the solve skipping of stage 4 (same machine,
 //! same day): 2,000 entrants about 10 s CPU for rounds 2 and 3; 5,000 entrants 53 s CPU for
 //! round 2 alone (one bracket's first solve took 45 s), 10–16 s for round 1. An older note

@@ -646,15 +646,26 @@ impl<W: Copy + Eq + std::hash::Hash> Base<W> {
         }
     }
 
+    /// The id of weight `w` in the table.
+    fn intern(&mut self, w: W) -> u32 {
+        *self.index.entry(w).or_insert_with(|| {
+            self.table.push(w);
+            (self.table.len() - 1) as u32
+        })
+    }
+
     /// Appends `w` to row `larger` (the next `smaller`).
     fn push(&mut self, larger: usize, w: Option<W>) {
         let id = match w {
             None => Self::NONE,
-            Some(w) => *self.index.entry(w).or_insert_with(|| {
-                self.table.push(w);
-                (self.table.len() - 1) as u32
-            }),
+            Some(w) => self.intern(w),
         };
+        self.rows[larger].push(id);
+    }
+
+    /// Appends the weight of id `id` (from [`Base::intern`], or [`Base::NONE`]) to row
+    /// `larger`.
+    fn push_id(&mut self, larger: usize, id: u32) {
         self.rows[larger].push(id);
     }
 
@@ -666,6 +677,44 @@ impl<W: Copy + Eq + std::hash::Hash> Base<W> {
     fn clear(&mut self, larger: usize, smaller: usize) {
         self.rows[larger][smaller] = Self::NONE;
     }
+}
+
+/// Numbers the players' classes: players of one class are alike for [`Weigher::fields`]
+/// (score, PAB eligibility, games played, colour state, float history, top-scorer flag).
+/// Returns each player's class and the number of classes.
+fn classes_of<'p>(players: impl Iterator<Item = &'p Player>) -> (Vec<usize>, usize) {
+    type Key = (
+        i64,
+        bool,
+        u32,
+        Option<Side>,
+        u32,
+        bool,
+        bool,
+        Option<Side>,
+        [u8; 2],
+        bool,
+    );
+    let mut ids: std::collections::HashMap<Key, usize> = std::collections::HashMap::new();
+    let class = players
+        .map(|p| {
+            let key: Key = (
+                p.score,
+                p.eligible_for_bye,
+                p.played_games,
+                p.pref,
+                p.imbalance,
+                p.absolute,
+                p.strong,
+                p.repeated,
+                p.floats.map(|f| f as u8),
+                p.topscorer,
+            );
+            let next = ids.len();
+            *ids.entry(key).or_insert(next)
+        })
+        .collect();
+    (class, ids.len())
 }
 
 /// Number of bits needed to write `v` (0 for 0).
@@ -1081,15 +1130,29 @@ impl Context {
             // base.get(larger, smaller) for larger >= group_begin.
             let size = bracket.len();
             let mut base: Base<W<L>> = Base::new(size);
+            // A pair's fields depend only on the two players' classes (everything `fields`
+            // reads of a player), so each class pair's weight is computed and interned once;
+            // only the compatibility (earlier opponents, forbidden pairs) is per pair.
+            let (class, classes) = classes_of(bracket.iter().map(|&v| sorted[v]));
+            let cached = classes <= 1024;
+            let mut memo: Vec<u32> = vec![u32::MAX; if cached { 2 * classes * classes } else { 0 }];
             for larger in group_begin..size {
+                let l = sorted[bracket[larger]];
+                let next = larger >= next_begin;
                 for smaller in 0..larger {
-                    let w = weigher.weight(
-                        sorted[bracket[smaller]],
-                        sorted[bracket[larger]],
-                        larger < next_begin,
-                        larger >= next_begin,
-                    );
-                    base.push(larger, w);
+                    let h = sorted[bracket[smaller]];
+                    if !cached {
+                        base.push(larger, weigher.weight(h, l, !next, next));
+                    } else if !self.compatible(h, l) {
+                        base.push_id(larger, Base::<W<L>>::NONE);
+                    } else {
+                        let slot = &mut memo
+                            [2 * (class[smaller] * classes + class[larger]) + usize::from(next)];
+                        if *slot == u32::MAX {
+                            *slot = base.intern(weigher.fields(h, l, !next, next));
+                        }
+                        base.push_id(larger, *slot);
+                    }
                 }
             }
             for larger in group_begin..size {

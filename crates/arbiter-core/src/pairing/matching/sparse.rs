@@ -56,8 +56,14 @@ struct Edges<W> {
     wid: Vec<u32>,
     live: Vec<bool>,
     explicit: Vec<bool>,
-    /// Per vertex: `(neighbour, endpoint at the neighbour)`, sorted by neighbour.
-    adj: Vec<Vec<(u32, u32)>>,
+    /// Per vertex: `(neighbour, endpoint at the neighbour, weight id)`, sorted by neighbour;
+    /// the weight id is a copy of `wid[k]`, or [`DEAD`] when the edge is not live (the
+    /// solver's scans read it here, next to the neighbour, instead of in the edge arrays).
+    adj: Vec<Vec<(u32, u32, u32)>>,
+    /// Per vertex: whether it was fixed by [`SparseMatcher::fix_pair`]. Its list then holds
+    /// only its pair, and the entries of the others' lists that point to it are dead
+    /// whatever their copied weight id says (see [`View::alive`]).
+    pinned: Vec<bool>,
     /// Per vertex: dead entries in `adj` whose other end is fixed (compacted lazily).
     dead: Vec<u32>,
     /// Distinct doubled weights and their approximations.
@@ -67,7 +73,81 @@ struct Edges<W> {
     shift: u32,
 }
 
+/// The weight id in an adjacency entry of an edge that is not live.
+const DEAD: u32 = u32::MAX;
+
+/// The position of neighbour `b` in an adjacency list (sorted by neighbour, each neighbour
+/// once). A bracket's lists hold runs of consecutive neighbours, so the position is first
+/// guessed by interpolation; the true one then lies within `|b − guess's neighbour|`
+/// entries of the guess, and only that window is searched.
+#[inline]
+fn locate(list: &[(u32, u32, u32)], b: u32) -> Option<usize> {
+    let len = list.len();
+    let (first, last) = (list.first()?.0, list[len - 1].0);
+    if b < first || b > last {
+        return None;
+    }
+    if len <= 16 || last == first {
+        return list.binary_search_by_key(&b, |e| e.0).ok();
+    }
+    let guess = (u64::from(b - first) * (len as u64 - 1) / u64::from(last - first)) as usize;
+    let g = list[guess].0;
+    if g == b {
+        return Some(guess);
+    }
+    let (lo, hi) = if g < b {
+        (guess + 1, (guess + 1 + (b - g) as usize).min(len))
+    } else {
+        (guess.saturating_sub((g - b) as usize), guess)
+    };
+    list[lo..hi]
+        .binary_search_by_key(&b, |e| e.0)
+        .ok()
+        .map(|i| i + lo)
+}
+
 impl<W: MatchWeight + Hash> Edges<W> {
+    /// Copies edge `k`'s weight id (or [`DEAD`]) into the adjacency entries of its ends
+    /// `u` and `v`.
+    fn sync(&mut self, k: usize, u: usize, v: usize) {
+        let id = if self.live[k] { self.wid[k] } else { DEAD };
+        for (a, b) in [(u, v), (v, u)] {
+            let list = &mut self.adj[a];
+            if let Some(i) = locate(list, b as u32) {
+                if (list[i].1 >> 1) as usize == k {
+                    list[i].2 = id;
+                }
+            }
+        }
+    }
+
+    /// The edge `{u, v}` (live or not) and its positions in `u`'s and `v`'s lists.
+    fn find_at(&self, u: usize, v: usize) -> Option<(usize, usize, usize)> {
+        let iu = locate(&self.adj[u], v as u32)?;
+        let iv = locate(&self.adj[v], u as u32)?;
+        Some(((self.adj[u][iu].1 >> 1) as usize, iu, iv))
+    }
+
+    /// Copies every edge's weight id into the lists again and forgets the pinned vertices
+    /// (for an edge to a fixed vertex that comes back to life, which the Dutch engine never
+    /// asks for).
+    fn unpin_all(&mut self) {
+        if self.pinned.iter().any(|&p| p) {
+            self.sync_all();
+            self.pinned.fill(false);
+        }
+    }
+
+    /// [`Edges::sync`] for every edge.
+    fn sync_all(&mut self) {
+        for list in &mut self.adj {
+            for e in list.iter_mut() {
+                let k = (e.1 >> 1) as usize;
+                e.2 = if self.live[k] { self.wid[k] } else { DEAD };
+            }
+        }
+    }
+
     fn intern(&mut self, w2: W) -> u32 {
         if let Some(&i) = self.index.get(&w2) {
             return i;
@@ -87,20 +167,15 @@ impl<W: MatchWeight + Hash> Edges<W> {
             (v, u)
         };
         let list = &self.adj[a];
-        if list.last().is_none_or(|e| (e.0 as usize) < b) {
-            return None;
-        }
-        list.binary_search_by_key(&(b as u32), |e| e.0)
-            .ok()
-            .map(|i| (list[i].1 >> 1) as usize)
+        locate(list, b as u32).map(|i| (list[i].1 >> 1) as usize)
     }
 }
 
 /// Read-only view of the graph for the solver.
 struct View<'g, W> {
     wid: &'g [u32],
-    live: &'g [bool],
-    adj: &'g [Vec<(u32, u32)>],
+    adj: &'g [Vec<(u32, u32, u32)>],
+    pinned: &'g [bool],
     table: &'g [W],
     hi2: &'g [i64],
     shift: u32,
@@ -109,8 +184,8 @@ struct View<'g, W> {
 fn view<W>(g: &Edges<W>) -> View<'_, W> {
     View {
         wid: &g.wid,
-        live: &g.live,
         adj: &g.adj,
+        pinned: &g.pinned,
         table: &g.table,
         hi2: &g.hi2,
         shift: g.shift,
@@ -118,13 +193,15 @@ fn view<W>(g: &Edges<W>) -> View<'_, W> {
 }
 
 impl<W: MatchWeight> View<'_, W> {
+    /// Whether the entry of `from`'s list pointing to `w` with weight id `id` is a live edge.
+    #[inline]
+    fn alive(&self, from: usize, w: u32, id: u32) -> bool {
+        id != DEAD && (!self.pinned[w as usize] || self.pinned[from])
+    }
+
     #[inline]
     fn w2(&self, p: usize) -> W {
         self.table[self.wid[p >> 1] as usize]
-    }
-    #[inline]
-    fn hi2(&self, p: usize) -> i64 {
-        self.hi2[self.wid[p >> 1] as usize]
     }
 }
 
@@ -138,6 +215,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             live: Vec::new(),
             explicit: Vec::new(),
             adj: vec![Vec::new(); m],
+            pinned: vec![false; m],
             dead: vec![0; m],
             table: Vec::new(),
             hi2: Vec::new(),
@@ -145,6 +223,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             shift: (bits + 4).saturating_sub(60),
         };
         let mut st = State::new(m);
+        st.shift = g.shift;
         let mut fixed = vec![false; m];
         if m > n {
             fixed[n] = true;
@@ -206,10 +285,10 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             // Mostly an append (a bracket's pairs are set in vertex order): no binary search
             // over a long list that is not in the cache.
             if list.last().is_none_or(|e| (e.0 as usize) < b) {
-                list.push((b as u32, p as u32));
+                list.push((b as u32, p as u32, wid));
             } else {
                 let at = list.partition_point(|e| (e.0 as usize) < b);
-                list.insert(at, (b as u32, p as u32));
+                list.insert(at, (b as u32, p as u32, wid));
             }
         }
         k
@@ -245,6 +324,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 }
             }
         }
+        self.g.sync_all();
         for v in 0..self.n {
             if self.fixed[v] {
                 continue;
@@ -271,15 +351,23 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     /// Panics when `u == v` or a vertex is out of range.
     pub fn set_weight(&mut self, u: usize, v: usize, weight: Option<W>) {
         assert!(u != v && u < self.n && v < self.n, "bad edge {u}-{v}");
-        match (self.g.find(u, v), weight) {
-            (Some(k), Some(w)) => {
-                self.g.wid[k] = self.g.intern(w.double());
+        if weight.is_some() && (self.g.pinned[u] || self.g.pinned[v]) {
+            self.g.unpin_all();
+        }
+        match (self.g.find_at(u, v), weight) {
+            (Some((k, iu, iv)), Some(w)) => {
+                let id = self.g.intern(w.double());
+                self.g.wid[k] = id;
                 self.g.live[k] = true;
                 self.g.explicit[k] = true;
+                self.g.adj[u][iu].2 = id;
+                self.g.adj[v][iv].2 = id;
             }
-            (Some(k), None) => {
+            (Some((k, iu, iv)), None) => {
                 self.g.live[k] = false;
                 self.g.explicit[k] = true;
+                self.g.adj[u][iu].2 = DEAD;
+                self.g.adj[v][iv].2 = DEAD;
             }
             (None, Some(w)) => {
                 let wid = self.g.intern(w.double());
@@ -293,6 +381,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 let wid = self.g.intern(W::ZERO);
                 let k = Self::push_edge(&mut self.g, &mut self.st, u, v, wid, true);
                 self.g.live[k] = false;
+                self.g.sync(k, u, v);
             }
         }
         self.mark(u);
@@ -316,6 +405,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 self.g.wid[k] = self.g.intern(W::ZERO);
                 self.g.live[k] = true;
                 self.g.explicit[k] = true;
+                self.g.sync(k, u, v);
                 self.mark(u);
                 k
             }
@@ -335,13 +425,15 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             && !self.is_dirty[v];
         self.fixed[u] = true;
         self.fixed[v] = true;
+        self.g.pinned[u] = true;
+        self.g.pinned[v] = true;
         for a in [u, v] {
             let list = std::mem::take(&mut self.g.adj[a]);
             let mut kept = Vec::with_capacity(1);
-            for &(x, p) in &list {
+            for &(x, p, id) in &list {
                 let k = (p >> 1) as usize;
                 if k == pair {
-                    kept.push((x, p));
+                    kept.push((x, p, id));
                     continue;
                 }
                 self.g.live[k] = false;
@@ -479,7 +571,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         }
         self.potential[v] = potential;
         for i in 0..self.g.adj[v].len() {
-            let (x, p) = self.g.adj[v][i];
+            let (x, p, _) = self.g.adj[v][i];
             let k = (p >> 1) as usize;
             if self.g.explicit[k] {
                 continue;
@@ -491,6 +583,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 }
                 None => self.g.live[k] = false,
             }
+            self.g.sync(k, v, x as usize);
         }
         self.mark(v);
     }
@@ -831,6 +924,8 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
 /// edge `p / 2`; `p ^ 1` is its other end.
 struct State<W> {
     n: usize,
+    /// The graph's approximation shift (see [`MatchWeight::approx`]).
+    shift: u32,
     ends: Vec<u32>,
     mate: Vec<usize>,
     label: Vec<u8>,
@@ -842,8 +937,13 @@ struct State<W> {
     blossomendps: Vec<Vec<usize>>,
     bestedge: Vec<usize>,
     bestslack: Vec<W>,
+    /// `bestslack[x].approx(shift)` (`i64::MIN` when it does not fit), cached with it.
+    bestapprox: Vec<i64>,
     bestepoch: Vec<u64>,
     epoch: u64,
+    /// Per vertex: `dualvar[v].approx(shift)` (`i64::MIN` when it does not fit), refreshed
+    /// by [`State::approximate_duals`] and by the dual updates of [`State::run`].
+    dualapprox: Vec<i64>,
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     dualvar: Vec<W>,
@@ -857,6 +957,7 @@ impl<W: MatchWeight> State<W> {
     fn new(n: usize) -> Self {
         State {
             n,
+            shift: 0,
             ends: Vec::new(),
             mate: vec![NONE; n],
             label: vec![0; 2 * n],
@@ -868,8 +969,10 @@ impl<W: MatchWeight> State<W> {
             blossomendps: vec![Vec::new(); 2 * n],
             bestedge: vec![NONE; 2 * n],
             bestslack: vec![W::ZERO; 2 * n],
+            bestapprox: vec![i64::MIN; 2 * n],
             bestepoch: vec![u64::MAX; 2 * n],
             epoch: 0,
+            dualapprox: vec![i64::MIN; n],
             blossombestedges: vec![None; 2 * n],
             unusedblossoms: (n..2 * n).rev().collect(),
             dualvar: vec![W::ZERO; 2 * n],
@@ -883,7 +986,9 @@ impl<W: MatchWeight> State<W> {
     fn reset(&mut self) {
         let ends = std::mem::take(&mut self.ends);
         let edges = self.allowedge.len();
+        let shift = self.shift;
         *self = State::new(self.n);
+        self.shift = shift;
         self.ends = ends;
         self.allowedge = vec![false; edges];
     }
@@ -906,16 +1011,47 @@ impl<W: MatchWeight> State<W> {
 
     fn best_slack(&mut self, g: &View<'_, W>, x: usize) -> W {
         if self.bestepoch[x] != self.epoch {
-            self.bestslack[x] = self.slack(g, self.bestedge[x]);
-            self.bestepoch[x] = self.epoch;
+            self.set_best(x, self.bestedge[x], self.slack(g, self.bestedge[x]));
         }
         self.bestslack[x]
+    }
+
+    /// `best_slack(x).approx(shift)`, `i64::MIN` when it does not fit.
+    fn best_approx(&mut self, g: &View<'_, W>, x: usize) -> i64 {
+        if self.bestepoch[x] != self.epoch {
+            self.set_best(x, self.bestedge[x], self.slack(g, self.bestedge[x]));
+        }
+        self.bestapprox[x]
     }
 
     fn set_best(&mut self, x: usize, p: usize, slack: W) {
         self.bestedge[x] = p;
         self.bestslack[x] = slack;
+        self.bestapprox[x] = slack.approx(self.shift).unwrap_or(i64::MIN);
         self.bestepoch[x] = self.epoch;
+    }
+
+    /// Refreshes every vertex's [`State::dualapprox`].
+    fn approximate_duals(&mut self) {
+        let shift = self.shift;
+        for v in 0..self.n {
+            self.dualapprox[v] = self.dualvar[v].approx(shift).unwrap_or(i64::MIN);
+        }
+    }
+
+    /// Whether the live edge `{v, w}` of weight id `id` has a zero slack.
+    #[inline]
+    fn tight(&self, g: &View<'_, W>, v: usize, w: usize, id: u32) -> bool {
+        self.dualvar[v].add(self.dualvar[w]) == g.table[id as usize]
+    }
+
+    /// Whether the edge `{v, w}` of weight id `id` has a positive slack by the cached
+    /// approximations alone (a conservative test: `false` proves nothing).
+    #[inline]
+    fn surely_loose(&self, g: &View<'_, W>, v: usize, w: usize, id: u32) -> bool {
+        let (a, b, c) = (self.dualapprox[v], self.dualapprox[w], g.hi2[id as usize]);
+        // Each approximation is a floor, so the true slack exceeds (a + b − c − 1)·2^shift.
+        a != i64::MIN && b != i64::MIN && c != i64::MIN && a + b - c >= 1
     }
 
     fn allow(&mut self, p: usize) {
@@ -1059,8 +1195,8 @@ impl<W: MatchWeight> State<W> {
                 None => {
                     let mut list = Vec::new();
                     for leaf in self.leaves_of(sub) {
-                        for &(_, p) in &g.adj[leaf] {
-                            if g.live[(p >> 1) as usize] {
+                        for &(w, p, id) in &g.adj[leaf] {
+                            if g.alive(leaf, w, id) {
                                 list.push(p as usize);
                             }
                         }
@@ -1293,6 +1429,7 @@ impl<W: MatchWeight> State<W> {
             }
             self.queue.clear();
             self.epoch += 1;
+            self.approximate_duals();
             let mut any_free = false;
             for v in 0..n {
                 if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
@@ -1307,13 +1444,13 @@ impl<W: MatchWeight> State<W> {
 
             loop {
                 while let Some(v) = self.queue.pop() {
-                    let dv_hi = self.dualvar[v].approx(g.shift);
-                    for &(w, p) in &g.adj[v] {
-                        let (w, p) = (w as usize, p as usize);
-                        let k = p >> 1;
-                        if !g.live[k] {
+                    let dv_hi = self.dualapprox[v];
+                    for &(w, p, id) in &g.adj[v] {
+                        if !g.alive(v, w, id) {
                             continue;
                         }
+                        let (w, p, id) = (w as usize, p as usize, id as usize);
+                        let k = p >> 1;
                         let bw = self.inblossom[w];
                         if self.inblossom[v] == bw {
                             continue;
@@ -1321,10 +1458,9 @@ impl<W: MatchWeight> State<W> {
                         let allowed = self.allowedge[k];
                         let mut kslack = W::ZERO;
                         if !allowed {
-                            let approx = match (dv_hi, self.dualvar[w].approx(g.shift), g.hi2(p)) {
-                                (Some(a), Some(b), c) if c != i64::MIN => Some(a + b - c),
-                                _ => None,
-                            };
+                            let (b, c) = (self.dualapprox[w], g.hi2[id]);
+                            let approx = (dv_hi != i64::MIN && b != i64::MIN && c != i64::MIN)
+                                .then(|| dv_hi + b - c);
                             if let Some(approx) = approx.filter(|&a| a >= 1) {
                                 let target = if self.label[bw] == 1 {
                                     self.inblossom[v]
@@ -1334,13 +1470,13 @@ impl<W: MatchWeight> State<W> {
                                     continue;
                                 };
                                 if self.bestedge[target] != NONE {
-                                    let best = self.best_slack(g, target).approx(g.shift);
-                                    if best.is_some_and(|b| approx >= b + 3) {
+                                    let best = self.best_approx(g, target);
+                                    if best != i64::MIN && approx >= best + 3 {
                                         continue;
                                     }
                                 }
                             }
-                            kslack = self.dualvar[v].add(self.dualvar[w]).sub(g.w2(p));
+                            kslack = self.dualvar[v].add(self.dualvar[w]).sub(g.table[id]);
                             if kslack <= W::ZERO {
                                 self.allowedge[k] = true;
                                 self.allowed_list.push(k);
@@ -1433,8 +1569,9 @@ impl<W: MatchWeight> State<W> {
                     match self.label[self.inblossom[v]] {
                         1 => self.dualvar[v] = self.dualvar[v].sub(delta),
                         2 => self.dualvar[v] = self.dualvar[v].add(delta),
-                        _ => {}
+                        _ => continue,
                     }
+                    self.dualapprox[v] = self.dualvar[v].approx(g.shift).unwrap_or(i64::MIN);
                 }
                 for b in n..2 * n {
                     if self.blossombase[b] != NONE && self.blossomparent[b] == NONE {
@@ -1533,10 +1670,9 @@ impl<W: MatchWeight> State<W> {
     /// is at least `floor`.
     fn lower_dual(&mut self, g: &View<'_, W>, v: usize, floor: Option<W>) {
         let mut need: Option<W> = floor;
-        for &(x, p) in &g.adj[v] {
-            let p = p as usize;
-            if g.live[p >> 1] {
-                let d = g.w2(p).sub(self.dualvar[x as usize]);
+        for &(x, _, id) in &g.adj[v] {
+            if g.alive(v, x, id) {
+                let d = g.table[id as usize].sub(self.dualvar[x as usize]);
                 if need.is_none_or(|m| d > m) {
                     need = Some(d);
                 }
@@ -1557,10 +1693,9 @@ impl<W: MatchWeight> State<W> {
             self.dualvar[v] = floors[v].unwrap_or(W::ZERO);
         }
         for v in 0..n {
-            for &(x, p) in &g.adj[v] {
-                let p = p as usize;
-                if g.live[p >> 1] {
-                    let d = g.w2(p).sub(self.dualvar[x as usize]);
+            for &(x, _, id) in &g.adj[v] {
+                if g.alive(v, x, id) {
+                    let d = g.table[id as usize].sub(self.dualvar[x as usize]);
                     if d > self.dualvar[v] {
                         self.dualvar[v] = d;
                     }
@@ -1577,10 +1712,9 @@ impl<W: MatchWeight> State<W> {
     fn plain_duals(&mut self, g: &View<'_, W>, floors: &[Option<W>]) {
         let mut top = W::ZERO;
         for v in 0..self.n {
-            for &(_, p) in &g.adj[v] {
-                let p = p as usize;
-                if g.live[p >> 1] && g.w2(p) > top {
-                    top = g.w2(p);
+            for &(x, _, id) in &g.adj[v] {
+                if g.alive(v, x, id) && g.table[id as usize] > top {
+                    top = g.table[id as usize];
                 }
             }
             if let Some(f) = floors[v] {
@@ -1599,16 +1733,18 @@ impl<W: MatchWeight> State<W> {
 
     fn match_tight_free(&mut self, g: &View<'_, W>) {
         let n = self.n;
+        self.approximate_duals();
         for v in 0..n {
             if self.mate[v] != NONE || self.inblossom[v] != v {
                 continue;
             }
-            for &(w, p) in &g.adj[v] {
+            for &(w, p, id) in &g.adj[v] {
                 let (w, p) = (w as usize, p as usize);
                 if self.mate[w] == NONE
                     && self.inblossom[w] == w
-                    && g.live[p >> 1]
-                    && self.slack(g, p) == W::ZERO
+                    && g.alive(v, w as u32, id)
+                    && !self.surely_loose(g, v, w, id)
+                    && self.tight(g, v, w, id)
                 {
                     self.mate[v] = p;
                     self.mate[w] = p ^ 1;
@@ -1626,6 +1762,7 @@ impl<W: MatchWeight> State<W> {
         if roots.len() < 4 {
             return;
         }
+        self.approximate_duals();
         let mut visited = vec![false; n];
         // The endpoint (at `w`) by which each visited `w` was reached.
         let mut via = vec![NONE; n];
@@ -1641,13 +1778,15 @@ impl<W: MatchWeight> State<W> {
             while let Some(&mut (s, ref mut next)) = stack.last_mut() {
                 let mut pushed = None;
                 while *next < g.adj[s].len() {
-                    let (w, p) = g.adj[s][*next];
+                    let (w, p, id) = g.adj[s][*next];
+                    let alive = g.alive(s, w, id);
                     let (w, p) = (w as usize, p as usize);
                     *next += 1;
                     if visited[w]
-                        || !g.live[p >> 1]
+                        || !alive
                         || self.inblossom[w] != w
-                        || self.slack(g, p) != W::ZERO
+                        || self.surely_loose(g, s, w, id)
+                        || !self.tight(g, s, w, id)
                     {
                         continue;
                     }
