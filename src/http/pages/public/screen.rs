@@ -149,8 +149,59 @@ fn clock_text(started: chrono::DateTime<chrono::Utc>) -> String {
     format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
-/// Every slide of one section, in order.
-pub fn slides(screen: &SectionScreen) -> Vec<Slide> {
+/// The pairings by name of the round in play (unsorted), or nothing between rounds.
+pub fn name_lines(screen: &SectionScreen) -> Vec<NameLine> {
+    let Some(round) = screen
+        .round
+        .as_ref()
+        .filter(|r| r.status == RoundStatus::Published)
+    else {
+        return Vec::new();
+    };
+    let mut lines = Vec::new();
+    let no = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();
+    for b in &round.boards {
+        match &b.black {
+            Some(black) => {
+                lines.push(NameLine {
+                    name: b.red.name.clone(),
+                    start_no: no(b.red.start_no),
+                    board: b.number.to_string(),
+                    side_key: "col.red".into(),
+                    opponent: black.name.clone(),
+                });
+                lines.push(NameLine {
+                    name: black.name.clone(),
+                    start_no: no(black.start_no),
+                    board: b.number.to_string(),
+                    side_key: "col.black".into(),
+                    opponent: b.red.name.clone(),
+                });
+            }
+            None => lines.push(NameLine {
+                name: b.red.name.clone(),
+                start_no: no(b.red.start_no),
+                board: String::new(),
+                side_key: "absence.pairing".into(),
+                opponent: String::new(),
+            }),
+        }
+    }
+    for a in &round.absences {
+        lines.push(NameLine {
+            name: a.name.clone(),
+            start_no: no(a.start_no),
+            board: String::new(),
+            side_key: format!("absence.{}", a.kind),
+            opponent: String::new(),
+        });
+    }
+    lines
+}
+
+/// Every slide of one section, in order; `lines` are its pairings by name, already in the
+/// readers' order.
+pub fn slides(screen: &SectionScreen, lines: Vec<NameLine>) -> Vec<Slide> {
     let name = screen.section.name.clone();
     let number = screen.round.as_ref().map_or(0, |r| r.number);
     let in_play = screen
@@ -173,49 +224,6 @@ pub fn slides(screen: &SectionScreen) -> Vec<Slide> {
     };
     let mut out = Vec::new();
     if let Some(round) = screen.round.as_ref().filter(|_| in_play) {
-        let mut lines = Vec::new();
-        let no = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();
-        for b in &round.boards {
-            match &b.black {
-                Some(black) => {
-                    lines.push(NameLine {
-                        name: b.red.name.clone(),
-                        start_no: no(b.red.start_no),
-                        board: b.number.to_string(),
-                        side_key: "col.red".into(),
-                        opponent: black.name.clone(),
-                    });
-                    lines.push(NameLine {
-                        name: black.name.clone(),
-                        start_no: no(black.start_no),
-                        board: b.number.to_string(),
-                        side_key: "col.black".into(),
-                        opponent: b.red.name.clone(),
-                    });
-                }
-                None => lines.push(NameLine {
-                    name: b.red.name.clone(),
-                    start_no: no(b.red.start_no),
-                    board: String::new(),
-                    side_key: "absence.pairing".into(),
-                    opponent: String::new(),
-                }),
-            }
-        }
-        for a in &round.absences {
-            lines.push(NameLine {
-                name: a.name.clone(),
-                start_no: no(a.start_no),
-                board: String::new(),
-                side_key: format!("absence.{}", a.kind),
-                opponent: String::new(),
-            });
-        }
-        lines.sort_by(|x, y| {
-            x.name
-                .cmp(&y.name)
-                .then_with(|| x.start_no.cmp(&y.start_no))
-        });
         let pages = lines.len().div_ceil(NAMES_PER_SLIDE);
         for (i, chunk) in lines.chunks(NAMES_PER_SLIDE).enumerate() {
             out.push(slide(
@@ -256,6 +264,25 @@ pub fn slides(screen: &SectionScreen) -> Vec<Slide> {
         .collect();
     out.push(slide("screen.standings", 1, 1, Body::Standings(ranks)));
     out
+}
+
+/// The slides of a section with the names in the order readers of `ctx`'s language expect.
+async fn section_slides(
+    state: &AppState,
+    ctx: &PageCtx,
+    screen: &SectionScreen,
+) -> Result<Vec<Slide>, PageError> {
+    let lines = name_lines(screen);
+    let names: Vec<String> = lines.iter().map(|l| l.name.clone()).collect();
+    let order = service::players::name_order(&state.db, ctx.tr().tag(), &names)
+        .await
+        .or_page(ctx)?;
+    let mut slots: Vec<Option<NameLine>> = lines.into_iter().map(Some).collect();
+    let sorted = order
+        .into_iter()
+        .filter_map(|i| slots.get_mut(i).and_then(Option::take))
+        .collect();
+    Ok(slides(screen, sorted))
 }
 
 /// The screen page.
@@ -333,10 +360,11 @@ pub async fn show_section_screen(
         .await
         .or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&tournament.default_language);
+    let slides = section_slides(&state, &ctx, &screen).await?;
     Ok(render(
         ctx,
         tournament.name,
-        slides(&screen),
+        slides,
         query.slide.unwrap_or(0),
         &format!("/s/{id}/screen"),
     ))
@@ -358,7 +386,7 @@ pub async fn show_tournament_screen(
         let screen = service::screen::section(&state.db, section.id)
             .await
             .or_page(&ctx)?;
-        all.extend(slides(&screen));
+        all.extend(section_slides(&state, &ctx, &screen).await?);
     }
     Ok(render(
         ctx,
