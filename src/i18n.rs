@@ -242,6 +242,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("nav.logout", "Log out", "登出", "退出登录"),
     ("pairings.absent", "Not paired this round", "本輪未編排", "本轮未编排"),
     ("pairings.empty", "No boards in this round.", "本輪沒有對局。", "本轮没有对局。"),
+    ("pairings.points_before", "Points before this round", "本輪前積分", "本轮前积分"),
     ("player.draft", "not yet published", "尚未公佈", "尚未公布"),
     ("player.no_current", "No round is being played.", "目前沒有進行中的輪次。", "目前没有进行中的轮次。"),
     ("player.no_rounds", "No round published yet.", "尚未公佈任何輪次。", "尚未公布任何轮次。"),

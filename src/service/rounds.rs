@@ -26,6 +26,8 @@ pub struct BoardSide {
     pub start_no: Option<i32>,
     /// Name.
     pub name: String,
+    /// Points before this round (the pairing sheet's score group).
+    pub points: f64,
 }
 
 /// A board as the API shows it.
@@ -81,12 +83,21 @@ pub struct RoundView {
     pub version: i32,
 }
 
-fn side(state: &SectionState, id: Uuid) -> BoardSide {
+fn side(state: &SectionState, id: Uuid, round: i32) -> BoardSide {
     let e = state.entrant(id);
+    let start_no = e.and_then(|e| e.start_no);
+    let points = start_no
+        .and_then(|no| u32::try_from(no).ok())
+        .and_then(|no| state.tournament.entrant(no))
+        .map_or(0, |core| {
+            core.points_after(&state.tournament.scoring, (round.max(1) - 1) as u32)
+                .tenths()
+        });
     BoardSide {
         entrant_id: id,
-        start_no: e.and_then(|e| e.start_no),
+        start_no,
         name: e.map(|e| e.name.clone()).unwrap_or_default(),
+        points: points as f64 / 10.0,
     }
 }
 
@@ -104,8 +115,8 @@ pub fn round_view(state: &SectionState, number: i32, with_report: bool) -> Resul
         .map(|b| BoardView {
             id: b.board_id,
             number: b.number,
-            red: side(state, b.red_entrant_id),
-            black: b.black_entrant_id.map(|id| side(state, id)),
+            red: side(state, b.red_entrant_id, number),
+            black: b.black_entrant_id.map(|id| side(state, id, number)),
             result: b.result.clone(),
             red_fouls: b.red_fouls,
             black_fouls: b.black_fouls,

@@ -578,3 +578,90 @@ async fn conditional(browser: &Browser, uri: &str, tag: &str) -> crate::support:
         .unwrap();
     crate::support::send(&browser.pool, request).await
 }
+
+#[sqlx::test]
+async fn the_pairing_sheet_shows_points_before_the_round_and_no_internal_status(pool: PgPool) {
+    let token = token_for(&pool, "chief", "admin").await;
+    let (_, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 3})).await;
+    add_entrants(&pool, &token, &sid, 4).await;
+    let pair = |pool: PgPool, token: String, sid: String| async move {
+        expect(
+            &call(
+                &pool,
+                "POST",
+                &format!("/api/v1/sections/{sid}/rounds"),
+                Some(&token),
+                None,
+            )
+            .await,
+            StatusCode::CREATED,
+        )
+    };
+    let round1 = pair(pool.clone(), token.clone(), sid.clone()).await;
+    for b in round1["boards"].as_array().unwrap() {
+        assert_eq!(b["red"]["points"], 0.0, "nothing before round 1");
+        expect(
+            &call(
+                &pool,
+                "PUT",
+                &format!("/api/v1/boards/{}/result", b["id"].as_str().unwrap()),
+                Some(&token),
+                Some(json!({"result": "red_wins"})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let round2 = pair(pool.clone(), token.clone(), sid.clone()).await;
+    let mut points: Vec<f64> = round2["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .flat_map(|b| {
+            [
+                b["red"]["points"].as_f64().unwrap(),
+                b["black"]["points"].as_f64().unwrap(),
+            ]
+        })
+        .collect();
+    points.sort_by(f64::total_cmp);
+    assert_eq!(
+        points,
+        [0.0, 0.0, 2.0, 2.0],
+        "the winners of round 1 have 2 points"
+    );
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds/2/publish"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let sheet = crate::support::get(&pool, &format!("/s/{sid}/pairings/2/print?lang=en")).await;
+    assert_eq!(sheet.status, StatusCode::OK);
+    assert!(
+        sheet.text.contains("Points before this round"),
+        "{}",
+        sheet.text
+    );
+    assert_eq!(
+        sheet
+            .text
+            .matches("<td class=\"num points\">2</td>")
+            .count(),
+        2,
+        "{}",
+        sheet.text
+    );
+    assert!(
+        !sheet.text.contains(">Published<"),
+        "no internal status on the sheet"
+    );
+    // The screen page keeps the round's status.
+    let screen = crate::support::get(&pool, &format!("/s/{sid}/pairings/2?lang=en")).await;
+    assert!(screen.text.contains("Published"));
+}

@@ -3,7 +3,7 @@
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::shared::{load_section, nav, qr_svg, SectionNav, View};
+use crate::http::pages::shared::{format_number, load_section, nav, qr_svg, SectionNav, View};
 use crate::http::public_url;
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -39,6 +39,8 @@ pub struct SideLine {
     pub name: String,
     /// Fouls in this game (0 hides the mark).
     pub fouls: i64,
+    /// Points before the round.
+    pub points: String,
 }
 
 /// One board as shown.
@@ -128,11 +130,13 @@ fn pairings_data(round: &RoundView) -> PairingsData {
                     start_no: no_text(b.red.start_no),
                     name: b.red.name.clone(),
                     fouls: b.red_fouls,
+                    points: format_number(b.red.points),
                 },
                 black: b.black.as_ref().map(|black| SideLine {
                     start_no: no_text(black.start_no),
                     name: black.name.clone(),
                     fouls: b.black_fouls,
+                    points: format_number(black.points),
                 }),
                 result_key: b
                     .result
