@@ -204,3 +204,11 @@ pub async fn codes_of_round(
     .fetch_all(db)
     .await
 }
+
+/// Whether a game has a record.
+pub async fn has_record(db: impl PgExecutor<'_>, game_id: Uuid) -> sqlx::Result<bool> {
+    sqlx::query_scalar::<_, bool>("select exists (select 1 from game_record where game_id = $1)")
+        .bind(game_id)
+        .fetch_one(db)
+        .await
+}

@@ -360,6 +360,16 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "請先公佈本輪對陣再開始計時",
         "请先公布本轮对阵再开始计时",
     ),
+    (
+        "the round is over: ask the arbiter to enter the record",
+        "本輪已結束：請洽裁判登錄棋譜",
+        "本轮已结束：请联系裁判登记棋谱",
+    ),
+    (
+        "this game already has a record; ask the arbiter to correct it",
+        "此局已有棋譜；如需更正請洽裁判",
+        "此局已有棋谱；如需更正请联系裁判",
+    ),
     // Things not found (`service::Error::NotFound`).
     ("action not found", "找不到該操作", "找不到该操作"),
     ("board not found", "找不到該台", "找不到该台"),

@@ -552,6 +552,18 @@ pub async fn save(
     expected: Option<i32>,
 ) -> Result<RecordSaved> {
     access::require_first(pool, actor, tournament_for(pool, key).await?, Need::Scorer).await?;
+    store(pool, Some(actor), key, input, expected).await
+}
+
+/// Checks and stores a record for whoever the caller let in: the desk (`actor`) or a player
+/// with the board's report code (`None`, audited as the public).
+pub(crate) async fn store(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    key: GameKey,
+    input: &RecordInput,
+    expected: Option<i32>,
+) -> Result<RecordSaved> {
     let mut tx = pool.begin().await?;
     let loaded = load(&mut tx, key).await?;
     let mut check = Check::new();
@@ -607,7 +619,7 @@ pub async fn save(
     access::audit(
         &mut tx,
         loaded.ctx.tournament_id,
-        Some(actor),
+        actor,
         Change {
             action: if stored.is_some() {
                 "correct_record"

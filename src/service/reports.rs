@@ -163,10 +163,15 @@ pub struct ReportBoard {
     pub agreement: Agreement,
     /// Fouls that lose a game in this section.
     pub foul_threshold: i32,
+    /// Whether the players may still send the game's record (the round is being played).
+    pub record_open: bool,
+    /// Whether the game has a record.
+    pub has_record: bool,
 }
 
-fn report_board(board: CodeBoard, reports: Vec<Report>) -> ReportBoard {
+fn report_board(board: CodeBoard, reports: Vec<Report>, has_record: bool) -> ReportBoard {
     let open = board.round_status == RoundStatus::Published && board.result.is_none();
+    let record_open = board.round_status == RoundStatus::Published;
     ReportBoard {
         board_id: board.board_id,
         tournament_name: board.tournament_name,
@@ -187,7 +192,16 @@ fn report_board(board: CodeBoard, reports: Vec<Report>) -> ReportBoard {
         agreement: agreement(&reports),
         reports,
         foul_threshold: board.foul_threshold,
+        record_open,
+        has_record,
     }
+}
+
+async fn has_record(pool: &PgPool, board: &CodeBoard) -> Result<bool> {
+    Ok(match board.game_id {
+        Some(game) => db::report::has_record(pool, game).await?,
+        None => false,
+    })
 }
 
 /// The refusal of a code that opens nothing. One message for every reason a code does not
@@ -228,9 +242,11 @@ async fn find_board(pool: &PgPool, limits: &Limits, ip: IpAddr, code: &str) -> R
 pub async fn lookup(pool: &PgPool, limits: &Limits, ip: IpAddr, code: &str) -> Result<ReportBoard> {
     let board = find_board(pool, limits, ip, code).await?;
     let reports = db::report::open_reports(pool, board.board_id).await?;
+    let recorded = has_record(pool, &board).await?;
     Ok(report_board(
         board,
         reports.into_iter().map(Report::from).collect(),
+        recorded,
     ))
 }
 
@@ -329,8 +345,13 @@ pub async fn submit(
         .await?
         .ok_or_else(unknown_code)?;
     let reports = db::report::open_reports(pool, board.board_id).await?;
+    let recorded = has_record(pool, &board).await?;
     Ok(ReportOutcome {
-        board: report_board(board, reports.into_iter().map(Report::from).collect()),
+        board: report_board(
+            board,
+            reports.into_iter().map(Report::from).collect(),
+            recorded,
+        ),
         accepted,
     })
 }
@@ -402,7 +423,7 @@ pub async fn queue(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result<Vec
                 .map(Report::from)
                 .collect();
             QueueItem {
-                board: report_board(board, mine),
+                board: report_board(board, mine, false),
             }
         })
         .collect();
@@ -483,6 +504,42 @@ pub async fn dismiss(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<()>
     .await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// A player sends the game's record with the board's code (SPEC §5, issue #18): checked move
+/// by move like the desk's entry, stored while the round is being played and only when the
+/// game has no record yet (the desk corrects a stored one), audited as the public.
+pub async fn submit_record(
+    pool: &PgPool,
+    limits: &Limits,
+    ip: IpAddr,
+    code: &str,
+    input: &super::records::RecordInput,
+) -> Result<super::records::RecordSaved> {
+    let board = find_board(pool, limits, ip, code).await?;
+    if board.round_status != RoundStatus::Published {
+        return Err(Error::Conflict(
+            "the round is over: ask the arbiter to enter the record".into(),
+        ));
+    }
+    let no_record = super::records::RecordInput {
+        version: Some(0),
+        ..input.clone()
+    };
+    super::records::store(
+        pool,
+        None,
+        super::records::GameKey::Board(board.board_id),
+        &no_record,
+        None,
+    )
+    .await
+    .map_err(|err| match err {
+        Error::Conflict(_) => {
+            Error::Conflict("this game already has a record; ask the arbiter to correct it".into())
+        }
+        other => other,
+    })
 }
 
 /// The report codes of a round's boards with a game, by board number, for the result slips:

@@ -46,7 +46,8 @@ fn rule(method: &str, path: &str) -> Who {
         | ("POST", "/api/v1/sections/{id}/registrations")
         | ("POST", "/api/v1/invitations/{token}")
         | ("POST", "/api/v1/password-resets/{token}")
-        | ("POST", "/api/v1/reports/{code}") => Who::Public,
+        | ("POST", "/api/v1/reports/{code}")
+        | ("POST", "/api/v1/reports/{code}/record") => Who::Public,
         ("POST", "/api/v1/auth/logout")
         | ("PUT", "/api/v1/me/password")
         | ("DELETE", "/api/v1/me/sessions")
@@ -356,6 +357,7 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("PUT", "/api/v1/boards/{id}/result") => json!({"result": "red_wins"}),
         ("POST", "/api/v1/entrants/{id}/byes") => json!({"round": 3}),
         ("POST", "/api/v1/reports/{code}") => json!({"side": "red", "result": "red_wins"}),
+        ("POST", "/api/v1/reports/{code}/record") => json!({"notation": "iccs", "text": "h2e2"}),
         ("POST", "/api/v1/invitations/{token}") => {
             json!({"username": format!("new-{}", Uuid::new_v4()), "password": "a long password"})
         }
@@ -475,6 +477,7 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/boards/{b}/reports/accept", Who::Scorer),
     ("/admin/boards/{b}/reports/dismiss", Who::Scorer),
     ("/r/{code}", Who::Public),
+    ("/r/{code}/record", Who::Public),
     ("/admin/boards/{b}/record", Who::Scorer),
     ("/admin/boards/{b}/record/check", Who::Scorer),
     ("/admin/matches/{m}/games/1/record", Who::Scorer),
@@ -552,6 +555,10 @@ fn form_fields(w: &World, path: &str) -> Vec<(String, String)> {
         "/r/{code}" => {
             fields.push(("side".into(), "red".into()));
             fields.push(("result".into(), "red_wins".into()));
+        }
+        "/r/{code}/record" => {
+            fields.push(("notation".into(), "iccs".into()));
+            fields.push(("text".into(), "h2e2".into()));
         }
         "/admin/t/{t}/playoff" => fields.push(("sections".into(), w.section.clone())),
         "/invite/{token}" => {

@@ -544,3 +544,83 @@ async fn the_phone_page_reports_and_confirms_and_the_desk_accepts(pool: PgPool) 
     let anonymous = get(&pool, &format!("/admin/s/{sid}/rounds/1/slips")).await;
     assert_eq!(anonymous.status, StatusCode::SEE_OTHER);
 }
+
+#[sqlx::test]
+async fn players_send_the_game_record_with_their_code_once(pool: PgPool) {
+    let (sid, token, boards) = paired(&pool, json!({}), true).await;
+    let board = boards[0]["id"].as_str().unwrap();
+    let code = code_of(&pool, board).await;
+    // An illegal move is refused with its half-move, nothing stored.
+    let bad = call(
+        &pool,
+        "POST",
+        &format!("/api/v1/reports/{code}/record"),
+        None,
+        Some(json!({"notation": "chinese", "text": "炮二平五 马8进7 车一进五"})),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    assert!(bad.text.contains("ply 3"), "{}", bad.text);
+    // The phone page: sent, then shown as stored with a link to the replay.
+    let mut phone = Browser::new(&pool);
+    let page = phone.get(&format!("/r/{code}?lang=en")).await;
+    assert!(page.text.contains("id=\"record-form\""), "{}", page.text);
+    let csrf = csrf_of(&page.text);
+    let refused = phone
+        .post_form(
+            &format!("/r/{code}/record"),
+            &[
+                ("csrf", &csrf),
+                ("notation", "iccs"),
+                ("text", "h2e2 h9g7 zz"),
+            ],
+        )
+        .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.text.contains("record-error"), "{}", refused.text);
+    assert!(refused.text.contains("h2e2 h9g7 zz"), "the text is kept");
+    let sent = phone
+        .post_form(
+            &format!("/r/{code}/record"),
+            &[
+                ("csrf", &csrf),
+                ("notation", "chinese"),
+                ("text", "炮二平五 马8进7"),
+            ],
+        )
+        .await;
+    assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.text);
+    assert_eq!(location(&sent), format!("/r/{code}?done=record"));
+    let round = expect(
+        &get(&pool, &format!("/api/v1/boards/{board}/record")).await,
+        StatusCode::OK,
+    );
+    assert_eq!(
+        round["replay"]["plies"]
+            .as_array()
+            .map(Vec::len)
+            .unwrap_or(0),
+        2,
+        "{round}"
+    );
+    let page = phone.get(&format!("/r/{code}?lang=en")).await;
+    assert!(page.text.contains("id=\"record-stored\""), "{}", page.text);
+    // A second record from a player is refused: the desk corrects.
+    let again = call(
+        &pool,
+        "POST",
+        &format!("/api/v1/reports/{code}/record"),
+        None,
+        Some(json!({"notation": "iccs", "text": "h2e2"})),
+    )
+    .await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
+    let audit: Vec<String> = sqlx::query_scalar(
+        "select actor from audit_event where action = 'record' order by audit_id",
+    )
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(audit, ["public"]);
+    let _ = (sid, token);
+}

@@ -209,6 +209,7 @@ fn records_routes() -> OpenApiRouter<AppState> {
 fn reports_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(reports::get_report, reports::post_report))
+        .routes(routes!(reports::post_record))
         .routes(routes!(reports::list_reports))
         .routes(routes!(reports::accept_reports))
         .routes(routes!(reports::dismiss_reports))

@@ -46,6 +46,26 @@ pub async fn post_report(
     Ok(AppJson(outcome))
 }
 
+/// Sends the game's record as one of its players (the notations of `PUT /boards/{id}/record`),
+/// checked move by move; only while the round is played and the game has no record yet (409
+/// otherwise: the desk corrects a stored record).
+#[utoipa::path(post, path = "/api/v1/reports/{code}/record", tag = "reports",
+    params(("code" = String, Path, description = "The board's report code")),
+    request_body = crate::service::records::RecordInput,
+    responses((status = 200, body = crate::service::records::RecordSaved), (status = 400, body = ErrorBody),
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn post_record(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppPath(code): AppPath<String>,
+    AppJson(input): AppJson<crate::service::records::RecordInput>,
+) -> Result<AppJson<crate::service::records::RecordSaved>, ApiError> {
+    let saved =
+        service::reports::submit_record(&state.db, &state.security.limits, ip, &code, &input)
+            .await?;
+    Ok(AppJson(saved))
+}
+
 /// The desk's queue: every board of the section with reports not yet settled, agreed ones
 /// first, then disputes, then those waiting for the opponent (scorers and arbiters).
 #[utoipa::path(get, path = "/api/v1/sections/{id}/reports", tag = "reports", security(("bearer" = [])),

@@ -25,6 +25,7 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/r", get(show_code_form))
         .route("/r/{code}", get(show_report).post(post_report))
+        .route("/r/{code}/record", axum::routing::post(post_record))
 }
 
 /// The results a player may report, in the order the form lists them.
@@ -103,9 +104,44 @@ pub struct ReportPage {
     pub error: Option<String>,
     /// Field errors.
     pub errors: FieldErrors,
-    /// What the last report did (`sent`, `accepted`).
+    /// What the last report did (`sent`, `accepted`, `record`).
     pub done: Option<String>,
+    /// The record form as posted, and why it was refused.
+    pub record: RecordForm,
+    /// Why the record was refused.
+    pub record_error: Option<String>,
 }
+
+/// The record form as posted.
+#[derive(Debug, Clone, Deserialize)]
+pub struct RecordForm {
+    /// `chinese`, `iccs` or `wxf`.
+    #[serde(default = "chinese")]
+    pub notation: String,
+    /// The moves.
+    #[serde(default)]
+    pub text: String,
+    /// CSRF token (checked by the extractor).
+    #[serde(default)]
+    pub csrf: String,
+}
+
+fn chinese() -> String {
+    "chinese".into()
+}
+
+impl Default for RecordForm {
+    fn default() -> RecordForm {
+        RecordForm {
+            notation: chinese(),
+            text: String::new(),
+            csrf: String::new(),
+        }
+    }
+}
+
+/// The notations a player may send a record in.
+pub const NOTATIONS: &[&str] = &["chinese", "wxf", "iccs"];
 
 impl ReportPage {
     /// The first error of a field.
@@ -191,6 +227,7 @@ fn render(
     errors: FieldErrors,
     done: Option<String>,
     status: StatusCode,
+    record: (RecordForm, Option<String>),
 ) -> Response {
     let lines = board
         .reports
@@ -226,6 +263,8 @@ fn render(
             error,
             errors,
             done,
+            record: record.0,
+            record_error: record.1,
             ctx,
         },
     )
@@ -260,7 +299,9 @@ pub async fn show_report(
         Ok(board) => board,
         Err(err) => return refused(ctx, &code, err),
     };
-    let done = query.done.filter(|d| d == "sent" || d == "accepted");
+    let done = query
+        .done
+        .filter(|d| d == "sent" || d == "accepted" || d == "record");
     Ok(render(
         ctx,
         &code,
@@ -270,6 +311,7 @@ pub async fn show_report(
         FieldErrors::new(),
         done,
         StatusCode::OK,
+        (RecordForm::default(), None),
     ))
 }
 
@@ -348,6 +390,7 @@ pub async fn post_report(
                 fields,
                 None,
                 status,
+                (RecordForm::default(), None),
             ))
         }
         Err(err) => Err(PageError::from_service(err, ctx.lang)),
@@ -359,4 +402,59 @@ pub fn printed(code: &str) -> String {
     normalise_code(code)
         .map(|c| display_code(&c))
         .unwrap_or_default()
+}
+
+/// `POST /r/{code}/record`: a player sends the game's record; refused next to the field with
+/// the half-move at fault (422), or when the game has one already (409).
+pub async fn post_record(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    ctx: PageCtx,
+    PagePath(code): PagePath<String>,
+    AppForm(form): AppForm<RecordForm>,
+) -> Result<Response, PageError> {
+    let input = service::records::RecordInput {
+        notation: form.notation.clone(),
+        text: form.text.clone(),
+        version: None,
+    };
+    let saved =
+        service::reports::submit_record(&state.db, &state.security.limits, ip, &code, &input).await;
+    let Some(normal) = normalise_code(&code) else {
+        return refused(ctx, &code, Error::invalid("code", "unknown"));
+    };
+    match saved {
+        Ok(_) => Ok(see_other(&format!("/r/{normal}?done=record"))),
+        Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
+            let board = match service::reports::lookup(&state.db, &state.security.limits, ip, &code)
+                .await
+            {
+                Ok(board) => board,
+                Err(lookup) => return refused(ctx, &code, lookup),
+            };
+            let status = crate::http::error::status(&err);
+            let message = match &err {
+                Error::Invalid { fields, message } => fields
+                    .values()
+                    .flatten()
+                    .next()
+                    .cloned()
+                    .unwrap_or_else(|| message.clone()),
+                other => other.to_string(),
+            };
+            // The page again with the record form as posted and the reason beside it.
+            Ok(render(
+                ctx,
+                &code,
+                board,
+                ReportForm::default(),
+                None,
+                FieldErrors::new(),
+                None,
+                status,
+                (form, Some(message)),
+            ))
+        }
+        Err(err) => Err(PageError::from_service(err, ctx.lang)),
+    }
 }
