@@ -605,6 +605,16 @@ async fn players_send_the_game_record_with_their_code_once(pool: PgPool) {
     );
     let page = phone.get(&format!("/r/{code}?lang=en")).await;
     assert!(page.text.contains("id=\"record-stored\""), "{}", page.text);
+    // Both players' pages link the game's replay.
+    for side in ["red", "black"] {
+        let no = boards[0][side]["start_no"].as_i64().unwrap();
+        let player = get(&pool, &format!("/s/{sid}/p/{no}")).await;
+        assert!(
+            player.text.contains(&format!("/s/{sid}/games/1/1\"")),
+            "{side}: {}",
+            player.text
+        );
+    }
     // A second record from a player is refused: the desk corrects.
     let again = call(
         &pool,

@@ -52,6 +52,8 @@ pub struct RoundLine {
     pub running: String,
     /// The round is still a draft (staff only).
     pub draft: bool,
+    /// The game has a record (its board page is linked).
+    pub record: bool,
 }
 
 fn round_line(r: &PlayerRound) -> RoundLine {
@@ -85,6 +87,7 @@ fn round_line(r: &PlayerRound) -> RoundLine {
         },
         running: format_number(r.running_tenths as f64 / 10.0),
         draft: r.status == crate::vocab::RoundStatus::Paired,
+        record: false,
     }
 }
 
@@ -174,12 +177,22 @@ async fn player(
     .await;
     let (view, rounds): (PlayerView, _) = loaded.or_page(&ctx)?;
     let nav = nav(&t, &s, &rounds, "player", 0, prizes);
+    let recorded = service::records::recorded_of_section(&state.db, s.id)
+        .await
+        .unwrap_or_default();
+    let line = |r: &PlayerRound| {
+        let mut line = round_line(r);
+        line.record = r
+            .board
+            .is_some_and(|b| r.opponent.is_some() && recorded.contains(&(r.number, b)));
+        line
+    };
     let page = PlayerPage {
         tr: ctx.tr(),
         nav,
         start_no: view.start_no,
-        current: view.current().map(round_line),
-        rounds: view.rounds.iter().map(round_line).collect(),
+        current: view.current().map(line),
+        rounds: view.rounds.iter().map(line).collect(),
         rank: view.rank.map(|r| r.to_string()).unwrap_or_default(),
         points: view.points.map(format_number).unwrap_or_default(),
         tiebreaks: view
