@@ -7,6 +7,7 @@
 //   registerReportTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join, newContext });
 
 import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 
 export function registerReportTests({ test, logIn, assert, api, admin, base, out, join, newContext }) {
   const phone = { viewport: { width: 390, height: 844 }, locale: 'en-US', isMobile: true, hasTouch: true };
@@ -135,4 +136,33 @@ export function registerReportTests({ test, logIn, assert, api, admin, base, out
     const pages = (pdf.match(/\/Type\s*\/Page[^s]/g) ?? []).length;
     assert(pages === 2, `twelve slips on two A4 pages (got ${pages})`);
   });
+
+  test('printed tables keep every column: the PDF text layer has each header and each last cell', async ({ page }) => {
+    const { token, section: sid, boards } = await section('印刷表格盃 Sheet Cup', 12);
+    for (const [i, board] of boards.entries()) {
+      if (board.black) await api('PUT', `/api/v1/boards/${board.id}/result`, { result: ['red_wins', 'draw', 'black_wins'][i % 3] }, token);
+    }
+    for (const [path, name] of [
+      [`/s/${sid}/pairings/1/print`, 'pairings'],
+      [`/s/${sid}/pairings/1/by-name/print`, 'by-name'],
+      [`/s/${sid}/standings/print`, 'standings'],
+      [`/s/${sid}/crosstable/print`, 'crosstable'],
+    ]) {
+      await page.goto(`${base()}${path}?lang=zh-Hant`);
+      await page.emulateMedia({ media: 'print' });
+      // What the tables say: every header, and every cell of each table's last column.
+      const expected = await page.evaluate(() => [...document.querySelectorAll('main table')].flatMap((table) => {
+        const headers = [...table.querySelectorAll('thead th')].map((th) => th.textContent);
+        const last = [...table.querySelectorAll('tbody tr')].map((tr) => tr.lastElementChild?.textContent ?? '');
+        return [...headers, ...last];
+      }).map((t) => t.replace(/\s+/g, '')).filter((t) => t.length > 0));
+      assert(expected.length > 4, `${name}: tables found`);
+      const file = join(out, `text-layer-${name}.pdf`);
+      await page.pdf({ path: file, format: 'A4' });
+      const text = execFileSync('pdftotext', ['-layout', file, '-'], { encoding: 'utf8' }).replace(/\s+/g, '');
+      const missing = expected.filter((t) => !text.includes(t));
+      assert(missing.length === 0, `${name}: not in the PDF text: ${missing.slice(0, 8).join(' | ')}`);
+      await page.emulateMedia({ media: 'screen' });
+    }
+  }, { context: { locale: 'zh-TW' } });
 }

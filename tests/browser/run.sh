@@ -28,6 +28,8 @@ command -v node >/dev/null && command -v npm >/dev/null || missing+=(nodejs npm)
 [ -x "${CHROMIUM:-/usr/bin/chromium}" ] || missing+=(chromium)
 # Without CJK fonts Chinese pages render as boxes in screenshots and PDFs.
 fc-list 2>/dev/null | grep -qi 'cjk' || missing+=(fonts-noto-cjk)
+# The print tests read the PDFs' text layer back (every column of every printed table).
+command -v pdftotext >/dev/null || missing+=(poppler-utils)
 if [ "${#missing[@]}" -gt 0 ]; then
     apt_install "${missing[@]}"
 fi
