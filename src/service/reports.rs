@@ -204,13 +204,14 @@ async fn has_record(pool: &PgPool, board: &CodeBoard) -> Result<bool> {
     })
 }
 
-/// The refusal of a code that opens nothing. One message for every reason a code does not
-/// open a board a player may report on, so a guess learns nothing.
+/// The one message for every reason a code does not open a board a player may report on, so
+/// a guess learns nothing (pages show it next to the code box).
+pub const UNKNOWN_CODE: &str =
+    "no game to report has this code; check the code on your result slip";
+
+/// The refusal of a code that opens nothing.
 fn unknown_code() -> Error {
-    Error::invalid(
-        "code",
-        "no game to report has this code; check the code on your result slip",
-    )
+    Error::invalid("code", UNKNOWN_CODE)
 }
 
 /// Looks up `code` for a visitor from `ip`: a wrong code costs an attempt of the address's
@@ -412,7 +413,7 @@ pub async fn queue(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result<Vec
     let mut conn = pool.acquire().await?;
     access::require(&mut conn, actor, section.tournament_id, Need::Scorer).await?;
     let boards = db::report::boards_with_reports(&mut *conn, section_id).await?;
-    let mut reports = db::report::open_reports_of_section(&mut *conn, section_id).await?;
+    let reports = db::report::open_reports_of_section(&mut *conn, section_id).await?;
     let mut items: Vec<QueueItem> = boards
         .into_iter()
         .map(|board| {
@@ -427,7 +428,6 @@ pub async fn queue(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result<Vec
             }
         })
         .collect();
-    reports.clear();
     let rank = |a: Agreement| match a {
         Agreement::Agreed => 0,
         Agreement::Disputed => 1,

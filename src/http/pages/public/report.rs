@@ -204,7 +204,7 @@ pub async fn show_code_form(ctx: PageCtx, Query(query): Query<CodeQuery>) -> Res
         Some(typed) => match normalise_code(typed) {
             Some(code) => see_other(&format!("/r/{code}")),
             None => {
-                let message = "no game to report has this code; check the code on your result slip";
+                let message = service::reports::UNKNOWN_CODE;
                 let typed: String = typed.chars().take(40).collect();
                 code_page(
                     ctx,
@@ -279,7 +279,7 @@ fn refused(ctx: PageCtx, code: &str, err: Error) -> Result<Response, PageError> 
             Ok(code_page(
                 ctx,
                 typed,
-                Some("no game to report has this code; check the code on your result slip".into()),
+                Some(service::reports::UNKNOWN_CODE.into()),
                 StatusCode::UNPROCESSABLE_ENTITY,
             ))
         }

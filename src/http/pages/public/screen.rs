@@ -321,14 +321,13 @@ fn render(
     asked: usize,
     path: &str,
 ) -> Response {
-    let count = slides.len().max(1);
-    let index = asked % count;
-    let slide = if slides.is_empty() {
+    if slides.is_empty() {
         return PageError::from_service(service::Error::NotFound("section"), ctx.lang)
             .into_response();
-    } else {
-        slides.swap_remove(index)
-    };
+    }
+    let count = slides.len();
+    let index = asked % count;
+    let slide = slides.swap_remove(index);
     let next = format!("{path}?slide={}", (index + 1) % count);
     Page(
         StatusCode::OK,
