@@ -281,6 +281,24 @@ pub async fn save(
         .await
 }
 
+/// (match, game number) of the knockout games of a section's bracket that have a record.
+pub async fn recorded_match_games(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+) -> sqlx::Result<Vec<(Uuid, i32)>> {
+    sqlx::query_as::<_, (Uuid, i32)>(
+        "select g.match_id, g.number
+         from game g
+              join game_record gr on gr.game_id = g.game_id
+              join knockout_match km on km.match_id = g.match_id
+              join knockout_bracket kb on kb.bracket_id = km.bracket_id
+         where kb.section_id = $1",
+    )
+    .bind(section_id)
+    .fetch_all(db)
+    .await
+}
+
 /// Deletes a game's record.
 pub async fn delete(db: impl PgExecutor<'_>, game_id: Uuid) -> sqlx::Result<u64> {
     Ok(sqlx::query("delete from game_record where game_id = $1")

@@ -645,6 +645,53 @@ pub(crate) async fn store(
     })
 }
 
+/// Deletes a game's record (a record entered on the wrong board, or by mistake): the
+/// tournament's staff only, audited with what was deleted. `expected`: the version last read;
+/// a stale one is refused with 409, and a game without a record is a 404.
+pub async fn delete(
+    pool: &PgPool,
+    actor: &Actor,
+    key: GameKey,
+    expected: Option<i32>,
+) -> Result<()> {
+    access::require_first(pool, actor, tournament_for(pool, key).await?, Need::Scorer).await?;
+    let mut tx = pool.begin().await?;
+    let ctx = context(&mut tx, key).await?;
+    db::round::lock_game(&mut *tx, ctx.game_id)
+        .await?
+        .ok_or(Error::NotFound("game"))?;
+    let stored = db::record::lock(&mut *tx, ctx.game_id)
+        .await?
+        .ok_or(Error::NotFound("record"))?;
+    if let Some(expected) = expected {
+        if expected != stored.version {
+            return Err(Error::Conflict(format!(
+                "the record was changed meanwhile (version {}, you sent {expected}); reload and try again",
+                stored.version
+            )));
+        }
+    }
+    db::record::delete(&mut *tx, ctx.game_id).await?;
+    access::audit(
+        &mut tx,
+        ctx.tournament_id,
+        Some(actor),
+        Change {
+            action: "delete_record",
+            entity: "game",
+            entity_id: Some(ctx.game_id),
+            before: Some(json!({
+                "notation": stored.notation, "moves": stored.moves, "plies": stored.plies,
+                "version": stored.version,
+            })),
+            after: None,
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
+}
+
 async fn tournament_for(pool: &PgPool, key: GameKey) -> Result<Uuid> {
     let mut conn = pool.acquire().await?;
     tournament_of(&mut conn, key).await
@@ -776,7 +823,33 @@ pub async fn board_page(
     let ctx = db::record::context_of_board_number(&mut *conn, section_id, round, board)
         .await?
         .ok_or(Error::NotFound("game"))?;
-    let staff = visible(&mut conn, actor, &ctx).await?;
+    public_page(&mut conn, actor, ctx, script).await
+}
+
+/// The public page of a knockout game (a section's bracket or the playoff): its context and
+/// record (404 without one). Knockout games exist only once played, so their set-ups are
+/// public.
+pub async fn match_game_page(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    match_id: Uuid,
+    number: i32,
+    script: Script,
+) -> Result<(GameContext, RecordView, Option<Setup>)> {
+    let mut conn = pool.acquire().await?;
+    let ctx = db::record::context_of_match_game(&mut *conn, match_id, number)
+        .await?
+        .ok_or(Error::NotFound("game"))?;
+    public_page(&mut conn, actor, ctx, script).await
+}
+
+async fn public_page(
+    conn: &mut PgConnection,
+    actor: Option<&Actor>,
+    ctx: GameContext,
+    script: Script,
+) -> Result<(GameContext, RecordView, Option<Setup>)> {
+    let staff = visible(conn, actor, &ctx).await?;
     let row = db::record::find(&mut *conn, ctx.game_id)
         .await?
         .ok_or(Error::NotFound("record"))?;
@@ -794,6 +867,11 @@ pub async fn board_page(
 /// Board numbers of a round that have a record (for links).
 pub async fn recorded_boards(pool: &PgPool, section_id: Uuid, round: i32) -> Result<Vec<i32>> {
     Ok(db::record::recorded_boards(pool, section_id, round).await?)
+}
+
+/// (match, game number) of a section's knockout games with a record (for links).
+pub async fn recorded_match_games(pool: &PgPool, section_id: Uuid) -> Result<Vec<(Uuid, i32)>> {
+    Ok(db::record::recorded_match_games(pool, section_id).await?)
 }
 
 /// (round, board) of a section's games with a record (for links).

@@ -61,6 +61,8 @@ fn rule(method: &str, path: &str) -> Who {
         | ("POST", "/api/v1/boards/{id}/reports/dismiss") => Who::Scorer,
         // Game records: entered and checked by the tournament's staff, scorers included.
         ("PUT", "/api/v1/boards/{id}/record")
+        | ("DELETE", "/api/v1/boards/{id}/record")
+        | ("DELETE", "/api/v1/matches/{id}/games/{n}/record")
         | ("POST", "/api/v1/boards/{id}/record/check")
         | ("PUT", "/api/v1/matches/{id}/games/{n}/record")
         | ("POST", "/api/v1/matches/{id}/games/{n}/record/check") => Who::Scorer,

@@ -645,4 +645,137 @@ async fn a_knockout_game_has_its_record_too(pool: PgPool) {
         "{}",
         knockout.text
     );
+    // The public replay of a knockout game, linked from the public bracket.
+    let public_url = format!("/s/{section}/bracket/{m}/games/1");
+    let bracket = get(&pool, &format!("/s/{section}/bracket?lang=en")).await;
+    assert!(bracket.text.contains(&public_url), "{}", bracket.text);
+    let replay = get(&pool, &format!("{public_url}?lang=en")).await;
+    assert_eq!(replay.status, StatusCode::OK, "{}", replay.text);
+    assert!(replay.text.contains("C2.5"), "{}", replay.text);
+    assert!(replay.text.contains("<svg"), "{}", replay.text);
+    assert!(
+        replay
+            .text
+            .contains(&format!("/api/v1/matches/{m}/games/1/record.pgn")),
+        "{}",
+        replay.text
+    );
+    let chinese = get(&pool, &format!("{public_url}?lang=zh-Hant")).await;
+    assert!(chinese.text.contains("炮二平五"), "{}", chinese.text);
+    // A game not played yet, and a match of another section, are not found.
+    assert_eq!(
+        get(&pool, &format!("/s/{section}/bracket/{m}/games/2"))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    let (_, other) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 1})).await;
+    assert_eq!(
+        get(&pool, &format!("/s/{other}/bracket/{m}/games/1"))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
+    // Deleted at the API: the version is compared, then the record is gone and audited.
+    let delete = |version: &'static str| {
+        let pool = pool.clone();
+        let token = token.clone();
+        let path = path.clone();
+        async move {
+            crate::support::send(
+                &pool,
+                axum::http::Request::delete(path)
+                    .header("authorization", format!("Bearer {token}"))
+                    .header("if-match", version)
+                    .body(axum::body::Body::empty())
+                    .unwrap(),
+            )
+            .await
+        }
+    };
+    let stale = delete("\"7\"").await;
+    assert_eq!(stale.status, StatusCode::CONFLICT, "{}", stale.text);
+    let deleted = delete("\"1\"").await;
+    assert_eq!(deleted.status, StatusCode::NO_CONTENT, "{}", deleted.text);
+    expect(&get(&pool, &path).await, StatusCode::NOT_FOUND);
+    assert_eq!(get(&pool, &public_url).await.status, StatusCode::NOT_FOUND);
+    let again = delete("\"1\"").await;
+    assert_eq!(again.status, StatusCode::NOT_FOUND, "{}", again.text);
+    let audited: i64 = sqlx::query_scalar(
+        "select count(*) from audit_event where action = 'delete_record' and entity = 'game'",
+    )
+    .fetch_one(&pool)
+    .await
+    .unwrap();
+    assert_eq!(audited, 1);
+}
+
+#[sqlx::test]
+async fn the_desk_deletes_a_record_once_confirmed(pool: PgPool) {
+    let (_, section, board) = one_board(&pool, "xiangqi", true).await;
+    let mut browser = desk_browser(&pool).await;
+    let url = format!("/admin/boards/{board}/record");
+    let page = browser.get(&format!("{url}?lang=en")).await;
+    let csrf = csrf_of(&page.text);
+    assert!(
+        !page.text.contains("record-delete"),
+        "nothing to delete yet"
+    );
+    let saved = browser
+        .post_form(
+            &url,
+            &[
+                ("csrf", &csrf),
+                ("notation", "iccs"),
+                ("text", "h2e2 h9g7"),
+                ("version", "0"),
+                ("action", "save"),
+            ],
+        )
+        .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.text);
+    let page = browser.get(&format!("{url}?lang=en")).await;
+    assert!(page.text.contains("record-delete"), "{}", page.text);
+    // Without the ticked box nothing is deleted, and the page says why.
+    let unconfirmed = browser
+        .post_form(
+            &format!("{url}?lang=en"),
+            &[("csrf", &csrf), ("version", "1"), ("action", "delete")],
+        )
+        .await;
+    assert_eq!(
+        unconfirmed.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        unconfirmed.text
+    );
+    assert!(
+        unconfirmed.text.contains("Tick the box"),
+        "{}",
+        unconfirmed.text
+    );
+    expect(
+        &get(&pool, &format!("/api/v1/boards/{board}/record")).await,
+        StatusCode::OK,
+    );
+    let deleted = browser
+        .post_form(
+            &url,
+            &[
+                ("csrf", &csrf),
+                ("version", "1"),
+                ("confirm", "1"),
+                ("action", "delete"),
+            ],
+        )
+        .await;
+    assert_eq!(deleted.status, StatusCode::SEE_OTHER, "{}", deleted.text);
+    assert!(location(&deleted).ends_with("?done=deleted"));
+    expect(
+        &get(&pool, &format!("/api/v1/boards/{board}/record")).await,
+        StatusCode::NOT_FOUND,
+    );
+    // The pairings no longer link a record.
+    let pairings = get(&pool, &format!("/s/{section}/pairings/1")).await;
+    assert!(!pairings.text.contains(&format!("/s/{section}/games/1/1")));
 }

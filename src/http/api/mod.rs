@@ -191,7 +191,8 @@ fn records_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(
             records::get_board_record,
-            records::put_board_record
+            records::put_board_record,
+            records::delete_board_record
         ))
         .routes(routes!(records::check_board_record))
         .routes(routes!(records::board_record_pgn))
@@ -199,7 +200,8 @@ fn records_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(records::round_records_pgn))
         .routes(routes!(
             records::get_match_game_record,
-            records::put_match_game_record
+            records::put_match_game_record,
+            records::delete_match_game_record
         ))
         .routes(routes!(records::check_match_game_record))
         .routes(routes!(records::match_game_record_pgn))

@@ -9,7 +9,7 @@ use crate::service;
 use crate::service::records::{GameKey, MoveFormat, RecordInput, RecordSaved, RecordView, Replay};
 use arbiter_core::game::Script;
 use axum::extract::State;
-use axum::http::{header, HeaderMap};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -240,4 +240,38 @@ pub async fn match_game_record_pgn(
         service::records::export_pgn(&state.db, actor.as_ref(), GameKey::MatchGame(id, n), format)
             .await?;
     Ok(text(body))
+}
+
+/// Deletes a board's game record (audited with what it held).
+#[utoipa::path(delete, path = "/api/v1/boards/{id}/record", tag = "records", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Board id"),
+        ("If-Match" = Option<String>, Header, description = "Version last read; a stale one gets 409")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn delete_board_record(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+    headers: HeaderMap,
+) -> Result<StatusCode, ApiError> {
+    let expected = super::if_match(&headers)?;
+    service::records::delete(&state.db, &actor, GameKey::Board(id), expected).await?;
+    Ok(StatusCode::NO_CONTENT)
+}
+
+/// Deletes a knockout game's record (audited with what it held).
+#[utoipa::path(delete, path = "/api/v1/matches/{id}/games/{n}/record", tag = "records", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Match id"), ("n" = i32, Path, description = "Game number within the match"),
+        ("If-Match" = Option<String>, Header, description = "Version last read; a stale one gets 409")),
+    responses((status = 204, description = "Deleted"), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+pub async fn delete_match_game_record(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath((id, n)): AppPath<(Uuid, i32)>,
+    headers: HeaderMap,
+) -> Result<StatusCode, ApiError> {
+    let expected = super::if_match(&headers)?;
+    service::records::delete(&state.db, &actor, GameKey::MatchGame(id, n), expected).await?;
+    Ok(StatusCode::NO_CONTENT)
 }

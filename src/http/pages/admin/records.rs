@@ -8,7 +8,7 @@
 //! `static/js/records.js` posts the text to `…/record/check` as it is typed (debounced) and
 //! redraws the list and the board from the JSON answer.
 
-use super::form::{number, text, Fields};
+use super::form::{checkbox, number, text, Fields};
 use crate::http::error::{ApiError, PageError};
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
@@ -271,7 +271,11 @@ async fn show(
     key: GameKey,
     done: Option<String>,
 ) -> Response {
-    let notice = (done.as_deref() == Some("saved")).then(|| ctx.tr().t("rec.saved").to_string());
+    let notice = match done.as_deref() {
+        Some("saved") => Some(ctx.tr().t("rec.saved").to_string()),
+        Some("deleted") => Some(ctx.tr().t("rec.deleted").to_string()),
+        _ => None,
+    };
     if notice.is_none() {
         return render(&state, &actor, ctx, key, None, StatusCode::OK).await;
     }
@@ -327,6 +331,9 @@ async fn save(
         Ok(read) => read,
         Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
     };
+    if form.get("action").map(String::as_str) == Some("delete") {
+        return delete(state, actor, ctx, key, &form, version).await;
+    }
     let checking = form.get("action").map(String::as_str) == Some("check");
     let script = script_of(ctx.lang);
     if checking {
@@ -356,6 +363,48 @@ async fn save(
             see_other(&format!("{action}?done=saved"))
         }
         Err(err) => refused(&state, &actor, ctx, key, input, version, err).await,
+    }
+}
+
+/// Deletes the record once the confirmation box is ticked (the page says so otherwise, 422).
+async fn delete(
+    state: AppState,
+    actor: service::users::Actor,
+    ctx: PageCtx,
+    key: GameKey,
+    form: &Fields,
+    version: Option<i32>,
+) -> Response {
+    if !checkbox(form, "confirm") {
+        let tr = ctx.tr();
+        let shown = Shown {
+            text: form.get("text").cloned().unwrap_or_default(),
+            notation: text(form, "notation").unwrap_or_default(),
+            version: version.unwrap_or(0),
+            replay: match service::records::desk(&state.db, &actor, key, script_of(ctx.lang)).await
+            {
+                Ok((_, view)) => view.replay,
+                Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+            },
+            error: Some(tr.t("rec.delete_confirm_needed").to_string()),
+            notice: None,
+        };
+        return render(
+            &state,
+            &actor,
+            ctx,
+            key,
+            Some(shown),
+            StatusCode::UNPROCESSABLE_ENTITY,
+        )
+        .await;
+    }
+    match service::records::delete(&state.db, &actor, key, version).await {
+        Ok(()) => {
+            let (action, _) = urls(key);
+            see_other(&format!("{action}?done=deleted"))
+        }
+        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
     }
 }
 

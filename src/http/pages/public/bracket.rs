@@ -51,6 +51,10 @@ pub struct MatchLine {
     pub third_place: bool,
     /// Catalogue key of how it was decided when not by the regular games, else empty.
     pub decided_key: String,
+    /// The match, for links to its games' records.
+    pub match_id: Uuid,
+    /// Numbers of its games that have a record (each linked to its replay).
+    pub records: Vec<i32>,
 }
 
 /// One round of the bracket.
@@ -172,6 +176,8 @@ fn bracket_data(tr: Tr, view: Option<service::knockout::BracketView>) -> Bracket
                 .filter(|d| *d != "regular")
                 .map(|d| format!("bracket.decided_by.{d}"))
                 .unwrap_or_default(),
+            match_id: m.id,
+            records: Vec::new(),
         };
         if view.champion.is_some() && !m.third_place && m.round == last {
             for side in [&m.high, &m.low].into_iter().flatten() {
@@ -218,16 +224,25 @@ async fn bracket(
         let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
         // No actor: only names and numbers are used.
         let entrants = service::entrants::list(&state.db, None, id).await?;
-        Ok::<_, service::Error>((bracket, rounds, entrants))
+        let recorded = service::records::recorded_match_games(&state.db, id).await?;
+        Ok::<_, service::Error>((bracket, rounds, entrants, recorded))
     }
     .await;
-    let (bracket, rounds, entrants) = loaded.or_page(&ctx)?;
+    let (bracket, rounds, entrants, recorded) = loaded.or_page(&ctx)?;
     let tr = ctx.tr();
     let mut data = bracket_data(tr, bracket);
     let numbers: std::collections::HashMap<Uuid, i32> = entrants
         .iter()
         .filter_map(|e| Some((e.id, e.start_no?)))
         .collect();
+    for m in data.rounds.iter_mut().flat_map(|r| r.matches.iter_mut()) {
+        m.records = recorded
+            .iter()
+            .filter(|(match_id, _)| *match_id == m.match_id)
+            .map(|(_, n)| *n)
+            .collect();
+        m.records.sort_unstable();
+    }
     for side in data
         .rounds
         .iter_mut()

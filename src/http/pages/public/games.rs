@@ -26,7 +26,12 @@ use uuid::Uuid;
 
 /// The routes of this page.
 pub fn router() -> Router<AppState> {
-    Router::new().route("/s/{section_id}/games/{round}/{board}", get(show_game))
+    Router::new()
+        .route("/s/{section_id}/games/{round}/{board}", get(show_game))
+        .route(
+            "/s/{section_id}/bracket/{match_id}/games/{n}",
+            get(show_match_game),
+        )
 }
 
 /// `?notation=` and `?ply=`.
@@ -80,10 +85,12 @@ pub struct GamePage {
     pub ctx: PageCtx,
     /// Heading and tabs.
     pub nav: SectionNav,
-    /// Round.
-    pub round: i32,
-    /// Board.
-    pub board: i32,
+    /// The page's heading: round and board, or knockout round and game.
+    pub heading: String,
+    /// Where "back" goes (the pairings of the round, or the bracket).
+    pub back_url: String,
+    /// Catalogue key of the back link.
+    pub back_key: &'static str,
     /// Red.
     pub red: String,
     /// Black.
@@ -179,8 +186,6 @@ pub async fn show_game(
     PagePath((section_id, round, board)): PagePath<(Uuid, i32, i32)>,
     uri: Uri,
 ) -> Result<Response, PageError> {
-    let query: GameQuery =
-        serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
     let (ctx, tournament, section, prizes) = load_section(&state, ctx, section_id).await?;
     let tr = ctx.tr();
     let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), section_id)
@@ -202,8 +207,82 @@ pub async fn show_game(
         .find(|r| r.number == round)
         .and_then(|r| r.boards.iter().find(|b| b.number == board));
     let number_text = |n: Option<i32>| n.map(|n| n.to_string()).unwrap_or_default();
-    let red_no = number_text(on_board.and_then(|b| b.red.start_no));
-    let black_no = number_text(on_board.and_then(|b| b.black.as_ref()?.start_no));
+    let shown = Shown {
+        heading: format!(
+            "{} · {}",
+            tr.fmt("round.n", round),
+            tr.fmt("rec.board_title", board)
+        ),
+        back_url: format!("/s/{section_id}/pairings/{round}"),
+        back_key: "rec.back_to_pairings",
+        red_no: number_text(on_board.and_then(|b| b.red.start_no)),
+        black_no: number_text(on_board.and_then(|b| b.black.as_ref()?.start_no)),
+        pgn_url: format!("/api/v1/boards/{}/record.pgn", board_id_of(&view)),
+    };
+    Ok(render(ctx, nav, shown, &view, setup.as_ref(), &uri))
+}
+
+/// `GET /s/{section_id}/bracket/{match_id}/games/{n}`: a knockout game's record.
+pub async fn show_match_game(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    PagePath((section_id, match_id, number)): PagePath<(Uuid, Uuid, i32)>,
+    uri: Uri,
+) -> Result<Response, PageError> {
+    let (ctx, tournament, section, prizes) = load_section(&state, ctx, section_id).await?;
+    let tr = ctx.tr();
+    let (game, view, setup) = service::records::match_game_page(
+        &state.db,
+        ctx.actor.as_ref(),
+        match_id,
+        number,
+        script_of(ctx.lang),
+    )
+    .await
+    .or_page(&ctx)?;
+    if game.section_id != Some(section_id) {
+        return Err(PageError::from_service(
+            service::Error::NotFound("game"),
+            ctx.lang,
+        ));
+    }
+    let nav = nav(&tournament, &section, &[], "bracket", 0, prizes);
+    let shown = Shown {
+        heading: format!(
+            "{} · {}",
+            tr.t("section.bracket"),
+            tr.fmt("rec.game_n", game.game_number)
+        ),
+        back_url: format!("/s/{section_id}/bracket"),
+        back_key: "rec.back_to_bracket",
+        red_no: String::new(),
+        black_no: String::new(),
+        pgn_url: format!("/api/v1/matches/{match_id}/games/{number}/record.pgn"),
+    };
+    Ok(render(ctx, nav, shown, &view, setup.as_ref(), &uri))
+}
+
+/// What differs between a board's page and a knockout game's.
+struct Shown {
+    heading: String,
+    back_url: String,
+    back_key: &'static str,
+    red_no: String,
+    black_no: String,
+    pgn_url: String,
+}
+
+fn render(
+    ctx: PageCtx,
+    nav: SectionNav,
+    shown: Shown,
+    view: &RecordView,
+    setup: Option<&arbiter_core::setup::Setup>,
+    uri: &Uri,
+) -> Response {
+    let query: GameQuery =
+        serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
+    let tr = ctx.tr();
     let game = view.replay.game.clone();
     let notation = if game == "banqi" {
         "banqi"
@@ -211,17 +290,17 @@ pub async fn show_game(
         chosen_notation(query.notation.as_deref(), ctx.lang)
     };
     let plies = view.replay.plies.len();
-    let shown = query
+    let at = query
         .ply
         .as_deref()
         .and_then(|p| p.trim().parse::<usize>().ok())
         .map_or(plies, |p| p.min(plies));
-    let fen = if shown == 0 {
+    let fen = if at == 0 {
         view.replay.start_fen.clone()
     } else {
-        view.replay.plies[shown - 1].fen.clone()
+        view.replay.plies[at - 1].fen.clone()
     };
-    let hidden = setup.as_ref().map(hidden_identities).unwrap_or_default();
+    let hidden = setup.map(hidden_identities).unwrap_or_default();
     let svg = board_svg(&game, &fen, &hidden, tr);
     let notations = if game == "banqi" {
         Vec::new()
@@ -239,18 +318,19 @@ pub async fn show_game(
         "ongoing" => String::new(),
         s => format!("rec.status.{s}"),
     };
-    let lines = move_lines(&view, notation, shown);
-    Ok(Page(
+    let lines = move_lines(view, notation, at);
+    Page(
         StatusCode::OK,
         GamePage {
             tr,
             nav,
-            round,
-            board,
+            heading: shown.heading,
+            back_url: shown.back_url,
+            back_key: shown.back_key,
             red: view.red.clone(),
             black: view.black.clone(),
-            red_no,
-            black_no,
+            red_no: shown.red_no,
+            black_no: shown.black_no,
             result_key: view
                 .result
                 .as_ref()
@@ -263,15 +343,15 @@ pub async fn show_game(
             notations,
             lines,
             plies,
-            shown,
+            shown: at,
             start_fen: view.replay.start_fen.clone(),
             svg,
             status_key,
-            pgn_url: format!("/api/v1/boards/{}/record.pgn", board_id_of(&view)),
+            pgn_url: shown.pgn_url,
             ctx,
         },
     )
-    .into_response())
+    .into_response()
 }
 
 fn board_id_of(view: &RecordView) -> String {
