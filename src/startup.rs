@@ -136,6 +136,7 @@ impl Application {
             state: AppState {
                 db: pool,
                 security: std::sync::Arc::new(http::Security::from_args(args)),
+                live: Default::default(),
             },
         })
     }

@@ -2,6 +2,7 @@
 //! Handlers are thin: extract, call one `service` function, render.
 
 pub mod api;
+pub mod cache;
 pub mod error;
 pub mod extract;
 pub mod health;
@@ -29,6 +30,8 @@ pub struct AppState {
     pub db: PgPool,
     /// Sign-in limits, trusted proxies and the public address.
     pub security: Arc<Security>,
+    /// The live pages' versions and rendered bodies.
+    pub live: Arc<cache::LiveCache>,
 }
 
 impl AppState {
@@ -37,6 +40,7 @@ impl AppState {
         AppState {
             db,
             security: Arc::new(Security::default()),
+            live: Arc::new(cache::LiveCache::default()),
         }
     }
 }
@@ -168,6 +172,10 @@ pub fn app(state: AppState) -> Router {
             }),
         )
         .fallback(error::not_found)
+        .layer(axum::middleware::from_fn_with_state(
+            state.live.clone(),
+            cache::forget_after_writes,
+        ))
         // A bug that panics in a handler answers a JSON 500 and is logged, instead of
         // dropping the connection without a response.
         .layer(CatchPanicLayer::custom(error::panic_response))

@@ -155,7 +155,11 @@ impl PageCtx {
             borrowed(&self.prefs.query),
             borrowed(&self.prefs.cookie),
             borrowed(&self.prefs.accept),
-            Some(Cow::Borrowed(self.csrf.as_str())),
+            // An anonymous visitor's live page shows no form, so no token: leaving it out
+            // lets every anonymous visitor share the page's tag.
+            self.user
+                .as_ref()
+                .map(|_| Cow::Borrowed(self.csrf.as_str())),
             borrowed(&self.user),
         ]
     }

@@ -171,7 +171,13 @@ pub async fn page_layer(mut request: Request, next: Next) -> Response {
     let secure = CookiePolicy::of(request.extensions()).attributes();
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
-    if let Some(id) = fresh {
+    // A page every anonymous visitor shares (`Cache-Control: public`) sets no cookie of its
+    // own: a proxy would not keep it otherwise, and it holds no form that needs one.
+    let shared = headers
+        .get(axum::http::header::CACHE_CONTROL)
+        .and_then(|v| v.to_str().ok())
+        .is_some_and(|v| v.starts_with("public"));
+    if let Some(id) = fresh.filter(|_| !shared) {
         append_cookie(
             headers,
             &format!(

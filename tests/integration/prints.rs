@@ -528,9 +528,16 @@ async fn live_pages_answer_304_until_something_changes(pool: PgPool) {
             .to_str()
             .unwrap()
             .to_string();
-        assert_eq!(
-            first.headers.get("cache-control").unwrap(),
-            "private, no-cache"
+        // Anonymous: shared with every other visitor and with proxies for a few seconds.
+        assert!(
+            first
+                .headers
+                .get("cache-control")
+                .unwrap()
+                .to_str()
+                .unwrap()
+                .starts_with("public"),
+            "{path}"
         );
         let again = conditional(&browser, &path, &tag).await;
         assert_eq!(again.status, StatusCode::NOT_MODIFIED, "{path}");

@@ -5,11 +5,15 @@
 //! The entity tag hashes the data version of the section's tournament (its newest audit entry:
 //! every change is audited in its own transaction) with everything else the page depends on:
 //! the path and query, the visitor's language preferences, the login and CSRF token shown in
-//! the page, and a per-process nonce (a new build or restart may render differently).
+//! signed-in pages, and a per-process nonce (a new build or restart may render differently).
+//! An anonymous visitor's page carries nothing of its own (no form, no token), so every such
+//! visitor shares one tag per page version, proxies may keep it for a few seconds, and the
+//! rendered body is kept under its tag ([`crate::http::cache`]).
 
 use crate::http::page::PageCtx;
 use crate::http::AppState;
-use axum::http::header::{CACHE_CONTROL, ETAG, IF_NONE_MATCH};
+use axum::body::Bytes;
+use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use rand_core::RngCore as _;
@@ -30,7 +34,12 @@ fn process_nonce() -> &'static [u8; 16] {
 
 /// The quoted entity tag of a section page as `ctx`'s visitor sees it.
 async fn tag(state: &AppState, section_id: Uuid, ctx: &PageCtx) -> crate::service::Result<String> {
-    let version = crate::service::sections::data_version(&state.db, section_id).await?;
+    let version = state
+        .live
+        .version(section_id, || {
+            crate::service::sections::data_version(&state.db, section_id)
+        })
+        .await?;
     let mut hasher = sha2::Sha256::new();
     // Every part is length-prefixed, so two different lists of parts never hash alike.
     let mut part = |bytes: &[u8]| {
@@ -57,8 +66,15 @@ fn matches(headers: &HeaderMap, tag: &str) -> bool {
         .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == tag)
 }
 
+/// `Cache-Control` of a page every anonymous visitor shares: a proxy or CDN may serve it for
+/// a few seconds and a little longer while it revalidates; browsers ask again soon.
+const SHARED: &str = "public, max-age=2, s-maxage=5, stale-while-revalidate=30";
+/// `Cache-Control` of a signed-in visitor's page (it carries their name and CSRF token).
+const PRIVATE: &str = "private, no-cache";
+
 /// Serves a live section page: `304 Not Modified` when the visitor's copy is current, else
-/// `render`'s page with its `ETag`. A failed version lookup only costs the shortcut.
+/// `render`'s page with its `ETag` (for anonymous visitors, the body rendered once for this
+/// tag). A failed version lookup only costs the shortcuts.
 pub async fn serve<F, Fut>(
     state: &AppState,
     section_id: Uuid,
@@ -77,27 +93,72 @@ where
             None
         }
     };
-    // Browsers must ask again every time (the page changes during a round), but may reuse
-    // their copy when told it is still current; shared caches keep none (the page carries
-    // the visitor's CSRF token).
-    let no_cache = HeaderValue::from_static("private, no-cache");
-    if let Some(tag) = &tag {
-        if matches(headers, tag.to_str().unwrap_or_default()) {
-            return (
-                StatusCode::NOT_MODIFIED,
-                [(ETAG, tag.clone()), (CACHE_CONTROL, no_cache)],
-            )
-                .into_response();
-        }
+    let shared = ctx.user.is_none();
+    let cache_control = HeaderValue::from_static(if shared { SHARED } else { PRIVATE });
+    let Some(tag) = tag else {
+        return render(ctx).await.into_response();
+    };
+    if matches(headers, tag.to_str().unwrap_or_default()) {
+        return (
+            StatusCode::NOT_MODIFIED,
+            [(ETAG, tag), (CACHE_CONTROL, cache_control)],
+        )
+            .into_response();
     }
-    let mut response = render(ctx).await.into_response();
-    if response.status() == StatusCode::OK {
-        if let Some(tag) = tag {
-            response.headers_mut().insert(ETAG, tag);
-            response.headers_mut().insert(CACHE_CONTROL, no_cache);
+    let guard = if shared {
+        match state.live.page(tag.to_str().unwrap_or_default()).await {
+            Ok(body) => return page_response(body, tag, cache_control),
+            Err(guard) => Some(guard),
         }
+    } else {
+        None
+    };
+    let response = render(ctx).await.into_response();
+    if response.status() != StatusCode::OK {
+        return response;
     }
-    response
+    let (mut parts, body) = response.into_parts();
+    parts.headers.insert(ETAG, tag);
+    parts.headers.insert(CACHE_CONTROL, cache_control);
+    if shared {
+        parts
+            .headers
+            .insert(VARY, HeaderValue::from_static(VARY_ON));
+    }
+    let Some(guard) = guard else {
+        return Response::from_parts(parts, body);
+    };
+    match axum::body::to_bytes(body, usize::MAX).await {
+        Ok(bytes) => {
+            guard.keep(bytes.clone());
+            Response::from_parts(parts, axum::body::Body::from(bytes))
+        }
+        Err(err) => crate::http::error::PageError::from_service(
+            crate::service::Error::Internal(format!("reading a rendered page: {err}")),
+            crate::i18n::Lang::En,
+        )
+        .into_response(),
+    }
+}
+
+/// What a shared page depends on besides its URL: the language preferences.
+const VARY_ON: &str = "Accept-Language, Cookie";
+
+fn page_response(body: Bytes, tag: HeaderValue, cache_control: HeaderValue) -> Response {
+    (
+        StatusCode::OK,
+        [
+            (
+                CONTENT_TYPE,
+                HeaderValue::from_static("text/html; charset=utf-8"),
+            ),
+            (ETAG, tag),
+            (CACHE_CONTROL, cache_control),
+            (VARY, HeaderValue::from_static(VARY_ON)),
+        ],
+        body,
+    )
+        .into_response()
 }
 
 #[cfg(test)]

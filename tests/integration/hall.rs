@@ -1,0 +1,167 @@
+//! A hall of phones (issue #17): every anonymous visitor of a live page shares one entity tag
+//! and one rendered body per data version; proxies may keep it briefly; a change shows at once
+//! on the instance that made it and within the version's time to live on another.
+
+use crate::support::{add_entrants, call, expect, state, token_for, tournament_with_section};
+use arbiter::http::app;
+use axum::body::Body;
+use axum::http::{Request, StatusCode};
+use axum::Router;
+use http_body_util::BodyExt as _;
+use serde_json::json;
+use sqlx::PgPool;
+use tower::ServiceExt as _;
+
+struct Got {
+    status: StatusCode,
+    headers: axum::http::HeaderMap,
+    text: String,
+}
+
+async fn fetch(router: &Router, uri: &str, headers: &[(&str, &str)]) -> Got {
+    let mut request = Request::get(uri);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    let response = router
+        .clone()
+        .oneshot(request.body(Body::empty()).unwrap())
+        .await
+        .unwrap();
+    let status = response.status();
+    let headers = response.headers().clone();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    Got {
+        status,
+        headers,
+        text: String::from_utf8_lossy(&bytes).into_owned(),
+    }
+}
+
+fn etag(got: &Got) -> String {
+    got.headers
+        .get("etag")
+        .expect("an ETag")
+        .to_str()
+        .unwrap()
+        .to_string()
+}
+
+/// A published round 1 of four entrants; returns (token, section, first board).
+async fn event(pool: &PgPool) -> (String, String, String) {
+    let token = token_for(pool, "chief-hall", "user").await;
+    let (_, section) = tournament_with_section(pool, &token, "xiangqi", json!({"rounds": 3})).await;
+    add_entrants(pool, &token, &section, 4).await;
+    let round = expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds/1/publish"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let board = round["boards"][0]["id"].as_str().unwrap().to_string();
+    (token, section, board)
+}
+
+async fn enter(router: &Router, token: &str, board: &str, result: &str) {
+    let response = router
+        .clone()
+        .oneshot(
+            Request::put(format!("/api/v1/boards/{board}/result"))
+                .header("authorization", format!("Bearer {token}"))
+                .header("content-type", "application/json")
+                .body(Body::from(json!({"result": result}).to_string()))
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+}
+
+#[sqlx::test]
+async fn anonymous_visitors_share_one_tag_and_one_body(pool: PgPool) {
+    let (token, section, board) = event(&pool).await;
+    let router = app(state(&pool));
+    let path = format!("/s/{section}/standings");
+    let first = fetch(&router, &path, &[]).await;
+    assert_eq!(first.status, StatusCode::OK);
+    // Nothing of the visitor's own: no cookie set, a tag and a body every phone shares.
+    assert!(
+        first.headers.get("set-cookie").is_none(),
+        "{:?}",
+        first.headers
+    );
+    assert!(!first.text.contains("name=\"csrf\""));
+    let cache_control = first
+        .headers
+        .get("cache-control")
+        .unwrap()
+        .to_str()
+        .unwrap();
+    assert!(cache_control.starts_with("public"), "{cache_control}");
+    assert!(
+        cache_control.contains("stale-while-revalidate"),
+        "{cache_control}"
+    );
+    // Another phone, with its own anonymous cookie: the same tag, the same bytes.
+    let other = fetch(
+        &router,
+        &path,
+        &[("cookie", "arbiter_csrf=0123456789abcdef0123456789abcdef")],
+    )
+    .await;
+    assert_eq!(etag(&other), etag(&first));
+    assert_eq!(other.text, first.text);
+    let poll = fetch(&router, &path, &[("if-none-match", &etag(&first))]).await;
+    assert_eq!(poll.status, StatusCode::NOT_MODIFIED);
+    // The language is part of the page.
+    let english = fetch(&router, &format!("{path}?lang=en"), &[]).await;
+    assert_ne!(etag(&english), etag(&first));
+    // A result entered through this instance shows on the next poll.
+    enter(&router, &token, &board, "red_wins").await;
+    let after = fetch(&router, &path, &[("if-none-match", &etag(&first))]).await;
+    assert_eq!(after.status, StatusCode::OK, "the change shows at once");
+    assert_ne!(etag(&after), etag(&first));
+    assert_ne!(after.text, first.text);
+    // A signed-in arbiter's page is theirs alone (their name and token are in it).
+    let mut browser = crate::support::Browser::new(&pool);
+    browser.log_in("chief-hall", "a long password").await;
+    let signed_in = browser.get(&path).await;
+    assert_eq!(signed_in.status, StatusCode::OK);
+    assert_eq!(
+        signed_in.headers.get("cache-control").unwrap(),
+        "private, no-cache"
+    );
+    assert_ne!(signed_in.headers.get("etag").unwrap(), &etag(&after));
+}
+
+#[sqlx::test]
+async fn a_change_on_another_instance_shows_within_the_version_lifetime(pool: PgPool) {
+    let (token, section, board) = event(&pool).await;
+    let here = app(state(&pool));
+    let there = app(state(&pool));
+    let path = format!("/s/{section}/standings");
+    let before = fetch(&here, &path, &[]).await;
+    enter(&there, &token, &board, "draw").await;
+    tokio::time::sleep(arbiter::http::cache::VERSION_TTL + std::time::Duration::from_millis(100))
+        .await;
+    let after = fetch(&here, &path, &[("if-none-match", &etag(&before))]).await;
+    assert_eq!(after.status, StatusCode::OK);
+    assert_ne!(etag(&after), etag(&before));
+    assert_ne!(after.text, before.text);
+}
