@@ -7,6 +7,7 @@
 //! cargo build --release --bin arbiter --bin bench_event
 //! DATABASE_URL=postgres://… target/release/bench_event [ENTRANTS [ROUNDS [SYSTEM]]]
 //! DATABASE_URL=postgres://… target/release/bench_event signin [SAMPLES]
+//! DATABASE_URL=postgres://… target/release/bench_event hall
 //! ```
 
 use anyhow::{bail, Context as _};
@@ -234,7 +235,13 @@ struct Phases {
     standings: Duration,
 }
 
-fn run(port: u16, token: &str, entrants: usize, rounds: i32, system: &str) -> anyhow::Result<()> {
+fn run(
+    port: u16,
+    token: &str,
+    entrants: usize,
+    rounds: i32,
+    system: &str,
+) -> anyhow::Result<String> {
     let clock = Instant::now();
     let t = json(
         port,
@@ -285,6 +292,13 @@ fn run(port: u16, token: &str, entrants: usize, rounds: i32, system: &str) -> an
             "",
         )?;
         let pair = clock.elapsed();
+        json(
+            port,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds/{round}/publish"),
+            token,
+            "",
+        )?;
 
         let mut shares = vec![Vec::new(); THREADS];
         let mut n = 0;
@@ -353,13 +367,303 @@ fn run(port: u16, token: &str, entrants: usize, rounds: i32, system: &str) -> an
     );
     println!("event (pair + results + standings, {rounds} rounds): {event:.2?}");
     println!("with setup: {:.2?}", event + setup);
+    Ok(section)
+}
+
+/// `bench_event hall` (issue #17): a hall of phones. A 1,000-entrant section played for seven
+/// rounds, then `wrk` (a Debian package) as 200 phones without cookies on its standings page,
+/// then one phone polling with `If-None-Match`; then results entered by 50 desks at once
+/// across ten sections.
+fn hall(port: u16, token: &str) -> anyhow::Result<()> {
+    let section = run(port, token, 1000, 7, "dutch")?;
+    let path = format!("/s/{section}/standings");
+    let url = format!("http://127.0.0.1:{port}{path}");
+    let mut conn = Conn::open(port)?;
+    let (status, headers, body) = conn.send("GET", &path, "", "")?;
+    if status != 200 {
+        bail!("standings page: {status}");
+    }
+    let tag = header_value(&headers, "etag").context("no ETag on the standings page")?;
+    println!("standings page: {} KB, ETag {tag}", body.len() / 1024);
+    let crowd = wrk(&["-t2", "-c200", "-d15s", "--latency", &url])?;
+    println!(
+        "200 phones, no cookies, GET {path}: {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms{}",
+        crowd.rate,
+        crowd.p50_ms,
+        crowd.p99_ms,
+        crowd.failures_note()
+    );
+    let poll_header = format!("If-None-Match: {tag}");
+    let poll = wrk(&["-t1", "-c1", "-d5s", "--latency", "-H", &poll_header, &url])?;
+    println!(
+        "1 phone polling with If-None-Match (304): p50 {:.3} ms, p99 {:.3} ms ({:.0}/s, round trip included)",
+        poll.p50_ms, poll.p99_ms, poll.rate
+    );
+    let crowd_poll = wrk(&[
+        "-t2",
+        "-c200",
+        "-d10s",
+        "--latency",
+        "-H",
+        &poll_header,
+        &url,
+    ])?;
+    println!(
+        "200 phones polling with If-None-Match: {:.0} requests/s, p99 {:.2} ms{}",
+        crowd_poll.rate,
+        crowd_poll.p99_ms,
+        crowd_poll.failures_note()
+    );
+    ingest(port, token)
+}
+
+/// What `wrk --latency` reported.
+struct Load {
+    rate: f64,
+    p50_ms: f64,
+    p99_ms: f64,
+    failures: String,
+}
+
+impl Load {
+    fn failures_note(&self) -> String {
+        if self.failures.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", self.failures)
+        }
+    }
+}
+
+/// Runs `wrk` and reads its rate and latency percentiles.
+fn wrk(args: &[&str]) -> anyhow::Result<Load> {
+    let output = Command::new("wrk")
+        .args(args)
+        .output()
+        .context("running wrk (apt-get install wrk)")?;
+    let text = String::from_utf8_lossy(&output.stdout).into_owned();
+    if !output.status.success() {
+        bail!(
+            "wrk failed: {text}{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+    }
+    let duration_ms = |value: &str| -> Option<f64> {
+        let number = |suffix: &str| value.strip_suffix(suffix)?.parse::<f64>().ok();
+        number("us")
+            .map(|v| v / 1000.0)
+            .or_else(|| number("ms"))
+            .or_else(|| number("s").map(|v| v * 1000.0))
+    };
+    let percentile = |p: &str| -> anyhow::Result<f64> {
+        text.lines()
+            .map(str::split_whitespace)
+            .find_map(|mut words| {
+                (words.next() == Some(p))
+                    .then(|| words.next().and_then(duration_ms))
+                    .flatten()
+            })
+            .with_context(|| format!("no {p} latency in wrk's output: {text}"))
+    };
+    let rate = text
+        .lines()
+        .find_map(|l| l.trim().strip_prefix("Requests/sec:"))
+        .and_then(|v| v.trim().parse().ok())
+        .with_context(|| format!("no rate in wrk's output: {text}"))?;
+    let failures = text
+        .lines()
+        .filter(|l| l.contains("Non-2xx") || l.contains("Socket errors"))
+        .map(str::trim)
+        .collect::<Vec<_>>()
+        .join("; ");
+    Ok(Load {
+        rate,
+        p50_ms: percentile("50%")?,
+        p99_ms: percentile("99%")?,
+        failures,
+    })
+}
+
+/// Sections, entrants per section and desks of the ingest benchmark.
+const INGEST_SECTIONS: usize = 10;
+const INGEST_ENTRANTS: usize = 400;
+const INGEST_DESKS: usize = 50;
+
+/// Results entered by 50 desks at once (each on its own kept-alive connection) across ten
+/// sections of a tournament: the rate of stored results.
+fn ingest(port: u16, token: &str) -> anyhow::Result<()> {
+    let t = json(
+        port,
+        "POST",
+        "/api/v1/tournaments",
+        token,
+        r#"{"name":"Bench Festival","game":"xiangqi"}"#,
+    )?;
+    let tid = t["id"].as_str().context("tournament id")?.to_string();
+    let mut boards = Vec::new();
+    for i in 0..INGEST_SECTIONS {
+        let s = json(
+            port,
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/sections"),
+            token,
+            &format!(r#"{{"name":"Section {i}","rounds":5,"pairing_system":"dutch"}}"#),
+        )?;
+        let section = s["id"].as_str().context("section id")?.to_string();
+        let csv: String = std::iter::once("name,rating\n".to_string())
+            .chain((1..=INGEST_ENTRANTS).map(|n| format!("P{i}-{n},{}\n", 1000 + n)))
+            .collect();
+        let (status, text) = http(
+            port,
+            "POST",
+            &format!("/api/v1/sections/{section}/import.csv?apply=true"),
+            token,
+            "text/csv",
+            &csv,
+        )?;
+        if status != 200 {
+            bail!("CSV import: {status} {text}");
+        }
+        let view = json(
+            port,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds"),
+            token,
+            "",
+        )?;
+        let mut mine: Vec<String> = view["boards"]
+            .as_array()
+            .context("boards")?
+            .iter()
+            .filter(|b| !b["black"].is_null())
+            .filter_map(|b| b["id"].as_str().map(str::to_string))
+            .collect();
+        boards.append(&mut mine);
+    }
+    // Interleaved, so every desk's next result is in another section than its last.
+    boards.sort_by_key(|b| b.bytes().rev().take(4).collect::<Vec<_>>());
+    let total = boards.len();
+    let mut shares = vec![Vec::new(); INGEST_DESKS];
+    for (i, board) in boards.into_iter().enumerate() {
+        shares[i % INGEST_DESKS].push(board);
+    }
+    let clock = Instant::now();
+    let desks: Vec<_> = shares
+        .into_iter()
+        .map(|share| {
+            let token = token.to_string();
+            std::thread::spawn(move || -> anyhow::Result<Vec<Duration>> {
+                let mut conn = Conn::open(port)?;
+                let auth =
+                    format!("Authorization: Bearer {token}\r\nContent-Type: application/json\r\n");
+                let mut times = Vec::new();
+                for (k, board) in share.iter().enumerate() {
+                    let result = ["red_wins", "black_wins", "draw"][k % 3];
+                    let started = Instant::now();
+                    let (status, _, body) = conn.send(
+                        "PUT",
+                        &format!("/api/v1/boards/{board}/result"),
+                        &auth,
+                        &format!(r#"{{"result":"{result}"}}"#),
+                    )?;
+                    if status != 200 {
+                        bail!("result: {status} {body}");
+                    }
+                    times.push(started.elapsed());
+                }
+                Ok(times)
+            })
+        })
+        .collect();
+    let mut times = Vec::new();
+    for desk in desks {
+        times.extend(
+            desk.join()
+                .map_err(|_| anyhow::anyhow!("a desk thread panicked"))??,
+        );
+    }
+    let elapsed = clock.elapsed();
+    times.sort();
+    let p99 = times
+        .get(times.len() * 99 / 100)
+        .copied()
+        .unwrap_or_default();
+    println!(
+        "{total} results by {INGEST_DESKS} desks across {INGEST_SECTIONS} sections: {elapsed:.2?}, {:.0} results/s, p99 {p99:.2?}",
+        total as f64 / elapsed.as_secs_f64()
+    );
     Ok(())
+}
+
+/// A kept-alive HTTP/1.1 connection (the load a busy client puts on the server, without a
+/// new connection per request).
+struct Conn {
+    reader: std::io::BufReader<TcpStream>,
+}
+
+impl Conn {
+    fn open(port: u16) -> anyhow::Result<Conn> {
+        let stream = TcpStream::connect(("127.0.0.1", port))?;
+        stream.set_nodelay(true)?;
+        Ok(Conn {
+            reader: std::io::BufReader::new(stream),
+        })
+    }
+
+    /// One request: status, header lines, body (the response must carry a length).
+    fn send(
+        &mut self,
+        method: &str,
+        path: &str,
+        headers: &str,
+        body: &str,
+    ) -> anyhow::Result<(u16, Vec<String>, String)> {
+        use std::io::BufRead as _;
+        write!(
+            self.reader.get_mut(),
+            "{method} {path} HTTP/1.1\r\nHost: localhost\r\n{headers}Content-Length: {}\r\n\r\n{body}",
+            body.len()
+        )?;
+        let mut line = String::new();
+        self.reader.read_line(&mut line)?;
+        let status = line
+            .split(' ')
+            .nth(1)
+            .and_then(|s| s.parse().ok())
+            .context("no status line")?;
+        let mut lines = Vec::new();
+        loop {
+            let mut line = String::new();
+            self.reader.read_line(&mut line)?;
+            let line = line.trim_end().to_string();
+            if line.is_empty() {
+                break;
+            }
+            lines.push(line);
+        }
+        let length: usize = header_value(&lines, "content-length")
+            .and_then(|v| v.parse().ok())
+            .unwrap_or(0);
+        let mut bytes = vec![0; length];
+        self.reader.read_exact(&mut bytes)?;
+        Ok((status, lines, String::from_utf8_lossy(&bytes).into_owned()))
+    }
+}
+
+fn header_value(lines: &[String], name: &str) -> Option<String> {
+    lines.iter().find_map(|l| {
+        let (n, v) = l.split_once(':')?;
+        n.trim()
+            .eq_ignore_ascii_case(name)
+            .then(|| v.trim().to_string())
+    })
 }
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1).peekable();
     let sign_in = args.peek().is_some_and(|a| a == "signin");
-    if sign_in {
+    let hall_of_phones = args.peek().is_some_and(|a| a == "hall");
+    if sign_in || hall_of_phones {
         args.next();
     }
     let samples: usize = if sign_in {
@@ -413,8 +717,10 @@ fn main() -> anyhow::Result<()> {
     let outcome = start_server(&url, extra).and_then(|(server, port)| {
         let outcome = if sign_in {
             signin(port, samples)
+        } else if hall_of_phones {
+            hall(port, &token)
         } else {
-            run(port, &token, entrants, rounds, &system)
+            run(port, &token, entrants, rounds, &system).map(|_| ())
         };
         drop(server);
         outcome
