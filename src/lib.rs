@@ -12,6 +12,7 @@ pub mod db;
 pub mod embedded_pg;
 pub mod http;
 pub mod i18n;
+pub mod metrics;
 pub mod service;
 pub mod startup;
 pub mod vocab;

@@ -212,3 +212,10 @@ pub async fn has_record(db: impl PgExecutor<'_>, game_id: Uuid) -> sqlx::Result<
         .fetch_one(db)
         .await
 }
+
+/// Reports not yet resolved, in every tournament (a gauge of `/metrics`).
+pub async fn pending_count(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
+    sqlx::query_scalar::<_, i64>("select count(*) from result_report where resolved_at is null")
+        .fetch_one(db)
+        .await
+}

@@ -2,18 +2,64 @@
 //! this instance can serve traffic (migrations applied, database reachable).
 
 use super::AppState;
-use axum::extract::State;
+use axum::extract::{MatchedPath, Request, State};
+use axum::http::header::CONTENT_TYPE;
 use axum::http::StatusCode;
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::{Json, Router};
 use serde_json::{json, Value};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// Routes of this module.
 pub fn router() -> Router<AppState> {
     Router::new()
         .route("/healthz", get(show_health))
         .route("/readyz", get(show_readiness))
+        .route("/metrics", get(show_metrics))
+}
+
+/// `GET /metrics`: the Prometheus text exposition ([`crate::metrics`]); the pool and queue
+/// gauges are read now (the queue only when the database answers quickly).
+async fn show_metrics(State(state): State<AppState>) -> Response {
+    let metrics = crate::metrics::metrics();
+    metrics.set_pool(
+        state.db.size(),
+        state.db.num_idle(),
+        state.db.options().get_max_connections(),
+    );
+    let pending = crate::service::reports::pending_count(&state.db);
+    if let Ok(Ok(n)) = tokio::time::timeout(Duration::from_secs(1), pending).await {
+        metrics.set_reports_pending(n);
+    }
+    (
+        [(
+            CONTENT_TYPE,
+            "application/openmetrics-text; version=1.0.0; charset=utf-8",
+        )],
+        metrics.render(),
+    )
+        .into_response()
+}
+
+/// A middleware: counts every answered request and its time by route template
+/// ([`crate::metrics`]).
+pub async fn track(request: Request, next: Next) -> Response {
+    let started = Instant::now();
+    let method = request.method().clone();
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or_else(|| "unmatched".to_string(), |p| p.as_str().to_string());
+    let response = next.run(request).await;
+    crate::metrics::metrics().request(
+        method.as_str(),
+        &route,
+        response.status().as_u16(),
+        started.elapsed(),
+    );
+    response
 }
 
 async fn database_answers(state: &AppState) -> bool {

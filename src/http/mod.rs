@@ -172,6 +172,7 @@ pub fn app(state: AppState) -> Router {
             }),
         )
         .fallback(error::not_found)
+        .layer(axum::middleware::from_fn(health::track))
         .layer(axum::middleware::from_fn_with_state(
             state.live.clone(),
             cache::forget_after_writes,

@@ -601,3 +601,8 @@ mod tests {
         assert_eq!(agreement(&[red, other_result]), Agreement::Disputed);
     }
 }
+
+/// Reports waiting at every desk of the server (for `/metrics`).
+pub async fn pending_count(pool: &PgPool) -> Result<i64> {
+    Ok(db::report::pending_count(pool).await?)
+}

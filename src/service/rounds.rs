@@ -218,7 +218,17 @@ fn run_engine(state: &SectionState, game: &str) -> Result<(RoundPairing, Value)>
             moves_first_naming: game == "banqi",
         }),
     };
-    let outcome = pairing::pair(t, &system).map(|paired| {
+    let started = std::time::Instant::now();
+    let outcome = pairing::pair(t, &system);
+    crate::metrics::metrics().paired(
+        match &system {
+            pairing::System::Dutch(_) => "dutch",
+            pairing::System::Chinese(_) => "chinese",
+            pairing::System::RoundRobin { .. } => "round_robin",
+        },
+        started.elapsed(),
+    );
+    let outcome = outcome.map(|paired| {
         let report = match (&system, paired.report) {
             (pairing::System::Dutch(_), _) => json!({"system": "dutch", "edition": "2025"}),
             (pairing::System::RoundRobin { .. }, _) => json!({"system": "round_robin"}),

@@ -85,3 +85,56 @@ async fn the_browsers_default_icon_path_leads_to_the_site_icon(pool: PgPool) {
     let icon = get(&pool, "/static/favicon.svg").await;
     assert_eq!(icon.status, StatusCode::OK);
 }
+
+#[sqlx::test]
+async fn metrics_parse_as_the_prometheus_text_format(pool: PgPool) {
+    // Some traffic first: a page, an API call, an unknown path.
+    assert_eq!(get(&pool, "/").await.status, StatusCode::OK);
+    get(&pool, "/api/v1/tournaments").await;
+    get(&pool, "/no/such/page").await;
+    let reply = get(&pool, "/metrics").await;
+    assert_eq!(reply.status, StatusCode::OK);
+    assert!(
+        reply.content_type.contains("text"),
+        "{}",
+        reply.content_type
+    );
+    let lines = reply.text.lines().map(|l| Ok(l.to_string()));
+    let scrape = prometheus_parse::Scrape::parse(lines).expect("the Prometheus text format");
+    let value = |name: &str, label: Option<(&str, &str)>| {
+        scrape
+            .samples
+            .iter()
+            .filter(|s| s.metric == name)
+            .filter(|s| label.is_none_or(|(k, v)| s.labels.get(k) == Some(v)))
+            .map(|s| match s.value {
+                prometheus_parse::Value::Counter(v)
+                | prometheus_parse::Value::Gauge(v)
+                | prometheus_parse::Value::Untyped(v) => v,
+                _ => 0.0,
+            })
+            .sum::<f64>()
+    };
+    assert!(value("arbiter_http_requests_total", Some(("route", "/"))) >= 1.0);
+    assert!(
+        value(
+            "arbiter_http_requests_total",
+            Some(("route", "/api/v1/tournaments"))
+        ) >= 1.0
+    );
+    // Unknown paths are counted under one label, never by their own path.
+    assert!(value("arbiter_http_requests_total", Some(("route", "unmatched"))) >= 1.0);
+    assert!(!reply.text.contains("/no/such/page"));
+    // Latency histograms, pool gauges and the desk's queue are there.
+    assert!(scrape
+        .samples
+        .iter()
+        .any(|s| s.metric == "arbiter_http_request_duration_seconds"
+            && matches!(s.value, prometheus_parse::Value::Histogram(_))));
+    assert!(value("arbiter_db_pool_max_connections", None) >= 1.0);
+    assert!(scrape
+        .samples
+        .iter()
+        .any(|s| s.metric == "arbiter_reports_pending"));
+    assert!(scrape.docs.contains_key("arbiter_pairing_duration_seconds"));
+}
