@@ -7,7 +7,7 @@
 //! cargo build --release --bin arbiter --bin bench_event
 //! DATABASE_URL=postgres://… target/release/bench_event [ENTRANTS [ROUNDS [SYSTEM]]]
 //! DATABASE_URL=postgres://… target/release/bench_event signin [SAMPLES]
-//! DATABASE_URL=postgres://… target/release/bench_event hall
+//! DATABASE_URL=postgres://… target/release/bench_event hall     # or: ingest (its last part)
 //! ```
 
 use anyhow::{bail, Context as _};
@@ -663,7 +663,8 @@ fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1).peekable();
     let sign_in = args.peek().is_some_and(|a| a == "signin");
     let hall_of_phones = args.peek().is_some_and(|a| a == "hall");
-    if sign_in || hall_of_phones {
+    let ingest_only = args.peek().is_some_and(|a| a == "ingest");
+    if sign_in || hall_of_phones || ingest_only {
         args.next();
     }
     let samples: usize = if sign_in {
@@ -719,6 +720,8 @@ fn main() -> anyhow::Result<()> {
             signin(port, samples)
         } else if hall_of_phones {
             hall(port, &token)
+        } else if ingest_only {
+            ingest(port, &token)
         } else {
             run(port, &token, entrants, rounds, &system).map(|_| ())
         };

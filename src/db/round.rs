@@ -207,7 +207,7 @@ pub async fn boards_of_section(
 }
 
 /// A board and what is needed to change its result.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BoardContext {
     /// Board id.
     pub board_id: Uuid,
@@ -231,22 +231,22 @@ pub struct BoardContext {
     pub version: Option<i32>,
 }
 
-/// One board with its section and tournament, locking its game row.
+/// One board with its section and tournament; the section's row is locked in share mode, so
+/// results of one section are entered side by side while whatever restructures the section
+/// (pairing, unpairing, publishing, settings: `for update`) waits for them and they for it.
 pub async fn board_context(
     db: impl PgExecutor<'_>,
     board_id: Uuid,
 ) -> sqlx::Result<Option<BoardContext>> {
-    sqlx::query_as!(
-        BoardContext,
-        "select b.board_id, r.round_id, r.number as round, r.status as \"round_status: RoundStatus\", s.section_id, s.tournament_id,
-                g.game_id as \"game_id?\", g.result as \"result?\", g.reported_result as \"reported_result?\",
-                g.version as \"version?\"
+    sqlx::query_as::<_, BoardContext>(
+        "select b.board_id, r.round_id, r.number as round, r.status as round_status, s.section_id,
+                s.tournament_id, g.game_id, g.result, g.reported_result, g.version
          from board b join round r using (round_id) join section s using (section_id)
               left join game g on g.board_id = b.board_id
          where b.board_id = $1
-         for update of s",
-        board_id
+         for share of s",
     )
+    .bind(board_id)
     .fetch_optional(db)
     .await
 }
@@ -316,6 +316,43 @@ pub async fn replace_fouls(
     )
     .execute(&mut *conn)
     .await?;
+    Ok(())
+}
+
+/// Sets a round that has results to `completed` when every game has one, else `published`
+/// (a correction reopens it; a result in a round the arbiters forgot to publish publishes
+/// it), and returns its status. The caller holds the round's settle lock or the section's.
+pub async fn settle_status(
+    conn: &mut sqlx::PgConnection,
+    round_id: Uuid,
+) -> sqlx::Result<Option<RoundStatus>> {
+    let due = sqlx::query_scalar::<_, RoundStatus>(
+        "select case when exists (select 1 from game g join board b using (board_id)
+                                   where b.round_id = $1 and g.result is null)
+                     then 'published' else 'completed' end",
+    )
+    .bind(round_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    // Written only when it changes: a settle that changes nothing writes no WAL.
+    sqlx::query("update round set status = $2 where round_id = $1 and status <> $2")
+        .bind(round_id)
+        .bind(due)
+        .execute(&mut *conn)
+        .await?;
+    sqlx::query_scalar::<_, RoundStatus>("select status from round where round_id = $1")
+        .bind(round_id)
+        .fetch_optional(&mut *conn)
+        .await
+}
+
+/// Takes a round's settle lock for the rest of the transaction (an advisory lock: it writes
+/// nothing, so a settle that changes nothing costs no WAL flush).
+pub async fn lock_settle(conn: &mut sqlx::PgConnection, round_id: Uuid) -> sqlx::Result<()> {
+    sqlx::query("select pg_advisory_xact_lock(hashtextextended($1::text, 7919))")
+        .bind(round_id)
+        .execute(&mut *conn)
+        .await?;
     Ok(())
 }
 

@@ -32,15 +32,40 @@ pub const VERSION_TTL: Duration = Duration::from_millis(1000);
 /// Rendered bodies kept, in bytes (a 1,000-entrant standings page is about 325 KB).
 const PAGE_BYTES: u64 = 64 * 1024 * 1024;
 
-/// A rendered live page.
-pub type Body = Bytes;
+/// A rendered live page, as rendered and gzipped (phones ask for gzip; compressing once per
+/// page version instead of once per request keeps a hall of phones cheap).
+#[derive(Clone)]
+pub struct Body {
+    /// The HTML.
+    pub identity: Bytes,
+    /// The same, gzipped.
+    pub gzip: Bytes,
+}
+
+impl Body {
+    /// Keeps `html` and its gzipped copy.
+    pub fn new(html: Bytes) -> Body {
+        use std::io::Write as _;
+        let mut encoder =
+            flate2::write::GzEncoder::new(Vec::with_capacity(html.len() / 6), Default::default());
+        // Writing into a Vec cannot fail.
+        let gzip = match encoder.write_all(&html).and_then(|()| encoder.finish()) {
+            Ok(bytes) => Bytes::from(bytes),
+            Err(_) => Bytes::new(),
+        };
+        Body {
+            identity: html,
+            gzip,
+        }
+    }
+}
 
 #[derive(Clone)]
 struct BodyWeight;
 
 impl Weighter<String, Body> for BodyWeight {
     fn weight(&self, key: &String, body: &Body) -> u64 {
-        (key.len() + body.len()) as u64
+        (key.len() + body.identity.len() + body.gzip.len()) as u64
     }
 }
 
@@ -183,9 +208,13 @@ mod tests {
             tokio::spawn(async move { cache.page("\"t\"").await.ok() })
         };
         tokio::time::sleep(Duration::from_millis(20)).await;
-        guard.keep(Bytes::from_static(b"<p>page</p>"));
-        let got = waiter.await.unwrap();
-        assert_eq!(got.as_deref(), Some(&b"<p>page</p>"[..]));
+        guard.keep(Body::new(Bytes::from_static(b"<p>page</p>")));
+        let got = waiter.await.unwrap().expect("the body rendered once");
+        assert_eq!(&got.identity[..], b"<p>page</p>");
+        let mut html = String::new();
+        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&got.gzip[..]), &mut html)
+            .unwrap();
+        assert_eq!(html, "<p>page</p>");
         assert!(cache.page("\"t\"").await.is_ok());
     }
 }

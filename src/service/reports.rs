@@ -342,6 +342,9 @@ pub async fn submit(
         accept_in(&mut tx, None, &board, &reports).await?;
     }
     tx.commit().await?;
+    if accepted {
+        rounds::settle_round(pool, board.round_id).await?;
+    }
     let board = db::report::board_by_code(pool, &board.report_code)
         .await?
         .ok_or_else(unknown_code)?;
@@ -470,8 +473,9 @@ pub async fn accept(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<Resu
             "this game's result is already recorded; ask the arbiter to correct it".into(),
         ));
     }
-    let outcome = accept_in(&mut tx, Some(actor), &board, &reports).await?;
+    let mut outcome = accept_in(&mut tx, Some(actor), &board, &reports).await?;
     tx.commit().await?;
+    outcome.round_completed = rounds::settle_round(pool, board.round_id).await?;
     Ok(outcome)
 }
 

@@ -267,6 +267,12 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     let rounds = db::round::list(&mut *tx, section_id).await?;
     if let Some(last) = rounds.last() {
         let open = db::round::open_games(&mut *tx, last.round_id).await?;
+        if open == 0 && last.status != RoundStatus::Completed {
+            // A result's own settle may not have run yet (or its server died right after
+            // the commit): the section is ours alone now, so settle it here.
+            db::round::lock_settle(&mut tx, last.round_id).await?;
+            db::round::settle_status(&mut tx, last.round_id).await?;
+        }
         if open > 0 {
             return Err(Error::Conflict(format!(
                 "round {} still has {open} board(s) without a result; enter them before pairing the next round",
@@ -597,7 +603,7 @@ pub async fn set_result(
         .await?
         .ok_or(Error::NotFound("board"))?;
     access::require(&mut tx, actor, board.tournament_id, Need::Scorer).await?;
-    let outcome = record_result(
+    let mut outcome = record_result(
         &mut tx,
         Some(actor),
         &board,
@@ -613,6 +619,7 @@ pub async fn set_result(
     // Whatever the players reported is settled by the desk's entry.
     db::report::resolve(&mut *tx, board_id, "superseded").await?;
     tx.commit().await?;
+    outcome.round_completed = settle_round(pool, board.round_id).await?;
     Ok(outcome)
 }
 
@@ -680,15 +687,6 @@ pub(crate) async fn record_result(
             "the result was changed meanwhile (version {current}, you sent {current}); reload and try again"
         ))
     })?;
-    let open = db::round::open_games(&mut *tx, board.round_id).await?;
-    let round_completed = open == 0;
-    if round_completed && board.round_status != RoundStatus::Completed {
-        db::round::set_status(&mut *tx, board.round_id, RoundStatus::Completed).await?;
-    } else if !round_completed && board.round_status != RoundStatus::Published {
-        // Reopened by a correction, or the first result of a round the arbiters forgot to
-        // publish: a round being played is public either way.
-        db::round::set_status(&mut *tx, board.round_id, RoundStatus::Published).await?;
-    }
     let action = if stored.result.is_some() {
         "correct_result"
     } else {
@@ -722,8 +720,23 @@ pub(crate) async fn record_result(
         black_fouls,
         message,
         version,
-        round_completed,
+        // Known once the round is settled, after the commit ([`settle_round`]).
+        round_completed: false,
     })
+}
+
+/// Settles a round's status after results were committed: `completed` once every game has a
+/// result, `published` while one is missing (reopened by a correction, or a round the
+/// arbiters forgot to publish). Results of one section are entered side by side (the section
+/// is locked in share mode), so none of them can tell inside its own transaction whether it
+/// was the last; each settles after its commit, under the round's settle lock, when every
+/// result committed before it is visible — the last one to commit completes the round.
+pub(crate) async fn settle_round(pool: &PgPool, round_id: Uuid) -> Result<bool> {
+    let mut tx = pool.begin().await?;
+    db::round::lock_settle(&mut tx, round_id).await?;
+    let status = db::round::settle_status(&mut tx, round_id).await?;
+    tx.commit().await?;
+    Ok(status == Some(RoundStatus::Completed))
 }
 
 /// One board of a manual pairing.

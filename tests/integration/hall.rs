@@ -165,3 +165,103 @@ async fn a_change_on_another_instance_shows_within_the_version_lifetime(pool: Pg
     assert_ne!(etag(&after), etag(&before));
     assert_ne!(after.text, before.text);
 }
+
+#[sqlx::test]
+async fn results_entered_side_by_side_complete_the_round(pool: PgPool) {
+    // Results of one section are entered concurrently (the section is share-locked): the
+    // last of them to commit must still complete the round, every time.
+    let token = token_for(&pool, "chief-hall", "user").await;
+    let (_, section) =
+        tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 3})).await;
+    add_entrants(&pool, &token, &section, 24).await;
+    let router = app(state(&pool));
+    for round in 1..=3 {
+        let view = expect(
+            &call(
+                &pool,
+                "POST",
+                &format!("/api/v1/sections/{section}/rounds"),
+                Some(&token),
+                None,
+            )
+            .await,
+            StatusCode::CREATED,
+        );
+        let boards: Vec<String> = view["boards"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|b| !b["black"].is_null())
+            .map(|b| b["id"].as_str().unwrap().to_string())
+            .collect();
+        assert_eq!(boards.len(), 12);
+        let desks: Vec<_> = boards
+            .into_iter()
+            .enumerate()
+            .map(|(i, board)| {
+                let router = router.clone();
+                let token = token.clone();
+                tokio::spawn(async move {
+                    let result = ["red_wins", "draw", "black_wins"][i % 3];
+                    enter(&router, &token, &board, result).await;
+                })
+            })
+            .collect();
+        for desk in desks {
+            desk.await.unwrap();
+        }
+        let status: String = sqlx::query_scalar(
+            "select r.status from round r where r.section_id = $1::uuid and r.number = $2",
+        )
+        .bind(&section)
+        .bind(round)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+        assert_eq!(status, "completed", "round {round}");
+    }
+}
+
+#[sqlx::test]
+async fn phones_that_take_gzip_get_it_with_a_tag_of_its_own(pool: PgPool) {
+    let (_, section, _) = event(&pool).await;
+    let router = app(state(&pool));
+    let path = format!("/s/{section}/standings");
+    let plain = fetch(&router, &path, &[]).await;
+    let zipped = fetch(&router, &path, &[("accept-encoding", "gzip, deflate, br")]).await;
+    assert_eq!(zipped.status, StatusCode::OK);
+    assert_eq!(zipped.headers.get("content-encoding").unwrap(), "gzip");
+    assert!(zipped
+        .headers
+        .get("vary")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .contains("Accept-Encoding"));
+    assert_ne!(etag(&zipped), etag(&plain));
+    let response = router
+        .clone()
+        .oneshot(
+            Request::get(&path)
+                .header("accept-encoding", "gzip")
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    let bytes = response.into_body().collect().await.unwrap().to_bytes();
+    let mut html = String::new();
+    std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&bytes[..]), &mut html)
+        .unwrap();
+    assert_eq!(html, plain.text, "the same page, compressed");
+    // Either tag answers a poll.
+    for tag in [etag(&plain), etag(&zipped)] {
+        let poll = fetch(
+            &router,
+            &path,
+            &[("if-none-match", &tag), ("accept-encoding", "gzip")],
+        )
+        .await;
+        assert_eq!(poll.status, StatusCode::NOT_MODIFIED);
+    }
+}

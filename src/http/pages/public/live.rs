@@ -10,10 +10,12 @@
 //! visitor shares one tag per page version, proxies may keep it for a few seconds, and the
 //! rendered body is kept under its tag ([`crate::http::cache`]).
 
+use crate::http::cache::Body;
 use crate::http::page::PageCtx;
 use crate::http::AppState;
-use axum::body::Bytes;
-use axum::http::header::{CACHE_CONTROL, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY};
+use axum::http::header::{
+    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
+};
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use rand_core::RngCore as _;
@@ -71,10 +73,13 @@ fn matches(headers: &HeaderMap, tag: &str) -> bool {
 const SHARED: &str = "public, max-age=2, s-maxage=5, stale-while-revalidate=30";
 /// `Cache-Control` of a signed-in visitor's page (it carries their name and CSRF token).
 const PRIVATE: &str = "private, no-cache";
+/// What a shared page depends on besides its URL.
+const VARY_ON: &str = "Accept-Encoding, Accept-Language, Cookie";
 
 /// Serves a live section page: `304 Not Modified` when the visitor's copy is current, else
 /// `render`'s page with its `ETag` (for anonymous visitors, the body rendered once for this
-/// tag). A failed version lookup only costs the shortcuts.
+/// tag, gzipped when the visitor accepts it). A failed version lookup only costs the
+/// shortcuts.
 pub async fn serve<F, Fut>(
     state: &AppState,
     section_id: Uuid,
@@ -87,27 +92,30 @@ where
     Fut: Future<Output = Result<Response, crate::http::error::PageError>>,
 {
     let tag = match tag(state, section_id, &ctx).await {
-        Ok(tag) => HeaderValue::from_str(&tag).ok(),
+        Ok(tag) => tag,
         Err(err) => {
             tracing::warn!(%err, "live page version unavailable");
-            None
+            return render(ctx).await.into_response();
         }
     };
     let shared = ctx.user.is_none();
     let cache_control = HeaderValue::from_static(if shared { SHARED } else { PRIVATE });
-    let Some(tag) = tag else {
+    let gzip = shared && accepts_gzip(headers);
+    // The gzipped representation has a tag of its own (RFC 9110 §8.8.3); either answers a poll.
+    let sent_tag = if gzip { gzip_tag(&tag) } else { tag.clone() };
+    let Ok(sent_tag) = HeaderValue::from_str(&sent_tag) else {
         return render(ctx).await.into_response();
     };
-    if matches(headers, tag.to_str().unwrap_or_default()) {
+    if matches(headers, &tag) || matches(headers, &gzip_tag(&tag)) {
         return (
             StatusCode::NOT_MODIFIED,
-            [(ETAG, tag), (CACHE_CONTROL, cache_control)],
+            [(ETAG, sent_tag), (CACHE_CONTROL, cache_control)],
         )
             .into_response();
     }
     let guard = if shared {
-        match state.live.page(tag.to_str().unwrap_or_default()).await {
-            Ok(body) => return page_response(body, tag, cache_control),
+        match state.live.page(&tag).await {
+            Ok(body) => return page_response(&body, gzip, sent_tag, cache_control),
             Err(guard) => Some(guard),
         }
     } else {
@@ -118,20 +126,16 @@ where
         return response;
     }
     let (mut parts, body) = response.into_parts();
-    parts.headers.insert(ETAG, tag);
-    parts.headers.insert(CACHE_CONTROL, cache_control);
-    if shared {
-        parts
-            .headers
-            .insert(VARY, HeaderValue::from_static(VARY_ON));
-    }
     let Some(guard) = guard else {
+        parts.headers.insert(ETAG, sent_tag);
+        parts.headers.insert(CACHE_CONTROL, cache_control);
         return Response::from_parts(parts, body);
     };
     match axum::body::to_bytes(body, usize::MAX).await {
-        Ok(bytes) => {
-            guard.keep(bytes.clone());
-            Response::from_parts(parts, axum::body::Body::from(bytes))
+        Ok(html) => {
+            let body = Body::new(html);
+            guard.keep(body.clone());
+            page_response(&body, gzip, sent_tag, cache_control)
         }
         Err(err) => crate::http::error::PageError::from_service(
             crate::service::Error::Internal(format!("reading a rendered page: {err}")),
@@ -141,11 +145,37 @@ where
     }
 }
 
-/// What a shared page depends on besides its URL: the language preferences.
-const VARY_ON: &str = "Accept-Language, Cookie";
+/// The tag of the gzipped representation.
+fn gzip_tag(tag: &str) -> String {
+    format!("{}-gz\"", tag.trim_end_matches('"'))
+}
 
-fn page_response(body: Bytes, tag: HeaderValue, cache_control: HeaderValue) -> Response {
-    (
+/// Whether `Accept-Encoding` takes gzip (not refused with `q=0`).
+fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or("");
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
+fn page_response(
+    body: &Body,
+    gzip: bool,
+    tag: HeaderValue,
+    cache_control: HeaderValue,
+) -> Response {
+    let mut response = (
         StatusCode::OK,
         [
             (
@@ -156,9 +186,18 @@ fn page_response(body: Bytes, tag: HeaderValue, cache_control: HeaderValue) -> R
             (CACHE_CONTROL, cache_control),
             (VARY, HeaderValue::from_static(VARY_ON)),
         ],
-        body,
     )
-        .into_response()
+        .into_response();
+    let bytes = if gzip && !body.gzip.is_empty() {
+        response
+            .headers_mut()
+            .insert(CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        body.gzip.clone()
+    } else {
+        body.identity.clone()
+    };
+    *response.body_mut() = axum::body::Body::from(bytes);
+    response
 }
 
 #[cfg(test)]
@@ -174,5 +213,21 @@ mod tests {
         assert!(!matches(&headers, "\"ab\""));
         headers.insert(IF_NONE_MATCH, HeaderValue::from_static("*"));
         assert!(matches(&headers, "\"anything\""));
+    }
+
+    #[test]
+    fn gzip_is_taken_unless_refused() {
+        let with = |value: &'static str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(ACCEPT_ENCODING, HeaderValue::from_static(value));
+            accepts_gzip(&headers)
+        };
+        assert!(with("gzip, deflate, br"));
+        assert!(with("br;q=1.0, GZIP;q=0.5"));
+        assert!(with("*"));
+        assert!(!with("gzip;q=0"));
+        assert!(!with("br"));
+        assert!(!accepts_gzip(&HeaderMap::new()));
+        assert_eq!(gzip_tag("\"abc\""), "\"abc-gz\"");
     }
 }
