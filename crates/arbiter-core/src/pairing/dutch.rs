@@ -1155,10 +1155,15 @@ impl Context {
                     }
                 }
             }
+            // Row by row (the bracket's vertices ascend): the sparse matcher merges each row
+            // into its list in one pass.
+            let mut row: Vec<(usize, Option<W<L>>)> = Vec::with_capacity(size);
             for larger in group_begin..size {
-                for smaller in 0..larger {
-                    m.set_weight(bracket[larger], bracket[smaller], base.get(larger, smaller));
-                }
+                row.clear();
+                row.extend(
+                    (0..larger).map(|smaller| (bracket[smaller], base.get(larger, smaller))),
+                );
+                m.set_row(bracket[larger], &row);
             }
             let in_bracket = |x: usize| x >= group_begin_vertex && x < next_begin_vertex;
             // Remainder weight: base plus the exchange-order addend.
@@ -1349,13 +1354,15 @@ impl Context {
             // Fix the S1'/S2' split and restore the base weights.
             for (pj, &pi) in remainder.iter().enumerate() {
                 let pv = bracket[pi];
+                row.clear();
                 for &oi in &remainder[pj + 1..] {
                     let ov = bracket[oi];
                     if is_exchanged_down(&m, pv) || is_up(&m, ov) {
                         base.clear(oi, pi);
                     }
-                    m.set_weight(pv, ov, base.get(oi, pi));
+                    row.push((ov, base.get(oi, pi)));
                 }
+                m.set_row(pv, &row);
             }
             // Stage 4: pair each S1' player with the highest-ranked possible partner.
             for &pi in &remainder {

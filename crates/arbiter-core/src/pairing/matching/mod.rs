@@ -71,6 +71,13 @@ pub trait PersistentMatcher<'a, W: MatchWeight> {
     fn set_defaults(&mut self, potential: Vec<W>, default: DefaultWeight<'a, W>);
     /// See [`Matcher::set_weight`].
     fn set_weight(&mut self, u: usize, v: usize, weight: Option<W>);
+    /// `set_weight(u, v, weight)` for each `(v, weight)` of `row` in turn (`v` ascending;
+    /// see [`SparseMatcher::set_row`]).
+    fn set_row(&mut self, u: usize, row: &[(usize, Option<W>)]) {
+        for &(v, weight) in row {
+            self.set_weight(u, v, weight);
+        }
+    }
     /// See [`Matcher::fix_pair`].
     fn fix_pair(&mut self, u: usize, v: usize);
     /// See [`Matcher::solve`].
@@ -133,6 +140,9 @@ impl<'a, W: MatchWeight + std::hash::Hash> PersistentMatcher<'a, W> for SparseMa
     }
     fn set_weight(&mut self, u: usize, v: usize, weight: Option<W>) {
         SparseMatcher::set_weight(self, u, v, weight);
+    }
+    fn set_row(&mut self, u: usize, row: &[(usize, Option<W>)]) {
+        SparseMatcher::set_row(self, u, row);
     }
     fn fix_pair(&mut self, u: usize, v: usize) {
         SparseMatcher::fix_pair(self, u, v);
