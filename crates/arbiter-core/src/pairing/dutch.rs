@@ -34,7 +34,12 @@
 //! repaired. The result is an optimum of the same dense weights, so the pairing is the
 //! same: [`pair_dense`] keeps the dense matcher as the reference, and a property test
 //! compares the two. Memory is the brackets' pairs (4 bytes each in the engine, about 30
-//! in the matcher) instead of `n²` wide weights.
+//! in the matcher) instead of `n²` wide weights. A bracket's pairs are handed to the
+//! matcher row by row (`PersistentMatcher::set_row`: one merge per row instead of a search
+//! of two long lists per pair), at the bracket's start and when the exchanges' weights are
+//! restored. Still, every bracket after round 1 stores all its pairs, and its first solve
+//! scans them: certifying by classes of players (a pair's weight is a term per pair of
+//! classes, as `pair_with` computes it) instead of pair by pair is the next step.
 //!
 //! A first round (every player with the same colour and float history) goes further
 //! (`dutch/lazy.rs`): no pair of a bracket is stored either. Each stage changes a bracket's

@@ -18,6 +18,17 @@
 //! Weights are interned: each edge stores a 32-bit index into a table of distinct weights
 //! (the Dutch weights of a bracket take few distinct values), so an edge costs about 30
 //! bytes whatever the weight's width.
+//!
+//! Bulk changes (issue #19): a big bracket sets millions of pairs between two solves, and
+//! each pair touches two long adjacency lists that are not in the cache. So
+//! [`SparseMatcher::set_weight`] searches only the list of the end it shares with the
+//! previous call (a row or a column of pairs set in turn) and defers the other end's copied
+//! weight id until the solver reads the lists; [`SparseMatcher::set_row`] merges a whole
+//! row into its list in one pass; an entry for a new edge is put in place from the list's
+//! end. In the solver, a new blossom's best edges are read from the adjacency entries
+//! (neighbour and weight id, no random load per edge) and a dual update visits only the
+//! vertices labelled in the stage. None of this changes a state after any call, so the
+//! decisions are the same.
 
 use super::{MatchWeight, NONE};
 use std::collections::HashMap;
@@ -350,14 +361,20 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
 
     /// Puts the entry `(b, endpoint p, weight id)` in its place in a sorted list.
     fn insert_entry(list: &mut Vec<(u32, u32, u32)>, b: usize, p: usize, wid: u32) {
-        // Mostly an append (a bracket's pairs are set in vertex order): no binary search
-        // over a long list that is not in the cache.
-        if list.last().is_none_or(|e| (e.0 as usize) < b) {
-            list.push((b as u32, p as u32, wid));
-        } else {
-            let at = list.partition_point(|e| (e.0 as usize) < b);
-            list.insert(at, (b as u32, p as u32, wid));
+        // Mostly an append or nearly (a bracket's pairs are set in vertex order; a few
+        // entries for later vertices, such as the window's, may follow): the place is
+        // looked for from the end, which touches only the list's last cache lines, and by
+        // a binary search over the long list (a cache miss per step) only after that.
+        let mut at = list.len();
+        let mut steps = 0;
+        while at > 0 && (list[at - 1].0 as usize) > b && steps < 32 {
+            at -= 1;
+            steps += 1;
         }
+        if at > 0 && (list[at - 1].0 as usize) > b {
+            at = list[..at].partition_point(|e| (e.0 as usize) < b);
+        }
+        list.insert(at, (b as u32, p as u32, wid));
     }
 
     fn mark(&mut self, v: usize) {
