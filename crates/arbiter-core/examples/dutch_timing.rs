@@ -35,6 +35,12 @@
 //! 0.21 s at 1,000 (21 MB), 0.62 / 1.01 / 1.14 s at 2,000 (62 MB), 5.16 / 8.80 / 8.33 s at
 //! 5,000 (318 MB); rounds 2 / 5 at 10,000 took 39.0 / 41.1 s (1.24 GB).
 //!
+//! After the row-by-row bracket setup, the deferred copies and the solver's cheaper blossom
+//! scans and dual updates (issue #19; 2 Dec 2026, load average 6 to 9): rounds 2 / 5 / 9
+//! took 0.26 / 0.28 / 0.27 s at 1,000 (23 MB), 5.77 / 8.45 / 7.84 s at 5,000 (360 MB;
+//! main 9.15 s for round 2 side by side); rounds 2 / 5 / 9 at 10,000 took 48.0 / 39.2 /
+//! 47.5 s (1.36 GB). Figures and the targets not met are in the README.
+//!
 //! Before the per-stage tight matching and the solve skipping of stage 4 (same machine,
 //! same day): 2,000 entrants about 10 s CPU for rounds 2 and 3; 5,000 entrants 53 s CPU for
 //! round 2 alone (one bracket's first solve took 45 s), 10–16 s for round 1. An older note

@@ -34,7 +34,12 @@
 //! repaired. The result is an optimum of the same dense weights, so the pairing is the
 //! same: [`pair_dense`] keeps the dense matcher as the reference, and a property test
 //! compares the two. Memory is the brackets' pairs (4 bytes each in the engine, about 30
-//! in the matcher) instead of `n²` wide weights.
+//! in the matcher) instead of `n²` wide weights. A bracket's pairs are handed to the
+//! matcher row by row (`PersistentMatcher::set_row`: one merge per row instead of a search
+//! of two long lists per pair), at the bracket's start and when the exchanges' weights are
+//! restored. Still, every bracket after round 1 stores all its pairs, and its first solve
+//! scans them: certifying by classes of players (a pair's weight is a term per pair of
+//! classes, as `pair_with` computes it) instead of pair by pair is the next step.
 //!
 //! A first round (every player with the same colour and float history) goes further
 //! (`dutch/lazy.rs`): no pair of a bracket is stored either. Each stage changes a bracket's
@@ -1155,10 +1160,15 @@ impl Context {
                     }
                 }
             }
+            // Row by row (the bracket's vertices ascend): the sparse matcher merges each row
+            // into its list in one pass.
+            let mut row: Vec<(usize, Option<W<L>>)> = Vec::with_capacity(size);
             for larger in group_begin..size {
-                for smaller in 0..larger {
-                    m.set_weight(bracket[larger], bracket[smaller], base.get(larger, smaller));
-                }
+                row.clear();
+                row.extend(
+                    (0..larger).map(|smaller| (bracket[smaller], base.get(larger, smaller))),
+                );
+                m.set_row(bracket[larger], &row);
             }
             let in_bracket = |x: usize| x >= group_begin_vertex && x < next_begin_vertex;
             // Remainder weight: base plus the exchange-order addend.
@@ -1349,13 +1359,15 @@ impl Context {
             // Fix the S1'/S2' split and restore the base weights.
             for (pj, &pi) in remainder.iter().enumerate() {
                 let pv = bracket[pi];
+                row.clear();
                 for &oi in &remainder[pj + 1..] {
                     let ov = bracket[oi];
                     if is_exchanged_down(&m, pv) || is_up(&m, ov) {
                         base.clear(oi, pi);
                     }
-                    m.set_weight(pv, ov, base.get(oi, pi));
+                    row.push((ov, base.get(oi, pi)));
                 }
+                m.set_row(pv, &row);
             }
             // Stage 4: pair each S1' player with the highest-ranked possible partner.
             for &pi in &remainder {

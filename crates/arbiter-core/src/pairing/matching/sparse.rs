@@ -18,6 +18,17 @@
 //! Weights are interned: each edge stores a 32-bit index into a table of distinct weights
 //! (the Dutch weights of a bracket take few distinct values), so an edge costs about 30
 //! bytes whatever the weight's width.
+//!
+//! Bulk changes (issue #19): a big bracket sets millions of pairs between two solves, and
+//! each pair touches two long adjacency lists that are not in the cache. So
+//! [`SparseMatcher::set_weight`] searches only the list of the end it shares with the
+//! previous call (a row or a column of pairs set in turn) and defers the other end's copied
+//! weight id until the solver reads the lists; [`SparseMatcher::set_row`] merges a whole
+//! row into its list in one pass; an entry for a new edge is put in place from the list's
+//! end. In the solver, a new blossom's best edges are read from the adjacency entries
+//! (neighbour and weight id, no random load per edge) and a dual update visits only the
+//! vertices labelled in the stage. None of this changes a state after any call, so the
+//! decisions are the same.
 
 use super::{MatchWeight, NONE};
 use std::collections::HashMap;
@@ -28,6 +39,10 @@ pub type DefaultWeight<'a, W> = Box<dyn Fn(usize, usize) -> Option<W> + 'a>;
 
 /// How many default neighbours (the next ones in vertex order) each vertex gets stored.
 const WINDOW: usize = 12;
+
+/// How many stale copied weight ids are kept before they are copied (8 bytes each): a
+/// bracket's bulk change of weights touches millions of pairs at 10,000 entrants.
+const STALE_LIMIT: usize = 1 << 20;
 
 /// A sparse graph with a persistent maximum-weight maximum-cardinality matching that is
 /// certified optimal for the dense graph it stands for (see the module docs).
@@ -66,6 +81,17 @@ struct Edges<W> {
     pinned: Vec<bool>,
     /// Per vertex: dead entries in `adj` whose other end is fixed (compacted lazily).
     dead: Vec<u32>,
+    /// Entries `(vertex, neighbour)` whose copied weight id is stale: [`SparseMatcher::
+    /// set_weight`] updates the copy in one end's list at once and leaves the other end's
+    /// to [`Edges::flush`] (before the solver reads the lists), because finding the entry
+    /// in a second, long list that is not in the cache was a fifth of a big bracket's time.
+    stale: Vec<(u32, u32)>,
+    /// Per vertex: scratch count of its entries in `stale` (zero between flushes).
+    stale_count: Vec<u32>,
+    /// The pair of the last [`SparseMatcher::set_weight`]: the engine's loops set a row or
+    /// a column of pairs in turn, so searching the list of the end shared with it hits the
+    /// cache.
+    hot: (usize, usize),
     /// Distinct doubled weights and their approximations.
     table: Vec<W>,
     hi2: Vec<i64>,
@@ -121,13 +147,6 @@ impl<W: MatchWeight + Hash> Edges<W> {
         }
     }
 
-    /// The edge `{u, v}` (live or not) and its positions in `u`'s and `v`'s lists.
-    fn find_at(&self, u: usize, v: usize) -> Option<(usize, usize, usize)> {
-        let iu = locate(&self.adj[u], v as u32)?;
-        let iv = locate(&self.adj[v], u as u32)?;
-        Some(((self.adj[u][iu].1 >> 1) as usize, iu, iv))
-    }
-
     /// Copies every edge's weight id into the lists again and forgets the pinned vertices
     /// (for an edge to a fixed vertex that comes back to life, which the Dutch engine never
     /// asks for).
@@ -146,6 +165,44 @@ impl<W: MatchWeight + Hash> Edges<W> {
                 e.2 = if self.live[k] { self.wid[k] } else { DEAD };
             }
         }
+        self.stale.clear();
+    }
+
+    /// Copies the weight ids of the [`Edges::stale`] entries into the lists: a vertex with
+    /// many stale entries gets its whole list copied again in one sequential sweep, the
+    /// others are looked up one by one. Copying an entry again is harmless (the copy is
+    /// always taken from the edge arrays), so the sweep may touch entries that were not
+    /// stale.
+    fn flush(&mut self) {
+        if self.stale.is_empty() {
+            return;
+        }
+        for &(x, _) in &self.stale {
+            self.stale_count[x as usize] += 1;
+        }
+        for i in 0..self.stale.len() {
+            let (x, b) = self.stale[i];
+            let x = x as usize;
+            let count = self.stale_count[x];
+            if count == 0 {
+                continue; // swept already
+            }
+            let list = &mut self.adj[x];
+            if count as usize * 8 >= list.len() {
+                for e in list.iter_mut() {
+                    let k = (e.1 >> 1) as usize;
+                    e.2 = if self.live[k] { self.wid[k] } else { DEAD };
+                }
+                self.stale_count[x] = 0;
+            } else if let Some(at) = locate(list, b) {
+                let k = (list[at].1 >> 1) as usize;
+                list[at].2 = if self.live[k] { self.wid[k] } else { DEAD };
+            }
+        }
+        for &(x, _) in &self.stale {
+            self.stale_count[x as usize] = 0;
+        }
+        self.stale.clear();
     }
 
     fn intern(&mut self, w2: W) -> u32 {
@@ -217,6 +274,9 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             adj: vec![Vec::new(); m],
             pinned: vec![false; m],
             dead: vec![0; m],
+            stale: Vec::new(),
+            stale_count: vec![0; m],
+            hot: (usize::MAX, usize::MAX),
             table: Vec::new(),
             hi2: Vec::new(),
             index: super::WeightMap::default(),
@@ -272,6 +332,23 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         wid: u32,
         explicit: bool,
     ) -> usize {
+        let k = Self::new_edge(g, st, u, v, wid, explicit);
+        // The entry in u's list holds the endpoint at v (2k + 1), and vice versa.
+        Self::insert_entry(&mut g.adj[u], v, 2 * k + 1, wid);
+        Self::insert_entry(&mut g.adj[v], u, 2 * k, wid);
+        k
+    }
+
+    /// Appends edge `{u, v}` (endpoint `2k` at `u`, `2k + 1` at `v`) to the edge arrays
+    /// only; returns `k`.
+    fn new_edge(
+        g: &mut Edges<W>,
+        st: &mut State<W>,
+        u: usize,
+        v: usize,
+        wid: u32,
+        explicit: bool,
+    ) -> usize {
         let k = g.wid.len();
         g.wid.push(wid);
         g.live.push(true);
@@ -279,19 +356,25 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         st.ends.push(u as u32);
         st.ends.push(v as u32);
         st.allowedge.push(false);
-        // The entry in u's list holds the endpoint at v (2k + 1), and vice versa.
-        for (a, b, p) in [(u, v, 2 * k + 1), (v, u, 2 * k)] {
-            let list = &mut g.adj[a];
-            // Mostly an append (a bracket's pairs are set in vertex order): no binary search
-            // over a long list that is not in the cache.
-            if list.last().is_none_or(|e| (e.0 as usize) < b) {
-                list.push((b as u32, p as u32, wid));
-            } else {
-                let at = list.partition_point(|e| (e.0 as usize) < b);
-                list.insert(at, (b as u32, p as u32, wid));
-            }
-        }
         k
+    }
+
+    /// Puts the entry `(b, endpoint p, weight id)` in its place in a sorted list.
+    fn insert_entry(list: &mut Vec<(u32, u32, u32)>, b: usize, p: usize, wid: u32) {
+        // Mostly an append or nearly (a bracket's pairs are set in vertex order; a few
+        // entries for later vertices, such as the window's, may follow): the place is
+        // looked for from the end, which touches only the list's last cache lines, and by
+        // a binary search over the long list (a cache miss per step) only after that.
+        let mut at = list.len();
+        let mut steps = 0;
+        while at > 0 && (list[at - 1].0 as usize) > b && steps < 32 {
+            at -= 1;
+            steps += 1;
+        }
+        if at > 0 && (list[at - 1].0 as usize) > b {
+            at = list[..at].partition_point(|e| (e.0 as usize) < b);
+        }
+        list.insert(at, (b as u32, p as u32, wid));
     }
 
     fn mark(&mut self, v: usize) {
@@ -354,20 +437,32 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         if weight.is_some() && (self.g.pinned[u] || self.g.pinned[v]) {
             self.g.unpin_all();
         }
-        match (self.g.find_at(u, v), weight) {
-            (Some((k, iu, iv)), Some(w)) => {
+        // Search the list of the end shared with the last call (a row or a column of pairs
+        // set in turn), else `u`'s; the other end's copy is deferred.
+        let (hu, hv) = self.g.hot;
+        let (a, b) = if u != hu && u != hv && (v == hu || v == hv) {
+            (v, u)
+        } else {
+            (u, v)
+        };
+        self.g.hot = (u, v);
+        let found = locate(&self.g.adj[a], b as u32);
+        match (found, weight) {
+            (Some(ia), Some(w)) => {
+                let k = (self.g.adj[a][ia].1 >> 1) as usize;
                 let id = self.g.intern(w.double());
                 self.g.wid[k] = id;
                 self.g.live[k] = true;
                 self.g.explicit[k] = true;
-                self.g.adj[u][iu].2 = id;
-                self.g.adj[v][iv].2 = id;
+                self.g.adj[a][ia].2 = id;
+                self.defer(b, a);
             }
-            (Some((k, iu, iv)), None) => {
+            (Some(ia), None) => {
+                let k = (self.g.adj[a][ia].1 >> 1) as usize;
                 self.g.live[k] = false;
                 self.g.explicit[k] = true;
-                self.g.adj[u][iu].2 = DEAD;
-                self.g.adj[v][iv].2 = DEAD;
+                self.g.adj[a][ia].2 = DEAD;
+                self.defer(b, a);
             }
             (None, Some(w)) => {
                 let wid = self.g.intern(w.double());
@@ -385,6 +480,92 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             }
         }
         self.mark(u);
+    }
+
+    /// [`SparseMatcher::set_weight`] of `(u, v, weight)` for each `(v, weight)` of `row`, in
+    /// that order (`v` strictly ascending): the same edges, weights, ids and repairs, but
+    /// `u`'s list is merged with the row in one pass instead of being searched and grown
+    /// entry by entry (a bracket's first pass sets all its pairs this way).
+    ///
+    /// # Panics
+    /// Panics when `u` or a `v` is out of range, `v == u`, or the row is not ascending.
+    pub fn set_row(&mut self, u: usize, row: &[(usize, Option<W>)]) {
+        assert!(u < self.n, "bad vertex {u}");
+        if row
+            .iter()
+            .any(|&(v, w)| w.is_some() && (self.g.pinned[u] || self.g.pinned[v]))
+        {
+            self.g.unpin_all();
+        }
+        let old = std::mem::take(&mut self.g.adj[u]);
+        let mut merged = Vec::with_capacity(old.len() + row.len());
+        let mut i = 0;
+        let mut marked = false;
+        let mut last: Option<usize> = None;
+        for &(v, weight) in row {
+            assert!(u != v && v < self.n, "bad edge {u}-{v}");
+            assert!(last.is_none_or(|l| l < v), "row not ascending at {v}");
+            last = Some(v);
+            while i < old.len() && (old[i].0 as usize) < v {
+                merged.push(old[i]);
+                i += 1;
+            }
+            if i < old.len() && old[i].0 as usize == v {
+                let mut e = old[i];
+                i += 1;
+                let k = (e.1 >> 1) as usize;
+                match weight {
+                    Some(w) => {
+                        let id = self.g.intern(w.double());
+                        self.g.wid[k] = id;
+                        self.g.live[k] = true;
+                        e.2 = id;
+                    }
+                    None => {
+                        self.g.live[k] = false;
+                        e.2 = DEAD;
+                    }
+                }
+                self.g.explicit[k] = true;
+                merged.push(e);
+                // Not `defer`: a flush now would miss `u`'s list, which is taken.
+                self.g.stale.push((v as u32, u as u32));
+                marked = true;
+                continue;
+            }
+            let (wid, live) = match weight {
+                Some(w) => (self.g.intern(w.double()), true),
+                None => {
+                    if self.fixed[u] || self.fixed[v] || (self.default)(u, v).is_none() {
+                        continue;
+                    }
+                    // Remember the removal, or certification would bring the default back.
+                    (self.g.intern(W::ZERO), false)
+                }
+            };
+            let k = Self::new_edge(&mut self.g, &mut self.st, u, v, wid, true);
+            self.g.live[k] = live;
+            let copy = if live { wid } else { DEAD };
+            merged.push((v as u32, (2 * k + 1) as u32, copy));
+            Self::insert_entry(&mut self.g.adj[v], u, 2 * k, copy);
+            marked = true;
+        }
+        merged.extend_from_slice(&old[i..]);
+        self.g.adj[u] = merged;
+        if marked {
+            self.mark(u);
+        }
+        if self.g.stale.len() >= STALE_LIMIT {
+            self.g.flush();
+        }
+    }
+
+    /// Notes that the entry of `x`'s list for neighbour `b` has a stale weight id.
+    fn defer(&mut self, x: usize, b: usize) {
+        self.g.stale.push((x as u32, b as u32));
+        if self.g.stale.len() >= STALE_LIMIT {
+            self.g.flush();
+        }
     }
 
     /// The weight of edge `{u, v}`, if it exists (explicit or default).
@@ -649,6 +830,8 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     }
 
     fn solve_stored(&mut self) {
+        // The solver reads the copied weight ids.
+        self.g.flush();
         if self.fresh {
             self.st.reset();
             let floors: Vec<Option<W>> = (0..self.m)
@@ -951,6 +1134,14 @@ struct State<W> {
     allowedge: Vec<bool>,
     allowed_list: Vec<usize>,
     queue: Vec<usize>,
+    /// The vertices labelled in this stage of [`State::run`] (each once; a superset of
+    /// those whose outer blossom is labelled now, as an expanded blossom's leaves stay),
+    /// so that a dual update visits them instead of all `n` vertices: with a big bracket's
+    /// many stages that loop was a tenth of the solve.
+    touched: Vec<usize>,
+    /// Per vertex: the stage in which it was last put in `touched`.
+    touched_stage: Vec<u64>,
+    stage: u64,
 }
 
 impl<W: MatchWeight> State<W> {
@@ -979,6 +1170,19 @@ impl<W: MatchWeight> State<W> {
             allowedge: Vec::new(),
             allowed_list: Vec::new(),
             queue: Vec::new(),
+            touched: Vec::new(),
+            touched_stage: vec![0; n],
+            stage: 0,
+        }
+    }
+
+    /// Puts each of `leaves` (labelled now) in `touched`, unless it is there already.
+    fn touch(&mut self, leaves: &[usize]) {
+        for &v in leaves {
+            if self.touched_stage[v] != self.stage {
+                self.touched_stage[v] = self.stage;
+                self.touched.push(v);
+            }
         }
     }
 
@@ -1099,10 +1303,14 @@ impl<W: MatchWeight> State<W> {
             self.bestedge[b] = NONE;
             if t == 1 {
                 let mut q = std::mem::take(&mut self.queue);
+                let from = q.len();
                 self.leaves(b, &mut q);
+                self.touch(&q[from..]);
                 self.queue = q;
                 return;
             }
+            let leaves = self.leaves_of(b);
+            self.touch(&leaves);
             let base = self.blossombase[b];
             let mb = self.mate[base];
             w = self.endpoint(mb);
@@ -1190,19 +1398,34 @@ impl<W: MatchWeight> State<W> {
         // Best edge per neighbouring S-blossom, found by scanning the sub-blossoms' lists.
         let mut best_to: HashMap<usize, (usize, W)> = HashMap::new();
         for &sub in &path {
-            let lists: Vec<usize> = match self.blossombestedges[sub].take() {
-                Some(list) => list,
-                None => {
-                    let mut list = Vec::new();
-                    for leaf in self.leaves_of(sub) {
-                        for &(w, p, id) in &g.adj[leaf] {
-                            if g.alive(leaf, w, id) {
-                                list.push(p as usize);
+            let Some(lists) = self.blossombestedges[sub].take() else {
+                // A vertex or a blossom without its list: its leaves' edges, read from the
+                // adjacency entries, which hold the neighbour (the end outside `b` when
+                // it is outside) and a copy of the weight id, instead of the endpoint
+                // and weight arrays (a random load per edge: this was a third of the
+                // solver's time in a big bracket's first solve).
+                for leaf in self.leaves_of(sub) {
+                    for &(w, p, id) in &g.adj[leaf] {
+                        if !g.alive(leaf, w, id) {
+                            continue;
+                        }
+                        let (j, q) = (w as usize, p as usize);
+                        let bj = self.inblossom[j];
+                        if bj != b && self.label[bj] == 1 {
+                            let sq = self.dualvar[leaf]
+                                .add(self.dualvar[j])
+                                .sub(g.table[id as usize]);
+                            match best_to.get(&bj) {
+                                Some(&(_, s)) if s <= sq => {}
+                                _ => {
+                                    best_to.insert(bj, (q, sq));
+                                }
                             }
                         }
                     }
-                    list
                 }
+                self.bestedge[sub] = NONE;
+                continue;
             };
             for p in lists {
                 // `q`: the end outside `b`.
@@ -1429,6 +1652,8 @@ impl<W: MatchWeight> State<W> {
             }
             self.queue.clear();
             self.epoch += 1;
+            self.stage += 1;
+            self.touched.clear();
             self.approximate_duals();
             let mut any_free = false;
             for v in 0..n {
@@ -1565,7 +1790,8 @@ impl<W: MatchWeight> State<W> {
                     delta = if m > W::ZERO { m } else { W::ZERO };
                 }
                 self.epoch += 1;
-                for v in 0..n {
+                for i in 0..self.touched.len() {
+                    let v = self.touched[i];
                     match self.label[self.inblossom[v]] {
                         1 => self.dualvar[v] = self.dualvar[v].sub(delta),
                         2 => self.dualvar[v] = self.dualvar[v].add(delta),
