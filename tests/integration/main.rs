@@ -12,6 +12,7 @@ mod crash;
 mod dashboard;
 mod dashboard_forms;
 mod embedded;
+mod event_file;
 mod hall;
 mod hardening;
 mod health;
