@@ -755,3 +755,63 @@ async fn every_table_is_either_in_the_event_file_or_named_as_outside_it(pool: Pg
         .collect();
     assert!(gone.is_empty(), "{gone:?}");
 }
+
+#[sqlx::test]
+async fn the_dashboard_downloads_an_event_and_makes_a_tournament_of_an_uploaded_one(pool: PgPool) {
+    use crate::support::{csrf_of, location, Browser};
+    let token = admin_token(&pool).await;
+    let (tid, sid) =
+        crate::support::tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 3}))
+            .await;
+    crate::support::add_entrants(&pool, &token, &sid, 4).await;
+    let mut dice = Dice(5);
+    play(&pool, &token, &sid, 1, &mut dice).await;
+    let mut browser = Browser::new(&pool);
+    browser.log_in("chief", "a long password").await;
+    let page = browser.get(&format!("/admin/t/{tid}")).await;
+    let link = format!("/admin/t/{tid}/export.json");
+    assert!(
+        page.text.contains(&link),
+        "the tournament page links the download"
+    );
+    let file = browser.get(&link).await;
+    assert_eq!(file.status, StatusCode::OK);
+    assert_eq!(file.json()["format"], "arbiter-event");
+
+    let form = browser.get("/admin/tournaments/new").await;
+    assert!(form.text.contains("/admin/tournaments/import"));
+    let csrf = csrf_of(&form.text);
+    let reply = browser
+        .post_multipart(
+            "/admin/tournaments/import",
+            &[("csrf", &csrf)],
+            Some(("file", "event.json", file.text.as_bytes())),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::SEE_OTHER, "{}", reply.text);
+    let new_page = location(&reply).to_string();
+    assert!(new_page.ends_with("?done=imported"), "{new_page}");
+    let shown = browser.get(&new_page).await;
+    assert_eq!(shown.status, StatusCode::OK);
+    assert!(shown.text.contains("Open"));
+
+    // A file that is not an event file, and one that breaks a reference: the form again,
+    // with why, in the page's language.
+    browser.accept_language = Some("zh-Hant".into());
+    let mut broken = file.json();
+    broken["tables"]["board"][0]["red_entrant_id"] = json!(Uuid::new_v4().to_string());
+    for (content, expected) in [
+        ("{\"hello\": 1}".to_string(), "這不是賽事檔案"),
+        (broken.to_string(), "指向檔案中沒有的"),
+    ] {
+        let reply = browser
+            .post_multipart(
+                "/admin/tournaments/import",
+                &[("csrf", &csrf)],
+                Some(("file", "event.json", content.as_bytes())),
+            )
+            .await;
+        assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
+        assert!(reply.text.contains(expected), "{}", reply.text);
+    }
+}

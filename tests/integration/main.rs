@@ -16,6 +16,7 @@ mod event_file;
 mod hall;
 mod hardening;
 mod health;
+mod instances;
 mod integrity;
 mod interchange;
 mod knockout;
