@@ -687,6 +687,19 @@ async fn a_tampered_event_file_is_refused_with_what_to_fix_and_nothing_is_writte
         "{}",
         reply.text
     );
+    // Over the size limit: a JSON 413 before anything is parsed.
+    let huge = format!(
+        "{{\"format\": \"arbiter-event\", \"pad\": \"{}\"}}",
+        "x".repeat(arbiter::service::event_file::FILE_LIMIT)
+    );
+    let request = axum::http::Request::post("/api/v1/tournaments/import")
+        .header("authorization", format!("Bearer {user}"))
+        .header("content-type", "application/json")
+        .body(axum::body::Body::from(huge))
+        .unwrap();
+    let reply = crate::support::send(&pool, request).await;
+    assert_eq!(reply.status, StatusCode::PAYLOAD_TOO_LARGE);
+    assert!(reply.json()["message"].is_string());
     assert_eq!(all_rows(&pool).await, rows_before, "nothing was written");
 
     // Export is for the tournament's arbiters; import for anyone signed in.
