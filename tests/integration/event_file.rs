@@ -828,3 +828,66 @@ async fn the_dashboard_downloads_an_event_and_makes_a_tournament_of_an_uploaded_
         assert!(reply.text.contains(expected), "{}", reply.text);
     }
 }
+
+/// Every column of the first row of every table, set to each of a few wrong values: the
+/// import answers 201 (the value is one the column takes) or a 4xx, never a 5xx.
+#[sqlx::test]
+async fn no_value_in_any_column_of_an_event_file_makes_the_import_fail_with_a_5xx(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (tid, sid) = crate::support::tournament_with_section(
+        &pool,
+        &token,
+        "jieqi",
+        json!({"rounds": 3, "setup_mode": "per_board"}),
+    )
+    .await;
+    crate::support::add_entrants(&pool, &token, &sid, 5).await;
+    let mut dice = Dice(9);
+    play(&pool, &token, &sid, 2, &mut dice).await;
+    let file = ok(&call(
+        &pool,
+        "GET",
+        &format!("/api/v1/tournaments/{tid}/export.json"),
+        Some(&token),
+        None,
+    )
+    .await);
+    let hostile = [
+        json!(null),
+        json!(""),
+        json!(-1),
+        json!("x"),
+        json!([]),
+        json!({}),
+    ];
+    let mut failures = Vec::new();
+    let mut tried = 0;
+    for (table, rows) in file["tables"].as_object().unwrap() {
+        let Some(first) = rows.as_array().unwrap().first() else {
+            continue;
+        };
+        for column in first.as_object().unwrap().keys() {
+            for value in &hostile {
+                let mut bad = file.clone();
+                bad["tables"][table][0][column] = value.clone();
+                let reply = call(
+                    &pool,
+                    "POST",
+                    "/api/v1/tournaments/import",
+                    Some(&token),
+                    Some(bad),
+                )
+                .await;
+                tried += 1;
+                if reply.status.is_server_error() {
+                    failures.push(format!(
+                        "{table}.{column} = {value}: {} {}",
+                        reply.status, reply.text
+                    ));
+                }
+            }
+        }
+    }
+    assert!(tried > 400, "every column of every table is tried: {tried}");
+    assert!(failures.is_empty(), "{}", failures.join("\n"));
+}
