@@ -5,6 +5,7 @@ pub mod access;
 pub mod audit;
 pub mod collation;
 pub mod entrant;
+pub mod event_file;
 pub mod knockout;
 pub mod prize;
 pub mod record;

@@ -236,16 +236,17 @@ pub const UPLOAD_LIMIT: usize = 1024 * 1024;
 /// A form that may carry a file: `multipart/form-data` (text fields, and the first part with a
 /// file name under `file_field`), or an ordinary urlencoded form (no file). The CSRF token in
 /// field `csrf` is checked as in [`AppForm`] (403 page). A body beyond the server's limit or a
-/// malformed multipart body gets an HTML 4xx page.
+/// malformed multipart body gets an HTML 4xx page. `LIMIT` is the largest file taken (a
+/// whole event's file is far larger than a TRF); the route's body limit must allow it.
 #[derive(Debug)]
-pub struct UploadForm {
+pub struct UploadForm<const LIMIT: usize = UPLOAD_LIMIT> {
     /// The text fields.
     pub fields: std::collections::HashMap<String, String>,
     /// The file, when one was chosen (a part with an empty file name and no content is none).
     pub file: Option<Upload>,
 }
 
-impl<S: Send + Sync> FromRequest<S> for UploadForm {
+impl<S: Send + Sync, const LIMIT: usize> FromRequest<S> for UploadForm<LIMIT> {
     type Rejection = PageError;
 
     async fn from_request(request: Request, state: &S) -> Result<Self, Self::Rejection> {
@@ -264,12 +265,7 @@ impl<S: Send + Sync> FromRequest<S> for UploadForm {
             return Ok(UploadForm { fields, file: None });
         }
         let bad = |status: StatusCode, key: &str| {
-            PageError::new(
-                status,
-                lang,
-                "error.bad_form",
-                tr.fmt(key, UPLOAD_LIMIT / 1024),
-            )
+            PageError::new(status, lang, "error.bad_form", tr.fmt(key, LIMIT / 1024))
         };
         let mut reader = axum::extract::Multipart::from_request(request, state)
             .await
@@ -291,7 +287,7 @@ impl<S: Send + Sync> FromRequest<S> for UploadForm {
                     let mut bytes = Vec::new();
                     let mut too_large = false;
                     while let Some(chunk) = field.chunk().await.map_err(failed)? {
-                        if bytes.len() + chunk.len() > UPLOAD_LIMIT {
+                        if bytes.len() + chunk.len() > LIMIT {
                             too_large = true;
                             bytes.clear();
                             // The rest of the part is skipped by the next `next_field`.

@@ -651,6 +651,54 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "第 {} 步：「{}」不能翻出 {}（{}）：{}",
         "第 {} 步：“{}”不能翻出 {}（{}）：{}",
     ),
+    // The event file (service::event_file): what is wrong with an imported file.
+    (
+        "refers to {} {}, which is not in the file",
+        "指向檔案中沒有的 {} {}",
+        "指向文件中没有的 {} {}",
+    ),
+    (
+        "refers to an entrant of another section than the round's",
+        "指向的參賽者不屬於該輪的組別",
+        "指向的参赛者不属于该轮的组别",
+    ),
+    ("{} is in the file twice", "{} 在檔案中出現兩次", "{} 在文件中出现两次"),
+    (
+        "is not a column of this table",
+        "不是此資料表的欄位",
+        "不是此数据表的字段",
+    ),
+    (
+        "is not a table of an event file",
+        "不是賽事檔案的資料表",
+        "不是赛事文件的数据表",
+    ),
+    (
+        "must hold exactly one tournament, not {}",
+        "須剛好包含一個賽事，而非 {} 個",
+        "须刚好包含一个赛事，而非 {} 个",
+    ),
+    (
+        "must be \"arbiter-event\" (this is not an event file of arbiter)",
+        "須為 \"arbiter-event\"（這不是 arbiter 的賽事檔案）",
+        "须为 \"arbiter-event\"（这不是 arbiter 的赛事文件）",
+    ),
+    (
+        "this server reads version {} of the event file, not {}",
+        "本伺服器讀取第 {} 版的賽事檔案，而非第 {} 版",
+        "本服务器读取第 {} 版的赛事文件，而非第 {} 版",
+    ),
+    (
+        "the database refuses a row{}: {}",
+        "資料庫拒絕一列資料{}：{}",
+        "数据库拒绝一行数据{}：{}",
+    ),
+    ("\"{}\" is not an id", "「{}」不是編號", "“{}”不是编号"),
+    (
+        "must be an id (a UUID string)",
+        "須為編號（UUID 字串）",
+        "须为编号（UUID 字符串）",
+    ),
 ];
 
 /// `message` in `lang`: its template's translation with the message's own values, or the

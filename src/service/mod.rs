@@ -5,6 +5,7 @@ pub mod access;
 pub mod check;
 pub mod desk;
 pub mod entrants;
+pub mod event_file;
 pub mod interchange;
 pub mod knockout;
 pub mod players;

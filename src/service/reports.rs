@@ -562,6 +562,11 @@ pub async fn codes(
     Ok(db::report::codes_of_round(&mut *conn, section_id, round).await?)
 }
 
+/// Reports waiting at every desk of the server (for `/metrics`).
+pub async fn pending_count(pool: &PgPool) -> Result<i64> {
+    Ok(db::report::pending_count(pool).await?)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -604,9 +609,4 @@ mod tests {
         let other_result = report("black", "red_wins", (0, 1));
         assert_eq!(agreement(&[red, other_result]), Agreement::Disputed);
     }
-}
-
-/// Reports waiting at every desk of the server (for `/metrics`).
-pub async fn pending_count(pool: &PgPool) -> Result<i64> {
-    Ok(db::report::pending_count(pool).await?)
 }

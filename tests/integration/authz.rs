@@ -52,7 +52,9 @@ fn rule(method: &str, path: &str) -> Who {
         | ("PUT", "/api/v1/me/password")
         | ("DELETE", "/api/v1/me/sessions")
         | ("DELETE", "/api/v1/me/sessions/{id}")
-        | ("POST", "/api/v1/tournaments") => Who::SignedIn,
+        | ("POST", "/api/v1/tournaments")
+        // An event file makes a new tournament, as creating one does.
+        | ("POST", "/api/v1/tournaments/import") => Who::SignedIn,
         ("PUT", "/api/v1/boards/{id}/result") | ("POST", "/api/v1/matches/{id}/games") => {
             Who::Scorer
         }
@@ -381,6 +383,9 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         }
         ("PUT", "/api/v1/sections/{id}/rounds/{n}/boards") => json!({"boards": []}),
         ("POST", "/api/v1/tournaments") => json!({"name": "New", "game": "xiangqi"}),
+        ("POST", "/api/v1/tournaments/import") => {
+            json!({"format": "arbiter-event", "version": 1, "tables": {}})
+        }
         ("POST", "/api/v1/tournaments/{id}/invitations") => json!({"role": "scorer"}),
         ("POST", "/api/v1/tournaments/{id}/playoff") => json!({"sections": [w.section]}),
         ("POST", "/api/v1/tournaments/{id}/sections") => json!({"name": "B", "rounds": 3}),
@@ -455,6 +460,7 @@ async fn every_write_operation_answers_each_role_as_the_table_says(pool: PgPool)
 /// Who may post each dashboard form (path with parameters in braces).
 const FORMS: &[(&str, Who)] = &[
     ("/admin/tournaments", Who::SignedIn),
+    ("/admin/tournaments/import", Who::SignedIn),
     ("/admin/t/{t}/sections", Who::Arbiter),
     ("/admin/t/{t}/import-trf", Who::Arbiter),
     ("/admin/t/{t}/playoff", Who::Arbiter),

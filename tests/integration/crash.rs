@@ -19,7 +19,7 @@ const ROUNDS: i32 = 4;
 const THREADS: usize = 4;
 
 /// DATABASE_URL with its database swapped for `database` (the query, e.g. `?host=`, kept).
-fn url_with_database(base: &str, database: &str) -> String {
+pub(crate) fn url_with_database(base: &str, database: &str) -> String {
     let (head, query) = base
         .split_once('?')
         .map_or((base, None), |(h, q)| (h, Some(q)));
@@ -79,13 +79,13 @@ fn json(port: u16, method: &str, path: &str, token: &str, body: &str) -> serde_j
     serde_json::from_str(&text).unwrap_or(serde_json::Value::Null)
 }
 
-struct Server {
+pub(crate) struct Server {
     child: Child,
-    port: u16,
+    pub(crate) port: u16,
 }
 
 impl Server {
-    fn start(url: &str) -> Server {
+    pub(crate) fn start(url: &str) -> Server {
         let port = free_port();
         let mut child = Command::new(BIN)
             .arg("--bind")
@@ -112,6 +112,14 @@ impl Server {
     fn kill(mut self) {
         self.child.kill().expect("SIGKILL");
         self.child.wait().expect("reap");
+    }
+}
+
+impl Drop for Server {
+    /// A test that fails leaves no server behind.
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
     }
 }
 

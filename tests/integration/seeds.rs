@@ -8,7 +8,7 @@ use serde_json::{json, Value};
 use sqlx::PgPool;
 
 /// A small deterministic generator (splitmix64) so every run plays the same event.
-struct Dice(u64);
+pub(crate) struct Dice(pub(crate) u64);
 
 impl Dice {
     fn next(&mut self) -> u64 {
@@ -26,7 +26,13 @@ impl Dice {
 
 /// Pairs and plays `rounds` rounds with random results (draws, forfeits, fouls); returns the
 /// number of foul conversions seen.
-async fn play(pool: &PgPool, token: &str, section: &str, rounds: usize, dice: &mut Dice) -> usize {
+pub(crate) async fn play(
+    pool: &PgPool,
+    token: &str,
+    section: &str,
+    rounds: usize,
+    dice: &mut Dice,
+) -> usize {
     let mut conversions = 0;
     for round in 1..=rounds {
         let r = expect(

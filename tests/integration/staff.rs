@@ -35,7 +35,7 @@ async fn spawn_server(pool: &PgPool, limits: Limits) -> u16 {
 }
 
 /// One HTTP/1.1 request over TCP: status, headers (lower-case names) and body.
-async fn http(
+pub(crate) async fn http(
     port: u16,
     method: &str,
     path: &str,

@@ -3,6 +3,7 @@
 
 pub mod auth;
 pub mod entrants;
+pub mod event_file;
 pub mod interchange;
 pub mod knockout;
 pub mod records;
@@ -162,6 +163,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(staff_routes())
         .merge(records_routes())
         .merge(reports_routes())
+        .merge(event_file_routes())
         .split_for_parts();
     let mut doc = doc;
     BodyRejections.modify(&mut doc);
@@ -205,6 +207,16 @@ fn records_routes() -> OpenApiRouter<AppState> {
         ))
         .routes(routes!(records::check_match_game_record))
         .routes(routes!(records::match_game_record_pgn))
+}
+
+/// The whole event as one file; an import may be far larger than other bodies.
+fn event_file_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(event_file::export_event))
+        .routes(routes!(event_file::import_event))
+        .layer(axum::extract::DefaultBodyLimit::max(
+            crate::service::event_file::FILE_LIMIT,
+        ))
 }
 
 /// Self-report (issue #16).

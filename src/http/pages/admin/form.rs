@@ -217,6 +217,7 @@ pub fn done_notice(tr: Tr, uri: &axum::http::Uri) -> Option<String> {
         "forbidden" => "adm.done.forbidden",
         "allowed" => "adm.done.allowed",
         "repaired" => "adm.done.repaired",
+        "imported" => "adm.done.imported",
         _ => return None,
     };
     Some(tr.t(key).to_string())

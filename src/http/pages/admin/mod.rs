@@ -8,6 +8,7 @@ pub mod byes;
 pub mod dashboard;
 pub mod desk;
 pub mod entrants;
+pub mod event_file;
 pub mod form;
 pub mod imports;
 pub mod knockout;
@@ -46,6 +47,7 @@ pub fn router() -> Router<AppState> {
         .merge(knockout::router())
         .merge(ties::router())
         .merge(imports::router())
+        .merge(event_file::router())
         .merge(setups::router())
         .merge(desk::router())
         .merge(prizes::router())

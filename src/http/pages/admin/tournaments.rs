@@ -42,7 +42,8 @@ pub fn router() -> Router<AppState> {
 const GAMES: &[&str] = &["xiangqi", "jieqi", "banqi"];
 const LANGUAGES: &[&str] = &["zh-Hant", "zh-Hans", "en"];
 
-fn tournament_fields(form: &Fields, tr: Tr) -> Vec<Field> {
+/// The fields of the new-tournament form, filled from `form`.
+pub(super) fn tournament_fields(form: &Fields, tr: Tr) -> Vec<Field> {
     let mut language = Field::new("default_language", "adm.default_language", "select", form);
     let chosen = if language.value.is_empty() {
         "zh-Hant".to_string()
@@ -106,6 +107,8 @@ pub struct NewTournamentPage {
     pub fields: Vec<Field>,
     /// A message for the whole form.
     pub form_error: Option<String>,
+    /// Why the event file was refused.
+    pub import_error: Option<String>,
 }
 
 /// `GET /admin/tournaments/new`
@@ -121,6 +124,7 @@ pub async fn show_new_tournament(
             ctx,
             fields: tournament_fields(&Fields::new(), tr),
             form_error: None,
+            import_error: None,
         },
     )
     .into_response())
@@ -160,6 +164,7 @@ pub async fn create_tournament(
             ctx,
             fields,
             form_error,
+            import_error: None,
         },
     )
     .into_response())

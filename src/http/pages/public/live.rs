@@ -5,7 +5,9 @@
 //! The entity tag hashes the data version of the section's tournament (its newest audit entry:
 //! every change is audited in its own transaction) with everything else the page depends on:
 //! the path and query, the visitor's language preferences, the login and CSRF token shown in
-//! signed-in pages, and a per-process nonce (a new build or restart may render differently).
+//! signed-in pages, and the build's id (a new build may render differently). Nothing in it
+//! belongs to one process: every instance over the same database, built from the same
+//! sources, gives the same tag, so a poll may reach any of them (SPEC §14).
 //! An anonymous visitor's page carries nothing of its own (no form, no token), so every such
 //! visitor shares one tag per page version, proxies may keep it for a few seconds, and the
 //! rendered body is kept under its tag ([`crate::http::cache`]).
@@ -18,21 +20,13 @@ use axum::http::header::{
 };
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use rand_core::RngCore as _;
 use sha2::Digest as _;
 use std::future::Future;
-use std::sync::OnceLock;
 use uuid::Uuid;
 
-/// A random value per server process, mixed into every tag.
-fn process_nonce() -> &'static [u8; 16] {
-    static NONCE: OnceLock<[u8; 16]> = OnceLock::new();
-    NONCE.get_or_init(|| {
-        let mut bytes = [0u8; 16];
-        rand_core::OsRng.fill_bytes(&mut bytes);
-        bytes
-    })
-}
+/// The build, named by a hash of its sources (`build.rs`), mixed into every tag: a tag a page
+/// got from one instance is current on every instance of the same build.
+const BUILD_ID: &str = env!("ARBITER_BUILD_ID");
 
 /// The quoted entity tag of a section page as `ctx`'s visitor sees it.
 async fn tag(state: &AppState, section_id: Uuid, ctx: &PageCtx) -> crate::service::Result<String> {
@@ -48,7 +42,7 @@ async fn tag(state: &AppState, section_id: Uuid, ctx: &PageCtx) -> crate::servic
         hasher.update((bytes.len() as u64).to_le_bytes());
         hasher.update(bytes);
     };
-    part(process_nonce());
+    part(BUILD_ID.as_bytes());
     part(section_id.as_bytes());
     part(&version.unwrap_or(-1).to_le_bytes());
     for variant in ctx.variant() {

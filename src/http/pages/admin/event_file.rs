@@ -1,0 +1,84 @@
+//! The whole event as one JSON file on the dashboard: the download on the tournament's page,
+//! and the upload on the new-tournament page that creates a tournament from such a file
+//! (through `service::event_file`, as the API does).
+
+use super::tournaments::{tournament_fields, NewTournamentPage};
+use crate::http::error::PageError;
+use crate::http::extract::{PagePath, UploadForm};
+use crate::http::page::{Page, PageCtx};
+use crate::http::session::{see_other, CurrentUser};
+use crate::http::AppState;
+use crate::service::event_file::{EventFile, FILE_LIMIT};
+use crate::service::{self, Error};
+use axum::extract::{DefaultBodyLimit, State};
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::Router;
+use uuid::Uuid;
+
+/// The routes of this page.
+pub fn router() -> Router<AppState> {
+    Router::new()
+        .route("/admin/t/{tournament_id}/export.json", get(export_event))
+        .route(
+            "/admin/tournaments/import",
+            post(import_event).layer(DefaultBodyLimit::max(FILE_LIMIT + 64 * 1024)),
+        )
+}
+
+/// `GET /admin/t/{tournament_id}/export.json`: the event file, for the tournament's arbiters.
+pub async fn export_event(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+) -> Result<Response, PageError> {
+    match service::event_file::export(&state.db, &actor, id).await {
+        Ok(file) => Ok(crate::http::api::event_file::attachment(id, file)),
+        Err(err) => Err(PageError::from_service(err, ctx.lang)),
+    }
+}
+
+/// `POST /admin/tournaments/import`: a new tournament from an uploaded event file; its page
+/// on success, else the new-tournament page again with why (422).
+pub async fn import_event(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    upload: UploadForm<FILE_LIMIT>,
+) -> Result<Response, PageError> {
+    let tr = ctx.tr();
+    let text = match &upload.file {
+        Some(file) => file.text().map_err(|key| tr.fmt(key, FILE_LIMIT / 1024)),
+        None => Err(tr.t("adm.import.nothing").to_string()),
+    };
+    let outcome: Result<(), String> = match text {
+        Err(message) => Err(message),
+        Ok(text) => match serde_json::from_str::<EventFile>(&text) {
+            Err(e) => Err(tr.fmt("adm.event.not_event_file", e)),
+            Ok(file) => match service::event_file::import(&state.db, &actor, file).await {
+                Ok(imported) => {
+                    return Ok(see_other(&format!(
+                        "/admin/t/{}?done=imported",
+                        imported.id
+                    )))
+                }
+                Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => Err(err.to_string()),
+                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            },
+        },
+    };
+    let import_error = outcome.err();
+    Ok(Page(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        NewTournamentPage {
+            tr,
+            fields: tournament_fields(&Default::default(), tr),
+            form_error: None,
+            import_error,
+            ctx,
+        },
+    )
+    .into_response())
+}

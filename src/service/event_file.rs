@@ -1,0 +1,892 @@
+//! The whole event as one JSON file (SPEC §12, §14): a backup of one tournament, or the way to
+//! move it to another server. Everything that hangs off the tournament travels: settings,
+//! sections, players and entrants, registrations and payments, byes and forbidden pairs, tie
+//! decisions, rounds, boards, games, fouls and records, knockout brackets, set-ups, prizes,
+//! players' reports and the audit log; the staff by account name.
+//!
+//! The file is `{"format": "arbiter-event", "version": 1, …, "tables": {"section": [rows]}}`
+//! where a row is the table's row with every column (the database's own JSON of it). The
+//! tables and how their rows belong to a tournament are listed in [`TABLES`]; the columns
+//! come from the database, so a column a migration adds is carried without a change here
+//! (a test fails when a new table is in neither [`TABLES`] nor [`OUTSIDE`]).
+//!
+//! An import creates a new tournament: every id is new (the same old id always becomes the
+//! same new id, in references and inside the JSON of rounds and the audit log too), every
+//! reference must point to a row of the file (else 422 naming the row and column), and it is
+//! written in one transaction, checked by loading each section before it commits. The
+//! importer becomes the chief arbiter. Staff named in the file join with their role when an
+//! active account of the same name exists here (a chief arbiter in the file becomes an
+//! arbiter: only an admin names chiefs); the answer lists who joined and who was skipped.
+//! Invitation links are not carried: they are secrets of the server that made them.
+
+use super::access::{self, Change, Need};
+use super::users::Actor;
+use super::{sections, state, Error, FieldErrors, Result};
+use crate::db;
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+use serde_json::{json, Map, Value};
+use sqlx::PgPool;
+use std::collections::{BTreeMap, HashMap, HashSet};
+use utoipa::ToSchema;
+use uuid::Uuid;
+
+/// The `format` of an event file.
+pub const FORMAT: &str = "arbiter-event";
+/// The version of the file this server writes and reads.
+pub const VERSION: u32 = 1;
+/// The largest event file accepted (API body and dashboard upload): a 1,000-entrant event
+/// after seven rounds with its audit log is a few MiB.
+pub const FILE_LIMIT: usize = 64 * 1024 * 1024;
+
+/// One table of the event.
+struct Table {
+    /// Its name (also its key in the file).
+    name: &'static str,
+    /// The column with the row's own id, if it has one.
+    id: Option<&'static str>,
+    /// Columns that refer to another table's id: (column, table).
+    refs: &'static [(&'static str, &'static str)],
+    /// Which rows belong to tournament `$1` (the table is `t`).
+    scope: &'static str,
+    /// Their order in the file (and so of insertion: identity columns keep their order).
+    order: &'static str,
+}
+
+// The rows of tournament `$1` in the tables others hang off (macros, so `concat!` can build
+// each table's scope as one literal).
+macro_rules! sections {
+    () => {
+        "(select section_id from section where tournament_id = $1)"
+    };
+}
+macro_rules! entrants {
+    () => {
+        "(select e.entrant_id from entrant e join section s using (section_id)
+          where s.tournament_id = $1)"
+    };
+}
+macro_rules! rounds {
+    () => {
+        "(select r.round_id from round r join section s using (section_id)
+          where s.tournament_id = $1)"
+    };
+}
+macro_rules! boards {
+    () => {
+        "(select b.board_id from board b join round r using (round_id)
+          join section s using (section_id) where s.tournament_id = $1)"
+    };
+}
+macro_rules! ko_matches {
+    () => {
+        "(select m.match_id from knockout_match m join knockout_bracket k
+          using (bracket_id) where k.tournament_id = $1)"
+    };
+}
+macro_rules! games {
+    () => {
+        concat!(
+            "(select g.game_id from game g where g.board_id in ",
+            boards!(),
+            " or g.match_id in ",
+            ko_matches!(),
+            ")"
+        )
+    };
+}
+
+/// The event's tables, each after the tables it refers to (the order of insertion).
+const TABLES: &[Table] = &[
+    Table {
+        name: "tournament",
+        id: Some("tournament_id"),
+        refs: &[],
+        scope: "t.tournament_id = $1",
+        order: "t.tournament_id",
+    },
+    Table {
+        name: "section",
+        id: Some("section_id"),
+        refs: &[("tournament_id", "tournament")],
+        scope: "t.tournament_id = $1",
+        order: "t.created_at, t.section_id",
+    },
+    Table {
+        name: "player",
+        id: Some("player_id"),
+        refs: &[("tournament_id", "tournament")],
+        scope: "t.tournament_id = $1",
+        order: "t.created_at, t.player_id",
+    },
+    Table {
+        name: "entrant",
+        id: Some("entrant_id"),
+        refs: &[("section_id", "section")],
+        scope: concat!("t.section_id in ", sections!()),
+        order: "t.seq",
+    },
+    Table {
+        name: "entrant_member",
+        id: None,
+        refs: &[("entrant_id", "entrant"), ("player_id", "player")],
+        scope: concat!("t.entrant_id in ", entrants!()),
+        order: "t.entrant_id, t.position",
+    },
+    Table {
+        name: "registration",
+        id: Some("registration_id"),
+        refs: &[
+            ("section_id", "section"),
+            ("entrant_id", "entrant"),
+            ("player_id", "player"),
+            ("partner_id", "player"),
+        ],
+        scope: concat!("t.section_id in ", sections!()),
+        order: "t.seq",
+    },
+    Table {
+        name: "requested_bye",
+        id: None,
+        refs: &[("entrant_id", "entrant")],
+        scope: concat!("t.entrant_id in ", entrants!()),
+        order: "t.entrant_id, t.round",
+    },
+    Table {
+        name: "forbidden_pair",
+        id: None,
+        refs: &[
+            ("section_id", "section"),
+            ("entrant_a_id", "entrant"),
+            ("entrant_b_id", "entrant"),
+        ],
+        scope: concat!("t.section_id in ", sections!()),
+        order: "t.entrant_a_id, t.entrant_b_id",
+    },
+    Table {
+        name: "tie_order",
+        id: None,
+        refs: &[("section_id", "section"), ("entrant_id", "entrant")],
+        scope: concat!("t.section_id in ", sections!()),
+        order: "t.decision_id, t.position",
+    },
+    Table {
+        name: "round",
+        id: Some("round_id"),
+        refs: &[("section_id", "section")],
+        scope: concat!("t.section_id in ", sections!()),
+        order: "t.section_id, t.number",
+    },
+    Table {
+        name: "board",
+        id: Some("board_id"),
+        refs: &[
+            ("round_id", "round"),
+            ("red_entrant_id", "entrant"),
+            ("black_entrant_id", "entrant"),
+        ],
+        scope: concat!("t.round_id in ", rounds!()),
+        order: "t.round_id, t.number",
+    },
+    Table {
+        name: "knockout_bracket",
+        id: Some("bracket_id"),
+        refs: &[("tournament_id", "tournament"), ("section_id", "section")],
+        scope: "t.tournament_id = $1",
+        order: "t.created_at, t.bracket_id",
+    },
+    Table {
+        name: "knockout_match",
+        id: Some("match_id"),
+        refs: &[
+            ("bracket_id", "knockout_bracket"),
+            ("high_entrant_id", "entrant"),
+            ("low_entrant_id", "entrant"),
+            ("winner_entrant_id", "entrant"),
+            ("next_red_entrant_id", "entrant"),
+            ("lot_winner_entrant_id", "entrant"),
+            ("high_section_id", "section"),
+            ("low_section_id", "section"),
+        ],
+        scope: concat!("t.match_id in ", ko_matches!()),
+        order: "t.bracket_id, t.third_place, t.round, t.slot",
+    },
+    Table {
+        name: "game",
+        id: Some("game_id"),
+        refs: &[
+            ("board_id", "board"),
+            ("match_id", "knockout_match"),
+            ("red_entrant_id", "entrant"),
+            ("black_entrant_id", "entrant"),
+        ],
+        scope: concat!(
+            "t.board_id in ",
+            boards!(),
+            " or t.match_id in ",
+            ko_matches!()
+        ),
+        order: "t.created_at, t.game_id",
+    },
+    Table {
+        name: "foul",
+        id: Some("foul_id"),
+        refs: &[("game_id", "game")],
+        scope: concat!("t.game_id in ", games!()),
+        order: "t.recorded_at, t.foul_id",
+    },
+    Table {
+        name: "game_record",
+        id: None,
+        refs: &[("game_id", "game")],
+        scope: concat!("t.game_id in ", games!()),
+        order: "t.game_id",
+    },
+    Table {
+        name: "setup",
+        id: Some("setup_id"),
+        refs: &[
+            ("section_id", "section"),
+            ("round_id", "round"),
+            ("board_id", "board"),
+            ("game_id", "game"),
+            ("match_id", "knockout_match"),
+        ],
+        scope: concat!("t.section_id in ", sections!()),
+        order: "t.created_at, t.setup_id",
+    },
+    Table {
+        name: "prize",
+        id: Some("prize_id"),
+        refs: &[("section_id", "section")],
+        scope: concat!("t.section_id in ", sections!()),
+        order: "t.section_id, t.place_from nulls last, t.prize_id",
+    },
+    Table {
+        name: "result_report",
+        id: Some("report_id"),
+        refs: &[("board_id", "board")],
+        scope: concat!("t.board_id in ", boards!()),
+        order: "t.reported_at, t.report_id",
+    },
+    Table {
+        name: "audit_event",
+        id: None,
+        refs: &[("tournament_id", "tournament")],
+        scope: "t.tournament_id = $1",
+        order: "t.audit_id",
+    },
+];
+
+/// Tables that are not part of an event: accounts and their sessions, the limiter, the
+/// migrations' own table; the staff travel as [`EventFile::staff`]; invitation links stay
+/// with the server that made them (their tokens are its secrets).
+pub const OUTSIDE: &[&str] = &[
+    "_sqlx_migrations",
+    "app_user",
+    "password_reset",
+    "sign_in_throttle",
+    "staff_invitation",
+    "tournament_staff",
+    "user_session",
+];
+
+/// The names of the tables an event file carries.
+pub fn table_names() -> Vec<&'static str> {
+    TABLES.iter().map(|t| t.name).collect()
+}
+
+/// The whole event as a file.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct EventFile {
+    /// Always `arbiter-event`.
+    pub format: String,
+    /// The file's version (this server writes and reads 1).
+    pub version: u32,
+    /// When it was written.
+    #[serde(default)]
+    pub exported_at: Option<DateTime<Utc>>,
+    /// The tournament's id on the server that wrote it.
+    #[serde(default)]
+    pub source_tournament_id: Option<Uuid>,
+    /// The tournament's staff by account name.
+    #[serde(default)]
+    pub staff: Vec<StaffRecord>,
+    /// Accounts the audit log names: their id on the writing server and their name.
+    #[serde(default)]
+    pub accounts: Vec<AccountRecord>,
+    /// Table name → its rows (every column, as PostgreSQL writes the row as JSON).
+    #[schema(value_type = Object)]
+    pub tables: BTreeMap<String, Vec<Value>>,
+}
+
+/// One member of the staff in an event file.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct StaffRecord {
+    /// Login name.
+    pub username: String,
+    /// `chief_arbiter`, `arbiter` or `scorer`.
+    pub role: String,
+    /// Since when.
+    #[serde(default)]
+    pub created_at: Option<DateTime<Utc>>,
+}
+
+/// An account named by the audit log.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+pub struct AccountRecord {
+    /// Its id on the writing server.
+    pub user_id: Uuid,
+    /// Its login name (none when deleted there).
+    pub username: Option<String>,
+}
+
+/// What became of one member of the staff named in an imported file.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct StaffOutcome {
+    /// Login name.
+    pub username: String,
+    /// The role in the file.
+    pub role: String,
+    /// `importer` (you: chief arbiter), `linked` (an active account of that name here got
+    /// `role_here`) or `skipped` (no active account of that name here).
+    pub outcome: String,
+    /// The role here, when linked.
+    pub role_here: Option<String>,
+}
+
+/// The tournament an import created.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct ImportedEvent {
+    /// The new tournament's id.
+    pub id: Uuid,
+    /// Its name.
+    pub name: String,
+    /// The staff named in the file and what became of each.
+    pub staff: Vec<StaffOutcome>,
+    /// Rows written per table.
+    pub rows: BTreeMap<String, u64>,
+}
+
+/// The whole tournament as an event file, for those who may see its private data (its
+/// arbiters and admins): the file holds contact details.
+pub async fn export(pool: &PgPool, actor: &Actor, tournament_id: Uuid) -> Result<EventFile> {
+    db::tournament::find(pool, tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    // One snapshot: a result entered while the file is read is in all of it or none of it.
+    let mut tx = pool.begin().await?;
+    sqlx::query("set transaction isolation level repeatable read, read only")
+        .execute(&mut *tx)
+        .await?;
+    access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
+    let mut tables = BTreeMap::new();
+    for table in TABLES {
+        let rows = db::event_file::rows(
+            &mut *tx,
+            table.name,
+            table.scope,
+            table.order,
+            tournament_id,
+        )
+        .await?;
+        tables.insert(table.name.to_string(), rows);
+    }
+    let staff = db::event_file::staff(&mut *tx, tournament_id)
+        .await?
+        .into_iter()
+        .map(|s| StaffRecord {
+            username: s.username,
+            role: s.role,
+            created_at: Some(s.created_at),
+        })
+        .collect();
+    let accounts = db::event_file::audit_accounts(&mut *tx, tournament_id)
+        .await?
+        .into_iter()
+        .map(|(user_id, username)| AccountRecord { user_id, username })
+        .collect();
+    tx.commit().await?;
+    Ok(EventFile {
+        format: FORMAT.into(),
+        version: VERSION,
+        exported_at: Some(Utc::now()),
+        source_tournament_id: Some(tournament_id),
+        staff,
+        accounts,
+        tables,
+    })
+}
+
+/// A problem with the file: 422, on the field that names the row and column.
+fn bad(field: String, message: impl Into<String>) -> Error {
+    let message = message.into();
+    let mut fields = FieldErrors::new();
+    fields.insert(field.clone(), vec![message.clone()]);
+    Error::Invalid {
+        message: format!("{field}: {message}"),
+        fields,
+    }
+}
+
+/// Old ids → new ones, per table, plus a consistent fresh id for every other id the file
+/// mentions (inside JSON: entities deleted before the export, tie decisions, accounts).
+#[derive(Default)]
+struct Ids {
+    by_table: HashMap<&'static str, HashMap<Uuid, Uuid>>,
+    all: HashMap<Uuid, Uuid>,
+}
+
+impl Ids {
+    fn insert(&mut self, table: &'static str, old: Uuid) -> bool {
+        let new = Uuid::new_v4();
+        let fresh = self
+            .by_table
+            .entry(table)
+            .or_default()
+            .insert(old, new)
+            .is_none();
+        self.all.insert(old, new);
+        fresh
+    }
+
+    fn of(&self, table: &str, old: Uuid) -> Option<Uuid> {
+        self.by_table.get(table)?.get(&old).copied()
+    }
+
+    /// The new id of any old id; one never seen gets a fresh one, the same each time.
+    fn any(&mut self, old: Uuid) -> Uuid {
+        *self.all.entry(old).or_insert_with(Uuid::new_v4)
+    }
+
+    /// `value` with every id in it (strings and object keys) replaced.
+    fn remap_json(&mut self, value: Value) -> Value {
+        match value {
+            Value::String(s) => match Uuid::parse_str(&s) {
+                Ok(old) if s.len() == 36 => Value::String(self.any(old).to_string()),
+                _ => Value::String(s),
+            },
+            Value::Array(items) => {
+                Value::Array(items.into_iter().map(|v| self.remap_json(v)).collect())
+            }
+            Value::Object(map) => Value::Object(
+                map.into_iter()
+                    .map(|(k, v)| {
+                        let key = match Uuid::parse_str(&k) {
+                            Ok(old) if k.len() == 36 => self.any(old).to_string(),
+                            _ => k,
+                        };
+                        (key, self.remap_json(v))
+                    })
+                    .collect(),
+            ),
+            other => other,
+        }
+    }
+}
+
+fn uuid_at(row: &Map<String, Value>, column: &str, field: &str) -> Result<Option<Uuid>> {
+    match row.get(column) {
+        None | Some(Value::Null) => Ok(None),
+        Some(Value::String(s)) => Uuid::parse_str(s)
+            .map(Some)
+            .map_err(|_| bad(field.to_string(), format!("\"{s}\" is not an id"))),
+        Some(_) => Err(bad(field.to_string(), "must be an id (a UUID string)")),
+    }
+}
+
+/// A twelve-hex-digit report code no board of this server has.
+fn fresh_report_code() -> String {
+    Uuid::new_v4().simple().to_string()[..12].to_uppercase()
+}
+
+/// The database's refusal of a row of the file: a value that does not fit its column (class
+/// 22) or a broken rule (class 23) is the file's fault, a 422 naming the table; anything
+/// else (the database gone) stays what it is.
+fn refused(table: &str, error: sqlx::Error) -> Error {
+    if let sqlx::Error::Database(e) = &error {
+        let code = e.code().unwrap_or_default();
+        if code.starts_with("22") || code.starts_with("23") {
+            let rule = e
+                .constraint()
+                .map(|c| format!(" (rule {c})"))
+                .unwrap_or_default();
+            return bad(
+                format!("tables.{table}"),
+                format!("the database refuses a row{rule}: {}", e.message()),
+            );
+        }
+    }
+    Error::from(error)
+}
+
+/// The file checked and rewritten with new ids: rows per table ready to insert, and which
+/// columns each table takes.
+struct Prepared {
+    tables: Vec<(&'static str, Vec<String>, Vec<Value>)>,
+    tournament_id: Uuid,
+    name: String,
+}
+
+async fn prepare(
+    conn: &mut sqlx::PgConnection,
+    file: EventFile,
+    users: &HashMap<String, Uuid>,
+) -> Result<Prepared> {
+    if file.format != FORMAT {
+        return Err(bad(
+            "format".into(),
+            format!("must be \"{FORMAT}\" (this is not an event file of arbiter)"),
+        ));
+    }
+    if file.version != VERSION {
+        return Err(bad(
+            "version".into(),
+            format!(
+                "this server reads version {VERSION} of the event file, not {}",
+                file.version
+            ),
+        ));
+    }
+    let known: HashSet<&str> = TABLES.iter().map(|t| t.name).collect();
+    if let Some(unknown) = file.tables.keys().find(|k| !known.contains(k.as_str())) {
+        return Err(bad(
+            format!("tables.{unknown}"),
+            "is not a table of an event file",
+        ));
+    }
+    let mut tables = file.tables;
+    let mut ids = Ids::default();
+    // The accounts of the audit log: the account of the same name here, else a fresh id.
+    let mut account_ids: HashMap<Uuid, Option<Uuid>> = HashMap::new();
+    for account in &file.accounts {
+        let here = account
+            .username
+            .as_ref()
+            .and_then(|name| users.get(name).copied());
+        account_ids.insert(account.user_id, here);
+        if let Some(here) = here {
+            ids.all.insert(account.user_id, here);
+        }
+    }
+    // Every row's own id first: references may only point to rows of the file.
+    for table in TABLES {
+        let Some(id_column) = table.id else { continue };
+        for (i, row) in tables.get(table.name).into_iter().flatten().enumerate() {
+            let field = format!("tables.{}[{i}].{id_column}", table.name);
+            let Some(row) = row.as_object() else {
+                return Err(bad(
+                    format!("tables.{}[{i}]", table.name),
+                    "must be an object",
+                ));
+            };
+            let old = uuid_at(row, id_column, &field)?
+                .ok_or_else(|| bad(field.clone(), "is required"))?;
+            if !ids.insert(table.name, old) {
+                return Err(bad(field, format!("{old} is in the file twice")));
+            }
+        }
+    }
+    let tournament_rows = tables.get("tournament").map_or(0, Vec::len);
+    if tournament_rows != 1 {
+        return Err(bad(
+            "tables.tournament".into(),
+            format!("must hold exactly one tournament, not {tournament_rows}"),
+        ));
+    }
+    let mut prepared = Vec::new();
+    let mut entrant_section: HashMap<Uuid, Uuid> = HashMap::new();
+    let mut round_section: HashMap<Uuid, Uuid> = HashMap::new();
+    let mut name = String::new();
+    let mut codes: Vec<String> = Vec::new();
+    for table in TABLES {
+        let rows = tables.remove(table.name).unwrap_or_default();
+        let columns = db::event_file::columns(&mut *conn, table.name).await?;
+        let by_name: HashMap<&str, &db::event_file::Column> =
+            columns.iter().map(|c| (c.name.as_str(), c)).collect();
+        let mut used: Vec<String> = Vec::new();
+        let mut out = Vec::with_capacity(rows.len());
+        for (i, row) in rows.into_iter().enumerate() {
+            let at = |column: &str| format!("tables.{}[{i}].{column}", table.name);
+            let Value::Object(mut row) = row else {
+                return Err(bad(
+                    format!("tables.{}[{i}]", table.name),
+                    "must be an object",
+                ));
+            };
+            // References: to a row of the file, by its new id.
+            for (column, target) in table.refs {
+                if let Some(old) = uuid_at(&row, column, &at(column))? {
+                    let new = ids.of(target, old).ok_or_else(|| {
+                        bad(
+                            at(column),
+                            format!("refers to {target} {old}, which is not in the file"),
+                        )
+                    })?;
+                    row.insert((*column).to_string(), Value::String(new.to_string()));
+                }
+            }
+            if let Some(id_column) = table.id {
+                let old = uuid_at(&row, id_column, &at(id_column))?.unwrap_or_default();
+                let new = ids.of(table.name, old).unwrap_or_default();
+                row.insert(id_column.to_string(), Value::String(new.to_string()));
+            }
+            let mut checked = Map::new();
+            for (column, value) in row {
+                let Some(meta) = by_name.get(column.as_str()) else {
+                    return Err(bad(at(&column), "is not a column of this table"));
+                };
+                if meta.identity {
+                    // Numbered anew here; the file's order keeps the old numbering's order.
+                    continue;
+                }
+                let value = if meta.data_type == "jsonb" || meta.data_type == "json" {
+                    ids.remap_json(value)
+                } else {
+                    check_text(&value, &at(&column))?;
+                    value
+                };
+                if !used.contains(&column) {
+                    used.push(column.clone());
+                }
+                checked.insert(column, value);
+            }
+            special(table.name, &mut checked, &mut ids, &account_ids, &at)?;
+            let get = |c: &str| {
+                checked
+                    .get(c)
+                    .and_then(Value::as_str)
+                    .and_then(|s| Uuid::parse_str(s).ok())
+            };
+            match table.name {
+                "tournament" => {
+                    name = checked
+                        .get("name")
+                        .and_then(Value::as_str)
+                        .unwrap_or_default()
+                        .to_string();
+                }
+                "entrant" => {
+                    if let (Some(e), Some(s)) = (get("entrant_id"), get("section_id")) {
+                        entrant_section.insert(e, s);
+                    }
+                }
+                "round" => {
+                    if let (Some(r), Some(s)) = (get("round_id"), get("section_id")) {
+                        round_section.insert(r, s);
+                    }
+                }
+                "board" => {
+                    // Both sides play in the round's own section.
+                    let section = get("round_id").and_then(|r| round_section.get(&r).copied());
+                    for side in ["red_entrant_id", "black_entrant_id"] {
+                        if let Some(e) = get(side) {
+                            if entrant_section.get(&e).copied() != section {
+                                return Err(bad(
+                                    at(side),
+                                    "refers to an entrant of another section than the round's",
+                                ));
+                            }
+                        }
+                    }
+                    if let Some(code) = checked.get("report_code").and_then(Value::as_str) {
+                        codes.push(code.to_string());
+                    }
+                }
+                _ => {}
+            }
+            out.push(Value::Object(checked));
+        }
+        if table.name == "board" {
+            // Report codes are unique on a server: a code taken here (the event imported
+            // back into the server it came from) or repeated in the file is drawn anew.
+            let taken: HashSet<String> = db::event_file::taken_report_codes(&mut *conn, &codes)
+                .await?
+                .into_iter()
+                .collect();
+            let mut seen = HashSet::new();
+            for row in &mut out {
+                let Some(row) = row.as_object_mut() else {
+                    continue;
+                };
+                let code = row
+                    .get("report_code")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                if let Some(code) = code {
+                    if taken.contains(&code) || !seen.insert(code) {
+                        row.insert("report_code".into(), Value::String(fresh_report_code()));
+                    }
+                }
+            }
+        }
+        prepared.push((table.name, used, out));
+    }
+    let tournament_id = ids
+        .by_table
+        .get("tournament")
+        .and_then(|m| m.values().next().copied())
+        .ok_or_else(|| bad("tables.tournament".into(), "is required"))?;
+    Ok(Prepared {
+        tables: prepared,
+        tournament_id,
+        name,
+    })
+}
+
+/// What a table needs beyond references and ids.
+fn special(
+    table: &str,
+    row: &mut Map<String, Value>,
+    ids: &mut Ids,
+    accounts: &HashMap<Uuid, Option<Uuid>>,
+    at: &dyn Fn(&str) -> String,
+) -> Result<()> {
+    match table {
+        "forbidden_pair" => {
+            // Stored lower id first; the new ids may sort the other way.
+            let a = uuid_at(row, "entrant_a_id", &at("entrant_a_id"))?;
+            let b = uuid_at(row, "entrant_b_id", &at("entrant_b_id"))?;
+            if let (Some(a), Some(b)) = (a, b) {
+                if a > b {
+                    row.insert("entrant_a_id".into(), Value::String(b.to_string()));
+                    row.insert("entrant_b_id".into(), Value::String(a.to_string()));
+                }
+            }
+        }
+        "tie_order" => {
+            // One decision's rows share an id of their own, new like every other.
+            if let Some(old) = uuid_at(row, "decision_id", &at("decision_id"))? {
+                row.insert(
+                    "decision_id".into(),
+                    Value::String(ids.any(old).to_string()),
+                );
+            }
+        }
+        "audit_event" => {
+            // Who acted: the account of the same name here, else nobody (the actor's name
+            // stays in `actor`); what was changed: its new id.
+            let user = uuid_at(row, "user_id", &at("user_id"))?;
+            let here = user.and_then(|u| accounts.get(&u).copied().flatten());
+            row.insert(
+                "user_id".into(),
+                here.map_or(Value::Null, |u| Value::String(u.to_string())),
+            );
+            if let Some(old) = uuid_at(row, "entity_id", &at("entity_id"))? {
+                row.insert("entity_id".into(), Value::String(ids.any(old).to_string()));
+            }
+        }
+        _ => {}
+    }
+    Ok(())
+}
+
+/// Human text in the file goes through the same validator as typed text: no control, bidi
+/// or garbled characters (line breaks are allowed: notes and records have them).
+fn check_text(value: &Value, field: &str) -> Result<()> {
+    let texts: Vec<&str> = match value {
+        Value::String(s) => vec![s.as_str()],
+        Value::Array(items) => items.iter().filter_map(Value::as_str).collect(),
+        _ => Vec::new(),
+    };
+    for text in texts {
+        arbiter_core::text::clean(text, arbiter_core::text::Lines::Multi, usize::MAX)
+            .map_err(|e| bad(field.to_string(), e.to_string()))?;
+    }
+    Ok(())
+}
+
+/// Creates a new tournament from an event file, with new ids, in one transaction; `actor`
+/// becomes its chief arbiter (anyone signed in may, as anyone may create a tournament).
+pub async fn import(pool: &PgPool, actor: &Actor, file: EventFile) -> Result<ImportedEvent> {
+    let mut names: Vec<String> = file.staff.iter().map(|s| s.username.clone()).collect();
+    names.extend(file.accounts.iter().filter_map(|a| a.username.clone()));
+    names.sort();
+    names.dedup();
+    let source = file.source_tournament_id;
+    let staff_in_file = file.staff.clone();
+    let mut tx = pool.begin().await?;
+    let users: HashMap<String, Uuid> = db::event_file::active_users(&mut *tx, &names)
+        .await?
+        .into_iter()
+        .collect();
+    let prepared = prepare(&mut tx, file, &users).await?;
+    let mut rows = BTreeMap::new();
+    for (table, columns, table_rows) in prepared.tables {
+        let written = db::event_file::insert_rows(&mut tx, table, &columns, table_rows)
+            .await
+            .map_err(|e| refused(table, e))?;
+        rows.insert(table.to_string(), written);
+    }
+    let tournament_id = prepared.tournament_id;
+    // The staff: the importer is the chief; the others by name, when they have an account.
+    db::access::assign(&mut *tx, tournament_id, actor.user_id, "chief_arbiter").await?;
+    let mut staff = Vec::new();
+    for member in staff_in_file {
+        let (outcome, role_here) = if member.username == actor.username {
+            ("importer", Some("chief_arbiter".to_string()))
+        } else if let Some(&user_id) = users.get(&member.username) {
+            let role = match member.role.as_str() {
+                "arbiter" | "scorer" => member.role.clone(),
+                _ => "arbiter".to_string(),
+            };
+            db::access::assign(&mut *tx, tournament_id, user_id, &role).await?;
+            ("linked", Some(role))
+        } else {
+            ("skipped", None)
+        };
+        staff.push(StaffOutcome {
+            username: member.username,
+            role: member.role,
+            outcome: outcome.into(),
+            role_here,
+        });
+    }
+    // The file's data must hold together as the services read it: each section loads and
+    // ranks, or nothing is written.
+    let section_ids: Vec<Uuid> =
+        sqlx::query_scalar("select section_id from section where tournament_id = $1")
+            .bind(tournament_id)
+            .fetch_all(&mut *tx)
+            .await?;
+    for section_id in section_ids {
+        let section = db::section::find(&mut *tx, section_id)
+            .await?
+            .ok_or(Error::NotFound("section"))?;
+        let name = section.name.clone();
+        let options = sections::standings_options(&section);
+        let loaded = state::load(&mut tx, section, false)
+            .await
+            .map_err(|e| match e {
+                Error::Db(_) => e,
+                other => bad("tables.section".into(), format!("section {name}: {other}")),
+            })?;
+        arbiter_core::standings::rank(&loaded.tournament, &options);
+    }
+    access::audit(
+        &mut tx,
+        tournament_id,
+        Some(actor),
+        Change {
+            action: "import",
+            entity: "tournament",
+            entity_id: Some(tournament_id),
+            before: None,
+            after: Some(json!({
+                "format": FORMAT,
+                "version": VERSION,
+                "source_tournament_id": source,
+                "rows": rows,
+                "staff": staff,
+            })),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(ImportedEvent {
+        id: tournament_id,
+        name: prepared.name,
+        staff,
+        rows,
+    })
+}
