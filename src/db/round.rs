@@ -229,6 +229,8 @@ pub struct BoardContext {
     pub reported_result: Option<String>,
     /// Version.
     pub version: Option<i32>,
+    /// The section's foul threshold (a second foul loses the game when it is 2).
+    pub foul_threshold: i32,
 }
 
 /// One board with its section and tournament; the section's row is locked in share mode, so
@@ -240,7 +242,8 @@ pub async fn board_context(
 ) -> sqlx::Result<Option<BoardContext>> {
     sqlx::query_as::<_, BoardContext>(
         "select b.board_id, r.round_id, r.number as round, r.status as round_status, s.section_id,
-                s.tournament_id, g.game_id, g.result, g.reported_result, g.version
+                s.tournament_id, g.game_id, g.result, g.reported_result, g.version,
+                s.foul_threshold
          from board b join round r using (round_id) join section s using (section_id)
               left join game g on g.board_id = b.board_id
          where b.board_id = $1
@@ -303,17 +306,17 @@ pub async fn replace_fouls(
     red: i32,
     black: i32,
 ) -> sqlx::Result<()> {
-    sqlx::query!("delete from foul where game_id = $1", game_id)
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query!(
-        "insert into foul (game_id, side)
+    // One statement (one round trip on the results' hot path); the insert does not see the
+    // delete, and needs not: foul rows have no key but their id.
+    sqlx::query(
+        "with gone as (delete from foul where game_id = $1)
+         insert into foul (game_id, side)
          select $1::uuid, 'red' from generate_series(1, $2::int)
          union all select $1::uuid, 'black' from generate_series(1, $3::int)",
-        game_id,
-        red,
-        black
     )
+    .bind(game_id)
+    .bind(red)
+    .bind(black)
     .execute(&mut *conn)
     .await?;
     Ok(())
@@ -326,24 +329,22 @@ pub async fn settle_status(
     conn: &mut sqlx::PgConnection,
     round_id: Uuid,
 ) -> sqlx::Result<Option<RoundStatus>> {
-    let due = sqlx::query_scalar::<_, RoundStatus>(
-        "select case when exists (select 1 from game g join board b using (board_id)
-                                   where b.round_id = $1 and g.result is null)
-                     then 'published' else 'completed' end",
+    // One statement, one snapshot; the update writes (and so costs a WAL flush) only when the
+    // status changes.
+    sqlx::query_scalar::<_, RoundStatus>(
+        "with due as (
+             select case when exists (select 1 from game g join board b using (board_id)
+                                       where b.round_id = $1 and g.result is null)
+                         then 'published' else 'completed' end as status),
+         changed as (
+             update round r set status = due.status from due
+             where r.round_id = $1 and r.status <> due.status
+             returning r.status)
+         select coalesce((select status from changed), r.status) from round r where r.round_id = $1",
     )
     .bind(round_id)
-    .fetch_one(&mut *conn)
-    .await?;
-    // Written only when it changes: a settle that changes nothing writes no WAL.
-    sqlx::query("update round set status = $2 where round_id = $1 and status <> $2")
-        .bind(round_id)
-        .bind(due)
-        .execute(&mut *conn)
-        .await?;
-    sqlx::query_scalar::<_, RoundStatus>("select status from round where round_id = $1")
-        .bind(round_id)
-        .fetch_optional(&mut *conn)
-        .await
+    .fetch_optional(&mut *conn)
+    .await
 }
 
 /// Takes a round's settle lock for the rest of the transaction (an advisory lock: it writes

@@ -381,6 +381,7 @@ async fn accept_in(
         result: board.result.clone(),
         reported_result: None,
         version: board.version,
+        foul_threshold: board.foul_threshold,
     };
     let outcome = rounds::record_result(
         tx,

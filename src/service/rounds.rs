@@ -664,14 +664,11 @@ pub(crate) async fn record_result(
             )));
         }
     }
-    let section = db::section::find(&mut *tx, board.section_id)
-        .await?
-        .ok_or(Error::NotFound("section"))?;
     let (result, message) = apply_foul_rule(
         &reported,
         red_fouls,
         black_fouls,
-        i64::from(section.foul_threshold),
+        i64::from(board.foul_threshold),
     );
     db::round::replace_fouls(&mut *tx, game_id, red_fouls as i32, black_fouls as i32).await?;
     let version = db::round::set_game_result(
