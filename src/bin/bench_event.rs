@@ -235,6 +235,38 @@ struct Phases {
     standings: Duration,
 }
 
+/// A section of tournament `tid` with the entrants of `csv` imported; its id.
+fn section_with(
+    port: u16,
+    token: &str,
+    tid: &str,
+    name: &str,
+    rounds: i32,
+    system: &str,
+    csv: &str,
+) -> anyhow::Result<String> {
+    let s = json(
+        port,
+        "POST",
+        &format!("/api/v1/tournaments/{tid}/sections"),
+        token,
+        &format!(r#"{{"name":"{name}","rounds":{rounds},"pairing_system":"{system}"}}"#),
+    )?;
+    let section = s["id"].as_str().context("section id")?.to_string();
+    let (status, text) = http(
+        port,
+        "POST",
+        &format!("/api/v1/sections/{section}/import.csv?apply=true"),
+        token,
+        "text/csv",
+        csv,
+    )?;
+    if status != 200 {
+        bail!("CSV import: {status} {text}");
+    }
+    Ok(section)
+}
+
 fn run(
     port: u16,
     token: &str,
@@ -251,31 +283,13 @@ fn run(
         r#"{"name":"Bench Open","game":"xiangqi"}"#,
     )?;
     let tid = t["id"].as_str().context("tournament id")?;
-    let s = json(
-        port,
-        "POST",
-        &format!("/api/v1/tournaments/{tid}/sections"),
-        token,
-        &format!(r#"{{"name":"Open","rounds":{rounds},"pairing_system":"{system}"}}"#),
-    )?;
-    let section = s["id"].as_str().context("section id")?.to_string();
     let csv: String = std::iter::once("name,rating,club\n".to_string())
         .chain(
             (1..=entrants)
                 .map(|i| format!("Player {i},{},Club {}\n", 1000 + (i * 7919) % 1500, i % 40)),
         )
         .collect();
-    let (status, text) = http(
-        port,
-        "POST",
-        &format!("/api/v1/sections/{section}/import.csv?apply=true"),
-        token,
-        "text/csv",
-        &csv,
-    )?;
-    if status != 200 {
-        bail!("CSV import: {status} {text}");
-    }
+    let section = section_with(port, token, tid, "Open", rounds, system, &csv)?;
     let setup = clock.elapsed();
     println!("setup ({entrants} entrants by CSV): {setup:.2?}");
     println!("round      pair   results (n)       standings");
@@ -519,28 +533,10 @@ fn ingest(port: u16, token: &str) -> anyhow::Result<()> {
     let tid = t["id"].as_str().context("tournament id")?.to_string();
     let mut boards = Vec::new();
     for i in 0..INGEST_SECTIONS {
-        let s = json(
-            port,
-            "POST",
-            &format!("/api/v1/tournaments/{tid}/sections"),
-            token,
-            &format!(r#"{{"name":"Section {i}","rounds":5,"pairing_system":"dutch"}}"#),
-        )?;
-        let section = s["id"].as_str().context("section id")?.to_string();
         let csv: String = std::iter::once("name,rating\n".to_string())
             .chain((1..=INGEST_ENTRANTS).map(|n| format!("P{i}-{n},{}\n", 1000 + n)))
             .collect();
-        let (status, text) = http(
-            port,
-            "POST",
-            &format!("/api/v1/sections/{section}/import.csv?apply=true"),
-            token,
-            "text/csv",
-            &csv,
-        )?;
-        if status != 200 {
-            bail!("CSV import: {status} {text}");
-        }
+        let section = section_with(port, token, &tid, &format!("Section {i}"), 5, "dutch", &csv)?;
         let view = json(
             port,
             "POST",

@@ -1,6 +1,7 @@
 //! Cheap revalidation for the live public pages (SPEC §11: pairings, standings … update without
 //! a reload). `static/js/app.js` polls the page it shows with `If-None-Match`; while nothing
-//! changed the answer is a bodiless `304` that costs one indexed query and no rendering.
+//! changed the answer is a bodiless `304` that costs no rendering, and at most one indexed
+//! query a second per section and process (the version is remembered, [`crate::http::cache`]).
 //!
 //! The entity tag hashes the data version of the section's tournament (its newest audit entry:
 //! every change is audited in its own transaction) with everything else the page depends on:
