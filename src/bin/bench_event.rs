@@ -445,6 +445,16 @@ fn hall(port: u16, token: &str) -> anyhow::Result<()> {
         crowd_poll.p99_ms,
         crowd_poll.failures_note()
     );
+    // The JSON standings, which apps and scoreboards poll: computed once per version too.
+    let api = format!("http://127.0.0.1:{port}/api/v1/sections/{section}/standings");
+    let json = wrk(&["-t2", "-c200", "-d10s", "--latency", &api])?;
+    println!(
+        "200 clients, GET /api/v1/sections/{{id}}/standings: {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms{}",
+        json.rate,
+        json.p50_ms,
+        json.p99_ms,
+        json.failures_note()
+    );
     ingest(port, token)
 }
 

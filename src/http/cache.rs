@@ -16,11 +16,15 @@
 
 use axum::body::Bytes;
 use axum::extract::{Request, State};
-use axum::http::Method;
+use axum::http::header::{
+    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
+};
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
-use axum::response::Response;
+use axum::response::{IntoResponse, Response};
 use quick_cache::sync::Cache;
 use quick_cache::Weighter;
+use sha2::Digest as _;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -151,6 +155,128 @@ impl PageGuard<'_> {
     }
 }
 
+/// The build, named by a hash of its sources (`build.rs`), mixed into every tag: a tag a
+/// client got from one instance is current on every instance of the same build.
+const BUILD_ID: &str = env!("ARBITER_BUILD_ID");
+
+/// `Cache-Control` of what every anonymous visitor shares: a proxy or CDN may serve it for a
+/// few seconds and a little longer while it revalidates; browsers ask again soon.
+pub const SHARED: &str = "public, max-age=2, s-maxage=5, stale-while-revalidate=30";
+/// `Cache-Control` of a signed-in visitor's page (it carries their name and CSRF token).
+pub const PRIVATE: &str = "private, no-cache";
+
+/// A section's data version, remembered for [`VERSION_TTL`] by this process.
+pub async fn section_version(
+    state: &crate::http::AppState,
+    section_id: Uuid,
+) -> crate::service::Result<Option<i64>> {
+    state
+        .live
+        .version(section_id, || {
+            crate::service::sections::data_version(&state.db, section_id)
+        })
+        .await
+}
+
+/// The quoted entity tag of what a section's data at `version` looks like through `parts`
+/// (the path, the query, the language preferences… whatever else the answer depends on).
+/// Nothing in it belongs to one process: every instance of the same build over the same
+/// database gives the same tag.
+pub fn tag<'a>(
+    section_id: Uuid,
+    version: Option<i64>,
+    parts: impl IntoIterator<Item = Option<&'a str>>,
+) -> String {
+    let mut hasher = sha2::Sha256::new();
+    // Every part is length-prefixed, so two different lists of parts never hash alike.
+    let mut part = |bytes: &[u8]| {
+        hasher.update((bytes.len() as u64).to_le_bytes());
+        hasher.update(bytes);
+    };
+    part(BUILD_ID.as_bytes());
+    part(section_id.as_bytes());
+    part(&version.unwrap_or(-1).to_le_bytes());
+    for variant in parts {
+        part(variant.unwrap_or("\u{0}").as_bytes());
+    }
+    format!("\"{}\"", hex::encode(&hasher.finalize()[..16]))
+}
+
+/// Whether `If-None-Match` names `tag` (or is `*`); weak tags compare by their opaque part.
+pub fn if_none_match(headers: &HeaderMap, tag: &str) -> bool {
+    headers
+        .get_all(IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim())
+        .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == tag)
+}
+
+/// The tag of the gzipped representation (RFC 9110 §8.8.3: it has a tag of its own).
+pub fn gzip_tag(tag: &str) -> String {
+    format!("{}-gz\"", tag.trim_end_matches('"'))
+}
+
+/// Whether `Accept-Encoding` takes gzip (not refused with `q=0`).
+pub fn accepts_gzip(headers: &HeaderMap) -> bool {
+    headers
+        .get_all(ACCEPT_ENCODING)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|coding| {
+            let mut parts = coding.split(';').map(str::trim);
+            let name = parts.next().unwrap_or("");
+            let refused = parts.any(|p| {
+                p.strip_prefix("q=")
+                    .and_then(|q| q.parse::<f32>().ok())
+                    .is_some_and(|q| q == 0.0)
+            });
+            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
+        })
+}
+
+/// A `200` with a kept body, gzipped when the client takes it.
+pub fn response(
+    body: &Body,
+    content_type: &'static str,
+    vary: &'static str,
+    gzip: bool,
+    tag: HeaderValue,
+    cache_control: HeaderValue,
+) -> Response {
+    let mut response = (
+        StatusCode::OK,
+        [
+            (CONTENT_TYPE, HeaderValue::from_static(content_type)),
+            (ETAG, tag),
+            (CACHE_CONTROL, cache_control),
+            (VARY, HeaderValue::from_static(vary)),
+        ],
+    )
+        .into_response();
+    let bytes = if gzip && !body.gzip.is_empty() {
+        response
+            .headers_mut()
+            .insert(CONTENT_ENCODING, HeaderValue::from_static("gzip"));
+        body.gzip.clone()
+    } else {
+        body.identity.clone()
+    };
+    *response.body_mut() = axum::body::Body::from(bytes);
+    response
+}
+
+/// A `304 Not Modified` for a client whose copy is current.
+pub fn not_modified(tag: HeaderValue, cache_control: HeaderValue) -> Response {
+    (
+        StatusCode::NOT_MODIFIED,
+        [(ETAG, tag), (CACHE_CONTROL, cache_control)],
+    )
+        .into_response()
+}
+
 /// A middleware: after any request that may have written (anything but GET, HEAD and
 /// OPTIONS), the remembered versions are forgotten, so this process's own changes show on
 /// the next poll.
@@ -173,6 +299,44 @@ pub async fn forget_after_writes(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn if_none_match_accepts_lists_weak_tags_and_star() {
+        let mut headers = HeaderMap::new();
+        assert!(!if_none_match(&headers, "\"abc\""));
+        headers.insert(IF_NONE_MATCH, HeaderValue::from_static("\"x\", W/\"abc\""));
+        assert!(if_none_match(&headers, "\"abc\""));
+        assert!(!if_none_match(&headers, "\"ab\""));
+        headers.insert(IF_NONE_MATCH, HeaderValue::from_static("*"));
+        assert!(if_none_match(&headers, "\"anything\""));
+    }
+
+    #[test]
+    fn gzip_is_taken_unless_refused() {
+        let with = |value: &'static str| {
+            let mut headers = HeaderMap::new();
+            headers.insert(ACCEPT_ENCODING, HeaderValue::from_static(value));
+            accepts_gzip(&headers)
+        };
+        assert!(with("gzip, deflate, br"));
+        assert!(with("br;q=1.0, GZIP;q=0.5"));
+        assert!(with("*"));
+        assert!(!with("gzip;q=0"));
+        assert!(!with("br"));
+        assert!(!accepts_gzip(&HeaderMap::new()));
+        assert_eq!(gzip_tag("\"abc\""), "\"abc-gz\"");
+    }
+
+    #[test]
+    fn tags_differ_by_every_part() {
+        let section = Uuid::new_v4();
+        let a = tag(section, Some(1), [Some("a"), None]);
+        assert_eq!(a, tag(section, Some(1), [Some("a"), None]));
+        assert_ne!(a, tag(section, Some(2), [Some("a"), None]));
+        assert_ne!(a, tag(section, Some(1), [Some("a"), Some("")]));
+        assert_ne!(a, tag(section, Some(1), [Some("a")]));
+        assert_ne!(a, tag(Uuid::new_v4(), Some(1), [Some("a"), None]));
+    }
 
     #[tokio::test]
     async fn a_version_is_read_once_until_forgotten() {

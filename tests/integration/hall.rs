@@ -265,3 +265,77 @@ async fn phones_that_take_gzip_get_it_with_a_tag_of_its_own(pool: PgPool) {
         assert_eq!(poll.status, StatusCode::NOT_MODIFIED);
     }
 }
+
+#[sqlx::test]
+async fn the_json_standings_are_computed_once_per_version_and_shared(pool: PgPool) {
+    let (token, section, board) = event(&pool).await;
+    let router = app(state(&pool));
+    let path = format!("/api/v1/sections/{section}/standings");
+    let first = fetch(&router, &path, &[]).await;
+    assert_eq!(first.status, StatusCode::OK);
+    assert_eq!(
+        first.headers.get("content-type").unwrap(),
+        "application/json"
+    );
+    assert!(first
+        .headers
+        .get("cache-control")
+        .unwrap()
+        .to_str()
+        .unwrap()
+        .starts_with("public"));
+    let standings: serde_json::Value = serde_json::from_str(&first.text).unwrap();
+    assert_eq!(
+        standings["rows"].as_array().map(Vec::len),
+        Some(4),
+        "{standings}"
+    );
+    // Another client, signed in or not, gets the same tag and bytes (nothing per visitor).
+    let other = fetch(
+        &router,
+        &path,
+        &[("authorization", &format!("Bearer {token}"))],
+    )
+    .await;
+    assert_eq!(etag(&other), etag(&first));
+    assert_eq!(other.text, first.text);
+    let poll = fetch(&router, &path, &[("if-none-match", &etag(&first))]).await;
+    assert_eq!(poll.status, StatusCode::NOT_MODIFIED);
+    assert!(poll.text.is_empty());
+    // Gzipped on request, with its own tag that answers a poll too.
+    let zipped = fetch(&router, &path, &[("accept-encoding", "gzip")]).await;
+    assert_eq!(zipped.headers.get("content-encoding").unwrap(), "gzip");
+    assert_ne!(etag(&zipped), etag(&first));
+    let poll = fetch(
+        &router,
+        &path,
+        &[
+            ("if-none-match", &etag(&zipped)),
+            ("accept-encoding", "gzip"),
+        ],
+    )
+    .await;
+    assert_eq!(poll.status, StatusCode::NOT_MODIFIED);
+    // A result changes the version: the next poll gets the new standings.
+    enter(&router, &token, &board, "red_wins").await;
+    let after = fetch(&router, &path, &[("if-none-match", &etag(&first))]).await;
+    assert_eq!(after.status, StatusCode::OK);
+    assert_ne!(etag(&after), etag(&first));
+    let standings: serde_json::Value = serde_json::from_str(&after.text).unwrap();
+    let points: Vec<f64> = standings["rows"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|row| row["points"].as_f64())
+        .collect();
+    assert!(points.iter().any(|&p| p > 0.0), "{standings}");
+    // An unknown section is still a 404 with a JSON error, and is not kept.
+    let missing = fetch(
+        &router,
+        &format!("/api/v1/sections/{}/standings", uuid::Uuid::new_v4()),
+        &[],
+    )
+    .await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    assert!(missing.text.contains("error"), "{}", missing.text);
+}

@@ -8,7 +8,7 @@ use crate::service;
 use crate::service::rounds::{ManualOutcome, ManualPairing, ResultInput, ResultOutcome, RoundView};
 use crate::service::standings::StandingsView;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, StatusCode};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -131,15 +131,55 @@ pub async fn put_result(
     Ok(([(header::ETAG, etag)], AppJson(outcome)).into_response())
 }
 
-/// The standings as they are now (provisional while results are missing).
+/// The standings as they are now (provisional while results are missing). Computed once per
+/// version of the section's data and shared by every client (a hall of phones polls this):
+/// the `ETag` answers `If-None-Match` with `304`, and the body is gzipped when asked for.
 #[utoipa::path(get, path = "/api/v1/sections/{id}/standings", tag = "standings",
     params(("id" = Uuid, Path, description = "Section id")),
-    responses((status = 200, body = StandingsView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = StandingsView), (status = 304, description = "The client's copy (If-None-Match) is current"),
+        (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
 pub async fn get_standings(
     State(state): State<AppState>,
     AppPath(id): AppPath<Uuid>,
-) -> Result<AppJson<StandingsView>, ApiError> {
-    Ok(AppJson(service::standings::compute(&state.db, id).await?))
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    use crate::http::cache::{self, Body};
+    let version = cache::section_version(&state, id).await?;
+    let tag = cache::tag(id, version, [Some("GET /api/v1/sections/{id}/standings")]);
+    let gzip = cache::accepts_gzip(&headers);
+    let shared = HeaderValue::from_static(cache::SHARED);
+    let sent = if gzip {
+        cache::gzip_tag(&tag)
+    } else {
+        tag.clone()
+    };
+    // A tag is hex between quotes: always a valid header value.
+    let sent = HeaderValue::from_str(&sent)
+        .map_err(|err| service::Error::Internal(format!("entity tag: {err}")))?;
+    if cache::if_none_match(&headers, &tag)
+        || cache::if_none_match(&headers, &cache::gzip_tag(&tag))
+    {
+        return Ok(cache::not_modified(sent, shared));
+    }
+    let body = match state.live.page(&tag).await {
+        Ok(body) => body,
+        Err(guard) => {
+            let view = service::standings::compute(&state.db, id).await?;
+            let json = serde_json::to_vec(&view)
+                .map_err(|err| service::Error::Internal(format!("standings as JSON: {err}")))?;
+            let body = Body::new(json.into());
+            guard.keep(body.clone());
+            body
+        }
+    };
+    Ok(cache::response(
+        &body,
+        "application/json",
+        "Accept-Encoding",
+        gzip,
+        sent,
+        shared,
+    ))
 }
 
 /// Replaces a paired, unpublished round's boards by a manual pairing; the checker's warnings

@@ -13,63 +13,29 @@
 //! visitor shares one tag per page version, proxies may keep it for a few seconds, and the
 //! rendered body is kept under its tag ([`crate::http::cache`]).
 
-use crate::http::cache::Body;
+use crate::http::cache::{self, accepts_gzip, gzip_tag, if_none_match, Body, PRIVATE, SHARED};
 use crate::http::page::PageCtx;
 use crate::http::AppState;
-use axum::http::header::{
-    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
-};
+use axum::http::header::{CACHE_CONTROL, ETAG};
+
 use axum::http::{HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
-use sha2::Digest as _;
 use std::future::Future;
 use uuid::Uuid;
 
-/// The build, named by a hash of its sources (`build.rs`), mixed into every tag: a tag a page
-/// got from one instance is current on every instance of the same build.
-const BUILD_ID: &str = env!("ARBITER_BUILD_ID");
+/// What a shared page depends on besides its URL.
+const VARY_ON: &str = "Accept-Encoding, Accept-Language, Cookie";
+const HTML: &str = "text/html; charset=utf-8";
 
 /// The quoted entity tag of a section page as `ctx`'s visitor sees it.
 async fn tag(state: &AppState, section_id: Uuid, ctx: &PageCtx) -> crate::service::Result<String> {
-    let version = state
-        .live
-        .version(section_id, || {
-            crate::service::sections::data_version(&state.db, section_id)
-        })
-        .await?;
-    let mut hasher = sha2::Sha256::new();
-    // Every part is length-prefixed, so two different lists of parts never hash alike.
-    let mut part = |bytes: &[u8]| {
-        hasher.update((bytes.len() as u64).to_le_bytes());
-        hasher.update(bytes);
-    };
-    part(BUILD_ID.as_bytes());
-    part(section_id.as_bytes());
-    part(&version.unwrap_or(-1).to_le_bytes());
-    for variant in ctx.variant() {
-        part(variant.as_deref().unwrap_or("\u{0}").as_bytes());
-    }
-    Ok(format!("\"{}\"", hex::encode(&hasher.finalize()[..16])))
+    let version = cache::section_version(state, section_id).await?;
+    Ok(cache::tag(
+        section_id,
+        version,
+        ctx.variant().iter().map(|v| v.as_deref()),
+    ))
 }
-
-/// Whether `If-None-Match` names `tag` (or is `*`); weak tags compare by their opaque part.
-fn matches(headers: &HeaderMap, tag: &str) -> bool {
-    headers
-        .get_all(IF_NONE_MATCH)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(|t| t.trim())
-        .any(|t| t == "*" || t.strip_prefix("W/").unwrap_or(t) == tag)
-}
-
-/// `Cache-Control` of a page every anonymous visitor shares: a proxy or CDN may serve it for
-/// a few seconds and a little longer while it revalidates; browsers ask again soon.
-const SHARED: &str = "public, max-age=2, s-maxage=5, stale-while-revalidate=30";
-/// `Cache-Control` of a signed-in visitor's page (it carries their name and CSRF token).
-const PRIVATE: &str = "private, no-cache";
-/// What a shared page depends on besides its URL.
-const VARY_ON: &str = "Accept-Encoding, Accept-Language, Cookie";
 
 /// Serves a live section page: `304 Not Modified` when the visitor's copy is current, else
 /// `render`'s page with its `ETag` (for anonymous visitors, the body rendered once for this
@@ -101,16 +67,14 @@ where
     let Ok(sent_tag) = HeaderValue::from_str(&sent_tag) else {
         return render(ctx).await.into_response();
     };
-    if matches(headers, &tag) || matches(headers, &gzip_tag(&tag)) {
-        return (
-            StatusCode::NOT_MODIFIED,
-            [(ETAG, sent_tag), (CACHE_CONTROL, cache_control)],
-        )
-            .into_response();
+    if if_none_match(headers, &tag) || if_none_match(headers, &gzip_tag(&tag)) {
+        return cache::not_modified(sent_tag, cache_control);
     }
     let guard = if shared {
         match state.live.page(&tag).await {
-            Ok(body) => return page_response(&body, gzip, sent_tag, cache_control),
+            Ok(body) => {
+                return cache::response(&body, HTML, VARY_ON, gzip, sent_tag, cache_control)
+            }
             Err(guard) => Some(guard),
         }
     } else {
@@ -130,99 +94,12 @@ where
         Ok(html) => {
             let body = Body::new(html);
             guard.keep(body.clone());
-            page_response(&body, gzip, sent_tag, cache_control)
+            cache::response(&body, HTML, VARY_ON, gzip, sent_tag, cache_control)
         }
         Err(err) => crate::http::error::PageError::from_service(
             crate::service::Error::Internal(format!("reading a rendered page: {err}")),
             crate::i18n::Lang::En,
         )
         .into_response(),
-    }
-}
-
-/// The tag of the gzipped representation.
-fn gzip_tag(tag: &str) -> String {
-    format!("{}-gz\"", tag.trim_end_matches('"'))
-}
-
-/// Whether `Accept-Encoding` takes gzip (not refused with `q=0`).
-fn accepts_gzip(headers: &HeaderMap) -> bool {
-    headers
-        .get_all(ACCEPT_ENCODING)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|coding| {
-            let mut parts = coding.split(';').map(str::trim);
-            let name = parts.next().unwrap_or("");
-            let refused = parts.any(|p| {
-                p.strip_prefix("q=")
-                    .and_then(|q| q.parse::<f32>().ok())
-                    .is_some_and(|q| q == 0.0)
-            });
-            (name.eq_ignore_ascii_case("gzip") || name == "*") && !refused
-        })
-}
-
-fn page_response(
-    body: &Body,
-    gzip: bool,
-    tag: HeaderValue,
-    cache_control: HeaderValue,
-) -> Response {
-    let mut response = (
-        StatusCode::OK,
-        [
-            (
-                CONTENT_TYPE,
-                HeaderValue::from_static("text/html; charset=utf-8"),
-            ),
-            (ETAG, tag),
-            (CACHE_CONTROL, cache_control),
-            (VARY, HeaderValue::from_static(VARY_ON)),
-        ],
-    )
-        .into_response();
-    let bytes = if gzip && !body.gzip.is_empty() {
-        response
-            .headers_mut()
-            .insert(CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-        body.gzip.clone()
-    } else {
-        body.identity.clone()
-    };
-    *response.body_mut() = axum::body::Body::from(bytes);
-    response
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn if_none_match_accepts_lists_weak_tags_and_star() {
-        let mut headers = HeaderMap::new();
-        assert!(!matches(&headers, "\"abc\""));
-        headers.insert(IF_NONE_MATCH, HeaderValue::from_static("\"x\", W/\"abc\""));
-        assert!(matches(&headers, "\"abc\""));
-        assert!(!matches(&headers, "\"ab\""));
-        headers.insert(IF_NONE_MATCH, HeaderValue::from_static("*"));
-        assert!(matches(&headers, "\"anything\""));
-    }
-
-    #[test]
-    fn gzip_is_taken_unless_refused() {
-        let with = |value: &'static str| {
-            let mut headers = HeaderMap::new();
-            headers.insert(ACCEPT_ENCODING, HeaderValue::from_static(value));
-            accepts_gzip(&headers)
-        };
-        assert!(with("gzip, deflate, br"));
-        assert!(with("br;q=1.0, GZIP;q=0.5"));
-        assert!(with("*"));
-        assert!(!with("gzip;q=0"));
-        assert!(!with("br"));
-        assert!(!accepts_gzip(&HeaderMap::new()));
-        assert_eq!(gzip_tag("\"abc\""), "\"abc-gz\"");
     }
 }
