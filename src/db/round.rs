@@ -278,24 +278,48 @@ pub async fn lock_game(db: impl PgExecutor<'_>, game_id: Uuid) -> sqlx::Result<O
     .await
 }
 
-/// Stores a game's result and bumps its version, if the version is still `expected`
-/// (compare-and-set); `None` when another writer came first.
-pub async fn set_game_result(
-    db: impl PgExecutor<'_>,
+/// Stores a game's result with its fouls and closes the players' open reports of its board
+/// (`resolution`), if the game's version is still `expected` (compare-and-set): one statement,
+/// one round trip on the results' hot path. `None` when another writer came first (and then
+/// nothing else is changed either).
+#[allow(clippy::too_many_arguments)]
+pub async fn store_result(
+    conn: &mut sqlx::PgConnection,
     game_id: Uuid,
     expected: i32,
-    reported: Option<&str>,
-    result: Option<&str>,
+    reported: &str,
+    result: &str,
+    red_fouls: i32,
+    black_fouls: i32,
+    resolution: &str,
 ) -> sqlx::Result<Option<i32>> {
-    sqlx::query_scalar!(
-        "update game set reported_result = $2, result = $3, version = version + 1
-         where game_id = $1 and version = $4 returning version",
-        game_id,
-        reported,
-        result,
-        expected
+    // Data-modifying CTEs all run on one snapshot; each depends on the game's update, so a
+    // lost compare-and-set changes nothing. The insert does not see the delete, and needs not:
+    // foul rows have no key but their id.
+    sqlx::query_scalar(
+        "with stored as (
+             update game set reported_result = $3, result = $4, version = version + 1
+             where game_id = $1 and version = $2
+             returning board_id, version),
+         gone as (delete from foul where game_id = $1 and exists (select 1 from stored)),
+         fouls as (
+             insert into foul (game_id, side)
+             select $1::uuid, 'red' from generate_series(1, $5::int) where exists (select 1 from stored)
+             union all
+             select $1::uuid, 'black' from generate_series(1, $6::int) where exists (select 1 from stored)),
+         reports as (
+             update result_report r set resolved_at = now(), resolution = $7
+             from stored where r.board_id = stored.board_id and r.resolved_at is null)
+         select version from stored",
     )
-    .fetch_optional(db)
+    .bind(game_id)
+    .bind(expected)
+    .bind(reported)
+    .bind(result)
+    .bind(red_fouls)
+    .bind(black_fouls)
+    .bind(resolution)
+    .fetch_optional(&mut *conn)
     .await
 }
 
@@ -322,39 +346,16 @@ pub async fn replace_fouls(
     Ok(())
 }
 
-/// Sets a round that has results to `completed` when every game has one, else `published`
+/// Settles a round that has results: `completed` when every game has one, else `published`
 /// (a correction reopens it; a result in a round the arbiters forgot to publish publishes
-/// it), and returns its status. The caller holds the round's settle lock or the section's.
-pub async fn settle_status(
-    conn: &mut sqlx::PgConnection,
-    round_id: Uuid,
-) -> sqlx::Result<Option<RoundStatus>> {
-    // One statement, one snapshot; the update writes (and so costs a WAL flush) only when the
-    // status changes.
-    sqlx::query_scalar::<_, RoundStatus>(
-        "with due as (
-             select case when exists (select 1 from game g join board b using (board_id)
-                                       where b.round_id = $1 and g.result is null)
-                         then 'published' else 'completed' end as status),
-         changed as (
-             update round r set status = due.status from due
-             where r.round_id = $1 and r.status <> due.status
-             returning r.status)
-         select coalesce((select status from changed), r.status) from round r where r.round_id = $1",
-    )
-    .bind(round_id)
-    .fetch_optional(&mut *conn)
-    .await
-}
-
-/// Takes a round's settle lock for the rest of the transaction (an advisory lock: it writes
-/// nothing, so a settle that changes nothing costs no WAL flush).
-pub async fn lock_settle(conn: &mut sqlx::PgConnection, round_id: Uuid) -> sqlx::Result<()> {
-    sqlx::query("select pg_advisory_xact_lock(hashtextextended($1::text, 7919))")
+/// it), under the round's settle lock (an advisory lock, held to the end of the caller's
+/// transaction), and returns its status. The database's `settle_round` function does it in
+/// one round trip, each of its statements on a fresh snapshot taken after the lock.
+pub async fn settle(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::Result<Option<RoundStatus>> {
+    sqlx::query_scalar::<_, Option<RoundStatus>>("select settle_round($1)")
         .bind(round_id)
-        .execute(&mut *conn)
-        .await?;
-    Ok(())
+        .fetch_one(db)
+        .await
 }
 
 /// Number of boards of a round still without a result.

@@ -393,10 +393,10 @@ async fn accept_in(
             black_fouls: i64::from(report.black_fouls),
             expected: None,
             via: "self_report",
+            resolution: "accepted",
         },
     )
     .await?;
-    db::report::resolve(&mut *tx, board.board_id, "accepted").await?;
     Ok(outcome)
 }
 

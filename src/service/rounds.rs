@@ -270,8 +270,7 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
         if open == 0 && last.status != RoundStatus::Completed {
             // A result's own settle may not have run yet (or its server died right after
             // the commit): the section is ours alone now, so settle it here.
-            db::round::lock_settle(&mut tx, last.round_id).await?;
-            db::round::settle_status(&mut tx, last.round_id).await?;
+            db::round::settle(&mut *tx, last.round_id).await?;
         }
         if open > 0 {
             return Err(Error::Conflict(format!(
@@ -613,11 +612,11 @@ pub async fn set_result(
             black_fouls,
             expected: expected_version.or(input.version),
             via: "desk",
+            // Whatever the players reported is settled by the desk's entry.
+            resolution: "superseded",
         },
     )
     .await?;
-    // Whatever the players reported is settled by the desk's entry.
-    db::report::resolve(&mut *tx, board_id, "superseded").await?;
     tx.commit().await?;
     outcome.round_completed = settle_round(pool, board.round_id).await?;
     Ok(outcome)
@@ -635,10 +634,13 @@ pub(crate) struct Entered<'a> {
     pub expected: Option<i32>,
     /// Where it came from (`desk`, `self_report`), for the audit log.
     pub via: &'a str,
+    /// How the players' open reports of the board are closed (`superseded`, `accepted`).
+    pub resolution: &'a str,
 }
 
 /// Records a result in the caller's transaction (the board's section is locked by the
-/// caller): compare-and-set on the game's version, the foul rule, the round's status, audit.
+/// caller): compare-and-set on the game's version, the foul rule, the players' open reports,
+/// audit (the round's status is settled after the commit, [`settle_round`]).
 pub(crate) async fn record_result(
     tx: &mut sqlx::PgConnection,
     actor: Option<&Actor>,
@@ -670,13 +672,15 @@ pub(crate) async fn record_result(
         black_fouls,
         i64::from(board.foul_threshold),
     );
-    db::round::replace_fouls(&mut *tx, game_id, red_fouls as i32, black_fouls as i32).await?;
-    let version = db::round::set_game_result(
+    let version = db::round::store_result(
         &mut *tx,
         game_id,
         current,
-        Some(&reported),
-        Some(&result),
+        &reported,
+        &result,
+        red_fouls as i32,
+        black_fouls as i32,
+        entered.resolution,
     )
     .await?
     .ok_or_else(|| {
@@ -729,10 +733,8 @@ pub(crate) async fn record_result(
 /// was the last; each settles after its commit, under the round's settle lock, when every
 /// result committed before it is visible — the last one to commit completes the round.
 pub(crate) async fn settle_round(pool: &PgPool, round_id: Uuid) -> Result<bool> {
-    let mut tx = pool.begin().await?;
-    db::round::lock_settle(&mut tx, round_id).await?;
-    let status = db::round::settle_status(&mut tx, round_id).await?;
-    tx.commit().await?;
+    // One statement in its own transaction: the lock is held until it ends.
+    let status = db::round::settle(pool, round_id).await?;
     Ok(status == Some(RoundStatus::Completed))
 }
 
