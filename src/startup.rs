@@ -87,6 +87,9 @@ impl Timeouts {
     }
 }
 
+/// A pooled connection idle for longer than this is pinged before it is handed out.
+const PING_AFTER_IDLE: Duration = Duration::from_secs(1);
+
 /// Opens a pool with settings suited to the server: every connection has the statement
 /// timeout, and waiting for a connection is bounded, so a frozen or lost database answers
 /// 503 within seconds instead of holding requests.
@@ -95,6 +98,18 @@ pub async fn connect(options: PgConnectOptions, timeouts: &Timeouts) -> anyhow::
     PgPoolOptions::new()
         .max_connections(20)
         .acquire_timeout(timeouts.acquire)
+        // sqlx pings every connection it hands out by default: a round trip more for each
+        // request (three per result). A connection busy a moment ago is alive; one idle
+        // for a while (perhaps across a restart of the database) is still checked.
+        .test_before_acquire(false)
+        .before_acquire(|conn, meta| {
+            Box::pin(async move {
+                if meta.idle_for > PING_AFTER_IDLE {
+                    conn.ping().await?;
+                }
+                Ok(true)
+            })
+        })
         .connect_with(options.options([("statement_timeout", statement.as_str())]))
         .await
         .context("connecting to PostgreSQL")
