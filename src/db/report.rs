@@ -25,6 +25,8 @@ pub struct CodeBoard {
     pub self_report: SelfReport,
     /// Fouls that lose a game.
     pub foul_threshold: i32,
+    /// The section's number of rounds.
+    pub section_rounds: i32,
     /// Tournament.
     pub tournament_id: Uuid,
     /// Tournament name.
@@ -49,7 +51,7 @@ pub struct CodeBoard {
 
 const BOARD: &str = "select b.board_id, b.number as board_no, r.round_id, r.number as round_no,
         r.status as round_status, s.section_id, s.name as section_name, s.self_report,
-        s.foul_threshold, t.tournament_id, t.name as tournament_name,
+        s.foul_threshold, s.rounds as section_rounds, t.tournament_id, t.name as tournament_name,
         red.start_no as red_no, red.name as red_name, black.start_no as black_no,
         black.name as black_name, g.game_id, g.result, g.version, b.report_code
      from board b join round r using (round_id) join section s using (section_id)

@@ -231,6 +231,8 @@ pub struct BoardContext {
     pub version: Option<i32>,
     /// The section's foul threshold (a second foul loses the game when it is 2).
     pub foul_threshold: i32,
+    /// The section's number of rounds (a result in the last one may finish the section).
+    pub section_rounds: i32,
 }
 
 /// One board with its section and tournament; the section's row is locked in share mode, so
@@ -243,7 +245,7 @@ pub async fn board_context(
     sqlx::query_as::<_, BoardContext>(
         "select b.board_id, r.round_id, r.number as round, r.status as round_status, s.section_id,
                 s.tournament_id, g.game_id, g.result, g.reported_result, g.version,
-                s.foul_threshold
+                s.foul_threshold, s.rounds as section_rounds
          from board b join round r using (round_id) join section s using (section_id)
               left join game g on g.board_id = b.board_id
          where b.board_id = $1

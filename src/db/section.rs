@@ -232,3 +232,29 @@ pub async fn list(db: impl PgExecutor<'_>, tournament_id: Uuid) -> sqlx::Result<
     .fetch_all(db)
     .await
 }
+
+/// Sets a section's status (it follows the event: pairing, the last round); bumps the
+/// settings' version, so a settings form filled before cannot put the old status back.
+pub async fn set_status(
+    db: impl PgExecutor<'_>,
+    id: Uuid,
+    status: SectionStatus,
+) -> sqlx::Result<()> {
+    sqlx::query("update section set status = $2, version = version + 1 where section_id = $1")
+        .bind(id)
+        .bind(status)
+        .execute(db)
+        .await?;
+    Ok(())
+}
+
+/// The statuses of a tournament's sections.
+pub async fn statuses(
+    db: impl PgExecutor<'_>,
+    tournament_id: Uuid,
+) -> sqlx::Result<Vec<SectionStatus>> {
+    sqlx::query_scalar::<_, SectionStatus>("select status from section where tournament_id = $1")
+        .bind(tournament_id)
+        .fetch_all(db)
+        .await
+}

@@ -60,6 +60,8 @@ pub struct TournamentRow {
     pub waiver_text: Option<String>,
     /// Status.
     pub status: String,
+    /// IANA time zone the event's times are entered and shown in.
+    pub time_zone: String,
     /// Created.
     pub created_at: chrono::DateTime<chrono::Utc>,
 }
@@ -89,6 +91,8 @@ pub struct TournamentFields {
     pub waiver_text: Option<String>,
     /// Status.
     pub status: String,
+    /// IANA time zone.
+    pub time_zone: String,
 }
 
 /// Inserts a tournament.
@@ -96,10 +100,10 @@ pub async fn insert(db: impl PgExecutor<'_>, f: &TournamentFields) -> sqlx::Resu
     sqlx::query_as!(
         TournamentRow,
         "insert into tournament (name, game, time_control, time_control_code, venue, starts_on, ends_on,
-                                 organiser, default_language, waiver_text, status)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                                 organiser, default_language, waiver_text, status, time_zone)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          returning tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
-                   organiser, default_language, waiver_text, status, created_at",
+                   organiser, default_language, waiver_text, status, time_zone, created_at",
         f.name,
         f.game,
         f.time_control,
@@ -110,7 +114,8 @@ pub async fn insert(db: impl PgExecutor<'_>, f: &TournamentFields) -> sqlx::Resu
         f.organiser,
         f.default_language,
         f.waiver_text,
-        f.status
+        f.status,
+        f.time_zone
     )
     .fetch_one(db)
     .await
@@ -125,10 +130,11 @@ pub async fn update(
     sqlx::query_as!(
         TournamentRow,
         "update tournament set name = $2, game = $3, time_control = $4, time_control_code = $5, venue = $6,
-                starts_on = $7, ends_on = $8, organiser = $9, default_language = $10, waiver_text = $11, status = $12
+                starts_on = $7, ends_on = $8, organiser = $9, default_language = $10, waiver_text = $11, status = $12,
+                time_zone = $13
          where tournament_id = $1
          returning tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
-                   organiser, default_language, waiver_text, status, created_at",
+                   organiser, default_language, waiver_text, status, time_zone, created_at",
         id,
         f.name,
         f.game,
@@ -140,7 +146,8 @@ pub async fn update(
         f.organiser,
         f.default_language,
         f.waiver_text,
-        f.status
+        f.status,
+        f.time_zone
     )
     .fetch_one(db)
     .await
@@ -151,7 +158,7 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<Tour
     sqlx::query_as!(
         TournamentRow,
         "select tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
-                organiser, default_language, waiver_text, status, created_at
+                organiser, default_language, waiver_text, status, time_zone, created_at
          from tournament where tournament_id = $1",
         id
     )
@@ -164,9 +171,30 @@ pub async fn list(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<TournamentRow>> {
     sqlx::query_as!(
         TournamentRow,
         "select tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
-                organiser, default_language, waiver_text, status, created_at
+                organiser, default_language, waiver_text, status, time_zone, created_at
          from tournament order by created_at desc"
     )
     .fetch_all(db)
+    .await
+}
+
+/// Moves a tournament's status to `to` if it is one of `from`; the status it had, when moved.
+pub async fn move_status(
+    db: impl PgExecutor<'_>,
+    id: Uuid,
+    from: &[&str],
+    to: &str,
+) -> sqlx::Result<Option<String>> {
+    let from: Vec<String> = from.iter().map(|s| (*s).to_string()).collect();
+    sqlx::query_scalar::<_, String>(
+        "update tournament t set status = $3 from tournament old
+         where t.tournament_id = $1 and old.tournament_id = t.tournament_id
+           and t.status = any($2) and t.status <> $3
+         returning old.status",
+    )
+    .bind(id)
+    .bind(&from)
+    .bind(to)
+    .fetch_optional(db)
     .await
 }

@@ -344,6 +344,9 @@ pub async fn submit(
     tx.commit().await?;
     if accepted {
         rounds::settle_round(pool, board.round_id).await?;
+        if board.round_no >= board.section_rounds {
+            rounds::follow_last_round(pool, None, &context_of(&board)).await?;
+        }
     }
     let board = db::report::board_by_code(pool, &board.report_code)
         .await?
@@ -360,17 +363,9 @@ pub async fn submit(
     })
 }
 
-/// Records the agreed report of `board` as its result and closes the reports as accepted.
-async fn accept_in(
-    tx: &mut sqlx::PgConnection,
-    actor: Option<&Actor>,
-    board: &CodeBoard,
-    reports: &[Report],
-) -> Result<ResultOutcome> {
-    let Some(report) = reports.first() else {
-        return Err(Error::Conflict("nobody has reported this game".into()));
-    };
-    let context = db::round::BoardContext {
+/// What recording a result needs of a reported board.
+fn context_of(board: &CodeBoard) -> db::round::BoardContext {
+    db::round::BoardContext {
         board_id: board.board_id,
         round_id: board.round_id,
         round: board.round_no,
@@ -382,7 +377,21 @@ async fn accept_in(
         reported_result: None,
         version: board.version,
         foul_threshold: board.foul_threshold,
+        section_rounds: board.section_rounds,
+    }
+}
+
+/// Records the agreed report of `board` as its result and closes the reports as accepted.
+async fn accept_in(
+    tx: &mut sqlx::PgConnection,
+    actor: Option<&Actor>,
+    board: &CodeBoard,
+    reports: &[Report],
+) -> Result<ResultOutcome> {
+    let Some(report) = reports.first() else {
+        return Err(Error::Conflict("nobody has reported this game".into()));
     };
+    let context = context_of(board);
     let outcome = rounds::record_result(
         tx,
         actor,
@@ -477,6 +486,7 @@ pub async fn accept(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<Resu
     let mut outcome = accept_in(&mut tx, Some(actor), &board, &reports).await?;
     tx.commit().await?;
     outcome.round_completed = rounds::settle_round(pool, board.round_id).await?;
+    rounds::follow_last_round(pool, Some(actor), &context_of(&board)).await?;
     Ok(outcome)
 }
 

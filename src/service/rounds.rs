@@ -330,14 +330,6 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
         round_id,
     )
     .await?;
-    if state.section.status == SectionStatus::Open {
-        sqlx::query!(
-            "update section set status = 'running' where section_id = $1",
-            section_id
-        )
-        .execute(&mut *tx)
-        .await?;
-    }
     let section = state.section.clone();
     let state = state::load(&mut tx, section, false).await?;
     let view = round_view(&state, number, true)?;
@@ -352,6 +344,14 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
             before: None,
             after: Some(json!({"number": number, "pairing": engine_pairing})),
         },
+    )
+    .await?;
+    // The section and the event are running now (audited after the pairing they follow).
+    super::tournaments::follow_progress(
+        &mut tx,
+        Some(actor),
+        section_id,
+        super::tournaments::Progress::Paired,
     )
     .await?;
     tx.commit().await?;
@@ -460,6 +460,13 @@ pub async fn delete_last(
             before,
             after: None,
         },
+    )
+    .await?;
+    super::tournaments::follow_progress(
+        &mut tx,
+        Some(actor),
+        section_id,
+        super::tournaments::Progress::Settled,
     )
     .await?;
     tx.commit().await?;
@@ -619,6 +626,7 @@ pub async fn set_result(
     .await?;
     tx.commit().await?;
     outcome.round_completed = settle_round(pool, board.round_id).await?;
+    follow_last_round(pool, Some(actor), &board).await?;
     Ok(outcome)
 }
 
@@ -736,6 +744,30 @@ pub(crate) async fn settle_round(pool: &PgPool, round_id: Uuid) -> Result<bool> 
     // One statement in its own transaction: the lock is held until it ends.
     let status = db::round::settle(pool, round_id).await?;
     Ok(status == Some(RoundStatus::Completed))
+}
+
+/// After a result in a section's last round is settled: the section (and the event) finish
+/// when it completed the round, and run again when a correction reopened it.
+pub(crate) async fn follow_last_round(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    board: &db::round::BoardContext,
+) -> Result<()> {
+    if board.round < board.section_rounds {
+        return Ok(());
+    }
+    let mut tx = pool.begin().await?;
+    // The section's lock orders this after any pairing or unpairing of the section.
+    db::section::find_for_update(&mut *tx, board.section_id).await?;
+    super::tournaments::follow_progress(
+        &mut tx,
+        actor,
+        board.section_id,
+        super::tournaments::Progress::Settled,
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(())
 }
 
 /// One board of a manual pairing.

@@ -45,8 +45,14 @@ pub struct Tournament {
     pub default_language: String,
     /// Waiver text players accept when registering.
     pub waiver_text: Option<String>,
-    /// `draft`, `registration`, `running`, `finished` or `cancelled`.
+    /// `draft`, `registration`, `running`, `finished` or `cancelled`. It follows the event:
+    /// opening registration moves a draft to `registration`, the first pairing to `running`,
+    /// the last round of the last section to `finished` (a correction that reopens it back to
+    /// `running`); the arbiter may set any status.
     pub status: String,
+    /// IANA time zone (e.g. `Asia/Hong_Kong`) the event's times are entered and shown in;
+    /// the API's times are UTC.
+    pub time_zone: String,
 }
 
 impl From<TournamentRow> for Tournament {
@@ -64,6 +70,7 @@ impl From<TournamentRow> for Tournament {
             default_language: r.default_language,
             waiver_text: r.waiver_text,
             status: r.status,
+            time_zone: r.time_zone,
         }
     }
 }
@@ -94,6 +101,8 @@ pub struct TournamentInput {
     pub waiver_text: Option<String>,
     /// `draft`, `registration`, `running`, `finished` or `cancelled`.
     pub status: Option<String>,
+    /// IANA time zone such as `Asia/Hong_Kong` or `America/Toronto` (`UTC` when not given).
+    pub time_zone: Option<String>,
 }
 
 const GAMES: &[&str] = &["xiangqi", "jieqi", "banqi"];
@@ -176,6 +185,19 @@ fn merge(
         Some(status) => check.one_of("status", status, STATUSES),
         None => base.status,
     };
+    let time_zone = match &input.time_zone {
+        Some(zone) => match zone.trim().parse::<chrono_tz::Tz>() {
+            Ok(tz) => tz.name().to_string(),
+            Err(_) => {
+                check.error(
+                    "time_zone",
+                    "must be an IANA time zone such as Asia/Hong_Kong or America/Toronto",
+                );
+                base.time_zone
+            }
+        },
+        None => base.time_zone,
+    };
     let starts_on = input.starts_on.or(base.starts_on);
     let ends_on = input.ends_on.or(base.ends_on);
     if let (Some(start), Some(end)) = (starts_on, ends_on) {
@@ -196,6 +218,7 @@ fn merge(
         default_language,
         waiver_text,
         status,
+        time_zone,
     })
 }
 
@@ -213,6 +236,7 @@ pub async fn create(pool: &PgPool, actor: &Actor, input: &TournamentInput) -> Re
         default_language: "zh-Hant".into(),
         waiver_text: None,
         status: "draft".into(),
+        time_zone: "UTC".into(),
     };
     let fields = merge(base, input, true)?;
     let mut tx = pool.begin().await?;
@@ -277,6 +301,7 @@ pub async fn update(
         default_language: before.default_language.clone(),
         waiver_text: before.waiver_text.clone(),
         status: before.status.clone(),
+        time_zone: before.time_zone.clone(),
     };
     let fields = merge(base, input, false)?;
     let after = Tournament::from(db::tournament::update(&mut *tx, id, &fields).await?);
@@ -295,4 +320,114 @@ pub async fn update(
     .await?;
     tx.commit().await?;
     Ok(after)
+}
+
+/// The event's time zone (UTC when the stored name is unknown to this build).
+pub fn zone_of(tournament: &Tournament) -> chrono_tz::Tz {
+    tournament.time_zone.parse().unwrap_or(chrono_tz::UTC)
+}
+
+/// The time zone of a section's event.
+pub async fn zone_of_section(pool: &PgPool, section_id: Uuid) -> Result<chrono_tz::Tz> {
+    let section = db::section::find(pool, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    let tournament = get(pool, section.tournament_id).await?;
+    Ok(zone_of(&tournament))
+}
+
+/// Why a status moved by itself, for the audit log.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Progress {
+    /// A section's first round was paired.
+    Paired,
+    /// A section's last round was completed, or reopened by a correction.
+    Settled,
+}
+
+/// Moves the event's and the section's statuses with the event (issue #15): the first pairing
+/// makes both `running`; a section whose last round is completed is `finished`, and the event
+/// once every section is finished or cancelled; a correction that reopens a last round moves
+/// them back to `running`. A cancelled section or event stays as the arbiter set it. Runs in
+/// the caller's transaction; every move is audited.
+pub(crate) async fn follow_progress(
+    conn: &mut sqlx::PgConnection,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+    why: Progress,
+) -> Result<()> {
+    use crate::vocab::{RoundStatus, SectionStatus};
+    let Some(section) = db::section::find(&mut *conn, section_id).await? else {
+        return Ok(());
+    };
+    let rounds = db::round::list(&mut *conn, section_id).await?;
+    let played_out = rounds.len() >= usize::try_from(section.rounds).unwrap_or(usize::MAX)
+        && rounds
+            .last()
+            .is_some_and(|r| r.status == RoundStatus::Completed);
+    let section_due = match section.status {
+        SectionStatus::Cancelled => SectionStatus::Cancelled,
+        _ if played_out => SectionStatus::Finished,
+        _ if rounds.is_empty() => SectionStatus::Open,
+        _ => SectionStatus::Running,
+    };
+    let tournament_id = section.tournament_id;
+    let reason = match why {
+        Progress::Paired => "paired",
+        Progress::Settled => "settled",
+    };
+    if section_due != section.status {
+        db::section::set_status(&mut *conn, section_id, section_due).await?;
+        access::audit(
+            &mut *conn,
+            tournament_id,
+            actor,
+            Change {
+                action: "status",
+                entity: "section",
+                entity_id: Some(section_id),
+                before: Some(serde_json::json!({"status": section.status})),
+                after: Some(serde_json::json!({"status": section_due, "why": reason})),
+            },
+        )
+        .await?;
+    }
+    let statuses = db::section::statuses(&mut *conn, tournament_id).await?;
+    let all_finished = statuses
+        .iter()
+        .all(|s| matches!(s, SectionStatus::Finished | SectionStatus::Cancelled))
+        && statuses.contains(&SectionStatus::Finished);
+    let moved = if all_finished {
+        db::tournament::move_status(&mut *conn, tournament_id, &["running"], "finished").await?
+    } else if section_due == SectionStatus::Running {
+        db::tournament::move_status(
+            &mut *conn,
+            tournament_id,
+            &["draft", "registration", "finished"],
+            "running",
+        )
+        .await?
+    } else if section_due == SectionStatus::Open {
+        // A section unpaired back to nothing: the event is not over.
+        db::tournament::move_status(&mut *conn, tournament_id, &["finished"], "running").await?
+    } else {
+        None
+    };
+    if let Some(before) = moved {
+        let after = if all_finished { "finished" } else { "running" };
+        access::audit(
+            &mut *conn,
+            tournament_id,
+            actor,
+            Change {
+                action: "status",
+                entity: "tournament",
+                entity_id: Some(tournament_id),
+                before: Some(serde_json::json!({"status": before})),
+                after: Some(serde_json::json!({"status": after, "why": reason})),
+            },
+        )
+        .await?;
+    }
+    Ok(())
 }

@@ -463,6 +463,8 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/tournaments/import", Who::SignedIn),
     ("/admin/t/{t}/sections", Who::Arbiter),
     ("/admin/t/{t}/import-trf", Who::Arbiter),
+    ("/admin/t/{t}/edit", Who::Arbiter),
+    ("/admin/t/{t}/status", Who::Arbiter),
     ("/admin/t/{t}/playoff", Who::Arbiter),
     ("/admin/t/{t}/staff", Who::Chief),
     ("/admin/t/{t}/staff/{u}/remove", Who::Chief),
@@ -518,6 +520,13 @@ fn form_fields(w: &World, path: &str) -> Vec<(String, String)> {
     let pairs: &[(&str, &str)] = match path {
         "/admin/tournaments" => &[("name", "Form Cup"), ("game", "xiangqi")],
         "/admin/t/{t}/sections" => &[("name", "B"), ("rounds", "3")],
+        "/admin/t/{t}/edit" => &[
+            ("name", "Form Cup"),
+            ("game", "xiangqi"),
+            ("time_zone", "Asia/Taipei"),
+            ("status", "registration"),
+        ],
+        "/admin/t/{t}/status" => &[("status", "registration")],
         "/admin/t/{t}/staff" => &[("username", "nobody"), ("role", "scorer")],
         "/admin/t/{t}/invitations" => &[("role", "scorer"), ("minutes", "60")],
         "/admin/s/{s}/entrants" => &[("name", "Late")],

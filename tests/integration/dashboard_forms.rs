@@ -116,7 +116,11 @@ fn settings_form(html: &str, changes: &[(&str, &str)]) -> Vec<(String, String)> 
     fields
 }
 
-async fn post_settings(browser: &mut Browser, sid: &str, changes: &[(&str, &str)]) -> Reply {
+pub(crate) async fn post_settings(
+    browser: &mut Browser,
+    sid: &str,
+    changes: &[(&str, &str)],
+) -> Reply {
     let page = browser
         .get(&format!("/admin/s/{sid}/settings?lang=en"))
         .await;

@@ -13,6 +13,7 @@ mod dashboard;
 mod dashboard_forms;
 mod embedded;
 mod event_file;
+mod events;
 mod hall;
 mod hardening;
 mod health;

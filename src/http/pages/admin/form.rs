@@ -218,6 +218,8 @@ pub fn done_notice(tr: Tr, uri: &axum::http::Uri) -> Option<String> {
         "allowed" => "adm.done.allowed",
         "repaired" => "adm.done.repaired",
         "imported" => "adm.done.imported",
+        "event" => "adm.done.event",
+        "event_status" => "adm.done.event_status",
         _ => return None,
     };
     Some(tr.t(key).to_string())

@@ -196,6 +196,7 @@ pub async fn import_trf(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
+    headers: axum::http::HeaderMap,
     PagePath(tid): PagePath<Uuid>,
     upload: UploadForm,
 ) -> Result<Response, PageError> {
@@ -213,7 +214,8 @@ pub async fn import_trf(
                 message,
                 fields: crate::service::FieldErrors::new(),
             };
-            return super::tournaments::tournament_refused(&state, &actor, ctx, tid, err).await;
+            return super::tournaments::tournament_refused(&state, &actor, ctx, &headers, tid, err)
+                .await;
         }
     };
     let name = text(form, "name");
@@ -224,7 +226,8 @@ pub async fn import_trf(
             Err(err) => {
                 let status = crate::http::error::status(&err);
                 if status == StatusCode::CONFLICT || status == StatusCode::UNPROCESSABLE_ENTITY {
-                    super::tournaments::tournament_refused(&state, &actor, ctx, tid, err).await?
+                    super::tournaments::tournament_refused(&state, &actor, ctx, &headers, tid, err)
+                        .await?
                 } else {
                     return Err(PageError::from_service(err, ctx.lang));
                 }

@@ -8,6 +8,7 @@ pub mod byes;
 pub mod dashboard;
 pub mod desk;
 pub mod entrants;
+pub mod event;
 pub mod event_file;
 pub mod form;
 pub mod imports;
@@ -37,6 +38,7 @@ pub fn router() -> Router<AppState> {
         .merge(section::router())
         .merge(dashboard::router())
         .merge(tournaments::router())
+        .merge(event::router())
         .merge(audit::router())
         .merge(entrants::router())
         .merge(registrations::router())

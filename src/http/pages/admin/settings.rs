@@ -53,6 +53,8 @@ pub struct SettingsPage {
     /// The settings' version the form was filled from (sent back; a change made meanwhile by
     /// someone else then gets a 409 instead of being overwritten).
     pub version: i32,
+    /// The event's time zone, the times' zone.
+    pub time_zone: String,
 }
 
 const SYSTEMS: &[&str] = PairingSystem::WORDS;
@@ -79,7 +81,7 @@ fn points(value: f64) -> String {
 }
 
 /// The form as the section stands (what the page shows before any edit).
-fn stored(section: &Section) -> Fields {
+fn stored(section: &Section, zone: chrono_tz::Tz) -> Fields {
     let mut form = Fields::new();
     let mut put = |name: &str, value: String| {
         form.insert(name.to_string(), value);
@@ -114,8 +116,9 @@ fn stored(section: &Section) -> Fields {
             .map(|c| c.to_string())
             .unwrap_or_default(),
     );
+    // Shown in the event's time zone, as the arbiter entered it.
     let time = |t: Option<DateTime<Utc>>| {
-        t.map(|t| t.format(TIME_FORMAT).to_string())
+        t.map(|t| t.with_timezone(&zone).format(TIME_FORMAT).to_string())
             .unwrap_or_default()
     };
     put("registration_opens_at", time(section.registration_opens_at));
@@ -259,15 +262,26 @@ fn decimal(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Optio
 }
 
 /// A `datetime-local` field read as UTC (seconds optional).
-fn time(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Option<DateTime<Utc>> {
+/// A time entered in the event's time zone, as UTC. A local time that a change of clocks
+/// skips is refused; one that occurs twice is taken at its first occurrence.
+fn time(
+    form: &Fields,
+    name: &str,
+    tr: Tr,
+    zone: chrono_tz::Tz,
+    errors: &mut FieldErrors,
+) -> Option<DateTime<Utc>> {
+    use chrono::TimeZone as _;
     let value = text(form, name)?;
     NaiveDateTime::parse_from_str(&value, TIME_FORMAT)
         .or_else(|_| NaiveDateTime::parse_from_str(&value, "%Y-%m-%dT%H:%M:%S"))
-        .map(|t| t.and_utc())
-        .map_err(|_| {
-            errors.insert(name.into(), vec![tr.t("adm.settings.not_a_time").into()]);
-        })
         .ok()
+        .and_then(|t| zone.from_local_datetime(&t).earliest())
+        .map(|t| t.with_timezone(&Utc))
+        .or_else(|| {
+            errors.insert(name.into(), vec![tr.t("adm.settings.not_a_time").into()]);
+            None
+        })
 }
 
 /// Fee tiers, one `name: amount` a line (the last colon separates; a full-width one too).
@@ -301,7 +315,7 @@ fn fee_tiers(form: &Fields, tr: Tr, errors: &mut FieldErrors) -> Vec<FeeTier> {
 }
 
 /// The service input for a submitted form, with the errors found before the service runs.
-fn settings_input(form: &Fields, tr: Tr) -> (SectionInput, FieldErrors) {
+fn settings_input(form: &Fields, tr: Tr, zone: chrono_tz::Tz) -> (SectionInput, FieldErrors) {
     let mut errors = FieldErrors::new();
     let win = decimal(form, "win", tr, &mut errors);
     let draw = decimal(form, "draw", tr, &mut errors);
@@ -361,8 +375,8 @@ fn settings_input(form: &Fields, tr: Tr) -> (SectionInput, FieldErrors) {
         // An empty box removes the cap (the service's 0).
         cap: Some(number(form, "cap", tr, &mut errors).unwrap_or(0)),
         min_entries: Some(number(form, "min_entries", tr, &mut errors).unwrap_or(0)),
-        registration_opens_at: time(form, "registration_opens_at", tr, &mut errors),
-        registration_closes_at: time(form, "registration_closes_at", tr, &mut errors),
+        registration_opens_at: time(form, "registration_opens_at", tr, zone, &mut errors),
+        registration_closes_at: time(form, "registration_closes_at", tr, zone, &mut errors),
         payment_required: Some(checkbox(form, "payment_required")),
         fee_tiers: Some(fee_tiers(form, tr, &mut errors)),
         setup_mode: text(form, "setup_mode"),
@@ -396,9 +410,12 @@ async fn page(
     require(state, actor, section.tournament_id, Need::Scorer)
         .await
         .or_page(&ctx)?;
+    let zone = service::tournaments::zone_of_section(&state.db, id)
+        .await
+        .or_page(&ctx)?;
     let shown = match form {
         Some(form) => form.clone(),
-        None => stored(&section),
+        None => stored(&section, zone),
     };
     let version = shown
         .get("version")
@@ -426,6 +443,7 @@ async fn page(
             fields,
             form_error,
             version,
+            time_zone: zone.name().to_string(),
         },
     )
     .into_response())
@@ -466,7 +484,10 @@ pub async fn save_settings(
         return Err(PageError::from_service(err, ctx.lang));
     }
     let tr = ctx.tr();
-    let (input, errors) = settings_input(&form, tr);
+    let zone = service::tournaments::zone_of_section(&state.db, id)
+        .await
+        .or_page(&ctx)?;
+    let (input, errors) = settings_input(&form, tr, zone);
     if !errors.is_empty() {
         let message = Some(tr.t("error.form_invalid").to_string());
         return page(

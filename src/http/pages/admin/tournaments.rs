@@ -42,8 +42,59 @@ pub fn router() -> Router<AppState> {
 const GAMES: &[&str] = &["xiangqi", "jieqi", "banqi"];
 const LANGUAGES: &[&str] = &["zh-Hant", "zh-Hans", "en"];
 
+/// The time zones offered (where the game's clubs play); the API takes any IANA zone, and an
+/// event's own zone is offered too when it is not among these.
+pub(super) const TIME_ZONES: &[&str] = &[
+    "Asia/Hong_Kong",
+    "Asia/Taipei",
+    "Asia/Shanghai",
+    "Asia/Macau",
+    "Asia/Singapore",
+    "Asia/Kuala_Lumpur",
+    "Asia/Bangkok",
+    "Asia/Ho_Chi_Minh",
+    "Asia/Manila",
+    "Asia/Tokyo",
+    "Australia/Sydney",
+    "Pacific/Auckland",
+    "Europe/London",
+    "Europe/Paris",
+    "Europe/Berlin",
+    "America/Toronto",
+    "America/New_York",
+    "America/Chicago",
+    "America/Vancouver",
+    "America/Los_Angeles",
+    "UTC",
+];
+
+/// The zone a new event's form proposes: where most events in the visitor's language are
+/// played (the arbiter sees it and may choose another).
+fn likely_zone(lang: crate::i18n::Lang) -> &'static str {
+    match lang {
+        crate::i18n::Lang::ZhHant => "Asia/Hong_Kong",
+        crate::i18n::Lang::ZhHans => "Asia/Shanghai",
+        crate::i18n::Lang::En => "America/Toronto",
+    }
+}
+
+/// The time-zone field: a choice of [`TIME_ZONES`], plus `current` when it is another.
+pub(super) fn zone_field(form: &Fields, tr: Tr, default: &str) -> Field {
+    let field = Field::new("time_zone", "adm.time_zone", "select", form).required();
+    let chosen = if field.value.is_empty() {
+        default.to_string()
+    } else {
+        field.value.clone()
+    };
+    let mut zones: Vec<&str> = TIME_ZONES.to_vec();
+    if !zones.contains(&chosen.as_str()) {
+        zones.insert(0, chosen.as_str());
+    }
+    field.select(&zones, None, tr, default)
+}
+
 /// The fields of the new-tournament form, filled from `form`.
-pub(super) fn tournament_fields(form: &Fields, tr: Tr) -> Vec<Field> {
+pub(in crate::http::pages::admin) fn tournament_fields(form: &Fields, tr: Tr) -> Vec<Field> {
     let mut language = Field::new("default_language", "adm.default_language", "select", form);
     let chosen = if language.value.is_empty() {
         "zh-Hant".to_string()
@@ -71,12 +122,16 @@ pub(super) fn tournament_fields(form: &Fields, tr: Tr) -> Vec<Field> {
         Field::new("organiser", "tournament.organiser", "text", form),
         Field::new("time_control", "tournament.time_control", "text", form),
         Field::new("time_control_code", "adm.time_control_code", "text", form),
+        zone_field(form, tr, likely_zone(tr.lang)),
         language,
         Field::new("waiver_text", "adm.waiver_text", "textarea", form),
     ]
 }
 
-fn tournament_input(form: &Fields, tr: Tr) -> (TournamentInput, FieldErrors) {
+pub(in crate::http::pages::admin) fn tournament_input(
+    form: &Fields,
+    tr: Tr,
+) -> (TournamentInput, FieldErrors) {
     let mut errors = FieldErrors::new();
     let input = TournamentInput {
         // Sent as typed (empty too): the service says what is required.
@@ -91,6 +146,7 @@ fn tournament_input(form: &Fields, tr: Tr) -> (TournamentInput, FieldErrors) {
         default_language: text(form, "default_language"),
         waiver_text: text(form, "waiver_text"),
         status: None,
+        time_zone: text(form, "time_zone"),
     };
     (input, errors)
 }
@@ -214,6 +270,10 @@ pub struct TournamentPage {
     pub notice: Option<String>,
     /// Why the TRF import was refused.
     pub import_error: Option<String>,
+    /// The public registration form's absolute URL.
+    pub register_url: String,
+    /// Its QR code (inline SVG) while registration is open, for a poster at the desk.
+    pub register_qr: Option<String>,
 }
 
 const SYSTEMS: &[&str] = PairingSystem::WORDS;
@@ -290,6 +350,7 @@ async fn tournament_page(
     state: &AppState,
     actor: &Actor,
     ctx: PageCtx,
+    headers: &axum::http::HeaderMap,
     id: Uuid,
     extras: SectionExtras,
     status: StatusCode,
@@ -309,9 +370,18 @@ async fn tournament_page(
         .or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
     let notice = extras.notice;
     let import_error = extras.action_error;
+    let register_url = crate::http::public_url(
+        state.security.public_url.as_deref(),
+        headers,
+        &format!("/t/{id}/register"),
+    );
+    let register_qr = (tournament.status == "registration")
+        .then(|| crate::http::pages::shared::qr_svg(&register_url));
     Ok(Page(
         status,
         TournamentPage {
+            register_url,
+            register_qr,
             tr,
             game_key: format!("game.{}", tournament.game),
             status_key: format!("status.{}", tournament.status),
@@ -332,6 +402,7 @@ pub async fn tournament_refused(
     state: &AppState,
     actor: &Actor,
     ctx: PageCtx,
+    headers: &axum::http::HeaderMap,
     id: Uuid,
     err: Error,
 ) -> Result<Response, PageError> {
@@ -340,7 +411,7 @@ pub async fn tournament_refused(
         action_error: Some(err.to_string()),
         ..SectionExtras::default()
     };
-    tournament_page(state, actor, ctx, id, extras, status).await
+    tournament_page(state, actor, ctx, headers, id, extras, status).await
 }
 
 /// `GET /admin/t/{tournament_id}`
@@ -349,6 +420,7 @@ pub async fn show_tournament(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     uri: axum::http::Uri,
+    headers: axum::http::HeaderMap,
     PagePath(id): PagePath<Uuid>,
 ) -> Result<Response, PageError> {
     let notice = done_notice(ctx.tr(), &uri);
@@ -356,6 +428,7 @@ pub async fn show_tournament(
         &state,
         &actor,
         ctx,
+        &headers,
         id,
         SectionExtras {
             notice,
@@ -371,6 +444,7 @@ pub async fn create_section(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
+    headers: axum::http::HeaderMap,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<Fields>,
 ) -> Result<Response, PageError> {
@@ -395,6 +469,7 @@ pub async fn create_section(
         &state,
         &actor,
         ctx,
+        &headers,
         id,
         SectionExtras {
             form,
