@@ -60,6 +60,8 @@ pub struct SectionRow {
     pub fee_tiers: Value,
     /// Eligibility rules.
     pub eligibility: Value,
+    /// Rounds by entry count (a JSON list of `{min, max, rounds}`; empty: `rounds`).
+    pub rounds_by_entries: Value,
     /// How rounds get their hidden-piece set-ups.
     pub setup_mode: SetupMode,
     /// Open, running, finished, cancelled.
@@ -81,14 +83,15 @@ pub async fn insert(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
         "insert into section (tournament_id, name, pairing_system, rounds, entry_type, points_win, points_draw,
             points_loss, points_bye, points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order,
             first_board_red, forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
-            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, setup_mode, status, self_report)
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, setup_mode, status, self_report,
+            rounds_by_entries)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20,
-                 $21, $22, $23, $24, $25, $26, $27, $28)
+                 $21, $22, $23, $24, $25, $26, $27, $28, $29)
          returning section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
             points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
-            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, rounds_by_entries,
             setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
             updated_at, version",
         s.tournament_id,
@@ -118,7 +121,8 @@ pub async fn insert(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
         s.eligibility,
         s.setup_mode as SetupMode,
         s.status as SectionStatus,
-        s.self_report as SelfReport
+        s.self_report as SelfReport,
+        s.rounds_by_entries
     )
     .fetch_one(db)
     .await
@@ -133,13 +137,14 @@ pub async fn update(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
             unplayed_mode = $12, foul_threshold = $13, round1_order = $14, first_board_red = $15,
             forfeit_counts_as_met = $16, avoid_same_club = $17, pair_checked_in_only = $18, cap = $19,
             min_entries = $20, registration_opens_at = $21, registration_closes_at = $22, payment_required = $23,
-            fee_tiers = $24, eligibility = $25, setup_mode = $26, status = $27, self_report = $28, version = version + 1
+            fee_tiers = $24, eligibility = $25, setup_mode = $26, status = $27, self_report = $28,
+            rounds_by_entries = $29, version = version + 1
          where section_id = $1
          returning section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
             points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
-            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, rounds_by_entries,
             setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
             updated_at, version",
         s.section_id,
@@ -169,7 +174,8 @@ pub async fn update(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
         s.eligibility,
         s.setup_mode as SetupMode,
         s.status as SectionStatus,
-        s.self_report as SelfReport
+        s.self_report as SelfReport,
+        s.rounds_by_entries
     )
     .fetch_one(db)
     .await
@@ -183,7 +189,7 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<Sect
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
             points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
-            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, rounds_by_entries,
             setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
             updated_at, version
          from section where section_id = $1",
@@ -205,7 +211,7 @@ pub async fn find_for_update(
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
             points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
-            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, rounds_by_entries,
             setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
             updated_at, version
          from section where section_id = $1 for update",
@@ -223,7 +229,7 @@ pub async fn list(db: impl PgExecutor<'_>, tournament_id: Uuid) -> sqlx::Result<
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
             points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
-            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility,
+            registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, rounds_by_entries,
             setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
             updated_at, version
          from section where tournament_id = $1 order by created_at, name",
@@ -257,4 +263,14 @@ pub async fn statuses(
         .bind(tournament_id)
         .fetch_all(db)
         .await
+}
+
+/// Fixes a section's number of rounds (from its table by entry count, at round 1).
+pub async fn set_rounds(db: impl PgExecutor<'_>, id: Uuid, rounds: i32) -> sqlx::Result<()> {
+    sqlx::query("update section set rounds = $2, version = version + 1 where section_id = $1")
+        .bind(id)
+        .bind(rounds)
+        .execute(db)
+        .await?;
+    Ok(())
 }

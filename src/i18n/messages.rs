@@ -154,6 +154,28 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "不可早於開始日期",
         "不可早于开始日期",
     ),
+    (
+        "must be an IANA time zone such as Asia/Hong_Kong or America/Toronto",
+        "須為 IANA 時區，例如 Asia/Hong_Kong 或 America/Toronto",
+        "须为 IANA 时区，例如 Asia/Hong_Kong 或 America/Toronto",
+    ),
+    ("has more than 20 rows", "超過 20 列", "超过 20 列"),
+    ("must not be below min", "不可小於最少人數", "不可小于最少人数"),
+    (
+        "follows a row without max (only the last row may leave it open)",
+        "前一列沒有最多人數（只有最後一列可以不設上限）",
+        "前一列没有最多人数（只有最后一列可以不设上限）",
+    ),
+    (
+        "must be above the previous row's max (rows in order, not overlapping)",
+        "須大於前一列的最多人數（各列依序排列、不可重疊）",
+        "须大于前一列的最多人数（各列依序排列、不可重叠）",
+    ),
+    (
+        "the table of rounds by entry count has no row for {} entrants; add one in the section's settings",
+        "按人數定輪數的表格沒有 {} 人的一列；請在組別設定中補上",
+        "按人数定轮数的表格没有 {} 人的一列；请在组别设置中补上",
+    ),
     // Conflicts with the current state.
     (
         "the entrant is already withdrawn",

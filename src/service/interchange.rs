@@ -237,6 +237,7 @@ pub async fn import_trf(
         registration_closes_at: None,
         payment_required: false,
         fee_tiers: json!([]),
+        rounds_by_entries: json!([]),
         eligibility: json!({}),
         self_report: crate::vocab::SelfReport::Desk,
         setup_mode: SetupMode::None,

@@ -291,6 +291,10 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     } else {
         None
     };
+    let mut section = section;
+    if number == 1 {
+        fix_rounds_by_entries(&mut tx, actor, &mut section).await?;
+    }
     let state = state::load(&mut tx, section, true).await?;
     let to_pair = pairing::entrants_to_pair(&state.tournament, number as u32);
     if to_pair.len() < 2 {
@@ -744,6 +748,46 @@ pub(crate) async fn settle_round(pool: &PgPool, round_id: Uuid) -> Result<bool> 
     // One statement in its own transaction: the lock is held until it ends.
     let status = db::round::settle(pool, round_id).await?;
     Ok(status == Some(RoundStatus::Completed))
+}
+
+/// At round 1, a section with a table of rounds by entry count gets its number of rounds
+/// from the entrants about to be paired (audited); the engines then pair for that many.
+async fn fix_rounds_by_entries(
+    tx: &mut sqlx::PgConnection,
+    actor: &Actor,
+    section: &mut db::section::SectionRow,
+) -> Result<()> {
+    let table: Vec<super::sections::RoundsByEntries> =
+        serde_json::from_value(section.rounds_by_entries.clone()).unwrap_or_default();
+    if table.is_empty() {
+        return Ok(());
+    }
+    let probe = state::load(&mut *tx, section.clone(), true).await?;
+    let entries =
+        i32::try_from(pairing::entrants_to_pair(&probe.tournament, 1).len()).unwrap_or(i32::MAX);
+    let rounds = super::sections::rounds_for(&table, entries).ok_or_else(|| {
+        Error::Conflict(format!(
+            "the table of rounds by entry count has no row for {entries} entrants; add one in the section's settings"
+        ))
+    })?;
+    if rounds != section.rounds {
+        db::section::set_rounds(&mut *tx, section.section_id, rounds).await?;
+    }
+    access::audit(
+        &mut *tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: "fix_rounds",
+            entity: "section",
+            entity_id: Some(section.section_id),
+            before: Some(json!({"rounds": section.rounds})),
+            after: Some(json!({"rounds": rounds, "entries": entries, "table": table})),
+        },
+    )
+    .await?;
+    section.rounds = rounds;
+    Ok(())
 }
 
 /// After a result in a section's last round is settled: the section (and the event) finish

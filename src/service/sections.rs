@@ -31,6 +31,27 @@ pub struct ScoringInput {
     pub forfeit_win: Option<f64>,
 }
 
+/// One row of a section's table of rounds by entry count: `min` to `max` entrants (no `max`:
+/// and more) play `rounds` rounds.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RoundsByEntries {
+    /// Fewest entrants of the row.
+    pub min: i32,
+    /// Most entrants of the row; `null`: no upper bound (the last row only).
+    pub max: Option<i32>,
+    /// Rounds played.
+    pub rounds: i32,
+}
+
+/// The rounds a table by entry count gives `entries` entrants; `None` when no row covers it.
+pub fn rounds_for(table: &[RoundsByEntries], entries: i32) -> Option<i32> {
+    table
+        .iter()
+        .find(|row| row.min <= entries && row.max.is_none_or(|max| entries <= max))
+        .map(|row| row.rounds)
+}
+
 /// A fee tier, e.g. member 10, non-member 20.
 #[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -90,6 +111,10 @@ pub struct SectionInput {
     pub payment_required: Option<bool>,
     /// Fee tiers.
     pub fee_tiers: Option<Vec<FeeTier>>,
+    /// The number of rounds by entry count (seed 004: 5–7 rounds by entries), fixed when
+    /// round 1 is paired; rows in order, not overlapping, only the last without `max`.
+    /// An empty list: `rounds` as set.
+    pub rounds_by_entries: Option<Vec<RoundsByEntries>>,
     /// Hidden-piece set-ups: `none`, `duplicate` (default for Jieqi/Banqi), `per_board`.
     pub setup_mode: Option<String>,
     /// Results the players report themselves: `off`, `desk` (default: agreeing reports wait
@@ -161,6 +186,9 @@ pub struct Section {
     pub payment_required: bool,
     /// Fee tiers.
     pub fee_tiers: Vec<FeeTier>,
+    /// The number of rounds by entry count, until round 1 is paired (then `rounds` holds the
+    /// number it gave).
+    pub rounds_by_entries: Vec<RoundsByEntries>,
     /// Hidden-piece set-up mode.
     pub setup_mode: SetupMode,
     /// What agreeing self-reports do.
@@ -206,6 +234,7 @@ impl From<SectionRow> for Section {
             registration_closes_at: r.registration_closes_at,
             payment_required: r.payment_required,
             fee_tiers: serde_json::from_value(r.fee_tiers).unwrap_or_default(),
+            rounds_by_entries: serde_json::from_value(r.rounds_by_entries).unwrap_or_default(),
             setup_mode: r.setup_mode,
             self_report: r.self_report,
             status: r.status,
@@ -411,6 +440,10 @@ fn apply(
         }
         row.fee_tiers = serde_json::to_value(tiers_clean).unwrap_or_default();
     }
+    if let Some(table) = &input.rounds_by_entries {
+        check_rounds_table(&mut check, table);
+        row.rounds_by_entries = serde_json::to_value(table).unwrap_or_default();
+    }
     if let Some(mode) = &input.self_report {
         row.self_report = check.word("self_report", mode, SelfReport::ALL, row.self_report);
     }
@@ -464,6 +497,7 @@ fn new_row(tournament_id: Uuid) -> SectionRow {
         registration_closes_at: None,
         payment_required: false,
         fee_tiers: serde_json::json!([]),
+        rounds_by_entries: serde_json::json!([]),
         eligibility: serde_json::json!({}),
         setup_mode: SetupMode::None,
         self_report: SelfReport::Desk,
@@ -616,4 +650,38 @@ pub async fn update(
 /// entity tags are built on it.
 pub async fn data_version(pool: &PgPool, section_id: Uuid) -> Result<Option<i64>> {
     Ok(db::audit::section_version(pool, section_id).await?)
+}
+
+/// A table of rounds by entry count: rows in order, not overlapping, sensible numbers, only
+/// the last row open-ended.
+fn check_rounds_table(check: &mut Check, table: &[RoundsByEntries]) {
+    if table.len() > 20 {
+        check.error("rounds_by_entries", "has more than 20 rows");
+        return;
+    }
+    let mut last_max: Option<i32> = Some(0);
+    for (i, row) in table.iter().enumerate() {
+        let field = format!("rounds_by_entries[{i}]");
+        if !(1..=30).contains(&row.rounds) {
+            check.error(&format!("{field}.rounds"), "must be between 1 and 30");
+        }
+        if !(2..=100_000).contains(&row.min) {
+            check.error(&format!("{field}.min"), "must be between 2 and 100000");
+        }
+        if row.max.is_some_and(|max| max < row.min) {
+            check.error(&format!("{field}.max"), "must not be below min");
+        }
+        match last_max {
+            None => check.error(
+                &format!("{field}.min"),
+                "follows a row without max (only the last row may leave it open)",
+            ),
+            Some(previous) if row.min <= previous => check.error(
+                &format!("{field}.min"),
+                "must be above the previous row's max (rows in order, not overlapping)",
+            ),
+            Some(_) => {}
+        }
+        last_max = row.max;
+    }
 }

@@ -426,3 +426,181 @@ async fn the_event_is_edited_on_its_page_and_links_its_registration_form(pool: P
     let public = browser.get(&format!("/t/{tid}")).await;
     assert!(public.text.contains(&format!("/t/{tid}/register")));
 }
+
+#[sqlx::test]
+async fn the_number_of_rounds_comes_from_the_table_by_entries_at_round_one(pool: PgPool) {
+    // Seed 004: "5–7 rounds by entries, announced on the day".
+    let token = token_for(&pool, "chief-table", "user").await;
+    let table = json!([
+        {"min": 2, "max": 16, "rounds": 5},
+        {"min": 17, "max": 32, "rounds": 6},
+        {"min": 33, "max": null, "rounds": 7},
+    ]);
+    let (tid, small) = tournament_with_section(
+        &pool,
+        &token,
+        "banqi",
+        json!({"rounds": 7, "rounds_by_entries": table}),
+    )
+    .await;
+    let section = expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{small}"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    assert_eq!(section["rounds_by_entries"], table);
+    let large = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/sections"),
+            Some(&token),
+            Some(json!({"name": "B", "rounds": 7, "rounds_by_entries": table})),
+        )
+        .await,
+        StatusCode::CREATED,
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    add_entrants(&pool, &token, &small, 12).await;
+    add_entrants(&pool, &token, &large, 20).await;
+    for (sid, rounds) in [(&small, 5), (&large, 6)] {
+        expect(
+            &call(
+                &pool,
+                "POST",
+                &format!("/api/v1/sections/{sid}/rounds"),
+                Some(&token),
+                None,
+            )
+            .await,
+            StatusCode::CREATED,
+        );
+        let section = expect(
+            &call(
+                &pool,
+                "GET",
+                &format!("/api/v1/sections/{sid}"),
+                Some(&token),
+                None,
+            )
+            .await,
+            StatusCode::OK,
+        );
+        assert_eq!(section["rounds"], rounds, "fixed at round 1");
+    }
+    let log = expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/tournaments/{tid}/audit"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let fixed: Vec<&Value> = log
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "fix_rounds")
+        .collect();
+    assert_eq!(fixed.len(), 2);
+    assert!(fixed.iter().any(|e| e["after"]["entries"] == 20
+        && e["after"]["rounds"] == 6
+        && e["before"]["rounds"] == 7));
+    // A table that overlaps is refused row by row; one without a row for the field stops the
+    // pairing with a message that says what to add.
+    let refused = call(
+        &pool,
+        "POST",
+        &format!("/api/v1/tournaments/{tid}/sections"),
+        Some(&token),
+        Some(json!({"name": "C", "rounds": 5, "rounds_by_entries": [
+            {"min": 2, "max": 16, "rounds": 5}, {"min": 16, "max": null, "rounds": 6}]})),
+    )
+    .await;
+    let body = expect(&refused, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(
+        body["errors"]["rounds_by_entries[1].min"].is_array(),
+        "{body}"
+    );
+    let gap = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/tournaments/{tid}/sections"),
+            Some(&token),
+            Some(json!({"name": "D", "rounds": 5, "rounds_by_entries": [
+                {"min": 10, "max": null, "rounds": 5}]})),
+        )
+        .await,
+        StatusCode::CREATED,
+    )["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    add_entrants(&pool, &token, &gap, 4).await;
+    let stopped = call(
+        &pool,
+        "POST",
+        &format!("/api/v1/sections/{gap}/rounds"),
+        Some(&token),
+        None,
+    )
+    .await;
+    let body = expect(&stopped, StatusCode::CONFLICT);
+    assert!(
+        body["message"]
+            .as_str()
+            .unwrap()
+            .contains("no row for 4 entrants"),
+        "{body}"
+    );
+    // The settings page writes and reads the table one row a line.
+    let mut browser = Browser::new(&pool);
+    browser.log_in("chief-table", "a long password").await;
+    let saved = crate::dashboard_forms::post_settings(
+        &mut browser,
+        &gap,
+        &[("rounds_by_entries", "2-8: 3\n9+: 4")],
+    )
+    .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.text);
+    let section = expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{gap}"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    assert_eq!(
+        section["rounds_by_entries"],
+        json!([{"min": 2, "max": 8, "rounds": 3}, {"min": 9, "max": null, "rounds": 4}])
+    );
+    let page = browser.get(&format!("/admin/s/{gap}/settings")).await;
+    assert!(page.text.contains("2-8: 3\n9+: 4"), "shown as typed");
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{gap}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+}

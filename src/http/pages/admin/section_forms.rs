@@ -192,3 +192,84 @@ pub fn choices() -> Vec<ResultChoice> {
         })
         .collect()
 }
+
+/// A table of rounds by entry count as the settings page shows it: one row a line,
+/// `2-16: 5`, the last perhaps `33+: 7`.
+pub(super) fn rounds_table_text(table: &[crate::service::sections::RoundsByEntries]) -> String {
+    table
+        .iter()
+        .map(|row| match row.max {
+            Some(max) => format!("{}-{}: {}", row.min, max, row.rounds),
+            None => format!("{}+: {}", row.min, row.rounds),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The table typed on the settings page (`2-16: 5`, `17–32：6`, `33+: 7`; `~` also joins);
+/// a line that is not a row is an error naming it.
+pub(super) fn rounds_table(
+    form: &super::form::Fields,
+    tr: crate::i18n::Tr,
+    errors: &mut crate::service::FieldErrors,
+) -> Vec<crate::service::sections::RoundsByEntries> {
+    let text = form
+        .get("rounds_by_entries")
+        .map(String::as_str)
+        .unwrap_or("");
+    let mut rows = Vec::new();
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let parsed = line.split_once([':', '：']).and_then(|(range, rounds)| {
+            let rounds = rounds.trim().parse::<i32>().ok()?;
+            let range = range.trim();
+            let (min, max) = match range.strip_suffix('+') {
+                Some(min) => (min.trim().parse::<i32>().ok()?, None),
+                None => {
+                    let (min, max) = range.split_once(['-', '–', '~', '～'])?;
+                    (
+                        min.trim().parse::<i32>().ok()?,
+                        Some(max.trim().parse::<i32>().ok()?),
+                    )
+                }
+            };
+            Some(crate::service::sections::RoundsByEntries { min, max, rounds })
+        });
+        match parsed {
+            Some(row) => rows.push(row),
+            None => errors
+                .entry("rounds_by_entries".into())
+                .or_default()
+                .push(tr.fmt("adm.settings.bad_rounds_line", i + 1)),
+        }
+    }
+    rows
+}
+
+#[cfg(test)]
+mod rounds_table_tests {
+    use super::*;
+
+    #[test]
+    fn a_table_reads_back_as_written() {
+        let mut form = super::super::form::Fields::new();
+        form.insert(
+            "rounds_by_entries".into(),
+            "2-16: 5\n17 – 32：6\n\n33+: 7".into(),
+        );
+        let mut errors = crate::service::FieldErrors::new();
+        let tr = crate::i18n::Tr {
+            lang: crate::i18n::Lang::En,
+        };
+        let table = rounds_table(&form, tr, &mut errors);
+        assert!(errors.is_empty(), "{errors:?}");
+        assert_eq!(rounds_table_text(&table), "2-16: 5\n17-32: 6\n33+: 7");
+        form.insert("rounds_by_entries".into(), "2-16 5\nmany: 7".into());
+        let table = rounds_table(&form, tr, &mut errors);
+        assert!(table.is_empty());
+        assert_eq!(errors["rounds_by_entries"].len(), 2);
+    }
+}

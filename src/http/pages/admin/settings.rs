@@ -128,6 +128,10 @@ fn stored(section: &Section, zone: chrono_tz::Tz) -> Fields {
     );
     put("payment_required", flag(section.payment_required));
     put(
+        "rounds_by_entries",
+        super::section_forms::rounds_table_text(&section.rounds_by_entries),
+    );
+    put(
         "fee_tiers",
         section
             .fee_tiers
@@ -161,6 +165,15 @@ fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
             "chinese",
         ),
         Field::new("rounds", "tournament.rounds", "number", form).required(),
+        with_hint(
+            Field::new(
+                "rounds_by_entries",
+                "adm.settings.rounds_by_entries",
+                "textarea",
+                form,
+            ),
+            "adm.settings.rounds_by_entries_hint",
+        ),
         Field::new("entry_type", "adm.entry_type", "select", form).select(
             ENTRY_TYPES,
             Some("adm.entry_type"),
@@ -379,6 +392,7 @@ fn settings_input(form: &Fields, tr: Tr, zone: chrono_tz::Tz) -> (SectionInput, 
         registration_closes_at: time(form, "registration_closes_at", tr, zone, &mut errors),
         payment_required: Some(checkbox(form, "payment_required")),
         fee_tiers: Some(fee_tiers(form, tr, &mut errors)),
+        rounds_by_entries: Some(super::section_forms::rounds_table(form, tr, &mut errors)),
         setup_mode: text(form, "setup_mode"),
         self_report: text(form, "self_report"),
         version: form.get("version").and_then(|v| v.trim().parse().ok()),
@@ -427,6 +441,8 @@ async fn page(
     for (key, messages) in errors {
         let key = if key.starts_with("fee_tiers") {
             "fee_tiers".to_string()
+        } else if key.starts_with("rounds_by_entries") {
+            "rounds_by_entries".to_string()
         } else {
             key
         };
