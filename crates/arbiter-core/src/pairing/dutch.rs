@@ -41,6 +41,22 @@
 //! scans them: certifying by classes of players (a pair's weight is a term per pair of
 //! classes, as `pair_with` computes it) instead of pair by pair is the next step.
 //!
+//! Where a round's time goes after round 1 (issue #19; timed per `solve` call for 5,000
+//! entrants' round 5 on the generated history, 7.1 s of CPU): each bracket's first solve
+//! 4.4 s, the bracket setup (`Base` and `set_row`) 0.6 s, stage 4 1.3 s in 102 solves,
+//! stage 3 0.7 s. In a first solve every player of the bracket (current and next group) is
+//! released and almost none is matched again on a tight edge, so the solver's stages (8 to 10 per
+//! bracket) each relabel and rescan nearly the whole bracket: 35 million adjacency entries
+//! for a bracket of 1,968 players, 1.3 s. Two thirds of those entries need the exact
+//! wide-integer slack, because `approx` keeps the top 60 of about 650 bits and the
+//! bracket's weights differ in the colour and float fields hundreds of bits lower. Tried
+//! and dropped, on that round: a second lowering pass, or raising then lowering the released
+//! players' duals (as a fresh solve does), before matching on tight edges: 1.5 to 4 times
+//! slower (more stages); an extra approximation 60 to 250 bits finer (wrapping, exact
+//! modulo 2^64) beside the coarse one: no gain beyond the machine's noise (the best slacks
+//! are mostly too large for it); a per-vertex flag that skips the per-edge `allowedge` load:
+//! no gain either. Fewer stages (or fewer players released) is what the first solve needs.
+//!
 //! A first round (every player with the same colour and float history) goes further
 //! (`dutch/lazy.rs`): no pair of a bracket is stored either. Each stage changes a bracket's
 //! weights through one or two players at a time (an MDP's bonus, a remainder player's
