@@ -203,6 +203,7 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.results.open", "{} game(s) without a result", "尚有 {} 局未登錄", "尚有 {} 局未登记"),
     ("adm.results.quick", "Quick entry: board and result", "快速登錄：台次及結果", "快速登记：台次及结果"),
     ("adm.results.red_fouls", "Red fouls", "紅方犯規", "红方犯规"),
+    ("adm.results.replace_confirm", "Board {} already has “{}”. Press Enter again (the line now ends with !) to replace it by “{}”.", "第 {} 台已有結果「{}」。再按一次 Enter（行末已加 !）即改為「{}」。", "第 {} 台已有结果“{}”。再按一次 Enter（行末已加 !）即改为“{}”。"),
     ("adm.results.stale", "Someone changed this result meanwhile. The page now shows the current result: check it and enter again if needed.", "此成績已被他人更改。頁面已顯示最新成績，請核對後視需要重新登錄。", "此成绩已被他人更改。页面已显示最新成绩，请核对后视需要重新登记。"),
     ("adm.round", "Round", "輪次", "轮次"),
     ("adm.round1_order.lot", "By lot", "抽籤", "抽签"),

@@ -328,9 +328,24 @@ async fn results_are_entered_by_board_and_key_with_stale_edits_refused(pool: PgP
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
     assert!(saved.text.contains("Board 1: 1 : 0"), "{}", saved.text);
     assert!(saved.text.contains("2 game(s) without a result"));
+    // Typing the same again changes nothing and asks nothing; a different result for a board
+    // that has one asks first, and the line comes back with `!` so a second Enter replaces it.
+    let again = submit(&mut browser, &page, &action, &[("line", "1 1")]).await;
+    assert_eq!(again.status, StatusCode::OK, "{}", again.text);
+    let asked = submit(&mut browser, &page, &action, &[("line", "1 0")]).await;
+    assert_eq!(asked.status, StatusCode::CONFLICT, "{}", asked.text);
+    assert!(asked.text.contains("Board 1 already has"), "{}", asked.text);
+    assert!(asked.text.contains(r#"value="1 0!""#), "{}", asked.text);
+    let replaced = submit(&mut browser, &page, &action, &[("line", "1 0!")]).await;
+    assert_eq!(replaced.status, StatusCode::OK, "{}", replaced.text);
+    let back = submit(&mut browser, &page, &action, &[("line", "1 1!")]).await;
+    assert_eq!(back.status, StatusCode::OK, "{}", back.text);
     // Draw with fouls reaching the threshold (2): the foul rule turns it into a loss.
     let converted = submit(&mut browser, &page, &action, &[("line", "2= 2 0")]).await;
     assert_eq!(converted.status, StatusCode::OK, "{}", converted.text);
+    // Retyped, the same line (converted as before) asks nothing either.
+    let retyped = submit(&mut browser, &page, &action, &[("line", "2= 2 0")]).await;
+    assert_eq!(retyped.status, StatusCode::OK, "{}", retyped.text);
     assert!(
         converted.text.contains("Foul rule applied"),
         "{}",

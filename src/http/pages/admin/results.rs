@@ -195,12 +195,20 @@ struct Entry {
     board: i32,
     input: ResultInput,
     version: Option<i32>,
+    /// Typed on the quick line (which asks before it replaces a different result).
+    from_line: bool,
+    /// The line ended with `!`: replace without asking.
+    confirmed: bool,
 }
 
 /// Reads either the quick line (`line`, with the versions as `v{board}`) or a board form
 /// (`board`, `result`, `red_fouls`, `black_fouls`, `version`).
 fn read_entry(form: &Fields, tr: Tr) -> Result<Entry, String> {
     if let Some(line) = text(form, "line") {
+        let (line, confirmed) = match line.trim_end().strip_suffix('!') {
+            Some(rest) => (rest.to_string(), true),
+            None => (line, false),
+        };
         let quick = parse_quick(&line).ok_or_else(|| tr.t("adm.results.bad_line").to_string())?;
         let version = form
             .get(&format!("v{}", quick.board))
@@ -214,6 +222,8 @@ fn read_entry(form: &Fields, tr: Tr) -> Result<Entry, String> {
                 version: None,
             },
             version,
+            from_line: true,
+            confirmed,
         });
     }
     let mut errors = FieldErrors::new();
@@ -232,6 +242,8 @@ fn read_entry(form: &Fields, tr: Tr) -> Result<Entry, String> {
                 version: None,
             },
             version: version.and_then(|v| i32::try_from(v).ok()),
+            from_line: false,
+            confirmed: false,
         }),
         _ => Err(tr.t("adm.results.bad_line").to_string()),
     }
@@ -280,6 +292,38 @@ pub async fn enter_result(
         return Ok(refuse(ctx, section, round, StatusCode::NOT_FOUND, message));
     };
     let board_id = board.id;
+    // A quick line that would replace a different stored result asks first: the line comes
+    // back with `!` appended, so a second Enter confirms (or type the `!` at once).
+    if let (Some(stored), false) = (&board.result, entry.confirmed) {
+        let red = entry.input.red_fouls.unwrap_or(0);
+        let black = entry.input.black_fouls.unwrap_or(0);
+        let (would_be, _) = service::rounds::apply_foul_rule(
+            &entry.input.result,
+            red,
+            black,
+            i64::from(section.foul_threshold),
+        );
+        let same = *stored == would_be && red == board.red_fouls && black == board.black_fouls;
+        if entry.from_line && !same {
+            let message = tr
+                .t("adm.results.replace_confirm")
+                .replacen("{}", &entry.board.to_string(), 1)
+                .replacen("{}", tr.t(&format!("result.{stored}")), 1)
+                .replacen("{}", tr.t(&format!("result.{}", entry.input.result)), 1);
+            let line = format!("{}!", line.trim_end());
+            return Ok(render(
+                ctx,
+                section,
+                round,
+                Outcome {
+                    error: Some(message),
+                    line,
+                    ..Outcome::default()
+                },
+                StatusCode::CONFLICT,
+            ));
+        }
+    }
     Ok(
         match service::rounds::set_result(&state.db, &actor, board_id, &entry.input, entry.version)
             .await
