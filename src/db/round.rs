@@ -280,20 +280,32 @@ pub async fn lock_game(db: impl PgExecutor<'_>, game_id: Uuid) -> sqlx::Result<O
     .await
 }
 
-/// Stores a game's result with its fouls and closes the players' open reports of its board
-/// (`resolution`), if the game's version is still `expected` (compare-and-set): one statement,
-/// one round trip on the results' hot path. `None` when another writer came first (and then
-/// nothing else is changed either).
-#[allow(clippy::too_many_arguments)]
+/// A result to store ([`store_result`]).
+pub struct StoredResult<'a> {
+    /// The game.
+    pub game_id: Uuid,
+    /// The version the result replaces (compare-and-set).
+    pub expected: i32,
+    /// The result as entered.
+    pub reported: &'a str,
+    /// The result after the foul rule.
+    pub result: &'a str,
+    /// Red's fouls.
+    pub red_fouls: i32,
+    /// Black's fouls.
+    pub black_fouls: i32,
+    /// How the players' open reports of the board are closed.
+    pub resolution: &'a str,
+}
+
+/// Stores a game's result with its fouls, closes the players' open reports of its board and
+/// appends `audit`, if the game's version is still `expected` (compare-and-set): one
+/// statement, one round trip on the results' hot path. `None` when another writer came first
+/// (and then nothing else is written either).
 pub async fn store_result(
     conn: &mut sqlx::PgConnection,
-    game_id: Uuid,
-    expected: i32,
-    reported: &str,
-    result: &str,
-    red_fouls: i32,
-    black_fouls: i32,
-    resolution: &str,
+    r: StoredResult<'_>,
+    audit: &crate::db::audit::NewAuditEvent<'_>,
 ) -> sqlx::Result<Option<i32>> {
     // Data-modifying CTEs all run on one snapshot; each depends on the game's update, so a
     // lost compare-and-set changes nothing. The insert does not see the delete, and needs not:
@@ -311,16 +323,27 @@ pub async fn store_result(
              select $1::uuid, 'black' from generate_series(1, $6::int) where exists (select 1 from stored)),
          reports as (
              update result_report r set resolved_at = now(), resolution = $7
-             from stored where r.board_id = stored.board_id and r.resolved_at is null)
+             from stored where r.board_id = stored.board_id and r.resolved_at is null),
+         audited as (
+             insert into audit_event (tournament_id, user_id, actor, action, entity, entity_id, before, after)
+             select $8, $9, $10, $11, $12, $13, $14, $15 where exists (select 1 from stored))
          select version from stored",
     )
-    .bind(game_id)
-    .bind(expected)
-    .bind(reported)
-    .bind(result)
-    .bind(red_fouls)
-    .bind(black_fouls)
-    .bind(resolution)
+    .bind(r.game_id)
+    .bind(r.expected)
+    .bind(r.reported)
+    .bind(r.result)
+    .bind(r.red_fouls)
+    .bind(r.black_fouls)
+    .bind(r.resolution)
+    .bind(audit.tournament_id)
+    .bind(audit.user_id)
+    .bind(audit.actor)
+    .bind(audit.action)
+    .bind(audit.entity)
+    .bind(audit.entity_id)
+    .bind(&audit.before)
+    .bind(&audit.after)
     .fetch_optional(&mut *conn)
     .await
 }

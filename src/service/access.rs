@@ -129,19 +129,25 @@ pub async fn audit(
     actor: Option<&Actor>,
     change: Change<'_>,
 ) -> Result<()> {
-    db::audit::insert(
-        conn,
-        db::audit::NewAuditEvent {
-            tournament_id: Some(tournament_id),
-            user_id: actor.map(|a| a.user_id),
-            actor: actor.map_or("public", |a| a.username.as_str()),
-            action: change.action,
-            entity: change.entity,
-            entity_id: change.entity_id,
-            before: change.before,
-            after: change.after,
-        },
-    )
-    .await?;
+    db::audit::insert(conn, audit_event(tournament_id, actor, change)).await?;
     Ok(())
+}
+
+/// The audit event of a change, for a statement that writes it together with the change
+/// itself (the results' hot path: one round trip).
+pub fn audit_event<'a>(
+    tournament_id: Uuid,
+    actor: Option<&'a Actor>,
+    change: Change<'a>,
+) -> db::audit::NewAuditEvent<'a> {
+    db::audit::NewAuditEvent {
+        tournament_id: Some(tournament_id),
+        user_id: actor.map(|a| a.user_id),
+        actor: actor.map_or("public", |a| a.username.as_str()),
+        action: change.action,
+        entity: change.entity,
+        entity_id: change.entity_id,
+        before: change.before,
+        after: change.after,
+    }
 }

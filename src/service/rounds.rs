@@ -684,29 +684,12 @@ pub(crate) async fn record_result(
         black_fouls,
         i64::from(board.foul_threshold),
     );
-    let version = db::round::store_result(
-        &mut *tx,
-        game_id,
-        current,
-        &reported,
-        &result,
-        red_fouls as i32,
-        black_fouls as i32,
-        entered.resolution,
-    )
-    .await?
-    .ok_or_else(|| {
-        Error::Conflict(format!(
-            "the result was changed meanwhile (version {current}, you sent {current}); reload and try again"
-        ))
-    })?;
     let action = if stored.result.is_some() {
         "correct_result"
     } else {
         "result"
     };
-    access::audit(
-        &mut *tx,
+    let audit = access::audit_event(
         board.tournament_id,
         actor,
         Change {
@@ -722,8 +705,26 @@ pub(crate) async fn record_result(
                 "black_fouls": black_fouls, "foul_rule": message, "via": entered.via,
             })),
         },
+    );
+    let version = db::round::store_result(
+        &mut *tx,
+        db::round::StoredResult {
+            game_id,
+            expected: current,
+            reported: &reported,
+            result: &result,
+            red_fouls: red_fouls as i32,
+            black_fouls: black_fouls as i32,
+            resolution: entered.resolution,
+        },
+        &audit,
     )
-    .await?;
+    .await?
+    .ok_or_else(|| {
+        Error::Conflict(format!(
+            "the result was changed meanwhile (version {current}, you sent {current}); reload and try again"
+        ))
+    })?;
     Ok(ResultOutcome {
         board_id,
         converted: message.is_some(),
