@@ -7,6 +7,7 @@ pub mod audit;
 pub mod byes;
 pub mod dashboard;
 pub mod desk;
+pub mod entrant_edit;
 pub mod entrants;
 pub mod event_file;
 pub mod form;
@@ -39,6 +40,7 @@ pub fn router() -> Router<AppState> {
         .merge(tournaments::router())
         .merge(audit::router())
         .merge(entrants::router())
+        .merge(entrant_edit::router())
         .merge(registrations::router())
         .merge(rounds::router())
         .merge(results::router())
