@@ -442,10 +442,7 @@ pub async fn update_details(
 }
 
 /// The members of one entrant, by position.
-pub async fn members_of(
-    db: impl PgExecutor<'_>,
-    entrant_id: Uuid,
-) -> sqlx::Result<Vec<PlayerRow>> {
+pub async fn members_of(db: impl PgExecutor<'_>, entrant_id: Uuid) -> sqlx::Result<Vec<PlayerRow>> {
     use sqlx::Row as _;
     let rows = sqlx::query(
         "select p.player_id, p.name, p.gender, p.club, p.rating, p.member, p.email, p.phone, p.address,

@@ -325,7 +325,11 @@ pub async fn add(
         .filter(|p| *p != 0)
         .map(|p| check.range("paid", p, 1, 1_000_000));
     let method = paid.map(|_| {
-        super::payments::check_method(&mut check, "payment_method", input.payment_method.as_deref())
+        super::payments::check_method(
+            &mut check,
+            "payment_method",
+            input.payment_method.as_deref(),
+        )
     });
     check.finish()?;
     let entrant =
@@ -876,7 +880,10 @@ pub async fn edit(
             ("address", patch.address.is_some()),
         ] {
             if given {
-                check.error(field, "a doubles team's players are corrected under members");
+                check.error(
+                    field,
+                    "a doubles team's players are corrected under members",
+                );
             }
         }
         if let Some(n) = &patch.name {

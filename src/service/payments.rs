@@ -143,9 +143,23 @@ pub async fn receive(
     method: &str,
     note: Option<&str>,
 ) -> Result<String> {
-    db::payment::insert(&mut *conn, reg.registration_id, "payment", amount, method, note).await?;
-    db::registration::set_payment(&mut *conn, reg.registration_id, &reg.payment_state, Some(method), note)
-        .await?;
+    db::payment::insert(
+        &mut *conn,
+        reg.registration_id,
+        "payment",
+        amount,
+        method,
+        note,
+    )
+    .await?;
+    db::registration::set_payment(
+        &mut *conn,
+        reg.registration_id,
+        &reg.payment_state,
+        Some(method),
+        note,
+    )
+    .await?;
     settle(conn, reg.registration_id).await
 }
 
@@ -218,8 +232,15 @@ pub async fn refund(
     };
     check.finish()?;
     let before = json!({"payment_state": reg.payment_state, "held": held});
-    db::payment::insert(&mut *tx, registration_id, "refund", amount, &method, note.as_deref())
-        .await?;
+    db::payment::insert(
+        &mut *tx,
+        registration_id,
+        "refund",
+        amount,
+        &method,
+        note.as_deref(),
+    )
+    .await?;
     let state = settle(&mut tx, registration_id).await?;
     access::audit(
         &mut tx,

@@ -767,8 +767,7 @@ pub async fn act(
             check.finish()?;
             let state = match (state.as_str(), method.as_deref()) {
                 ("paid", Some(method)) if amount > 0 => {
-                    payments::receive(&mut tx, &reg, amount as i32, method, note.as_deref())
-                        .await?
+                    payments::receive(&mut tx, &reg, amount as i32, method, note.as_deref()).await?
                 }
                 ("refunded", Some(method)) if amount > 0 => {
                     db::payment::insert(

@@ -151,7 +151,13 @@ fn rating(form: &Fields, name: &str, tr: Tr, errors: &mut service::FieldErrors) 
 /// The posted form as a patch: every field is sent (an empty one clears it).
 fn patch(form: &Fields, tr: Tr, doubles: bool) -> (EntrantPatch, service::FieldErrors) {
     let mut errors = service::FieldErrors::new();
-    let all = |name: &str| Some(form.get(name).map(|v| v.trim().to_string()).unwrap_or_default());
+    let all = |name: &str| {
+        Some(
+            form.get(name)
+                .map(|v| v.trim().to_string())
+                .unwrap_or_default(),
+        )
+    };
     let mut patch = EntrantPatch {
         name: all("name"),
         club: all("club"),
@@ -264,7 +270,16 @@ pub async fn edit_form(
     ctx: PageCtx,
     PagePath((section_id, entrant_id)): PagePath<(Uuid, Uuid)>,
 ) -> Result<Response, PageError> {
-    render(&state, &actor, ctx, section_id, entrant_id, None, StatusCode::OK).await
+    render(
+        &state,
+        &actor,
+        ctx,
+        section_id,
+        entrant_id,
+        None,
+        StatusCode::OK,
+    )
+    .await
 }
 
 /// `POST /admin/s/{sid}/entrants/{eid}/edit`
@@ -314,18 +329,15 @@ pub async fn save(
             let (message, errors, status) = match invalid_fields(&err) {
                 Some((message, fields)) => (message, fields, StatusCode::UNPROCESSABLE_ENTITY),
                 None => match err {
-                    service::Error::Conflict(message) => (
-                        message,
-                        service::FieldErrors::new(),
-                        StatusCode::CONFLICT,
-                    ),
+                    service::Error::Conflict(message) => {
+                        (message, service::FieldErrors::new(), StatusCode::CONFLICT)
+                    }
                     other => return Err(PageError::from_service(other, ctx.lang)),
                 },
             };
             if status == StatusCode::CONFLICT {
                 // After a conflict the form shows the stored state and its version again.
-                return render_conflict(&state, &actor, ctx, section_id, entrant_id, message)
-                    .await;
+                return render_conflict(&state, &actor, ctx, section_id, entrant_id, message).await;
             }
             let posted = Some((&form, &errors, Some(message)));
             render(&state, &actor, ctx, section_id, entrant_id, posted, status).await
