@@ -288,10 +288,9 @@ pub async fn void(
         .await?
         .ok_or(Error::NotFound("payment"))?;
     if entry.voided {
-        return Err(Error::Conflict(format!(
-            "the {} is already voided",
-            entry.kind
-        )));
+        return Err(Error::Conflict(
+            "this entry of the ledger is already voided".into(),
+        ));
     }
     db::payment::void(&mut *tx, payment_id, reason.as_deref()).await?;
     let state = settle(&mut tx, reg.registration_id).await?;
