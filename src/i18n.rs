@@ -315,6 +315,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("register.school_grade", "School grade (student sections)", "年級（學生組）", "年级（学生组）"),
     ("register.section", "Section", "組別", "组别"),
     ("register.submit", "Register", "送出報名", "提交报名"),
+    ("register.tier_other_section", "This fee tier belongs to another section than the one chosen", "此收費級別屬於另一組別，請選擇所報組別的級別", "此收费级别属于另一组别，请选择所报组别的级别"),
     ("register.title", "Registration", "報名", "报名"),
     ("register.too_many", "Too many registrations from this connection. Please try again later or register at the desk.", "此連線報名次數過多，請稍後再試或到現場報名。", "此连接报名次数过多，请稍后再试或到现场报名。"),
     ("register.waitlist_position", "waitlist place {}", "候補第 {} 位", "候补第 {} 位"),

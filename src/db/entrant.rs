@@ -5,7 +5,7 @@ use sqlx::PgExecutor;
 use uuid::Uuid;
 
 /// An entrant row.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct EntrantRow {
     /// Id.
     pub entrant_id: Uuid,
@@ -29,6 +29,8 @@ pub struct EntrantRow {
     pub joined_round: i32,
     /// First round the entrant no longer plays (withdrawn).
     pub withdrawn_from_round: Option<i32>,
+    /// Version, bumped by every change (a trigger), for compare-and-set.
+    pub version: i32,
 }
 
 /// Counts a section's entrants.
@@ -63,44 +65,41 @@ pub async fn insert(
     club: Option<&str>,
     joined_round: i32,
 ) -> sqlx::Result<EntrantRow> {
-    sqlx::query_as!(
-        EntrantRow,
+    sqlx::query_as::<_, EntrantRow>(
         "insert into entrant (section_id, start_no, name, rating, club, joined_round) values ($1, $2, $3, $4, $5, $6)
          returning entrant_id, section_id, start_no, name, rating, club, status, checked_in, seq, joined_round,
-                   withdrawn_from_round",
-        section_id,
-        start_no,
-        name,
-        rating,
-        club,
-        joined_round
+                   withdrawn_from_round, version",
     )
+    .bind(section_id)
+    .bind(start_no)
+    .bind(name)
+    .bind(rating)
+    .bind(club)
+    .bind(joined_round)
     .fetch_one(db)
     .await
 }
 
 /// A section's entrants by starting number.
 pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec<EntrantRow>> {
-    sqlx::query_as!(
-        EntrantRow,
+    sqlx::query_as::<_, EntrantRow>(
         "select entrant_id, section_id, start_no, name, rating, club, status, checked_in, seq, joined_round,
-                withdrawn_from_round
+                withdrawn_from_round, version
          from entrant where section_id = $1 order by start_no nulls last, seq",
-        section_id
     )
+    .bind(section_id)
     .fetch_all(db)
     .await
 }
 
 /// One entrant.
 pub async fn find(db: impl PgExecutor<'_>, entrant_id: Uuid) -> sqlx::Result<Option<EntrantRow>> {
-    sqlx::query_as!(
-        EntrantRow,
+    sqlx::query_as::<_, EntrantRow>(
         "select entrant_id, section_id, start_no, name, rating, club, status, checked_in, seq, joined_round,
-                withdrawn_from_round
+                withdrawn_from_round, version
          from entrant where entrant_id = $1",
-        entrant_id
     )
+    .bind(entrant_id)
     .fetch_optional(db)
     .await
 }
@@ -396,4 +395,78 @@ pub async fn delete(db: impl PgExecutor<'_>, entrant_id: Uuid) -> sqlx::Result<(
         .execute(db)
         .await?;
     Ok(())
+}
+
+/// Corrects a player's details (the arbiter's edit).
+pub async fn update_player(db: impl PgExecutor<'_>, p: &PlayerRow) -> sqlx::Result<()> {
+    sqlx::query(
+        "update player set name = $2, gender = $3, club = $4, rating = $5, member = $6, email = $7, phone = $8,
+                address = $9, birth_date = $10, school_grade = $11
+         where player_id = $1",
+    )
+    .bind(p.player_id)
+    .bind(&p.name)
+    .bind(&p.gender)
+    .bind(&p.club)
+    .bind(p.rating)
+    .bind(p.member)
+    .bind(&p.email)
+    .bind(&p.phone)
+    .bind(&p.address)
+    .bind(p.birth_date)
+    .bind(&p.school_grade)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// Corrects an entrant's name, rating and club; the version is bumped even when they stay
+/// (its players changed).
+pub async fn update_details(
+    db: impl PgExecutor<'_>,
+    entrant_id: Uuid,
+    name: &str,
+    rating: Option<i32>,
+    club: Option<&str>,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update entrant set name = $2, rating = $3, club = $4, version = version + 1 where entrant_id = $1",
+    )
+    .bind(entrant_id)
+    .bind(name)
+    .bind(rating)
+    .bind(club)
+    .execute(db)
+    .await?;
+    Ok(())
+}
+
+/// The members of one entrant, by position.
+pub async fn members_of(db: impl PgExecutor<'_>, entrant_id: Uuid) -> sqlx::Result<Vec<PlayerRow>> {
+    use sqlx::Row as _;
+    let rows = sqlx::query(
+        "select p.player_id, p.name, p.gender, p.club, p.rating, p.member, p.email, p.phone, p.address,
+                p.birth_date, p.school_grade
+         from entrant_member m join player p using (player_id) where m.entrant_id = $1 order by m.position",
+    )
+    .bind(entrant_id)
+    .fetch_all(db)
+    .await?;
+    rows.iter()
+        .map(|r| {
+            Ok(PlayerRow {
+                player_id: r.try_get("player_id")?,
+                name: r.try_get("name")?,
+                gender: r.try_get("gender")?,
+                club: r.try_get("club")?,
+                rating: r.try_get("rating")?,
+                member: r.try_get("member")?,
+                email: r.try_get("email")?,
+                phone: r.try_get("phone")?,
+                address: r.try_get("address")?,
+                birth_date: r.try_get("birth_date")?,
+                school_grade: r.try_get("school_grade")?,
+            })
+        })
+        .collect()
 }

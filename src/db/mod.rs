@@ -7,6 +7,7 @@ pub mod collation;
 pub mod entrant;
 pub mod event_file;
 pub mod knockout;
+pub mod payment;
 pub mod prize;
 pub mod record;
 pub mod registration;

@@ -721,6 +721,47 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "須為編號（UUID 字串）",
         "须为编号（UUID 字符串）",
     ),
+    // Money at the desk and entrants' corrections (issue #15).
+    (
+        "this section has no fee tiers",
+        "此組別沒有收費級別",
+        "此组别没有收费级别",
+    ),
+    (
+        "is more than is held ({})",
+        "超過已收金額（{}）",
+        "超过已收金额（{}）",
+    ),
+    (
+        "nothing was paid: there is nothing to refund",
+        "尚未收款，無可退費",
+        "尚未收款，无可退费",
+    ),
+    (
+        "this entry of the ledger is already voided",
+        "此收支紀錄已作廢",
+        "此收支记录已作废",
+    ),
+    (
+        "a doubles team's players are corrected under members",
+        "雙人隊的棋手資料請在隊員欄位更正",
+        "双人队的棋手资料请在队员栏位更正",
+    ),
+    (
+        "a doubles team has {} players: send both",
+        "雙人隊有 {} 名棋手：請兩人都送出",
+        "双人队有 {} 名棋手：请两人都提交",
+    ),
+    (
+        "only doubles teams have members",
+        "只有雙人隊才有隊員",
+        "只有双人队才有队员",
+    ),
+    (
+        "the entrant was changed meanwhile (version {}, you sent {}); reload and try again",
+        "參賽者資料已被他人更改（版本 {}，你送出 {}）；請重新載入再試",
+        "参赛者资料已被他人更改（版本 {}，你提交 {}）；请重新加载再试",
+    ),
 ];
 
 /// `message` in `lang`: its template's translation with the message's own values, or the

@@ -59,6 +59,12 @@ pub struct EntrantInput {
     pub school_grade: Option<String>,
     /// The two players of a doubles team.
     pub members: Option<Vec<MemberInput>>,
+    /// Fee tier (by name, among the section's): the desk's entry records its fee.
+    pub fee_tier: Option<String>,
+    /// Amount paid at the desk with the entry (recorded in the ledger).
+    pub paid: Option<i64>,
+    /// How it was paid (cash, transfer, …; default `cash`).
+    pub payment_method: Option<String>,
 }
 
 /// A player of an entrant as shown; contact fields only to the tournament's arbiters.
@@ -70,6 +76,11 @@ pub struct Member {
     pub gender: Option<String>,
     /// Club.
     pub club: Option<String>,
+    /// Rating.
+    pub rating: Option<i32>,
+    /// Member of the organising club (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub member: Option<bool>,
     /// Email (arbiters only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub email: Option<String>,
@@ -107,6 +118,8 @@ pub struct EntrantView {
     pub withdrawn_from_round: Option<i32>,
     /// The player, or both players of a team.
     pub members: Vec<Member>,
+    /// Version for compare-and-set: send it back (`If-Match`) with an edit (409 when stale).
+    pub version: i32,
 }
 
 fn member_view(m: &MemberRow, private: bool) -> Member {
@@ -114,6 +127,8 @@ fn member_view(m: &MemberRow, private: bool) -> Member {
         name: m.name.clone(),
         gender: m.gender.clone(),
         club: m.club.clone(),
+        rating: m.rating,
+        member: private.then_some(m.member),
         email: m.email.clone().filter(|_| private),
         phone: m.phone.clone().filter(|_| private),
         address: m.address.clone().filter(|_| private),
@@ -143,6 +158,7 @@ pub fn views(entrants: &[EntrantRow], members: &[MemberRow], private: bool) -> V
             joined_round: e.joined_round,
             withdrawn_from_round: e.withdrawn_from_round,
             members: by_entrant.remove(&e.entrant_id).unwrap_or_default(),
+            version: e.version,
         })
         .collect()
 }
@@ -303,10 +319,54 @@ pub async fn add(
     }
     let mut check = Check::new();
     let (name, players) = players_of(input, section.entry_type, &mut check);
+    let fee = super::registrations::fee_of(&section, input.fee_tier.as_deref(), false, &mut check);
+    let paid = input
+        .paid
+        .filter(|p| *p != 0)
+        .map(|p| check.range("paid", p, 1, 1_000_000));
+    let method = paid.map(|_| {
+        super::payments::check_method(
+            &mut check,
+            "payment_method",
+            input.payment_method.as_deref(),
+        )
+    });
     check.finish()?;
     let entrant =
         insert_entrant(&mut tx, section.tournament_id, section_id, &name, &players).await?;
     let members = db::entrant::members(&mut *tx, section_id).await?;
+    // A desk entry is a registration too (confirmed at once), so that the desk list and its
+    // money count it.
+    let player_ids: Vec<Uuid> = members
+        .iter()
+        .filter(|m| m.entrant_id == entrant.entrant_id)
+        .map(|m| m.player_id)
+        .collect();
+    if let Some(player_id) = player_ids.first() {
+        let registration_id = db::registration::insert(
+            &mut *tx,
+            section_id,
+            *player_id,
+            player_ids.get(1).copied(),
+            "confirmed",
+            (fee.0.as_deref(), fee.1),
+            false,
+        )
+        .await?;
+        db::registration::set_status(
+            &mut *tx,
+            registration_id,
+            "confirmed",
+            Some(entrant.entrant_id),
+        )
+        .await?;
+        if let (Some(paid), Some(method)) = (paid, method.as_deref()) {
+            let reg = db::registration::find(&mut *tx, registration_id)
+                .await?
+                .ok_or(Error::NotFound("registration"))?;
+            super::payments::receive(&mut tx, &reg, paid, method, None).await?;
+        }
+    }
     let view = views(std::slice::from_ref(&entrant), &members, true).remove(0);
     access::audit(
         &mut tx,
@@ -317,7 +377,13 @@ pub async fn add(
             entity: "entrant",
             entity_id: Some(entrant.entrant_id),
             before: None,
-            after: serde_json::to_value(&view).ok(),
+            after: serde_json::to_value(&view).ok().map(|mut v| {
+                v["fee_tier"] = serde_json::json!(fee.0);
+                v["fee_amount"] = serde_json::json!(fee.1);
+                v["paid"] = serde_json::json!(paid);
+                v["payment_method"] = serde_json::json!(method);
+                v
+            }),
         },
     )
     .await?;
@@ -667,4 +733,246 @@ pub async fn forbidden_pairs(pool: &PgPool, section_id: Uuid) -> Result<Vec<Forb
         .collect();
     pairs.sort_by(|x, y| (&x.a_name, &x.b_name).cmp(&(&y.a_name, &y.b_name)));
     Ok(pairs)
+}
+
+/// `null` and absent told apart: `Some(None)` clears, `None` keeps.
+fn double<'de, D, T>(d: D) -> std::result::Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(d).map(Some)
+}
+
+/// Corrections to one player: absent fields stay; an empty text or `null` clears.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayerPatch {
+    /// Name.
+    pub name: Option<String>,
+    /// `m`, `f` or `x` (empty: not given).
+    pub gender: Option<String>,
+    /// Club.
+    pub club: Option<String>,
+    /// Rating (`null` clears it).
+    #[serde(default, deserialize_with = "double")]
+    #[schema(value_type = Option<i64>)]
+    pub rating: Option<Option<i64>>,
+    /// Email (private).
+    pub email: Option<String>,
+    /// Phone (private).
+    pub phone: Option<String>,
+    /// Address (private).
+    pub address: Option<String>,
+}
+
+/// Corrections to an entrant (`PATCH /api/v1/entrants/{id}`): absent fields stay. For an
+/// individual the fields are its player's; for a doubles team `name` and `club` are the
+/// team's and `members` (two, in order) its players'.
+#[derive(Debug, Clone, Default, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct EntrantPatch {
+    /// Name (of the player; of the team for doubles).
+    pub name: Option<String>,
+    /// `m`, `f` or `x` (individuals).
+    pub gender: Option<String>,
+    /// Club.
+    pub club: Option<String>,
+    /// Rating (individuals; `null` clears it).
+    #[serde(default, deserialize_with = "double")]
+    #[schema(value_type = Option<i64>)]
+    pub rating: Option<Option<i64>>,
+    /// Email (individuals; private).
+    pub email: Option<String>,
+    /// Phone (individuals; private).
+    pub phone: Option<String>,
+    /// Address (individuals; private).
+    pub address: Option<String>,
+    /// Member of the organising club (every player of the entrant).
+    pub member: Option<bool>,
+    /// The two players of a doubles team.
+    pub members: Option<Vec<PlayerPatch>>,
+}
+
+fn patch_player(check: &mut Check, prefix: &str, p: &mut PlayerRow, patch: &PlayerPatch) {
+    let field = |name: &str| format!("{prefix}{name}");
+    if let Some(name) = &patch.name {
+        p.name = check.required_text(&field("name"), name, 200);
+    }
+    if let Some(g) = &patch.gender {
+        p.gender = check_gender(check, &field("gender"), Some(g));
+    }
+    if let Some(club) = &patch.club {
+        p.club = check.optional_text(&field("club"), Some(club), 200);
+    }
+    if let Some(rating) = patch.rating {
+        p.rating = check_rating(check, &field("rating"), rating);
+    }
+    if let Some(email) = &patch.email {
+        p.email = check_email(check, &field("email"), Some(email));
+    }
+    if let Some(phone) = &patch.phone {
+        p.phone = check.optional_text(&field("phone"), Some(phone), 50);
+    }
+    if let Some(address) = &patch.address {
+        p.address = check.optional_text(&field("address"), Some(address), 500);
+    }
+}
+
+/// One entrant with its players' private data, for its tournament's arbiters (the edit form).
+pub async fn get(pool: &PgPool, actor: &Actor, entrant_id: Uuid) -> Result<EntrantView> {
+    let mut conn = pool.acquire().await?;
+    let entrant = db::entrant::find(&mut *conn, entrant_id)
+        .await?
+        .ok_or(Error::NotFound("entrant"))?;
+    let section = db::section::find(&mut *conn, entrant.section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut conn, actor, section.tournament_id, Need::Arbiter).await?;
+    let members = db::entrant::members(&mut *conn, section.section_id).await?;
+    Ok(views(std::slice::from_ref(&entrant), &members, true).remove(0))
+}
+
+/// Corrects an entrant's details (name, club, rating, gender, contact, member flag, a team's
+/// players): one transaction, audited with the state before and after. Compare-and-set on
+/// the entrant's version. Pairings and results stay: they refer to the entrant, not its name.
+pub async fn edit(
+    pool: &PgPool,
+    actor: &Actor,
+    entrant_id: Uuid,
+    patch: &EntrantPatch,
+    expected_version: Option<i32>,
+) -> Result<EntrantView> {
+    let mut tx = pool.begin().await?;
+    let entrant = db::entrant::find(&mut *tx, entrant_id)
+        .await?
+        .ok_or(Error::NotFound("entrant"))?;
+    let section = db::section::find_for_update(&mut *tx, entrant.section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    // Read again under the section's lock: the version compared is the one replaced.
+    let entrant = db::entrant::find(&mut *tx, entrant_id)
+        .await?
+        .ok_or(Error::NotFound("entrant"))?;
+    if let Some(expected) = expected_version {
+        if expected != entrant.version {
+            return Err(Error::Conflict(format!(
+                "the entrant was changed meanwhile (version {}, you sent {expected}); reload and try again",
+                entrant.version
+            )));
+        }
+    }
+    let all_members = db::entrant::members(&mut *tx, section.section_id).await?;
+    let before = views(std::slice::from_ref(&entrant), &all_members, true).remove(0);
+    let mut players = db::entrant::members_of(&mut *tx, entrant_id).await?;
+    let mut check = Check::new();
+    let doubles = section.entry_type == EntryType::Doubles;
+    let mut name = entrant.name.clone();
+    let mut club = entrant.club.clone();
+    let mut rating = entrant.rating;
+    if doubles {
+        for (field, given) in [
+            ("gender", patch.gender.is_some()),
+            ("rating", patch.rating.is_some()),
+            ("email", patch.email.is_some()),
+            ("phone", patch.phone.is_some()),
+            ("address", patch.address.is_some()),
+        ] {
+            if given {
+                check.error(
+                    field,
+                    "a doubles team's players are corrected under members",
+                );
+            }
+        }
+        if let Some(n) = &patch.name {
+            name = check.required_text("name", n, 200);
+        }
+        if let Some(c) = &patch.club {
+            club = check.optional_text("club", Some(c), 200);
+        }
+        if let Some(members) = &patch.members {
+            if members.len() != players.len() {
+                check.error(
+                    "members",
+                    format!("a doubles team has {} players: send both", players.len()),
+                );
+            } else {
+                let default_name = players
+                    .iter()
+                    .map(|p| p.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(" / ");
+                for (i, (p, m)) in players.iter_mut().zip(members).enumerate() {
+                    patch_player(&mut check, &format!("members[{i}]."), p, m);
+                }
+                // A team named after its players ("A / B") follows their corrected names.
+                if patch.name.is_none() && entrant.name == default_name {
+                    name = players
+                        .iter()
+                        .map(|p| p.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(" / ");
+                }
+                if members.iter().any(|m| m.rating.is_some()) {
+                    rating = match players.as_slice() {
+                        [a, b] => a.rating.zip(b.rating).map(|(a, b)| (a + b) / 2),
+                        _ => rating,
+                    };
+                }
+            }
+        }
+    } else {
+        if patch.members.is_some() {
+            check.error("members", "only doubles teams have members");
+        }
+        if let Some(p) = players.first_mut() {
+            let as_player = PlayerPatch {
+                name: patch.name.clone(),
+                gender: patch.gender.clone(),
+                club: patch.club.clone(),
+                rating: patch.rating,
+                email: patch.email.clone(),
+                phone: patch.phone.clone(),
+                address: patch.address.clone(),
+            };
+            patch_player(&mut check, "", p, &as_player);
+            name = p.name.clone();
+            club = p.club.clone();
+            rating = p.rating;
+        } else if let Some(n) = &patch.name {
+            name = check.required_text("name", n, 200);
+        }
+    }
+    if let Some(member) = patch.member {
+        for p in &mut players {
+            p.member = member;
+        }
+    }
+    check.finish()?;
+    for p in &players {
+        db::entrant::update_player(&mut *tx, p).await?;
+    }
+    db::entrant::update_details(&mut *tx, entrant_id, &name, rating, club.as_deref()).await?;
+    let after = db::entrant::find(&mut *tx, entrant_id)
+        .await?
+        .ok_or(Error::NotFound("entrant"))?;
+    let all_members = db::entrant::members(&mut *tx, section.section_id).await?;
+    let view = views(std::slice::from_ref(&after), &all_members, true).remove(0);
+    access::audit(
+        &mut tx,
+        section.tournament_id,
+        Some(actor),
+        Change {
+            action: "edit",
+            entity: "entrant",
+            entity_id: Some(entrant_id),
+            before: serde_json::to_value(&before).ok(),
+            after: serde_json::to_value(&view).ok(),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(view)
 }

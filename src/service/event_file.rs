@@ -146,6 +146,17 @@ const TABLES: &[Table] = &[
         order: "t.seq",
     },
     Table {
+        name: "payment",
+        id: Some("payment_id"),
+        refs: &[("registration_id", "registration")],
+        scope: concat!(
+            "t.registration_id in (select registration_id from registration where section_id in ",
+            sections!(),
+            ")"
+        ),
+        order: "t.created_at, t.payment_id",
+    },
+    Table {
         name: "requested_bye",
         id: None,
         refs: &[("entrant_id", "entrant")],

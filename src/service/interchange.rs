@@ -586,6 +586,7 @@ pub async fn import_csv(
                     },
                 ]
             }),
+            ..EntrantInput::default()
         };
         let (entrant_name, players) = entrants::players_of(
             &EntrantInput {

@@ -8,6 +8,7 @@ pub mod entrants;
 pub mod event_file;
 pub mod interchange;
 pub mod knockout;
+pub mod payments;
 pub mod players;
 pub mod prizes;
 pub mod records;

@@ -4,10 +4,12 @@
 use super::access::{self, Change, Need};
 use super::check::Check;
 use super::entrants::{self, EntrantInput};
+use super::payments::{self, PaymentView, Sums};
 use super::sections::FeeTier;
 use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
+use crate::db::payment::PaymentRow;
 use crate::db::registration::RegistrationRow;
 use crate::db::section::SectionRow;
 use crate::vocab::{EntryType, SectionStatus};
@@ -87,12 +89,23 @@ pub struct RegistrationView {
     /// Phone (arbiters only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub phone: Option<String>,
+    /// What it holds: payments less refunds, voided entries left out (arbiters only).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub paid_amount: Option<i64>,
+    /// Its payments and refunds, voided ones included (arbiters only).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub payments: Vec<PaymentView>,
     /// Version for compare-and-set: send it back (`If-Match`) with an action, so that an
     /// action taken meanwhile by someone else is not repeated or overwritten (409).
     pub version: i32,
 }
 
-fn views(rows: &[RegistrationRow], private: bool) -> Vec<RegistrationView> {
+/// Views of a section's registrations with their ledger (`ledger`: the section's entries).
+pub(crate) fn views(
+    rows: &[RegistrationRow],
+    ledger: &[PaymentRow],
+    private: bool,
+) -> Vec<RegistrationView> {
     let mut waiting = 0;
     rows.iter()
         .map(|r| {
@@ -116,6 +129,16 @@ fn views(rows: &[RegistrationRow], private: bool) -> Vec<RegistrationView> {
                 payment_method: r.payment_method.clone().filter(|_| private),
                 email: r.email.clone().filter(|_| private),
                 phone: r.phone.clone().filter(|_| private),
+                paid_amount: private.then(|| Sums::of(ledger, r.registration_id).net()),
+                payments: if private {
+                    ledger
+                        .iter()
+                        .filter(|p| p.registration_id == r.registration_id)
+                        .map(PaymentView::from)
+                        .collect()
+                } else {
+                    Vec::new()
+                },
                 version: r.version,
             }
         })
@@ -174,6 +197,64 @@ async fn confirm(
     Ok(entrant.entrant_id)
 }
 
+/// The fee of a tier chosen by name among the section's tiers (`None`: the only tier, or no
+/// fee when the section has none). `required`: with several tiers one must be chosen;
+/// otherwise (the desk's API) no choice means no fee recorded.
+pub(crate) fn fee_of(
+    section: &SectionRow,
+    chosen: Option<&str>,
+    required: bool,
+    check: &mut Check,
+) -> (Option<String>, i32) {
+    let tiers: Vec<FeeTier> = serde_json::from_value(section.fee_tiers.clone()).unwrap_or_default();
+    let chosen = chosen.map(str::trim).filter(|c| !c.is_empty());
+    let amount = |t: &FeeTier| i32::try_from(t.amount).unwrap_or(i32::MAX);
+    match (chosen, tiers.as_slice()) {
+        (None, []) => (None, 0),
+        (Some(_), []) => {
+            check.error("fee_tier", "this section has no fee tiers");
+            (None, 0)
+        }
+        (None, [only]) => (Some(only.name.clone()), amount(only)),
+        (None, _) => {
+            if required {
+                check.error("fee_tier", "choose a fee tier");
+            }
+            (None, 0)
+        }
+        (Some(name), tiers) => match tiers.iter().find(|t| t.name == name) {
+            Some(t) => (Some(t.name.clone()), amount(t)),
+            None => {
+                check.error(
+                    "fee_tier",
+                    format!(
+                        "must be one of: {}",
+                        tiers
+                            .iter()
+                            .map(|t| t.name.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ),
+                );
+                (None, 0)
+            }
+        },
+    }
+}
+
+/// Refuses a stale version (409).
+pub(crate) fn compare_version(reg: &RegistrationRow, expected: Option<i32>) -> Result<()> {
+    if let Some(expected) = expected {
+        if expected != reg.version {
+            return Err(Error::Conflict(format!(
+                "the registration was changed meanwhile (version {}, you sent {expected}); reload and try again",
+                reg.version
+            )));
+        }
+    }
+    Ok(())
+}
+
 /// Submits the public registration form. One transaction: the cap is checked under the
 /// section's lock, so two last-minute registrations cannot both take the last place.
 pub async fn register(
@@ -211,6 +292,7 @@ pub async fn register(
         birth_date: input.birth_date,
         school_grade: input.school_grade.clone(),
         members: None,
+        ..EntrantInput::default()
     };
     let (_, mut players) = entrants::players_of(&entrant_input, EntryType::Individual, &mut check);
     let partner = if section.entry_type == EntryType::Doubles {
@@ -245,32 +327,7 @@ pub async fn register(
     if tournament.waiver_text.is_some() && input.waiver_accepted != Some(true) {
         check.error("waiver_accepted", "the waiver must be accepted to register");
     }
-    let tiers: Vec<FeeTier> = serde_json::from_value(section.fee_tiers.clone()).unwrap_or_default();
-    let fee = match (&input.fee_tier, tiers.as_slice()) {
-        (_, []) => (None, 0),
-        (None, [only]) => (Some(only.name.clone()), only.amount),
-        (None, _) => {
-            check.error("fee_tier", "choose a fee tier");
-            (None, 0)
-        }
-        (Some(name), tiers) => match tiers.iter().find(|t| &t.name == name) {
-            Some(t) => (Some(t.name.clone()), t.amount),
-            None => {
-                check.error(
-                    "fee_tier",
-                    format!(
-                        "must be one of: {}",
-                        tiers
-                            .iter()
-                            .map(|t| t.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
-                );
-                (None, 0)
-            }
-        },
-    };
+    let fee = fee_of(&section, input.fee_tier.as_deref(), true, &mut check);
     check.finish()?;
 
     let rows = db::registration::list(&mut *tx, section_id).await?;
@@ -298,7 +355,7 @@ pub async fn register(
         } else {
             status
         },
-        (fee.0.as_deref(), fee.1 as i32),
+        (fee.0.as_deref(), fee.1),
         input.waiver_accepted.unwrap_or(false),
     )
     .await?;
@@ -309,7 +366,7 @@ pub async fn register(
         confirm(&mut tx, &section, &reg).await?;
     }
     let rows = db::registration::list(&mut *tx, section_id).await?;
-    let view = views(&rows, false)
+    let view = views(&rows, &[], false)
         .into_iter()
         .find(|v| v.id == id)
         .ok_or(Error::NotFound("registration"))?;
@@ -342,37 +399,139 @@ pub async fn list(
         .ok_or(Error::NotFound("section"))?;
     let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     let rows = db::registration::list(&mut *conn, section_id).await?;
-    Ok(views(&rows, private))
+    let ledger = if private {
+        db::payment::of_section(&mut *conn, section_id).await?
+    } else {
+        Vec::new()
+    };
+    Ok(views(&rows, &ledger, private))
 }
 
 /// Money at the desk, in the fees' unit: what came in, what is still owed, what must go back.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, ToSchema)]
+/// `received - refunded = paid + refund_due`: every entry of the ledger is counted once.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
 pub struct DeskTotals {
-    /// Fees received and kept (`paid`).
+    /// Fees received and kept: what registrations hold, except those owing it back.
     pub paid: i64,
-    /// Fees still owed: unpaid registrations that hold or await a place.
+    /// Fees still owed: the rest of the fee of unpaid registrations that hold or await a place.
     pub due: i64,
-    /// Fees received that must be paid back (`refund_due`).
+    /// Fees received that must be paid back (withdrawn or cancelled registrations).
     pub refund_due: i64,
+    /// Every payment received (voided ones left out).
+    pub received: i64,
+    /// Every refund paid (voided ones left out).
+    pub refunded: i64,
+    /// Per fee tier (registrations without one under `null`).
+    pub by_tier: Vec<TierTotals>,
+    /// Per payment method.
+    pub by_method: Vec<MethodTotals>,
+}
+
+/// A fee tier's part of the totals.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
+pub struct TierTotals {
+    /// Tier name (`null`: no tier).
+    pub tier: Option<String>,
+    /// Registrations with this tier that hold or await a place.
+    pub entries: i64,
+    /// Kept (as `paid` above).
+    pub paid: i64,
+    /// Still owed.
+    pub due: i64,
+    /// To pay back.
+    pub refund_due: i64,
+}
+
+/// A payment method's part of the totals.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, ToSchema)]
+pub struct MethodTotals {
+    /// Method (cash, transfer, …).
+    pub method: String,
+    /// Payments received this way.
+    pub received: i64,
+    /// Refunds paid this way.
+    pub refunded: i64,
 }
 
 impl DeskTotals {
     fn add(&mut self, r: &RegistrationView) {
+        let held = r.paid_amount.unwrap_or(0);
         let fee = i64::from(r.fee_amount.unwrap_or(0));
-        if owes(r) {
-            self.due += fee;
+        let due = if owes(r) { (fee - held).max(0) } else { 0 };
+        let (paid, refund_due) = if r.payment_state.as_deref() == Some("refund_due") {
+            (0, held)
+        } else {
+            (held, 0)
+        };
+        self.paid += paid;
+        self.due += due;
+        self.refund_due += refund_due;
+        let tier = match self.by_tier.iter().position(|t| t.tier == r.fee_tier) {
+            Some(i) => &mut self.by_tier[i],
+            None => {
+                self.by_tier.push(TierTotals {
+                    tier: r.fee_tier.clone(),
+                    ..TierTotals::default()
+                });
+                let last = self.by_tier.len() - 1;
+                &mut self.by_tier[last]
+            }
+        };
+        if matches!(r.status.as_str(), "pending" | "confirmed" | "waitlisted") {
+            tier.entries += 1;
         }
-        match r.payment_state.as_deref() {
-            Some("paid") => self.paid += fee,
-            Some("refund_due") => self.refund_due += fee,
-            _ => {}
+        tier.paid += paid;
+        tier.due += due;
+        tier.refund_due += refund_due;
+        for p in r.payments.iter().filter(|p| !p.voided) {
+            let amount = i64::from(p.amount);
+            let method = self.method(&p.method);
+            if p.kind == "refund" {
+                method.refunded += amount;
+                self.refunded += amount;
+            } else {
+                method.received += amount;
+                self.received += amount;
+            }
         }
     }
 
-    fn absorb(&mut self, other: DeskTotals) {
+    fn method(&mut self, name: &str) -> &mut MethodTotals {
+        let i = match self.by_method.iter().position(|m| m.method == name) {
+            Some(i) => i,
+            None => {
+                self.by_method.push(MethodTotals {
+                    method: name.to_string(),
+                    ..MethodTotals::default()
+                });
+                self.by_method.len() - 1
+            }
+        };
+        &mut self.by_method[i]
+    }
+
+    fn absorb(&mut self, other: &DeskTotals) {
         self.paid += other.paid;
         self.due += other.due;
         self.refund_due += other.refund_due;
+        self.received += other.received;
+        self.refunded += other.refunded;
+        for t in &other.by_tier {
+            match self.by_tier.iter_mut().find(|m| m.tier == t.tier) {
+                Some(m) => {
+                    m.entries += t.entries;
+                    m.paid += t.paid;
+                    m.due += t.due;
+                    m.refund_due += t.refund_due;
+                }
+                None => self.by_tier.push(t.clone()),
+            }
+        }
+        for m in &other.by_method {
+            let mine = self.method(&m.method);
+            mine.received += m.received;
+            mine.refunded += m.refunded;
+        }
     }
 }
 
@@ -434,7 +593,8 @@ pub async fn desk(
             continue;
         }
         let rows = db::registration::list(&mut *conn, section.section_id).await?;
-        let mut registrations = views(&rows, true);
+        let ledger = db::payment::of_section(&mut *conn, section.section_id).await?;
+        let mut registrations = views(&rows, &ledger, true);
         if !contact {
             // Scorers work the desk's payments but see no contact data (SPEC §13).
             for r in &mut registrations {
@@ -446,7 +606,7 @@ pub async fn desk(
         for r in &registrations {
             totals.add(r);
         }
-        list.totals.absorb(totals);
+        list.totals.absorb(&totals);
         list.sections.push(DeskSection {
             section_id: section.section_id,
             name: section.name,
@@ -461,9 +621,13 @@ pub async fn desk(
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct PaymentInput {
-    /// `unpaid`, `paid`, `refund_due` or `refunded`.
+    /// `paid` records a payment in the ledger (of `amount`, by default what is still owed) and
+    /// `refunded` a refund of what is held; `unpaid` and `refund_due` set the state only (to
+    /// undo a payment, void it).
     pub state: String,
-    /// Cash, transfer, …
+    /// Amount received (`paid`; default: the rest of the fee).
+    pub amount: Option<i64>,
+    /// Cash, transfer, … (default `cash`).
     pub method: Option<String>,
     /// Free note.
     pub note: Option<String>,
@@ -544,14 +708,7 @@ pub async fn act(
     let reg = db::registration::find(&mut *tx, id)
         .await?
         .ok_or(Error::NotFound("registration"))?;
-    if let Some(expected) = expected_version {
-        if expected != reg.version {
-            return Err(Error::Conflict(format!(
-                "the registration was changed meanwhile (version {}, you sent {expected}); reload and try again",
-                reg.version
-            )));
-        }
-    }
+    compare_version(&reg, expected_version)?;
     let rows = db::registration::list(&mut *tx, section.section_id).await?;
     let before = json!({"status": reg.status, "payment_state": reg.payment_state});
     let name = match &action {
@@ -587,11 +744,56 @@ pub async fn act(
                 &payment.state,
                 &["unpaid", "paid", "refund_due", "refunded"],
             );
-            let method = check.optional_text("method", payment.method.as_deref(), 100);
             let note = check.optional_note("note", payment.note.as_deref(), 1000);
+            let entries = db::payment::of_registration(&mut *tx, id).await?;
+            let held = Sums::of(&entries, id).net();
+            let amount = match payment.amount {
+                Some(a) => i64::from(check.range("amount", a, 1, 1_000_000)),
+                None if state == "paid" => (i64::from(reg.fee_amount) - held).max(0),
+                None => held.max(0),
+            };
+            let method = if amount > 0 && matches!(state.as_str(), "paid" | "refunded") {
+                Some(payments::check_method(
+                    &mut check,
+                    "method",
+                    payment.method.as_deref(),
+                ))
+            } else {
+                check.optional_text("method", payment.method.as_deref(), 100)
+            };
+            if state == "refunded" && amount > held {
+                check.error("amount", format!("is more than is held ({held})"));
+            }
             check.finish()?;
-            db::registration::set_payment(&mut *tx, id, &state, method.as_deref(), note.as_deref())
-                .await?;
+            let state = match (state.as_str(), method.as_deref()) {
+                ("paid", Some(method)) if amount > 0 => {
+                    payments::receive(&mut tx, &reg, amount as i32, method, note.as_deref()).await?
+                }
+                ("refunded", Some(method)) if amount > 0 => {
+                    db::payment::insert(
+                        &mut *tx,
+                        id,
+                        "refund",
+                        amount as i32,
+                        method,
+                        note.as_deref(),
+                    )
+                    .await?;
+                    payments::settle(&mut tx, id).await?
+                }
+                // Nothing to enter in the ledger (no fee, nothing held): the state only.
+                _ => {
+                    db::registration::set_payment(
+                        &mut *tx,
+                        id,
+                        &state,
+                        method.as_deref(),
+                        note.as_deref(),
+                    )
+                    .await?;
+                    state
+                }
+            };
             if state == "paid" && reg.status == "pending" {
                 let others: Vec<RegistrationRow> = rows
                     .iter()
@@ -620,6 +822,10 @@ pub async fn act(
             if reg.payment_state == "paid" {
                 db::registration::set_payment(&mut *tx, id, "refund_due", None, None).await?;
             }
+            if !db::payment::of_registration(&mut *tx, id).await?.is_empty() {
+                // What it holds (a part payment too) is owed back.
+                payments::settle(&mut tx, id).await?;
+            }
             if let Some(entrant_id) = reg.entrant_id {
                 let paired = db::round::count(&mut *tx, section.section_id).await?;
                 if paired == 0 {
@@ -639,7 +845,8 @@ pub async fn act(
         }
     };
     let rows = db::registration::list(&mut *tx, section.section_id).await?;
-    let view = views(&rows, true)
+    let ledger = db::payment::of_section(&mut *tx, section.section_id).await?;
+    let view = views(&rows, &ledger, true)
         .into_iter()
         .find(|v| v.id == id)
         .ok_or(Error::NotFound("registration"))?;

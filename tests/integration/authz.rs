@@ -85,6 +85,8 @@ struct World {
     entrants: Vec<String>,
     board: String,
     registration: String,
+    /// A payment of the registration (its ledger entry).
+    payment: String,
     spare_user: String,
     invitation: String,
     invitation_token: String,
@@ -157,6 +159,18 @@ async fn world(pool: &PgPool, n: usize) -> World {
         .as_str()
         .map(str::to_string)
         .unwrap_or_else(|| panic!("registration: {}", registration.text));
+    let paid = expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/registrations/{registration}/payment"),
+            Some(&chief),
+            Some(json!({"state": "paid", "amount": 5, "method": "cash"})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let payment = paid["payments"][0]["id"].as_str().unwrap().to_string();
     let invitation = expect(
         &call(
             pool,
@@ -242,6 +256,7 @@ async fn world(pool: &PgPool, n: usize) -> World {
         entrants,
         board,
         registration,
+        payment,
         spare_user,
         invitation: invitation["id"].as_str().unwrap().to_string(),
         invitation_token: invitation["token"].as_str().unwrap().to_string(),
@@ -341,6 +356,8 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         w.board.clone()
     } else if path.starts_with("/api/v1/registrations/{id}") {
         w.registration.clone()
+    } else if path.starts_with("/api/v1/payments/{id}") {
+        w.payment.clone()
     } else if path.starts_with("/api/v1/matches/{id}") {
         w.knockout_match.clone()
     } else if path.starts_with("/api/v1/users/{id}") {
@@ -373,6 +390,9 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
             json!({"current_password": "wrong", "new_password": "a new long password"})
         }
         ("POST", "/api/v1/registrations/{id}/payment") => json!({"state": "paid"}),
+        ("POST", "/api/v1/registrations/{id}/refund") => json!({"method": "cash"}),
+        ("POST", "/api/v1/payments/{id}/void") => json!({"reason": "mistake"}),
+        ("PATCH", "/api/v1/entrants/{id}") => json!({"club": "Corrected"}),
         ("POST", "/api/v1/sections/{id}/entrants") => json!({"name": "Late"}),
         (_, "/api/v1/sections/{id}/forbidden-pairs") => json!({"a": a, "b": b}),
         ("POST", "/api/v1/sections/{id}/knockout") => json!({"size": 4}),
@@ -478,6 +498,9 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{s}/registrations/{r}/confirm", Who::Arbiter),
     ("/admin/s/{s}/registrations/{r}/payment", Who::Arbiter),
     ("/admin/s/{s}/registrations/{r}/withdraw", Who::Arbiter),
+    ("/admin/s/{s}/registrations/{r}/refund", Who::Arbiter),
+    ("/admin/s/{s}/payments/{y}/void", Who::Arbiter),
+    ("/admin/s/{s}/entrants/{e}/edit", Who::Arbiter),
     ("/admin/s/{s}/rounds", Who::Arbiter),
     ("/admin/s/{s}/rounds/1/publish", Who::Arbiter),
     ("/admin/s/{s}/rounds/1/clock", Who::Arbiter),
@@ -530,6 +553,8 @@ fn form_fields(w: &World, path: &str) -> Vec<(String, String)> {
         "/admin/t/{t}/staff" => &[("username", "nobody"), ("role", "scorer")],
         "/admin/t/{t}/invitations" => &[("role", "scorer"), ("minutes", "60")],
         "/admin/s/{s}/entrants" => &[("name", "Late")],
+        "/admin/s/{s}/entrants/{e}/edit" => &[("name", "Corrected")],
+        "/admin/s/{s}/registrations/{r}/refund" => &[("method", "cash")],
         "/admin/boards/{b}/result"
         | "/admin/s/{k}/knockout/matches/{m}/games"
         | "/admin/t/{t}/playoff/matches/{p}/games"
@@ -596,6 +621,7 @@ fn form_uri(w: &World, path: &str) -> String {
         .replace("{i}", &w.invitation)
         .replace("{e}", &w.entrants[0])
         .replace("{r}", &w.registration)
+        .replace("{y}", &w.payment)
         .replace("{b}", &w.board)
         .replace("{x}", &Uuid::new_v4().to_string())
         .replace("{token}", &w.invitation_token)

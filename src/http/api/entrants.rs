@@ -6,11 +6,11 @@ use crate::http::extract::{AppJson, AppPath};
 use crate::http::AppState;
 use crate::service;
 use crate::service::entrants::{
-    ByeRequest, EntrantInput, EntrantView, ForbiddenPair, ForbiddenPairInput, RequestedBye,
-    StatusChange,
+    ByeRequest, EntrantInput, EntrantPatch, EntrantView, ForbiddenPair, ForbiddenPairInput,
+    RequestedBye, StatusChange,
 };
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use uuid::Uuid;
 
 /// Adds an entrant at the desk (also after round 1: a late entry joins from the next round).
@@ -27,6 +27,28 @@ pub async fn create_entrant(
 ) -> Result<(StatusCode, AppJson<EntrantView>), ApiError> {
     let e = service::entrants::add(&state.db, &actor, id, &input).await?;
     Ok((StatusCode::CREATED, AppJson(e)))
+}
+
+/// Corrects an entrant's details: name, club, rating, gender, contact, member flag, a team's
+/// players (audited). Absent fields stay; `If-Match` with the version last read.
+#[utoipa::path(patch, path = "/api/v1/entrants/{id}", tag = "entrants", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Entrant id"),
+        ("If-Match" = Option<String>, Header, description = "The entrant's version last read; a stale one gets 409")),
+    request_body = EntrantPatch,
+    responses((status = 200, body = EntrantView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn edit_entrant(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+    headers: HeaderMap,
+    AppJson(patch): AppJson<EntrantPatch>,
+) -> Result<AppJson<EntrantView>, ApiError> {
+    let expected = super::if_match(&headers)?;
+    Ok(AppJson(
+        service::entrants::edit(&state.db, &actor, id, &patch, expected).await?,
+    ))
 }
 
 /// A section's entrants (contact data only for its arbiters).

@@ -118,6 +118,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(sections::get_section, sections::update_section))
         .routes(routes!(sections::list_ties, sections::resolve_tie))
         .routes(routes!(entrants::create_entrant, entrants::list_entrants))
+        .routes(routes!(entrants::edit_entrant))
         .routes(routes!(entrants::withdraw_entrant))
         .routes(routes!(entrants::readmit_entrant))
         .routes(routes!(
@@ -146,6 +147,9 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(registrations::confirm_registration))
         .routes(routes!(registrations::record_payment))
         .routes(routes!(registrations::withdraw_registration))
+        .routes(routes!(registrations::refund_registration))
+        .routes(routes!(registrations::void_payment))
+        .routes(routes!(registrations::get_desk))
         .routes(routes!(registrations::cancel_section))
         .routes(routes!(registrations::split_section))
         .routes(routes!(interchange::export_trf))

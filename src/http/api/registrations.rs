@@ -6,8 +6,9 @@ use crate::http::extract::{AppJson, AppPath};
 use crate::http::session::ClientIp;
 use crate::http::AppState;
 use crate::service;
+use crate::service::payments::{RefundInput, VoidInput};
 use crate::service::registrations::{
-    Cancellation, PaymentInput, RegistrationAction, RegistrationInput, RegistrationView,
+    Cancellation, DeskList, PaymentInput, RegistrationAction, RegistrationInput, RegistrationView,
     SplitInput, SplitOutcome,
 };
 use axum::extract::State;
@@ -112,6 +113,62 @@ pub async fn withdraw_registration(
             expected,
         )
         .await?,
+    ))
+}
+
+/// Pays money back to a registration (at most what it holds; default all of it), recorded
+/// in the ledger with its method.
+#[utoipa::path(post, path = "/api/v1/registrations/{id}/refund", tag = "registrations", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Registration id"),
+        ("If-Match" = Option<String>, Header, description = "The registration's version last read; a stale one gets 409")), request_body = RefundInput,
+    responses((status = 200, body = RegistrationView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn refund_registration(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+    headers: HeaderMap,
+    AppJson(input): AppJson<RefundInput>,
+) -> Result<AppJson<RegistrationView>, ApiError> {
+    let expected = super::if_match(&headers)?;
+    Ok(AppJson(
+        service::payments::refund(&state.db, &actor, id, &input, expected).await?,
+    ))
+}
+
+/// Voids a payment or refund recorded by mistake: kept (with its reason), no longer counted;
+/// the registration's payment state follows. Answers the registration.
+#[utoipa::path(post, path = "/api/v1/payments/{id}/void", tag = "registrations", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Payment id")), request_body = VoidInput,
+    responses((status = 200, body = RegistrationView), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn void_payment(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+    AppJson(input): AppJson<VoidInput>,
+) -> Result<AppJson<RegistrationView>, ApiError> {
+    Ok(AppJson(
+        service::payments::void(&state.db, &actor, id, &input).await?,
+    ))
+}
+
+/// The desk list: every section's registrations (desk entries included) with their fees,
+/// payments and refunds, and the totals per section and overall (paid, due, refunds; per fee
+/// tier and per method). The tournament's staff only.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/desk", tag = "registrations", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Tournament id")),
+    responses((status = 200, body = DeskList), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn get_desk(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<DeskList>, ApiError> {
+    Ok(AppJson(
+        service::registrations::desk(&state.db, &actor, id, None).await?,
     ))
 }
 

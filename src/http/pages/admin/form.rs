@@ -204,6 +204,7 @@ pub fn done_notice(tr: Tr, uri: &axum::http::Uri) -> Option<String> {
         "created" => "adm.done.created",
         "entrant" => "adm.done.entrant",
         "entrant_status" => "adm.done.entrant_status",
+        "entrant_edited" => "adm.done.entrant_edited",
         "registration" => "adm.done.registration",
         "paired" => "adm.done.paired",
         "published" => "adm.done.published",

@@ -7,6 +7,7 @@ pub mod audit;
 pub mod byes;
 pub mod dashboard;
 pub mod desk;
+pub mod entrant_edit;
 pub mod entrants;
 pub mod event;
 pub mod event_file;
@@ -41,6 +42,7 @@ pub fn router() -> Router<AppState> {
         .merge(event::router())
         .merge(audit::router())
         .merge(entrants::router())
+        .merge(entrant_edit::router())
         .merge(registrations::router())
         .merge(rounds::router())
         .merge(results::router())

@@ -117,6 +117,15 @@ pub struct SectionPage {
     pub pair_fields: Vec<Field>,
     /// A message for the forbidden-pair form.
     pub pair_error: Option<String>,
+    /// The payment methods the money forms offer.
+    pub methods: Vec<super::form::Choice>,
+}
+
+impl SectionPage {
+    /// What a registration still owes (the payment form's default amount).
+    pub fn outstanding(&self, r: &RegistrationView) -> i64 {
+        (i64::from(r.fee_amount.unwrap_or(0)) - r.paid_amount.unwrap_or(0)).max(0)
+    }
 }
 
 /// Which form of the section page the submitted values and errors belong to.
@@ -206,7 +215,7 @@ pub async fn section_page(
     let bye_error = message_for(FormTarget::Bye, bye_rest);
     let pair_error = message_for(FormTarget::Forbidden, pair_rest);
     let (entrant_form, entrant_errors) = for_target(FormTarget::Entrant);
-    let mut fields = entrant_fields(entrant_form, tr, doubles);
+    let mut fields = entrant_fields(entrant_form, tr, doubles, &section.fee_tiers);
     let rest = place_errors(
         &mut fields,
         entrant_errors,
@@ -284,6 +293,14 @@ pub async fn section_page(
             bye_error,
             pair_fields,
             pair_error,
+            methods: service::payments::METHODS
+                .iter()
+                .map(|m| super::form::Choice {
+                    value: (*m).to_string(),
+                    label: tr.t(&format!("adm.method.{m}")).to_string(),
+                    selected: false,
+                })
+                .collect(),
             notice: extras.notice,
             action_error: extras.action_error,
             tournament,

@@ -3,13 +3,27 @@
 //! add-entrant, requested-bye and forbidden-pair forms, and the boards of the current round
 //! with their result forms.
 
-use super::form::{number, text, Choice, Field, Fields};
+use super::form::{checkbox, number, text, Choice, Field, Fields};
 use crate::i18n::Tr;
 use crate::service::entrants::{EntrantInput, EntrantView, MemberInput};
+use crate::service::payments::METHODS;
 use crate::service::rounds::BoardView;
+use crate::service::sections::FeeTier;
 use crate::service::FieldErrors;
 
-pub fn entrant_fields(form: &Fields, tr: Tr, doubles: bool) -> Vec<Field> {
+/// The payment method select (`name`), cash first.
+pub fn method_field(name: &'static str, form: &Fields, tr: Tr) -> Field {
+    Field::new(name, "adm.desk.method", "select", form).select(
+        METHODS,
+        Some("adm.method"),
+        tr,
+        "cash",
+    )
+}
+
+/// The add-entrant form: the player (or team), then the fee tier, member flag and what was
+/// paid, in one step (the desk's on-site entry).
+pub fn entrant_fields(form: &Fields, tr: Tr, doubles: bool, tiers: &[FeeTier]) -> Vec<Field> {
     let mut fields = vec![
         Field::new("name", "col.name", "text", form).required(),
         Field::new("club", "col.club", "text", form),
@@ -27,6 +41,29 @@ pub fn entrant_fields(form: &Fields, tr: Tr, doubles: bool) -> Vec<Field> {
         fields.push(Field::new("partner_name", "register.partner_name", "text", form).required());
         fields.push(Field::new("partner_club", "adm.partner_club", "text", form));
     }
+    fields.push(Field::new("member", "register.member", "checkbox", form));
+    if !tiers.is_empty() {
+        let mut tier = Field::new("fee_tier", "register.fee_tier", "select", form).required();
+        let chosen = if tier.value.is_empty() && tiers.len() == 1 {
+            tiers[0].name.clone()
+        } else {
+            tier.value.clone()
+        };
+        tier.options = std::iter::once(Choice {
+            value: String::new(),
+            label: tr.t("register.choose").to_string(),
+            selected: chosen.is_empty(),
+        })
+        .chain(tiers.iter().map(|t| Choice {
+            value: t.name.clone(),
+            label: format!("{} ({})", t.name, t.amount),
+            selected: t.name == chosen,
+        }))
+        .collect();
+        fields.push(tier);
+        fields.push(Field::new("paid", "adm.desk.paid_now", "number", form));
+        fields.push(method_field("payment_method", form, tr));
+    }
     // The gender select's empty choice reads "not given", not "default".
     if let Some(g) = fields.iter_mut().find(|f| f.name == "gender") {
         if let Some(first) = g.options.first_mut() {
@@ -39,6 +76,14 @@ pub fn entrant_fields(form: &Fields, tr: Tr, doubles: bool) -> Vec<Field> {
 pub fn entrant_input(form: &Fields, tr: Tr, doubles: bool) -> (EntrantInput, FieldErrors) {
     let mut errors = FieldErrors::new();
     let rating = number(form, "rating", tr, &mut errors);
+    let paid = number(form, "paid", tr, &mut errors);
+    let fee = |input: EntrantInput| EntrantInput {
+        member: Some(checkbox(form, "member")),
+        fee_tier: text(form, "fee_tier"),
+        paid,
+        payment_method: paid.and(text(form, "payment_method")),
+        ..input
+    };
     let input = if doubles {
         let member = |name: &str, club: &str| MemberInput {
             name: form.get(name).cloned().unwrap_or_default(),
@@ -69,7 +114,7 @@ pub fn entrant_input(form: &Fields, tr: Tr, doubles: bool) -> (EntrantInput, Fie
             ..EntrantInput::default()
         }
     };
-    (input, errors)
+    (fee(input), errors)
 }
 
 /// The service's field names of a bye request → the form's.

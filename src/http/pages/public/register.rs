@@ -140,8 +140,9 @@ pub struct RegisterPage {
     pub partner_fields: Vec<InputField>,
     /// Partner gender choices.
     pub partner_genders: Vec<Choice>,
-    /// Fee tiers (empty: no fee).
-    pub tiers: Vec<Choice>,
+    /// Fee tiers, per section (empty: no fee). A choice's value names its section too
+    /// (`{section id}:{tier}`), so the fee recorded is the chosen section's.
+    pub tier_groups: Vec<TierGroup>,
     /// Message next to the fee tier.
     pub tier_error: Option<String>,
     /// The waiver text, if the event has one.
@@ -224,6 +225,14 @@ fn open_sections(sections: Vec<Section>) -> Vec<Section> {
         .collect()
 }
 
+/// A section's fee tiers on the form.
+pub struct TierGroup {
+    /// The section's name.
+    pub label: String,
+    /// Its tiers.
+    pub choices: Vec<Choice>,
+}
+
 fn form_page(
     ctx: PageCtx,
     t: &Tournament,
@@ -238,18 +247,25 @@ fn form_page(
     } else {
         form.section_id.clone()
     };
-    let mut tiers: Vec<Choice> = Vec::new();
-    for s in sections {
-        for tier in &s.fee_tiers {
-            if !tiers.iter().any(|c| c.value == tier.name) {
-                tiers.push(Choice {
-                    value: tier.name.clone(),
-                    label: format!("{} ({})", tier.name, tier.amount),
-                    selected: form.fee_tier == tier.name,
-                });
-            }
-        }
-    }
+    let tier_groups: Vec<TierGroup> = sections
+        .iter()
+        .filter(|s| !s.fee_tiers.is_empty())
+        .map(|s| TierGroup {
+            label: s.name.clone(),
+            choices: s
+                .fee_tiers
+                .iter()
+                .map(|tier| {
+                    let value = format!("{}:{}", s.id, tier.name);
+                    Choice {
+                        selected: form.fee_tier == value,
+                        value,
+                        label: format!("{} ({})", tier.name, tier.amount),
+                    }
+                })
+                .collect(),
+        })
+        .collect();
     RegisterPage {
         tr,
         tournament_id: t.id.to_string(),
@@ -328,7 +344,7 @@ fn form_page(
             errors,
         )],
         partner_genders: genders(tr, &form.partner_gender),
-        tiers,
+        tier_groups,
         tier_error: first_error(errors, "fee_tier"),
         waiver: t.waiver_text.clone().unwrap_or_default(),
         waiver_accepted: form.waiver_accepted.is_some(),
@@ -396,6 +412,20 @@ fn to_input(form: &RegisterForm, tr: Tr) -> Result<RegistrationInput, FieldError
             }
         },
     };
+    // A tier names its section: one of another section than the chosen one is refused
+    // (the service checks the name against the chosen section's tiers).
+    let fee_tier = given(&form.fee_tier).map(|value| match value.split_once(':') {
+        Some((section, name)) if Uuid::parse_str(section).is_ok() => {
+            if !form.section_id.is_empty() && section != form.section_id.trim() {
+                errors.insert(
+                    "fee_tier".into(),
+                    vec![tr.t("register.tier_other_section").into()],
+                );
+            }
+            name.to_string()
+        }
+        _ => value,
+    });
     if !errors.is_empty() {
         return Err(errors);
     }
@@ -412,7 +442,7 @@ fn to_input(form: &RegisterForm, tr: Tr) -> Result<RegistrationInput, FieldError
         school_grade: given(&form.school_grade),
         partner_name: given(&form.partner_name),
         partner_gender: given(&form.partner_gender),
-        fee_tier: given(&form.fee_tier),
+        fee_tier,
         waiver_accepted: Some(form.waiver_accepted.is_some()),
     })
 }
