@@ -198,3 +198,17 @@ pub async fn move_status(
     .fetch_optional(db)
     .await
 }
+
+/// The time zone of a section's tournament.
+pub async fn time_zone_of_section(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+) -> sqlx::Result<Option<String>> {
+    sqlx::query_scalar::<_, String>(
+        "select t.time_zone from section s join tournament t using (tournament_id)
+         where s.section_id = $1",
+    )
+    .bind(section_id)
+    .fetch_optional(db)
+    .await
+}

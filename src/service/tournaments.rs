@@ -107,7 +107,8 @@ pub struct TournamentInput {
 
 const GAMES: &[&str] = &["xiangqi", "jieqi", "banqi"];
 const LANGUAGES: &[&str] = &["zh-Hant", "zh-Hans", "en"];
-const STATUSES: &[&str] = &["draft", "registration", "running", "finished", "cancelled"];
+/// An event's statuses, in the order it goes through them.
+pub const STATUSES: &[&str] = &["draft", "registration", "running", "finished", "cancelled"];
 
 fn merge(
     base: TournamentFields,
@@ -327,13 +328,12 @@ pub fn zone_of(tournament: &Tournament) -> chrono_tz::Tz {
     tournament.time_zone.parse().unwrap_or(chrono_tz::UTC)
 }
 
-/// The time zone of a section's event.
+/// The time zone of a section's event (one query: the settings page reads it on every load).
 pub async fn zone_of_section(pool: &PgPool, section_id: Uuid) -> Result<chrono_tz::Tz> {
-    let section = db::section::find(pool, section_id)
+    let zone = db::tournament::time_zone_of_section(pool, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
-    let tournament = get(pool, section.tournament_id).await?;
-    Ok(zone_of(&tournament))
+    Ok(zone.parse().unwrap_or(chrono_tz::UTC))
 }
 
 /// Why a status moved by itself, for the audit log.

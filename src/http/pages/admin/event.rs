@@ -28,9 +28,6 @@ pub fn router() -> Router<AppState> {
         .route("/admin/t/{tournament_id}/status", post(set_status))
 }
 
-/// The statuses an event goes through, in order.
-const STATUSES: &[&str] = &["draft", "registration", "running", "finished", "cancelled"];
-
 /// The edit form.
 #[derive(Template)]
 #[template(path = "admin/edit_tournament.html")]
@@ -73,7 +70,7 @@ fn fields(form: &Fields, tr: Tr) -> Vec<Field> {
     fields.push(
         Field::new("status", "table.status", "select", form)
             .required()
-            .select(STATUSES, Some("status"), tr, "draft"),
+            .select(service::tournaments::STATUSES, Some("status"), tr, "draft"),
     );
     fields
 }
