@@ -323,11 +323,6 @@ pub async fn update(
     Ok(after)
 }
 
-/// The event's time zone (UTC when the stored name is unknown to this build).
-pub fn zone_of(tournament: &Tournament) -> chrono_tz::Tz {
-    tournament.time_zone.parse().unwrap_or(chrono_tz::UTC)
-}
-
 /// The time zone of a section's event (one query: the settings page reads it on every load).
 pub async fn zone_of_section(pool: &PgPool, section_id: Uuid) -> Result<chrono_tz::Tz> {
     let zone = db::tournament::time_zone_of_section(pool, section_id)
