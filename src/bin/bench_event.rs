@@ -570,6 +570,7 @@ fn ingest(port: u16, token: &str) -> anyhow::Result<()> {
     for (i, board) in boards.into_iter().enumerate() {
         shares[i % INGEST_DESKS].push(board);
     }
+    let cpu_before = cpu_seconds();
     let clock = Instant::now();
     let desks: Vec<_> = shares
         .into_iter()
@@ -606,6 +607,7 @@ fn ingest(port: u16, token: &str) -> anyhow::Result<()> {
         );
     }
     let elapsed = clock.elapsed();
+    let cpu = cpu_seconds() - cpu_before;
     times.sort();
     let p99 = times
         .get(times.len() * 99 / 100)
@@ -615,7 +617,71 @@ fn ingest(port: u16, token: &str) -> anyhow::Result<()> {
         "{total} results by {INGEST_DESKS} desks across {INGEST_SECTIONS} sections: {elapsed:.2?}, {:.0} results/s, p99 {p99:.2?}",
         total as f64 / elapsed.as_secs_f64()
     );
+    // What the machine's load does not change: the CPU one result costs the server, its
+    // database and this client together (2 cores / this = the rate of a quiet machine).
+    println!(
+        "CPU per result (server, PostgreSQL, client): {:.3} ms, so about {:.0} results/s on 2 idle cores",
+        cpu * 1000.0 / total as f64,
+        2.0 * total as f64 / cpu
+    );
     Ok(())
+}
+
+/// CPU time (user and system) used so far by every process under this one's parent, in
+/// seconds: this client, the server it started, and the PostgreSQL cluster when the parent
+/// started it too (`arbiter with-db -- bench_event`), whatever else the machine runs (Linux
+/// `/proc`; 0 elsewhere).
+fn cpu_seconds() -> f64 {
+    // Clock ticks are 100 a second on every Linux this runs on (`getconf CLK_TCK`).
+    const TICKS: f64 = 100.0;
+    let Ok(dir) = std::fs::read_dir("/proc") else {
+        return 0.0;
+    };
+    // pid → (parent, ticks)
+    let mut procs = std::collections::HashMap::new();
+    for entry in dir.flatten() {
+        let Some(pid) = entry
+            .file_name()
+            .to_str()
+            .and_then(|n| n.parse::<u32>().ok())
+        else {
+            continue;
+        };
+        let Ok(stat) = std::fs::read_to_string(format!("/proc/{pid}/stat")) else {
+            continue;
+        };
+        // `pid (comm) state ppid …`: comm may hold spaces, so fields count from the last ')'.
+        let Some((_, rest)) = stat.rsplit_once(')') else {
+            continue;
+        };
+        let fields: Vec<&str> = rest.split_whitespace().collect();
+        let field = |i: usize| {
+            fields
+                .get(i)
+                .and_then(|f| f.parse::<u64>().ok())
+                .unwrap_or(0)
+        };
+        // ppid is field 4 of the line, utime and stime 14 and 15: 1, 11 and 12 after ')'.
+        procs.insert(pid, (field(1) as u32, field(11) + field(12)));
+    }
+    let me = std::process::id();
+    let root = procs.get(&me).map(|(parent, _)| *parent).unwrap_or(me);
+    let under_root = |mut pid: u32| {
+        for _ in 0..16 {
+            match procs.get(&pid) {
+                Some((parent, _)) if *parent == root => return true,
+                Some((parent, _)) if *parent > 1 => pid = *parent,
+                _ => return false,
+            }
+        }
+        false
+    };
+    let ticks: u64 = procs
+        .iter()
+        .filter(|(pid, _)| under_root(**pid))
+        .map(|(_, (_, t))| t)
+        .sum();
+    ticks as f64 / TICKS
 }
 
 /// A kept-alive HTTP/1.1 connection (the load a busy client puts on the server, without a

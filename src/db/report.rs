@@ -43,6 +43,8 @@ pub struct CodeBoard {
     pub game_id: Option<Uuid>,
     /// The result that counts, once entered.
     pub result: Option<String>,
+    /// The result as entered (before the foul rule).
+    pub reported_result: Option<String>,
     /// The game's version.
     pub version: Option<i32>,
     /// The board's report code.
@@ -53,7 +55,7 @@ const BOARD: &str = "select b.board_id, b.number as board_no, r.round_id, r.numb
         r.status as round_status, s.section_id, s.name as section_name, s.self_report,
         s.foul_threshold, s.rounds as section_rounds, t.tournament_id, t.name as tournament_name,
         red.start_no as red_no, red.name as red_name, black.start_no as black_no,
-        black.name as black_name, g.game_id, g.result, g.version, b.report_code
+        black.name as black_name, g.game_id, g.result, g.reported_result, g.version, b.report_code
      from board b join round r using (round_id) join section s using (section_id)
           join tournament t using (tournament_id)
           join entrant red on red.entrant_id = b.red_entrant_id

@@ -235,9 +235,9 @@ pub struct BoardContext {
     pub section_rounds: i32,
 }
 
-/// One board with its section and tournament; the section's row is locked in share mode, so
-/// results of one section are entered side by side while whatever restructures the section
-/// (pairing, unpairing, publishing, settings: `for update`) waits for them and they for it.
+/// One board with its section, tournament and game as committed now, read without a lock:
+/// [`store_result`] writes only if none of what a result depends on changed since
+/// (the game's version and the section's foul threshold), under the section's share lock.
 pub async fn board_context(
     db: impl PgExecutor<'_>,
     board_id: Uuid,
@@ -248,8 +248,7 @@ pub async fn board_context(
                 s.foul_threshold, s.rounds as section_rounds
          from board b join round r using (round_id) join section s using (section_id)
               left join game g on g.board_id = b.board_id
-         where b.board_id = $1
-         for share of s",
+         where b.board_id = $1",
     )
     .bind(board_id)
     .fetch_optional(db)
@@ -284,6 +283,10 @@ pub async fn lock_game(db: impl PgExecutor<'_>, game_id: Uuid) -> sqlx::Result<O
 pub struct StoredResult<'a> {
     /// The game.
     pub game_id: Uuid,
+    /// The game's section.
+    pub section_id: Uuid,
+    /// The section's foul threshold the result was computed with.
+    pub foul_threshold: i32,
     /// The version the result replaces (compare-and-set).
     pub expected: i32,
     /// The result as entered.
@@ -299,9 +302,15 @@ pub struct StoredResult<'a> {
 }
 
 /// Stores a game's result with its fouls, closes the players' open reports of its board and
-/// appends `audit`, if the game's version is still `expected` (compare-and-set): one
-/// statement, one round trip on the results' hot path. `None` when another writer came first
-/// (and then nothing else is written either).
+/// appends `audit`, if the game's version is still `expected` and the section's foul
+/// threshold still `foul_threshold` (compare-and-set): one statement, so one round trip and
+/// its own transaction when the caller has none. `None` when something changed (and then
+/// nothing is written).
+///
+/// The section's row is locked in share mode first: results of one section are entered side
+/// by side, while whatever restructures the section (pairing, unpairing, publishing,
+/// settings: `for update`) waits for them and they for it. A game deleted or changed while
+/// the statement waited fails the version check (READ COMMITTED re-checks an updated row).
 pub async fn store_result(
     conn: &mut sqlx::PgConnection,
     r: StoredResult<'_>,
@@ -311,9 +320,11 @@ pub async fn store_result(
     // lost compare-and-set changes nothing. The insert does not see the delete, and needs not:
     // foul rows have no key but their id.
     sqlx::query_scalar(
-        "with stored as (
+        "with held as (
+             select 1 from section where section_id = $16 and foul_threshold = $17 for share),
+         stored as (
              update game set reported_result = $3, result = $4, version = version + 1
-             where game_id = $1 and version = $2
+             where game_id = $1 and version = $2 and exists (select 1 from held)
              returning board_id, version),
          gone as (delete from foul where game_id = $1 and exists (select 1 from stored)),
          fouls as (
@@ -344,6 +355,8 @@ pub async fn store_result(
     .bind(audit.entity_id)
     .bind(&audit.before)
     .bind(&audit.after)
+    .bind(r.section_id)
+    .bind(r.foul_threshold)
     .fetch_optional(&mut *conn)
     .await
 }

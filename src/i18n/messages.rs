@@ -331,6 +331,11 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "成绩已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试",
     ),
     (
+        "the result was changed meanwhile by someone else; reload and try again",
+        "成績已被他人更改；請重新載入再試",
+        "成绩已被他人更改；请重新加载再试",
+    ),
+    (
         "this board is a bye: it has no result to enter",
         "此台為輪空，無成績可輸入",
         "此台为轮空，无成绩可输入",

@@ -374,7 +374,7 @@ fn context_of(board: &CodeBoard) -> db::round::BoardContext {
         tournament_id: board.tournament_id,
         game_id: board.game_id,
         result: board.result.clone(),
-        reported_result: None,
+        reported_result: board.reported_result.clone(),
         version: board.version,
         foul_threshold: board.foul_threshold,
         section_rounds: board.section_rounds,

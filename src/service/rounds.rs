@@ -608,13 +608,16 @@ pub async fn set_result(
     }
     check.finish()?;
 
-    let mut tx = pool.begin().await?;
-    let board = db::round::board_context(&mut *tx, board_id)
+    // No transaction: the result is stored by one statement that checks nothing it was
+    // computed from has changed (`db::round::store_result`), so the hot path is three round
+    // trips (board, store, settle) besides the caller's session.
+    let mut conn = pool.acquire().await?;
+    let board = db::round::board_context(&mut *conn, board_id)
         .await?
         .ok_or(Error::NotFound("board"))?;
-    access::require(&mut tx, actor, board.tournament_id, Need::Scorer).await?;
+    access::require(&mut conn, actor, board.tournament_id, Need::Scorer).await?;
     let mut outcome = record_result(
-        &mut tx,
+        &mut conn,
         Some(actor),
         &board,
         &Entered {
@@ -628,7 +631,7 @@ pub async fn set_result(
         },
     )
     .await?;
-    tx.commit().await?;
+    drop(conn);
     outcome.round_completed = settle_round(pool, board.round_id).await?;
     follow_last_round(pool, Some(actor), &board).await?;
     Ok(outcome)
@@ -650,11 +653,17 @@ pub(crate) struct Entered<'a> {
     pub resolution: &'a str,
 }
 
-/// Records a result in the caller's transaction (the board's section is locked by the
-/// caller): compare-and-set on the game's version, the foul rule, the players' open reports,
-/// audit (the round's status is settled after the commit, [`settle_round`]).
+/// How many times a result is recomputed when what it was computed from changed meanwhile
+/// (another desk's entry of the same game without a version, a new foul threshold).
+const RESULT_ATTEMPTS: usize = 5;
+
+/// Records a result on `conn` (in the caller's transaction, or alone as one statement): the
+/// foul rule with the section's threshold, compare-and-set on the game's version (the
+/// writer's, if it says, else the one in `board`), the players' open reports closed, audit.
+/// When the game or the section changed since `board` was read, it is read again and the
+/// result recomputed. The round's status is settled after the commit ([`settle_round`]).
 pub(crate) async fn record_result(
-    tx: &mut sqlx::PgConnection,
+    conn: &mut sqlx::PgConnection,
     actor: Option<&Actor>,
     board: &db::round::BoardContext,
     entered: &Entered<'_>,
@@ -662,81 +671,85 @@ pub(crate) async fn record_result(
     let reported = entered.reported.to_string();
     let (red_fouls, black_fouls) = (entered.red_fouls, entered.black_fouls);
     let board_id = board.board_id;
-    let Some(game_id) = board.game_id else {
-        return Err(Error::Conflict(
-            "this board is a bye: it has no result to enter".into(),
-        ));
-    };
-    let stored = db::round::lock_game(&mut *tx, game_id)
-        .await?
-        .ok_or(Error::NotFound("game"))?;
-    let current = stored.version;
-    if let Some(expected) = entered.expected {
-        if expected != current {
-            return Err(Error::Conflict(format!(
-                "the result was changed meanwhile (version {current}, you sent {expected}); reload and try again"
-            )));
+    let mut board = board.clone();
+    for _ in 0..RESULT_ATTEMPTS {
+        let Some(game_id) = board.game_id else {
+            return Err(Error::Conflict(
+                "this board is a bye: it has no result to enter".into(),
+            ));
+        };
+        let current = board.version.ok_or(Error::NotFound("game"))?;
+        if let Some(expected) = entered.expected {
+            if expected != current {
+                return Err(Error::Conflict(format!(
+                    "the result was changed meanwhile (version {current}, you sent {expected}); reload and try again"
+                )));
+            }
         }
+        let (result, message) = apply_foul_rule(
+            &reported,
+            red_fouls,
+            black_fouls,
+            i64::from(board.foul_threshold),
+        );
+        let action = if board.result.is_some() {
+            "correct_result"
+        } else {
+            "result"
+        };
+        let audit = access::audit_event(
+            board.tournament_id,
+            actor,
+            Change {
+                action,
+                entity: "game",
+                entity_id: Some(game_id),
+                before: board.result.as_ref().map(|r| {
+                    json!({"result": r, "reported_result": board.reported_result, "version": current})
+                }),
+                after: Some(json!({
+                    "result": result, "reported_result": reported, "red_fouls": red_fouls,
+                    "black_fouls": black_fouls, "foul_rule": message, "via": entered.via,
+                })),
+            },
+        );
+        let stored = db::round::store_result(
+            &mut *conn,
+            db::round::StoredResult {
+                game_id,
+                section_id: board.section_id,
+                foul_threshold: board.foul_threshold,
+                expected: current,
+                reported: &reported,
+                result: &result,
+                red_fouls: red_fouls as i32,
+                black_fouls: black_fouls as i32,
+                resolution: entered.resolution,
+            },
+            &audit,
+        )
+        .await?;
+        if let Some(version) = stored {
+            return Ok(ResultOutcome {
+                board_id,
+                converted: message.is_some(),
+                result,
+                reported_result: reported,
+                red_fouls,
+                black_fouls,
+                message,
+                version,
+                // Known once the round is settled, after the commit ([`settle_round`]).
+                round_completed: false,
+            });
+        }
+        board = db::round::board_context(&mut *conn, board_id)
+            .await?
+            .ok_or(Error::NotFound("board"))?;
     }
-    let (result, message) = apply_foul_rule(
-        &reported,
-        red_fouls,
-        black_fouls,
-        i64::from(board.foul_threshold),
-    );
-    let action = if stored.result.is_some() {
-        "correct_result"
-    } else {
-        "result"
-    };
-    let audit = access::audit_event(
-        board.tournament_id,
-        actor,
-        Change {
-            action,
-            entity: "game",
-            entity_id: Some(game_id),
-            before: stored
-                .result
-                .as_ref()
-                .map(|r| json!({"result": r, "reported_result": stored.reported_result, "version": current})),
-            after: Some(json!({
-                "result": result, "reported_result": reported, "red_fouls": red_fouls,
-                "black_fouls": black_fouls, "foul_rule": message, "via": entered.via,
-            })),
-        },
-    );
-    let version = db::round::store_result(
-        &mut *tx,
-        db::round::StoredResult {
-            game_id,
-            expected: current,
-            reported: &reported,
-            result: &result,
-            red_fouls: red_fouls as i32,
-            black_fouls: black_fouls as i32,
-            resolution: entered.resolution,
-        },
-        &audit,
-    )
-    .await?
-    .ok_or_else(|| {
-        Error::Conflict(format!(
-            "the result was changed meanwhile (version {current}, you sent {current}); reload and try again"
-        ))
-    })?;
-    Ok(ResultOutcome {
-        board_id,
-        converted: message.is_some(),
-        result,
-        reported_result: reported,
-        red_fouls,
-        black_fouls,
-        message,
-        version,
-        // Known once the round is settled, after the commit ([`settle_round`]).
-        round_completed: false,
-    })
+    Err(Error::Conflict(
+        "the result was changed meanwhile by someone else; reload and try again".into(),
+    ))
 }
 
 /// Settles a round's status after results were committed: `completed` once every game has a
