@@ -627,10 +627,10 @@ fn ingest(port: u16, token: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// CPU time (user and system) used so far by every process under this one's parent, in
-/// seconds: this client, the server it started, and the PostgreSQL cluster when the parent
-/// started it too (`arbiter with-db -- bench_event`), whatever else the machine runs (Linux
-/// `/proc`; 0 elsewhere).
+/// CPU time (user and system) used so far, in seconds, by every process under this one's
+/// parent (this client, the server it started) and by the PostgreSQL cluster of
+/// `DATABASE_URL` when it is on a Unix socket here (`arbiter with-db -- bench_event`), whatever
+/// else the machine runs (Linux `/proc`; 0 elsewhere).
 fn cpu_seconds() -> f64 {
     // Clock ticks are 100 a second on every Linux this runs on (`getconf CLK_TCK`).
     const TICKS: f64 = 100.0;
@@ -665,11 +665,27 @@ fn cpu_seconds() -> f64 {
         procs.insert(pid, (field(1) as u32, field(11) + field(12)));
     }
     let me = std::process::id();
-    let root = procs.get(&me).map(|(parent, _)| *parent).unwrap_or(me);
+    let mut roots = vec![procs.get(&me).map(|(parent, _)| *parent).unwrap_or(me)];
+    // A cluster started by `pg_ctl` is a daemon (its parent is init): find its postmaster by
+    // the socket folder of `DATABASE_URL` on its command line.
+    if let Some(socket) = std::env::var("DATABASE_URL").ok().and_then(|url| {
+        let host = url.split_once("host=")?.1.split('&').next()?.to_string();
+        Some(host.replace("%2F", "/").replace("%2f", "/"))
+    }) {
+        for pid in procs.keys() {
+            let cmdline = std::fs::read(format!("/proc/{pid}/cmdline")).unwrap_or_default();
+            let cmdline = String::from_utf8_lossy(&cmdline);
+            if cmdline.contains("postgres") && cmdline.contains(socket.as_str()) {
+                roots.push(*pid);
+            }
+        }
+    }
     let under_root = |mut pid: u32| {
         for _ in 0..16 {
+            if roots.contains(&pid) {
+                return true;
+            }
             match procs.get(&pid) {
-                Some((parent, _)) if *parent == root => return true,
                 Some((parent, _)) if *parent > 1 => pid = *parent,
                 _ => return false,
             }
