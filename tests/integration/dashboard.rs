@@ -258,6 +258,17 @@ async fn the_section_page_pairs_publishes_reports_and_unpairs(pool: PgPool) {
     assert_eq!(report.status, StatusCode::OK);
     assert!(report.text.contains("Score groups"), "{}", report.text);
     assert!(report.text.contains("Boards and colours"));
+    // In words in every language: the system's name and how colours were decided, no codes
+    // outside the JSON behind "details".
+    let report = browser
+        .get(&format!("/admin/s/{sid}/rounds/1/report?lang=zh-Hant"))
+        .await;
+    let shown = report.text.split("<details>").next().unwrap_or_default();
+    assert!(shown.contains("積分編排"), "{shown}");
+    assert!(shown.contains("第一輪規則"), "{shown}");
+    for code in ["chinese", "round_one_pattern", ">red", ">black"] {
+        assert!(!shown.contains(code), "{code} in {shown}");
+    }
 
     // A result, then unpair: needs the confirmation, then works.
     let results = format!("/admin/s/{sid}/rounds/1/results?lang=en");

@@ -14,6 +14,7 @@ pub mod event_file;
 pub mod form;
 pub mod imports;
 pub mod knockout;
+pub mod pairing_report;
 pub mod playoff;
 pub mod prizes;
 pub mod records;
@@ -45,6 +46,7 @@ pub fn router() -> Router<AppState> {
         .merge(entrant_edit::router())
         .merge(registrations::router())
         .merge(rounds::router())
+        .merge(pairing_report::router())
         .merge(results::router())
         .merge(reports::router())
         .merge(records::router())

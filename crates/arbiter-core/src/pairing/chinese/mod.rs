@@ -31,7 +31,7 @@ mod report;
 mod solve;
 
 pub use report::{
-    BoardReport, ByeReport, ColourDecision, FloaterReport, PairingReport, RelaxedRule,
+    BoardReport, ByeReport, ColourDecision, FloatReason, FloaterReport, PairingReport, RelaxedRule,
     ScoreGroupReport,
 };
 pub use solve::QualityKey;

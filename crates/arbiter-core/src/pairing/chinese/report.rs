@@ -22,6 +22,16 @@ pub enum ColourDecision {
     RoundParity,
 }
 
+/// Why a player was paired outside their score group.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FloatReason {
+    /// The group (with the players floated into it) had an odd number of players.
+    OddGroup,
+    /// No pairing inside the group was legal (already met, forbidden pair or colour rules).
+    NoLegalPairing,
+}
+
 /// One score group (积分段).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScoreGroupReport {
@@ -50,8 +60,11 @@ pub struct FloaterReport {
     pub opponent: StartNo,
     /// The opponent's score.
     pub opponent_points: Points,
-    /// Why.
+    /// Why, in English.
     pub reason: String,
+    /// Why, for pages that say it in their language (absent from reports made before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub why: Option<FloatReason>,
 }
 
 /// One board.
@@ -84,8 +97,13 @@ pub struct ByeReport {
     pub start_no: StartNo,
     /// Their score.
     pub points: Points,
-    /// Why them.
+    /// Why them, in English.
     pub reason: String,
+    /// Their place in the bye order: 1 is the lowest score without a previous bye, a later one
+    /// means every earlier candidate would have left no legal pairing (absent from reports
+    /// made before it).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub candidate: Option<u32>,
 }
 
 /// A colour rule relaxed for one player because no pairing satisfied it.
@@ -185,6 +203,7 @@ pub(crate) fn build(
                 opponent: lo.id,
                 opponent_points: lo.points,
                 reason: String::new(),
+                why: None,
             });
         }
         boards.push(BoardReport {
@@ -211,7 +230,13 @@ pub(crate) fn build(
         let g = &groups[level];
         let size = g.members.len() + g.floaters_in.len()
             - usize::from(bye.is_some_and(|b| ctx.players[b].level == level));
-        f.reason = if size % 2 == 1 {
+        let odd = size % 2 == 1;
+        f.why = Some(if odd {
+            FloatReason::OddGroup
+        } else {
+            FloatReason::NoLegalPairing
+        });
+        f.reason = if odd {
             format!(
                 "odd number of players in the {} group; paired with the nearest score",
                 g.points
@@ -228,6 +253,7 @@ pub(crate) fn build(
         ByeReport {
             start_no: p.id,
             points: p.points,
+            candidate: u32::try_from(quality.bye_rank + 1).ok(),
             reason: if quality.bye_rank == 0 {
                 "lowest score without a previous bye (highest 序号 among equals)".into()
             } else {
