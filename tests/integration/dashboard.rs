@@ -610,8 +610,23 @@ async fn the_audit_log_lists_the_changes_made_through_the_pages(pool: PgPool) {
     assert_eq!(added.status, StatusCode::SEE_OTHER);
     let audit = browser.get(&format!("/admin/t/{tid}/audit?lang=en")).await;
     assert_eq!(audit.status, StatusCode::OK, "{}", audit.text);
-    assert!(audit.text.contains("create entrant"), "{}", audit.text);
+    assert!(audit.text.contains("Entrant added"), "{}", audit.text);
     assert!(!audit.text.contains("<b>Desk</b>"), "escaped");
+    // Readable lines in the page's language; the JSON only behind "details".
+    let audit = browser
+        .get(&format!("/admin/t/{tid}/audit?lang=zh-Hant"))
+        .await;
+    for line in ["新增參賽者", "建立組別", "建立賽事"] {
+        assert!(audit.text.contains(line), "{line}: {}", audit.text);
+    }
+    let rows: String = audit
+        .text
+        .split("<details>")
+        .map(|part| part.split("</details>").last().unwrap_or_default())
+        .collect();
+    for code in ["create entrant", "create section", "create tournament"] {
+        assert!(!rows.contains(code), "{code} shown: {rows}");
+    }
     token_for(&pool, "stranger", "user").await;
     let mut other = Browser::new(&pool);
     other.log_in("stranger", PASSWORD).await;

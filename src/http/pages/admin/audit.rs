@@ -35,10 +35,10 @@ pub struct AuditRow {
     pub at: String,
     /// Who.
     pub actor: String,
-    /// Verb.
-    pub action: String,
-    /// Noun.
-    pub entity: String,
+    /// What happened, in the page's language (the action's code when the catalogue lacks it).
+    pub what: String,
+    /// Whom or what it concerned, when the event says (a name, a result, a status).
+    pub subject: String,
     /// The state before, as compact JSON (shortened).
     pub before: String,
     /// The state after, as compact JSON (shortened).
@@ -74,6 +74,56 @@ fn short_json(value: Option<&Value>) -> String {
     }
 }
 
+/// What an event did, as a line of the log (`audit.{entity}.{action}` in the catalogue).
+fn what(tr: Tr, entity: &str, action: &str) -> String {
+    match tr.t(&format!("audit.{entity}.{action}")) {
+        "?" => format!("{action} {entity}"),
+        text => text.to_string(),
+    }
+}
+
+/// A value of the event in words where the catalogue has them (`{prefix}.{value}`).
+fn word(tr: Tr, prefix: &str, value: &str) -> String {
+    match tr.t(&format!("{prefix}.{value}")) {
+        "?" => value.to_string(),
+        text => text.to_string(),
+    }
+}
+
+/// Whom or what an event concerned, from its state after (else before): a result, a new
+/// status, a name.
+fn subject(tr: Tr, before: Option<&Value>, after: Option<&Value>) -> String {
+    let field = |name: &str| {
+        after
+            .and_then(|a| a.get(name))
+            .or_else(|| before.and_then(|b| b.get(name)))
+            .and_then(Value::as_str)
+    };
+    if let Some(result) = after.and_then(|a| a.get("result")).and_then(Value::as_str) {
+        let now = word(tr, "result", result);
+        return match before.and_then(|b| b.get("result")).and_then(Value::as_str) {
+            Some(was) if was != result => format!("{} → {now}", word(tr, "result", was)),
+            _ => now,
+        };
+    }
+    if let Some(status) = after.and_then(|a| a.get("status")).and_then(Value::as_str) {
+        let before = before.and_then(|b| b.get("status")).and_then(Value::as_str);
+        let name = field("name").map(|n| format!("{n}: ")).unwrap_or_default();
+        return match before {
+            Some(was) if was != status => format!(
+                "{name}{} → {}",
+                word(tr, "status", was),
+                word(tr, "status", status)
+            ),
+            _ => format!("{name}{}", word(tr, "status", status)),
+        };
+    }
+    field("name")
+        .or_else(|| field("username"))
+        .unwrap_or_default()
+        .to_string()
+}
+
 /// `GET /admin/t/{tournament_id}/audit?after=N`: the append-only audit log (its arbiters and
 /// scorers only, as in the API).
 pub async fn show_audit(
@@ -97,14 +147,15 @@ pub async fn show_audit(
     let next = (events.len() as i64 == AUDIT_PAGE)
         .then(|| events.last().map(|e| e.id))
         .flatten();
+    let tr = ctx.tr();
     let events = events
         .into_iter()
         .map(|e| AuditRow {
             id: e.id,
             at: e.at.format("%Y-%m-%d %H:%M:%S").to_string(),
             actor: e.actor,
-            action: e.action,
-            entity: e.entity,
+            what: what(tr, &e.entity, &e.action),
+            subject: subject(tr, e.before.as_ref(), e.after.as_ref()),
             before: short_json(e.before.as_ref()),
             after: short_json(e.after.as_ref()),
         })
@@ -112,7 +163,7 @@ pub async fn show_audit(
     Ok(Page(
         StatusCode::OK,
         AuditPage {
-            tr: ctx.tr(),
+            tr,
             ctx,
             tournament,
             events,
