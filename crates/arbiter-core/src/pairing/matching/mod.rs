@@ -218,6 +218,4 @@ pub(crate) fn solve_priced<W: MatchWeight>(
 }
 
 #[cfg(test)]
-mod legacy;
-#[cfg(test)]
 mod tests;
