@@ -796,7 +796,6 @@ impl<W: MatchWeight> State<W> {
     /// feasible), unmatches edges that lost tightness, unmatches `v`, and sets `v`'s dual to
     /// the smallest feasible value, at least `floor`.
     pub(crate) fn release_vertex<G: Graph<W>>(&mut self, g: &G, v: usize, floor: Option<W>) {
-        let n = self.n;
         while self.inblossom[v] != v {
             let b = self.inblossom[v];
             let z = self.dualvar[b];
@@ -813,25 +812,8 @@ impl<W: MatchWeight> State<W> {
                     self.mate[base] = NONE;
                 }
             }
-            let childs = std::mem::take(&mut self.blossomchilds[b]);
-            for &s in &childs {
-                self.blossomparent[s] = NONE;
-                if s < n {
-                    self.inblossom[s] = s;
-                } else {
-                    for leaf in self.leaves_of(s) {
-                        self.inblossom[leaf] = s;
-                    }
-                }
-            }
-            self.blossomendps[b] = Vec::new();
-            self.blossombase[b] = NONE;
-            self.blossombestedges[b] = None;
-            self.bestedge[b] = NONE;
-            self.label[b] = 0;
-            self.labelend[b] = NONE;
+            self.dissolve(b);
             self.dualvar[b] = W::ZERO;
-            self.unusedblossoms.push(b);
         }
         if self.mate[v] != NONE {
             let u = g.endpoint(self.mate[v]);
@@ -1041,7 +1023,7 @@ impl<W: MatchWeight> State<W> {
 
     /// Gives every free top-level blossom the same dual parity (the parity invariant that
     /// keeps slack halving exact), by raising duals where needed.
-    pub(crate) fn align_free_parities(&mut self) {
+    fn align_free_parities(&mut self) {
         let n = self.n;
         let mut target: Option<bool> = None;
         for v in 0..n {
@@ -1074,24 +1056,45 @@ impl<W: MatchWeight> State<W> {
                 return;
             }
             // A zero-dual blossom can be dissolved without changing any slack.
-            let childs = std::mem::take(&mut self.blossomchilds[b]);
-            for &s in &childs {
-                self.blossomparent[s] = NONE;
-                if s < self.n {
-                    self.inblossom[s] = s;
-                } else {
-                    for leaf in self.leaves_of(s) {
-                        self.inblossom[leaf] = s;
-                    }
+            self.dissolve(b);
+        }
+    }
+
+    /// Frees the top-level blossom `b` between stages: its children become top-level and
+    /// its number unused (its dual is the caller's to move or drop).
+    fn dissolve(&mut self, b: usize) {
+        let childs = std::mem::take(&mut self.blossomchilds[b]);
+        for &s in &childs {
+            self.blossomparent[s] = NONE;
+            if s < self.n {
+                self.inblossom[s] = s;
+            } else {
+                for leaf in self.leaves_of(s) {
+                    self.inblossom[leaf] = s;
                 }
             }
-            self.blossomendps[b] = Vec::new();
-            self.blossombase[b] = NONE;
-            self.blossombestedges[b] = None;
-            self.bestedge[b] = NONE;
-            self.label[b] = 0;
-            self.labelend[b] = NONE;
-            self.unusedblossoms.push(b);
         }
+        self.blossomendps[b] = Vec::new();
+        self.blossombase[b] = NONE;
+        self.blossombestedges[b] = None;
+        self.bestedge[b] = NONE;
+        self.label[b] = 0;
+        self.labelend[b] = NONE;
+        self.unusedblossoms.push(b);
+    }
+
+    /// From a feasible start whose matched edges are tight: matches what is tight greedily,
+    /// aligns the free parities and runs the exact stages to a maximum-weight
+    /// maximum-cardinality matching.
+    pub(crate) fn settle<G: Graph<W>>(&mut self, g: &G) {
+        self.match_tight_free(g);
+        self.augment_tight_paths(g);
+        self.align_free_parities();
+        self.run(g, true);
+    }
+
+    /// Whether some vertex is unmatched.
+    pub(crate) fn has_free(&self) -> bool {
+        self.mate.contains(&NONE)
     }
 }

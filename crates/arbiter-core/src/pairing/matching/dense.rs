@@ -266,29 +266,20 @@ impl<W: MatchWeight> Matcher<W> {
             for v in 0..self.m {
                 st.lower_dual(g, v, None);
             }
-            st.match_tight_free(g);
-            st.augment_tight_paths(g);
-            st.align_free_parities();
-            st.run(g, true);
-            if (0..self.m).any(|v| st.mate[v] == NONE) {
-                plain_start(st, g);
-                st.run(g, true);
-            }
+            st.settle(g);
             self.fresh = false;
         } else {
             let dirty = std::mem::take(&mut self.dirty);
             for &v in &dirty {
                 st.release_vertex(g, v, None);
             }
-            st.match_tight_free(g);
-            st.augment_tight_paths(g);
-            st.align_free_parities();
+            st.settle(g);
+        }
+        if st.has_free() {
+            // The warm start and repairs are only proven exact when a perfect matching
+            // exists: otherwise the plain start.
+            plain_start(st, g);
             st.run(g, true);
-            if (0..self.m).any(|v| st.mate[v] == NONE) {
-                // Repairs are only proven exact when a perfect matching exists.
-                plain_start(st, g);
-                st.run(g, true);
-            }
         }
         self.perfect = self.st.mate.iter().all(|&p| p != NONE);
         for v in self.dirty.drain(..) {

@@ -913,12 +913,9 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 .collect();
             let g = &self.g;
             self.st.start_duals(g, &floors);
-            self.st.match_tight_free(g);
-            self.st.augment_tight_paths(g);
-            self.st.align_free_parities();
-            self.st.run(g, true);
+            self.st.settle(g);
             self.fresh = false;
-            if (0..self.m).any(|v| self.st.mate[v] == NONE) {
+            if self.st.has_free() {
                 // Retried from plain duals (every dual at the largest weight).
                 self.st.reset();
                 plain_duals(&mut self.st, g, &floors);
@@ -931,11 +928,8 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             for &v in &dirty {
                 self.st.release_vertex(g, v, floors[v]);
             }
-            self.st.match_tight_free(g);
-            self.st.augment_tight_paths(g);
-            self.st.align_free_parities();
-            self.st.run(g, true);
-            if (0..self.m).any(|v| self.st.mate[v] == NONE) {
+            self.st.settle(g);
+            if self.st.has_free() {
                 self.fresh = true;
                 self.solve_stored();
             }

@@ -511,6 +511,19 @@ mod pinned {
                 self.word(m.map_or(u64::MAX, |v| v as u64));
             }
         }
+        /// Solves and records the matching, the certificate and what it rules out.
+        fn solve<'a, M: PersistentMatcher<'a, i64>>(&mut self, m: &mut M, n: usize) {
+            m.solve();
+            self.mates(&m.matching());
+            self.word(u64::from(m.is_certified()));
+            for u in 0..n {
+                for v in 0..n {
+                    if u != v {
+                        self.word(u64::from(m.may_be_optimal(u, v)));
+                    }
+                }
+            }
+        }
     }
 
     fn random_edges(rng: &mut Lcg, n: usize, range: u64, density: u64) -> Vec<(usize, usize, i64)> {
@@ -608,16 +621,7 @@ mod pinned {
                     }
                 }
                 if step % 2 == 0 {
-                    m.solve();
-                    d.mates(&m.matching());
-                    d.word(u64::from(m.is_certified()));
-                    for u in 0..n {
-                        for v in 0..n {
-                            if u != v {
-                                d.word(u64::from(m.may_be_optimal(u, v)));
-                            }
-                        }
-                    }
+                    d.solve(&mut m, n);
                 }
             }
         }
@@ -668,16 +672,7 @@ mod pinned {
                     }
                 }
                 if step % 2 == 1 {
-                    m.solve();
-                    d.mates(&m.matching());
-                    d.word(u64::from(m.is_certified()));
-                    for u in 0..n {
-                        for v in 0..n {
-                            if u != v {
-                                d.word(u64::from(m.may_be_optimal(u, v)));
-                            }
-                        }
-                    }
+                    d.solve(&mut m, n);
                 }
             }
         }
