@@ -25,7 +25,6 @@
 //! Banqi: "Red" means "moves first"; [`ChineseOptions::moves_first_naming`] names it so in the
 //! report.
 
-mod blossom;
 mod context;
 mod report;
 mod solve;

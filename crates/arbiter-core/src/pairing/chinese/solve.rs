@@ -21,7 +21,6 @@
 //! any pair with a negative reduced cost is added and the matching re-solved, so the result is
 //! exactly the optimum over all legal pairs.
 
-use super::blossom;
 use super::context::{Context, PairCost};
 use crate::pairing::PairingError;
 
@@ -319,7 +318,7 @@ impl<'a> Solver<'a> {
             if let Some(d) = dummy {
                 edges.extend((0..n).map(|i| (i, d, weights.weight(&ctx.bye_cost(i)))));
             }
-            let solution = blossom::solve(vertices, &edges, false);
+            let solution = crate::pairing::matching::solve_priced(vertices, &edges, false);
             if !dense {
                 // Price every legal pair left out of the pool.
                 let in_pool: std::collections::BTreeSet<(usize, usize)> =

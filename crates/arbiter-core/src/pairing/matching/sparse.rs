@@ -1,4 +1,5 @@
-//! A sparse [`Matcher`](super::Matcher): the same persistent maximum-weight
+//! The sparse layout ([`Edges`]: adjacency lists over an edge array) and [`SparseMatcher`],
+//! the persistent matcher on it: the same persistent maximum-weight
 //! maximum-cardinality matching, on a graph whose edges are mostly never stored.
 //!
 //! The graph it stands for is dense: every pair the caller has not set explicitly has a
@@ -30,8 +31,9 @@
 //! vertices labelled in the stage. None of this changes a state after any call, so the
 //! decisions are the same.
 
+use super::blossom::{State, Ties};
+use super::graph::{Arc, Graph};
 use super::{MatchWeight, NONE};
-use std::collections::HashMap;
 use std::hash::Hash;
 
 /// The weight of a pair that was not set explicitly (`None`: the pair may not meet).
@@ -67,7 +69,8 @@ pub struct SparseMatcher<'a, W: MatchWeight + Hash> {
 }
 
 /// Edge storage: edge `k` has the endpoints `2k` and `2k + 1` (`ends` gives their vertices).
-struct Edges<W> {
+pub(crate) struct Edges<W> {
+    ends: Vec<u32>,
     wid: Vec<u32>,
     live: Vec<bool>,
     explicit: Vec<bool>,
@@ -77,7 +80,7 @@ struct Edges<W> {
     adj: Vec<Vec<(u32, u32, u32)>>,
     /// Per vertex: whether it was fixed by [`SparseMatcher::fix_pair`]. Its list then holds
     /// only its pair, and the entries of the others' lists that point to it are dead
-    /// whatever their copied weight id says (see [`View::alive`]).
+    /// whatever their copied weight id says (see [`Edges::alive`]).
     pinned: Vec<bool>,
     /// Per vertex: dead entries in `adj` whose other end is fixed (compacted lazily).
     dead: Vec<u32>,
@@ -228,38 +231,127 @@ impl<W: MatchWeight + Hash> Edges<W> {
     }
 }
 
-/// Read-only view of the graph for the solver.
-struct View<'g, W> {
-    wid: &'g [u32],
-    adj: &'g [Vec<(u32, u32, u32)>],
-    pinned: &'g [bool],
-    table: &'g [W],
-    hi2: &'g [i64],
-    shift: u32,
-}
-
-fn view<W>(g: &Edges<W>) -> View<'_, W> {
-    View {
-        wid: &g.wid,
-        adj: &g.adj,
-        pinned: &g.pinned,
-        table: &g.table,
-        hi2: &g.hi2,
-        shift: g.shift,
-    }
-}
-
-impl<W: MatchWeight> View<'_, W> {
+impl<W> Edges<W> {
     /// Whether the entry of `from`'s list pointing to `w` with weight id `id` is a live edge.
     #[inline]
     fn alive(&self, from: usize, w: u32, id: u32) -> bool {
         id != DEAD && (!self.pinned[w as usize] || self.pinned[from])
     }
+}
 
+impl<W: MatchWeight> Edges<W> {
+    /// A graph of `n` vertices with the edges `(u, v, w)` of `list` (`u != v`, each pair
+    /// once), each row in the order of the list: the solver reads rows in order, and a
+    /// one-shot caller's order decides between equal optima. Weights are not interned (a
+    /// one-shot graph's weights are mostly distinct).
+    pub(crate) fn from_list(n: usize, list: &[(usize, usize, W)]) -> Self {
+        let mut top = W::ZERO;
+        for &(_, _, w) in list {
+            let w2 = w.double();
+            let magnitude = if w2 < W::ZERO { W::ZERO.sub(w2) } else { w2 };
+            if magnitude > top {
+                top = magnitude;
+            }
+        }
+        // Approximations keep a few bits of headroom for the duals (up to twice the largest
+        // doubled weight) and the sums of three of them.
+        let shift = (0..1024)
+            .find(|&s| top.approx(s).is_some_and(|v| v < 1 << 56))
+            .unwrap_or(1024);
+        let mut g = Edges {
+            ends: Vec::with_capacity(2 * list.len()),
+            wid: Vec::with_capacity(list.len()),
+            live: vec![true; list.len()],
+            explicit: vec![true; list.len()],
+            adj: vec![Vec::new(); n],
+            pinned: vec![false; n],
+            dead: vec![0; n],
+            stale: Vec::new(),
+            stale_count: vec![0; n],
+            hot: (usize::MAX, usize::MAX),
+            table: Vec::with_capacity(list.len()),
+            hi2: Vec::with_capacity(list.len()),
+            index: super::WeightMap::default(),
+            shift,
+        };
+        for (k, &(u, v, w)) in list.iter().enumerate() {
+            let w2 = w.double();
+            g.ends.push(u as u32);
+            g.ends.push(v as u32);
+            g.wid.push(k as u32);
+            g.table.push(w2);
+            g.hi2.push(w2.approx(shift).unwrap_or(i64::MIN));
+            g.adj[u].push((v as u32, (2 * k + 1) as u32, k as u32));
+            g.adj[v].push((u as u32, (2 * k) as u32, k as u32));
+        }
+        g
+    }
+
+    /// The approximation shift (see [`MatchWeight::approx`]).
+    pub(crate) fn shift(&self) -> u32 {
+        self.shift
+    }
+}
+
+impl<W: MatchWeight> Graph<W> for Edges<W> {
+    #[inline]
+    fn slots(&self, v: usize) -> usize {
+        self.adj[v].len()
+    }
+    #[inline]
+    fn arc(&self, v: usize, i: usize) -> Option<Arc> {
+        let (w, p, id) = self.adj[v][i];
+        self.alive(v, w, id).then_some(Arc {
+            to: w as usize,
+            p: p as usize,
+            edge: (p >> 1) as usize,
+            key: id as usize,
+        })
+    }
+    #[inline]
+    fn endpoint(&self, p: usize) -> usize {
+        self.ends[p] as usize
+    }
+    #[inline]
+    fn flip(&self, p: usize) -> usize {
+        p ^ 1
+    }
+    fn first_end(&self, p: usize) -> usize {
+        p & !1
+    }
+    #[inline]
+    fn edge(&self, p: usize) -> usize {
+        p >> 1
+    }
+    fn edge_slots(&self) -> usize {
+        self.wid.len()
+    }
     #[inline]
     fn w2(&self, p: usize) -> W {
         self.table[self.wid[p >> 1] as usize]
     }
+    #[inline]
+    fn weight(&self, key: usize) -> W {
+        self.table[key]
+    }
+    #[inline]
+    fn approx(&self, key: usize) -> i64 {
+        self.hi2[key]
+    }
+}
+
+/// Plain duals: every vertex at the largest doubled weight (or its floor), made even.
+fn plain_duals<W: MatchWeight>(st: &mut State<W>, g: &Edges<W>, floors: &[Option<W>]) {
+    let mut top = st.heaviest(g);
+    for &f in floors.iter().flatten() {
+        if f > top {
+            top = f;
+        }
+    }
+    if top.is_odd() {
+        top = top.add(W::one());
+    }
+    st.uniform_duals(top);
 }
 
 impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
@@ -268,6 +360,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     pub fn with_weight_bits(n: usize, bits: u32) -> Self {
         let m = n + n % 2;
         let mut g = Edges {
+            ends: Vec::new(),
             wid: Vec::new(),
             live: Vec::new(),
             explicit: Vec::new(),
@@ -282,14 +375,13 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             index: super::WeightMap::default(),
             shift: (bits + 4).saturating_sub(60),
         };
-        let mut st = State::new(m);
-        st.shift = g.shift;
+        let st = State::new(m, g.shift, Ties::Scan);
         let mut fixed = vec![false; m];
         if m > n {
             fixed[n] = true;
             let zero = g.intern(W::ZERO);
             for v in 0..n {
-                Self::push_edge(&mut g, &mut st, v, n, zero, true);
+                Self::push_edge(&mut g, v, n, zero, true);
             }
         }
         SparseMatcher {
@@ -324,15 +416,8 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         self.g.wid.len()
     }
 
-    fn push_edge(
-        g: &mut Edges<W>,
-        st: &mut State<W>,
-        u: usize,
-        v: usize,
-        wid: u32,
-        explicit: bool,
-    ) -> usize {
-        let k = Self::new_edge(g, st, u, v, wid, explicit);
+    fn push_edge(g: &mut Edges<W>, u: usize, v: usize, wid: u32, explicit: bool) -> usize {
+        let k = Self::new_edge(g, u, v, wid, explicit);
         // The entry in u's list holds the endpoint at v (2k + 1), and vice versa.
         Self::insert_entry(&mut g.adj[u], v, 2 * k + 1, wid);
         Self::insert_entry(&mut g.adj[v], u, 2 * k, wid);
@@ -341,21 +426,13 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
 
     /// Appends edge `{u, v}` (endpoint `2k` at `u`, `2k + 1` at `v`) to the edge arrays
     /// only; returns `k`.
-    fn new_edge(
-        g: &mut Edges<W>,
-        st: &mut State<W>,
-        u: usize,
-        v: usize,
-        wid: u32,
-        explicit: bool,
-    ) -> usize {
+    fn new_edge(g: &mut Edges<W>, u: usize, v: usize, wid: u32, explicit: bool) -> usize {
         let k = g.wid.len();
         g.wid.push(wid);
         g.live.push(true);
         g.explicit.push(explicit);
-        st.ends.push(u as u32);
-        st.ends.push(v as u32);
-        st.allowedge.push(false);
+        g.ends.push(u as u32);
+        g.ends.push(v as u32);
         k
     }
 
@@ -394,10 +471,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         self.default = default;
         for k in 0..self.g.wid.len() {
             if !self.g.explicit[k] {
-                let (u, v) = (
-                    self.st.ends[2 * k] as usize,
-                    self.st.ends[2 * k + 1] as usize,
-                );
+                let (u, v) = (self.g.ends[2 * k] as usize, self.g.ends[2 * k + 1] as usize);
                 match (self.default)(u, v) {
                     Some(w) => {
                         self.g.wid[k] = self.g.intern(w.double());
@@ -418,7 +492,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 if !self.fixed[x] && self.g.find(v, x).is_none() {
                     if let Some(w) = (self.default)(v, x) {
                         let wid = self.g.intern(w.double());
-                        Self::push_edge(&mut self.g, &mut self.st, v, x, wid, false);
+                        Self::push_edge(&mut self.g, v, x, wid, false);
                         found += 1;
                     }
                 }
@@ -466,7 +540,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             }
             (None, Some(w)) => {
                 let wid = self.g.intern(w.double());
-                Self::push_edge(&mut self.g, &mut self.st, u, v, wid, true);
+                Self::push_edge(&mut self.g, u, v, wid, true);
             }
             (None, None) => {
                 if self.fixed[u] || self.fixed[v] || (self.default)(u, v).is_none() {
@@ -474,7 +548,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 }
                 // Remember the removal, or certification would bring the default back.
                 let wid = self.g.intern(W::ZERO);
-                let k = Self::push_edge(&mut self.g, &mut self.st, u, v, wid, true);
+                let k = Self::push_edge(&mut self.g, u, v, wid, true);
                 self.g.live[k] = false;
                 self.g.sync(k, u, v);
             }
@@ -543,7 +617,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                     (self.g.intern(W::ZERO), false)
                 }
             };
-            let k = Self::new_edge(&mut self.g, &mut self.st, u, v, wid, true);
+            let k = Self::new_edge(&mut self.g, u, v, wid, true);
             self.g.live[k] = live;
             let copy = if live { wid } else { DEAD };
             merged.push((v as u32, (2 * k + 1) as u32, copy));
@@ -592,7 +666,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             }
             None => {
                 let wid = self.g.intern(W::ZERO);
-                let k = Self::push_edge(&mut self.g, &mut self.st, u, v, wid, true);
+                let k = Self::push_edge(&mut self.g, u, v, wid, true);
                 self.mark(u);
                 k
             }
@@ -805,7 +879,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         };
         let w2 = w.double();
         let wid = self.g.intern(w2);
-        Self::push_edge(&mut self.g, &mut self.st, u, v, wid, false);
+        Self::push_edge(&mut self.g, u, v, wid, false);
         if self.st.dualvar[u].add(self.st.dualvar[v]) < w2 {
             self.mark(u);
         }
@@ -821,7 +895,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             if x != v && !self.fixed[x] && self.g.find(v, x).is_none() {
                 if let Some(w) = (self.default)(v, x) {
                     let wid = self.g.intern(w.double());
-                    Self::push_edge(&mut self.g, &mut self.st, v, x, wid, false);
+                    Self::push_edge(&mut self.g, v, x, wid, false);
                     added += 1;
                 }
             }
@@ -837,32 +911,25 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             let floors: Vec<Option<W>> = (0..self.m)
                 .map(|v| (!self.fixed[v]).then_some(self.potential[v]))
                 .collect();
-            let graph = view(&self.g);
-            self.st.start_duals(&graph, &floors);
-            self.st.match_tight_free(&graph);
-            self.st.augment_tight_paths(&graph);
-            self.st.align_free_parities();
-            self.st.run(&graph, true);
+            let g = &self.g;
+            self.st.start_duals(g, &floors);
+            self.st.settle(g);
             self.fresh = false;
-            if (0..self.m).any(|v| self.st.mate[v] == NONE) {
+            if self.st.has_free() {
                 // Retried from plain duals (every dual at the largest weight).
                 self.st.reset();
-                let graph = view(&self.g);
-                self.st.plain_duals(&graph, &floors);
-                self.st.run(&graph, true);
+                plain_duals(&mut self.st, g, &floors);
+                self.st.run(g, true);
             }
         } else {
             let floors = self.floors();
             let dirty = std::mem::take(&mut self.dirty);
-            let graph = view(&self.g);
+            let g = &self.g;
             for &v in &dirty {
-                self.st.release_vertex(&graph, v, floors[v]);
+                self.st.release_vertex(g, v, floors[v]);
             }
-            self.st.match_tight_free(&graph);
-            self.st.augment_tight_paths(&graph);
-            self.st.align_free_parities();
-            self.st.run(&graph, true);
-            if (0..self.m).any(|v| self.st.mate[v] == NONE) {
+            self.st.settle(g);
+            if self.st.has_free() {
                 self.fresh = true;
                 self.solve_stored();
             }
@@ -996,7 +1063,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         );
         for &(u, v, w2) in &add {
             let wid = self.g.intern(w2);
-            Self::push_edge(&mut self.g, &mut self.st, u, v, wid, false);
+            Self::push_edge(&mut self.g, u, v, wid, false);
             self.mark(u);
         }
         add.len()
@@ -1036,7 +1103,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         if pu == NONE || pc == NONE {
             return false;
         }
-        let (x, y) = (self.st.ends[pu] as usize, self.st.ends[pc] as usize);
+        let (x, y) = (self.g.ends[pu] as usize, self.g.ends[pc] as usize);
         if x == c {
             return true;
         }
@@ -1066,14 +1133,14 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             Ok(k) => k,
             Err(w2) => {
                 let wid = self.g.intern(w2);
-                Self::push_edge(&mut self.g, &mut self.st, a, b, wid, false)
+                Self::push_edge(&mut self.g, a, b, wid, false)
             }
         };
         let kuc = store(u, c, kuc);
         let kxy = store(x, y, kxy);
         // The endpoint of edge k at vertex b.
         let at = |k: usize, b: usize| -> usize {
-            if self.st.ends[2 * k] as usize == b {
+            if self.g.ends[2 * k] as usize == b {
                 2 * k
             } else {
                 2 * k + 1
@@ -1093,1024 +1160,12 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         if p == NONE {
             return None;
         }
-        let u = self.st.ends[p] as usize;
+        let u = self.g.ends[p] as usize;
         (u < self.n).then_some(u)
     }
 
     /// The partner of every vertex in the current optimum.
     pub fn matching(&self) -> Vec<Option<usize>> {
         (0..self.n).map(|v| self.mate(v)).collect()
-    }
-}
-
-/// Solver state (as in the dense matcher). Endpoint `p` is the end at vertex `ends[p]` of
-/// edge `p / 2`; `p ^ 1` is its other end.
-struct State<W> {
-    n: usize,
-    /// The graph's approximation shift (see [`MatchWeight::approx`]).
-    shift: u32,
-    ends: Vec<u32>,
-    mate: Vec<usize>,
-    label: Vec<u8>,
-    labelend: Vec<usize>,
-    inblossom: Vec<usize>,
-    blossomparent: Vec<usize>,
-    blossomchilds: Vec<Vec<usize>>,
-    blossombase: Vec<usize>,
-    blossomendps: Vec<Vec<usize>>,
-    bestedge: Vec<usize>,
-    bestslack: Vec<W>,
-    /// `bestslack[x].approx(shift)` (`i64::MIN` when it does not fit), cached with it.
-    bestapprox: Vec<i64>,
-    bestepoch: Vec<u64>,
-    epoch: u64,
-    /// Per vertex: `dualvar[v].approx(shift)` (`i64::MIN` when it does not fit), refreshed
-    /// by [`State::approximate_duals`] and by the dual updates of [`State::run`].
-    dualapprox: Vec<i64>,
-    blossombestedges: Vec<Option<Vec<usize>>>,
-    unusedblossoms: Vec<usize>,
-    dualvar: Vec<W>,
-    /// Per edge.
-    allowedge: Vec<bool>,
-    allowed_list: Vec<usize>,
-    queue: Vec<usize>,
-    /// The vertices labelled in this stage of [`State::run`] (each once; a superset of
-    /// those whose outer blossom is labelled now, as an expanded blossom's leaves stay),
-    /// so that a dual update visits them instead of all `n` vertices: with a big bracket's
-    /// many stages that loop was a tenth of the solve.
-    touched: Vec<usize>,
-    /// Per vertex: the stage in which it was last put in `touched`.
-    touched_stage: Vec<u64>,
-    stage: u64,
-}
-
-impl<W: MatchWeight> State<W> {
-    fn new(n: usize) -> Self {
-        State {
-            n,
-            shift: 0,
-            ends: Vec::new(),
-            mate: vec![NONE; n],
-            label: vec![0; 2 * n],
-            labelend: vec![NONE; 2 * n],
-            inblossom: (0..n).collect(),
-            blossomparent: vec![NONE; 2 * n],
-            blossomchilds: vec![Vec::new(); 2 * n],
-            blossombase: (0..n).chain(std::iter::repeat_n(NONE, n)).collect(),
-            blossomendps: vec![Vec::new(); 2 * n],
-            bestedge: vec![NONE; 2 * n],
-            bestslack: vec![W::ZERO; 2 * n],
-            bestapprox: vec![i64::MIN; 2 * n],
-            bestepoch: vec![u64::MAX; 2 * n],
-            epoch: 0,
-            dualapprox: vec![i64::MIN; n],
-            blossombestedges: vec![None; 2 * n],
-            unusedblossoms: (n..2 * n).rev().collect(),
-            dualvar: vec![W::ZERO; 2 * n],
-            allowedge: Vec::new(),
-            allowed_list: Vec::new(),
-            queue: Vec::new(),
-            touched: Vec::new(),
-            touched_stage: vec![0; n],
-            stage: 0,
-        }
-    }
-
-    /// Puts each of `leaves` (labelled now) in `touched`, unless it is there already.
-    fn touch(&mut self, leaves: &[usize]) {
-        for &v in leaves {
-            if self.touched_stage[v] != self.stage {
-                self.touched_stage[v] = self.stage;
-                self.touched.push(v);
-            }
-        }
-    }
-
-    /// Back to no matching and no blossoms (the edges stay).
-    fn reset(&mut self) {
-        let ends = std::mem::take(&mut self.ends);
-        let edges = self.allowedge.len();
-        let shift = self.shift;
-        *self = State::new(self.n);
-        self.shift = shift;
-        self.ends = ends;
-        self.allowedge = vec![false; edges];
-    }
-
-    #[inline]
-    fn endpoint(&self, p: usize) -> usize {
-        self.ends[p] as usize
-    }
-
-    #[inline]
-    fn flip(&self, p: usize) -> usize {
-        p ^ 1
-    }
-
-    #[inline]
-    fn slack(&self, g: &View<'_, W>, p: usize) -> W {
-        let (i, j) = (self.ends[p] as usize, self.ends[p ^ 1] as usize);
-        self.dualvar[i].add(self.dualvar[j]).sub(g.w2(p))
-    }
-
-    fn best_slack(&mut self, g: &View<'_, W>, x: usize) -> W {
-        if self.bestepoch[x] != self.epoch {
-            self.set_best(x, self.bestedge[x], self.slack(g, self.bestedge[x]));
-        }
-        self.bestslack[x]
-    }
-
-    /// `best_slack(x).approx(shift)`, `i64::MIN` when it does not fit.
-    fn best_approx(&mut self, g: &View<'_, W>, x: usize) -> i64 {
-        if self.bestepoch[x] != self.epoch {
-            self.set_best(x, self.bestedge[x], self.slack(g, self.bestedge[x]));
-        }
-        self.bestapprox[x]
-    }
-
-    fn set_best(&mut self, x: usize, p: usize, slack: W) {
-        self.bestedge[x] = p;
-        self.bestslack[x] = slack;
-        self.bestapprox[x] = slack.approx(self.shift).unwrap_or(i64::MIN);
-        self.bestepoch[x] = self.epoch;
-    }
-
-    /// Refreshes every vertex's [`State::dualapprox`].
-    fn approximate_duals(&mut self) {
-        let shift = self.shift;
-        for v in 0..self.n {
-            self.dualapprox[v] = self.dualvar[v].approx(shift).unwrap_or(i64::MIN);
-        }
-    }
-
-    /// Whether the live edge `{v, w}` of weight id `id` has a zero slack.
-    #[inline]
-    fn tight(&self, g: &View<'_, W>, v: usize, w: usize, id: u32) -> bool {
-        self.dualvar[v].add(self.dualvar[w]) == g.table[id as usize]
-    }
-
-    /// Whether the edge `{v, w}` of weight id `id` has a positive slack by the cached
-    /// approximations alone (a conservative test: `false` proves nothing).
-    #[inline]
-    fn surely_loose(&self, g: &View<'_, W>, v: usize, w: usize, id: u32) -> bool {
-        let (a, b, c) = (self.dualapprox[v], self.dualapprox[w], g.hi2[id as usize]);
-        // Each approximation is a floor, so the true slack exceeds (a + b − c − 1)·2^shift.
-        a != i64::MIN && b != i64::MIN && c != i64::MIN && a + b - c >= 1
-    }
-
-    fn allow(&mut self, p: usize) {
-        let k = p >> 1;
-        if !self.allowedge[k] {
-            self.allowedge[k] = true;
-            self.allowed_list.push(k);
-        }
-    }
-
-    fn leaves(&self, b: usize, out: &mut Vec<usize>) {
-        if b < self.n {
-            out.push(b);
-            return;
-        }
-        let mut stack = vec![b];
-        while let Some(x) = stack.pop() {
-            if x < self.n {
-                out.push(x);
-            } else {
-                for &c in self.blossomchilds[x].iter().rev() {
-                    stack.push(c);
-                }
-            }
-        }
-    }
-
-    fn leaves_of(&self, b: usize) -> Vec<usize> {
-        let mut v = Vec::new();
-        self.leaves(b, &mut v);
-        v
-    }
-
-    fn assign_label(&mut self, w: usize, t: u8, p: usize) {
-        let mut w = w;
-        let mut t = t;
-        let mut p = p;
-        loop {
-            let b = self.inblossom[w];
-            self.label[w] = t;
-            self.label[b] = t;
-            self.labelend[w] = p;
-            self.labelend[b] = p;
-            self.bestedge[w] = NONE;
-            self.bestedge[b] = NONE;
-            if t == 1 {
-                let mut q = std::mem::take(&mut self.queue);
-                let from = q.len();
-                self.leaves(b, &mut q);
-                self.touch(&q[from..]);
-                self.queue = q;
-                return;
-            }
-            let leaves = self.leaves_of(b);
-            self.touch(&leaves);
-            let base = self.blossombase[b];
-            let mb = self.mate[base];
-            w = self.endpoint(mb);
-            t = 1;
-            p = self.flip(mb);
-        }
-    }
-
-    fn scan_blossom(&mut self, v: usize, w: usize) -> usize {
-        let mut path = Vec::new();
-        let mut base = NONE;
-        let (mut v, mut w) = (v, w);
-        while v != NONE || w != NONE {
-            if v != NONE {
-                let mut b = self.inblossom[v];
-                if self.label[b] & 4 != 0 {
-                    base = self.blossombase[b];
-                    break;
-                }
-                path.push(b);
-                self.label[b] = 5;
-                if self.labelend[b] == NONE {
-                    v = NONE;
-                } else {
-                    v = self.endpoint(self.labelend[b]);
-                    b = self.inblossom[v];
-                    v = self.endpoint(self.labelend[b]);
-                }
-            }
-            if w != NONE {
-                std::mem::swap(&mut v, &mut w);
-            }
-        }
-        for b in path {
-            self.label[b] = 1;
-        }
-        base
-    }
-
-    /// `v`–`w` is the tight edge closing the blossom (`pv` its end at `v`); `v`'s side is
-    /// traced first.
-    fn add_blossom(&mut self, g: &View<'_, W>, base: usize, v: usize, w: usize, pv: usize) {
-        let n = self.n;
-        let bb = self.inblossom[base];
-        let mut bv = self.inblossom[v];
-        let mut bw = self.inblossom[w];
-        let b = self
-            .unusedblossoms
-            .pop()
-            .expect("at most n blossoms exist at once");
-        self.blossombase[b] = base;
-        self.blossomparent[b] = NONE;
-        self.blossomparent[bb] = b;
-        let mut path = Vec::new();
-        let mut endps = Vec::new();
-        while bv != bb {
-            self.blossomparent[bv] = b;
-            path.push(bv);
-            endps.push(self.labelend[bv]);
-            let vv = self.endpoint(self.labelend[bv]);
-            bv = self.inblossom[vv];
-        }
-        path.push(bb);
-        path.reverse();
-        endps.reverse();
-        endps.push(pv);
-        while bw != bb {
-            self.blossomparent[bw] = b;
-            path.push(bw);
-            endps.push(self.flip(self.labelend[bw]));
-            let ww = self.endpoint(self.labelend[bw]);
-            bw = self.inblossom[ww];
-        }
-        self.label[b] = 1;
-        self.labelend[b] = self.labelend[bb];
-        self.dualvar[b] = W::ZERO;
-        self.blossomchilds[b] = path.clone();
-        self.blossomendps[b] = endps;
-        for leaf in self.leaves_of(b) {
-            if self.label[self.inblossom[leaf]] == 2 {
-                self.queue.push(leaf);
-            }
-            self.inblossom[leaf] = b;
-        }
-        // Best edge per neighbouring S-blossom, found by scanning the sub-blossoms' lists.
-        let mut best_to: HashMap<usize, (usize, W)> = HashMap::new();
-        for &sub in &path {
-            let Some(lists) = self.blossombestedges[sub].take() else {
-                // A vertex or a blossom without its list: its leaves' edges, read from the
-                // adjacency entries, which hold the neighbour (the end outside `b` when
-                // it is outside) and a copy of the weight id, instead of the endpoint
-                // and weight arrays (a random load per edge: this was a third of the
-                // solver's time in a big bracket's first solve).
-                for leaf in self.leaves_of(sub) {
-                    for &(w, p, id) in &g.adj[leaf] {
-                        if !g.alive(leaf, w, id) {
-                            continue;
-                        }
-                        let (j, q) = (w as usize, p as usize);
-                        let bj = self.inblossom[j];
-                        if bj != b && self.label[bj] == 1 {
-                            let sq = self.dualvar[leaf]
-                                .add(self.dualvar[j])
-                                .sub(g.table[id as usize]);
-                            match best_to.get(&bj) {
-                                Some(&(_, s)) if s <= sq => {}
-                                _ => {
-                                    best_to.insert(bj, (q, sq));
-                                }
-                            }
-                        }
-                    }
-                }
-                self.bestedge[sub] = NONE;
-                continue;
-            };
-            for p in lists {
-                // `q`: the end outside `b`.
-                let q = if self.inblossom[self.ends[p] as usize] == b {
-                    p ^ 1
-                } else {
-                    p
-                };
-                let j = self.ends[q] as usize;
-                let bj = self.inblossom[j];
-                if bj != b && self.label[bj] == 1 {
-                    let sq = self.slack(g, q);
-                    match best_to.get(&bj) {
-                        Some(&(_, s)) if s <= sq => {}
-                        _ => {
-                            best_to.insert(bj, (q, sq));
-                        }
-                    }
-                }
-            }
-            self.bestedge[sub] = NONE;
-        }
-        let mut entries: Vec<(usize, (usize, W))> = best_to.into_iter().collect();
-        entries.sort_unstable_by_key(|e| e.0);
-        let mut list = Vec::with_capacity(entries.len());
-        let mut best = NONE;
-        let mut best_slack = W::ZERO;
-        for (_, (k, s)) in entries {
-            list.push(k);
-            if best == NONE || s < best_slack {
-                best = k;
-                best_slack = s;
-            }
-        }
-        self.blossombestedges[b] = Some(list);
-        self.bestedge[b] = best;
-        self.bestslack[b] = best_slack;
-        self.bestepoch[b] = if best == NONE { u64::MAX } else { self.epoch };
-        let _ = n;
-    }
-
-    fn expand_blossom(&mut self, b: usize, endstage: bool) {
-        let childs = self.blossomchilds[b].clone();
-        for &s in &childs {
-            self.blossomparent[s] = NONE;
-            if s < self.n {
-                self.inblossom[s] = s;
-            } else if endstage && self.dualvar[s] == W::ZERO {
-                self.expand_blossom(s, endstage);
-            } else {
-                for leaf in self.leaves_of(s) {
-                    self.inblossom[leaf] = s;
-                }
-            }
-        }
-        if !endstage && self.label[b] == 2 {
-            let len = childs.len() as isize;
-            let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
-            let entrychild = self.inblossom[self.endpoint(self.flip(self.labelend[b]))];
-            let mut j = childs
-                .iter()
-                .position(|&c| c == entrychild)
-                .expect("entry child is a child") as isize;
-            let (jstep, endptrick): (isize, isize) = if j & 1 == 1 {
-                j -= len;
-                (1, 0)
-            } else {
-                (-1, 1)
-            };
-            let endps = self.blossomendps[b].clone();
-            let trick = |s: &Self, p: usize, t: isize| if t == 1 { s.flip(p) } else { p };
-            let mut p = self.labelend[b];
-            while j != 0 {
-                let e1 = self.endpoint(self.flip(p));
-                self.label[e1] = 0;
-                let q = endps[at(j - endptrick)];
-                let e2 = self.endpoint(self.flip(trick(self, q, endptrick)));
-                self.label[e2] = 0;
-                self.assign_label(e1, 2, p);
-                self.allow(q);
-                j += jstep;
-                p = trick(self, endps[at(j - endptrick)], endptrick);
-                self.allow(p);
-                j += jstep;
-            }
-            let bv = childs[at(j)];
-            let e = self.endpoint(self.flip(p));
-            self.label[e] = 2;
-            self.label[bv] = 2;
-            self.labelend[e] = p;
-            self.labelend[bv] = p;
-            self.bestedge[bv] = NONE;
-            j += jstep;
-            while childs[at(j)] != entrychild {
-                let bv = childs[at(j)];
-                if self.label[bv] == 1 {
-                    j += jstep;
-                    continue;
-                }
-                let mut found = NONE;
-                for leaf in self.leaves_of(bv) {
-                    if self.label[leaf] != 0 {
-                        found = leaf;
-                        break;
-                    }
-                }
-                if found != NONE {
-                    let v = found;
-                    self.label[v] = 0;
-                    let mb = self.mate[self.blossombase[bv]];
-                    let e = self.endpoint(mb);
-                    self.label[e] = 0;
-                    let le = self.labelend[v];
-                    self.assign_label(v, 2, le);
-                }
-                j += jstep;
-            }
-        }
-        self.label[b] = 0;
-        self.labelend[b] = NONE;
-        self.blossomchilds[b] = Vec::new();
-        self.blossomendps[b] = Vec::new();
-        self.blossombase[b] = NONE;
-        self.blossombestedges[b] = None;
-        self.bestedge[b] = NONE;
-        self.unusedblossoms.push(b);
-    }
-
-    fn augment_blossom(&mut self, b: usize, v: usize) {
-        let mut t = v;
-        while self.blossomparent[t] != b {
-            t = self.blossomparent[t];
-        }
-        if t >= self.n {
-            self.augment_blossom(t, v);
-        }
-        let len = self.blossomchilds[b].len() as isize;
-        let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
-        let i = self.blossomchilds[b]
-            .iter()
-            .position(|&c| c == t)
-            .expect("child of blossom") as isize;
-        let mut j = i;
-        let (jstep, endptrick): (isize, isize) = if i & 1 == 1 {
-            j -= len;
-            (1, 0)
-        } else {
-            (-1, 1)
-        };
-        while j != 0 {
-            j += jstep;
-            let t1 = self.blossomchilds[b][at(j)];
-            let q = self.blossomendps[b][at(j - endptrick)];
-            let p = if endptrick == 1 { self.flip(q) } else { q };
-            if t1 >= self.n {
-                let e = self.endpoint(p);
-                self.augment_blossom(t1, e);
-            }
-            j += jstep;
-            let t2 = self.blossomchilds[b][at(j)];
-            if t2 >= self.n {
-                let e = self.endpoint(self.flip(p));
-                self.augment_blossom(t2, e);
-            }
-            let (a, c) = (self.endpoint(p), self.endpoint(self.flip(p)));
-            self.mate[a] = self.flip(p);
-            self.mate[c] = p;
-        }
-        let iu = i as usize;
-        self.blossomchilds[b].rotate_left(iu);
-        self.blossomendps[b].rotate_left(iu);
-        self.blossombase[b] = self.blossombase[self.blossomchilds[b][0]];
-    }
-
-    /// Augments along the tight edge whose end at `w` is `p` (its other end `v`), between
-    /// two S-trees.
-    fn augment_matching(&mut self, p: usize) {
-        let n = self.n;
-        let (v, w) = (self.endpoint(p ^ 1), self.endpoint(p));
-        for (s0, p0) in [(v, p), (w, p ^ 1)] {
-            let mut s = s0;
-            let mut p = p0;
-            loop {
-                let bs = self.inblossom[s];
-                if bs >= n {
-                    self.augment_blossom(bs, s);
-                }
-                self.mate[s] = p;
-                if self.labelend[bs] == NONE {
-                    break;
-                }
-                let t = self.endpoint(self.labelend[bs]);
-                let bt = self.inblossom[t];
-                s = self.endpoint(self.labelend[bt]);
-                let j = self.endpoint(self.flip(self.labelend[bt]));
-                if bt >= n {
-                    self.augment_blossom(bt, j);
-                }
-                self.mate[j] = self.labelend[bt];
-                p = self.flip(self.labelend[bt]);
-            }
-        }
-    }
-
-    /// Runs stages until no augmenting path is left.
-    #[allow(clippy::too_many_lines)]
-    fn run(&mut self, g: &View<'_, W>, maxcardinality: bool) {
-        let n = self.n;
-        if self.allowedge.len() < g.wid.len() {
-            self.allowedge.resize(g.wid.len(), false);
-        }
-        loop {
-            for x in self.label.iter_mut() {
-                *x = 0;
-            }
-            for x in self.bestedge.iter_mut() {
-                *x = NONE;
-            }
-            for x in self.blossombestedges[n..].iter_mut() {
-                *x = None;
-            }
-            for k in self.allowed_list.drain(..) {
-                self.allowedge[k] = false;
-            }
-            self.queue.clear();
-            self.epoch += 1;
-            self.stage += 1;
-            self.touched.clear();
-            self.approximate_duals();
-            let mut any_free = false;
-            for v in 0..n {
-                if self.mate[v] == NONE && self.label[self.inblossom[v]] == 0 {
-                    self.assign_label(v, 1, NONE);
-                    any_free = true;
-                }
-            }
-            if !any_free {
-                return;
-            }
-            let mut augmented = false;
-
-            loop {
-                while let Some(v) = self.queue.pop() {
-                    let dv_hi = self.dualapprox[v];
-                    for &(w, p, id) in &g.adj[v] {
-                        if !g.alive(v, w, id) {
-                            continue;
-                        }
-                        let (w, p, id) = (w as usize, p as usize, id as usize);
-                        let k = p >> 1;
-                        let bw = self.inblossom[w];
-                        if self.inblossom[v] == bw {
-                            continue;
-                        }
-                        let allowed = self.allowedge[k];
-                        let mut kslack = W::ZERO;
-                        if !allowed {
-                            let (b, c) = (self.dualapprox[w], g.hi2[id]);
-                            let approx = (dv_hi != i64::MIN && b != i64::MIN && c != i64::MIN)
-                                .then(|| dv_hi + b - c);
-                            if let Some(approx) = approx.filter(|&a| a >= 1) {
-                                let target = if self.label[bw] == 1 {
-                                    self.inblossom[v]
-                                } else if self.label[w] == 0 {
-                                    w
-                                } else {
-                                    continue;
-                                };
-                                if self.bestedge[target] != NONE {
-                                    let best = self.best_approx(g, target);
-                                    if best != i64::MIN && approx >= best + 3 {
-                                        continue;
-                                    }
-                                }
-                            }
-                            kslack = self.dualvar[v].add(self.dualvar[w]).sub(g.table[id]);
-                            if kslack <= W::ZERO {
-                                self.allowedge[k] = true;
-                                self.allowed_list.push(k);
-                            }
-                        }
-                        if self.allowedge[k] {
-                            if self.label[bw] == 0 {
-                                self.assign_label(w, 2, p ^ 1);
-                            } else if self.label[bw] == 1 {
-                                let base = self.scan_blossom(v, w);
-                                if base != NONE {
-                                    self.add_blossom(g, base, v, w, p ^ 1);
-                                } else {
-                                    self.augment_matching(p);
-                                    augmented = true;
-                                    break;
-                                }
-                            } else if self.label[w] == 0 {
-                                self.label[w] = 2;
-                                self.labelend[w] = p ^ 1;
-                            }
-                        } else if self.label[bw] == 1 {
-                            let b = self.inblossom[v];
-                            if self.bestedge[b] == NONE || kslack < self.best_slack(g, b) {
-                                self.set_best(b, p, kslack);
-                            }
-                        } else if self.label[w] == 0
-                            && (self.bestedge[w] == NONE || kslack < self.best_slack(g, w))
-                        {
-                            self.set_best(w, p, kslack);
-                        }
-                    }
-                    if augmented {
-                        break;
-                    }
-                }
-                if augmented {
-                    break;
-                }
-                let mut deltatype = 0u8;
-                let mut delta = W::ZERO;
-                let mut deltaedge = NONE;
-                let mut deltablossom = NONE;
-                if !maxcardinality {
-                    deltatype = 1;
-                    delta = self.dualvar[..n].iter().copied().min().unwrap_or(W::ZERO);
-                }
-                for v in 0..n {
-                    if self.label[self.inblossom[v]] == 0 && self.bestedge[v] != NONE {
-                        let d = self.slack(g, self.bestedge[v]);
-                        if deltatype == 0 || d < delta {
-                            delta = d;
-                            deltatype = 2;
-                            deltaedge = self.bestedge[v];
-                        }
-                    }
-                }
-                for b in 0..2 * n {
-                    if self.blossomparent[b] == NONE
-                        && self.label[b] == 1
-                        && self.bestedge[b] != NONE
-                        && (b < n || self.blossombase[b] != NONE)
-                    {
-                        let d = self.slack(g, self.bestedge[b]).half();
-                        if deltatype == 0 || d < delta {
-                            delta = d;
-                            deltatype = 3;
-                            deltaedge = self.bestedge[b];
-                        }
-                    }
-                }
-                for b in n..2 * n {
-                    if self.blossombase[b] != NONE
-                        && self.blossomparent[b] == NONE
-                        && self.label[b] == 2
-                        && (deltatype == 0 || self.dualvar[b] < delta)
-                    {
-                        delta = self.dualvar[b];
-                        deltatype = 4;
-                        deltablossom = b;
-                    }
-                }
-                if deltatype == 0 {
-                    deltatype = 1;
-                    let m = self.dualvar[..n].iter().copied().min().unwrap_or(W::ZERO);
-                    delta = if m > W::ZERO { m } else { W::ZERO };
-                }
-                self.epoch += 1;
-                for i in 0..self.touched.len() {
-                    let v = self.touched[i];
-                    match self.label[self.inblossom[v]] {
-                        1 => self.dualvar[v] = self.dualvar[v].sub(delta),
-                        2 => self.dualvar[v] = self.dualvar[v].add(delta),
-                        _ => continue,
-                    }
-                    self.dualapprox[v] = self.dualvar[v].approx(g.shift).unwrap_or(i64::MIN);
-                }
-                for b in n..2 * n {
-                    if self.blossombase[b] != NONE && self.blossomparent[b] == NONE {
-                        match self.label[b] {
-                            1 => self.dualvar[b] = self.dualvar[b].add(delta),
-                            2 => self.dualvar[b] = self.dualvar[b].sub(delta),
-                            _ => {}
-                        }
-                    }
-                }
-                match deltatype {
-                    1 => break,
-                    2 => {
-                        let (mut i, j) = (self.endpoint(deltaedge ^ 1), self.endpoint(deltaedge));
-                        self.allow(deltaedge);
-                        if self.label[self.inblossom[i]] == 0 {
-                            i = j;
-                        }
-                        self.queue.push(i);
-                    }
-                    3 => {
-                        let i = self.endpoint(deltaedge ^ 1);
-                        self.allow(deltaedge);
-                        self.queue.push(i);
-                    }
-                    _ => self.expand_blossom(deltablossom, false),
-                }
-            }
-            if !augmented {
-                return;
-            }
-            for b in n..2 * n {
-                if self.blossomparent[b] == NONE
-                    && self.blossombase[b] != NONE
-                    && self.label[b] == 1
-                    && self.dualvar[b] == W::ZERO
-                {
-                    self.expand_blossom(b, true);
-                }
-            }
-            if maxcardinality {
-                self.match_tight_free(g);
-                self.augment_tight_paths(g);
-            }
-        }
-    }
-
-    /// See the dense matcher's `release_vertex`; the new dual is at least `floor`.
-    fn release_vertex(&mut self, g: &View<'_, W>, v: usize, floor: Option<W>) {
-        let n = self.n;
-        while self.inblossom[v] != v {
-            let b = self.inblossom[v];
-            let z = self.dualvar[b];
-            let leaves = self.leaves_of(b);
-            if z != W::ZERO {
-                for &u in &leaves {
-                    self.dualvar[u] = self.dualvar[u].add(z);
-                }
-                let base = self.blossombase[b];
-                let mb = self.mate[base];
-                if mb != NONE {
-                    let other = self.endpoint(mb);
-                    self.mate[other] = NONE;
-                    self.mate[base] = NONE;
-                }
-            }
-            let childs = std::mem::take(&mut self.blossomchilds[b]);
-            for &s in &childs {
-                self.blossomparent[s] = NONE;
-                if s < n {
-                    self.inblossom[s] = s;
-                } else {
-                    for leaf in self.leaves_of(s) {
-                        self.inblossom[leaf] = s;
-                    }
-                }
-            }
-            self.blossomendps[b] = Vec::new();
-            self.blossombase[b] = NONE;
-            self.blossombestedges[b] = None;
-            self.bestedge[b] = NONE;
-            self.label[b] = 0;
-            self.labelend[b] = NONE;
-            self.dualvar[b] = W::ZERO;
-            self.unusedblossoms.push(b);
-        }
-        if self.mate[v] != NONE {
-            let u = self.endpoint(self.mate[v]);
-            self.mate[u] = NONE;
-            self.mate[v] = NONE;
-        }
-        self.lower_dual(g, v, floor);
-    }
-
-    /// Sets the dual of `v` to the smallest value that keeps its stored edges feasible and
-    /// is at least `floor`.
-    fn lower_dual(&mut self, g: &View<'_, W>, v: usize, floor: Option<W>) {
-        let mut need: Option<W> = floor;
-        for &(x, _, id) in &g.adj[v] {
-            if g.alive(v, x, id) {
-                let d = g.table[id as usize].sub(self.dualvar[x as usize]);
-                if need.is_none_or(|m| d > m) {
-                    need = Some(d);
-                }
-            }
-        }
-        if let Some(d) = need {
-            self.dualvar[v] = d;
-        }
-    }
-
-    /// Warm duals from scratch: each vertex at its floor (its potential) and zero for the
-    /// others, raised in turn until its edges are feasible, then lowered in turn to the
-    /// tightest value (never below the floor), which makes many edges tight.
-    #[expect(clippy::needless_range_loop)]
-    fn start_duals(&mut self, g: &View<'_, W>, floors: &[Option<W>]) {
-        let n = self.n;
-        for v in 0..n {
-            self.dualvar[v] = floors[v].unwrap_or(W::ZERO);
-        }
-        for v in 0..n {
-            for &(x, _, id) in &g.adj[v] {
-                if g.alive(v, x, id) {
-                    let d = g.table[id as usize].sub(self.dualvar[x as usize]);
-                    if d > self.dualvar[v] {
-                        self.dualvar[v] = d;
-                    }
-                }
-            }
-        }
-        for v in 0..n {
-            self.lower_dual(g, v, floors[v]);
-        }
-    }
-
-    /// Plain duals: every vertex at the largest weight (or its floor), even.
-    #[expect(clippy::needless_range_loop)]
-    fn plain_duals(&mut self, g: &View<'_, W>, floors: &[Option<W>]) {
-        let mut top = W::ZERO;
-        for v in 0..self.n {
-            for &(x, _, id) in &g.adj[v] {
-                if g.alive(v, x, id) && g.table[id as usize] > top {
-                    top = g.table[id as usize];
-                }
-            }
-            if let Some(f) = floors[v] {
-                if f > top {
-                    top = f;
-                }
-            }
-        }
-        if top.is_odd() {
-            top = top.add(W::one());
-        }
-        for v in 0..self.n {
-            self.dualvar[v] = top;
-        }
-    }
-
-    fn match_tight_free(&mut self, g: &View<'_, W>) {
-        let n = self.n;
-        self.approximate_duals();
-        for v in 0..n {
-            if self.mate[v] != NONE || self.inblossom[v] != v {
-                continue;
-            }
-            for &(w, p, id) in &g.adj[v] {
-                let (w, p) = (w as usize, p as usize);
-                if self.mate[w] == NONE
-                    && self.inblossom[w] == w
-                    && g.alive(v, w as u32, id)
-                    && !self.surely_loose(g, v, w, id)
-                    && self.tight(g, v, w, id)
-                {
-                    self.mate[v] = p;
-                    self.mate[w] = p ^ 1;
-                    break;
-                }
-            }
-        }
-    }
-
-    fn augment_tight_paths(&mut self, g: &View<'_, W>) {
-        let n = self.n;
-        let roots: Vec<usize> = (0..n)
-            .filter(|&v| self.mate[v] == NONE && self.inblossom[v] == v)
-            .collect();
-        if roots.len() < 4 {
-            return;
-        }
-        self.approximate_duals();
-        let mut visited = vec![false; n];
-        // The endpoint (at `w`) by which each visited `w` was reached.
-        let mut via = vec![NONE; n];
-        let mut stack: Vec<(usize, usize)> = Vec::new();
-        for &r in &roots {
-            if self.mate[r] != NONE || visited[r] {
-                continue;
-            }
-            visited[r] = true;
-            stack.clear();
-            stack.push((r, 0));
-            let mut found = None;
-            while let Some(&mut (s, ref mut next)) = stack.last_mut() {
-                let mut pushed = None;
-                while *next < g.adj[s].len() {
-                    let (w, p, id) = g.adj[s][*next];
-                    let alive = g.alive(s, w, id);
-                    let (w, p) = (w as usize, p as usize);
-                    *next += 1;
-                    if visited[w]
-                        || !alive
-                        || self.inblossom[w] != w
-                        || self.surely_loose(g, s, w, id)
-                        || !self.tight(g, s, w, id)
-                    {
-                        continue;
-                    }
-                    if self.mate[w] == NONE {
-                        found = Some(p);
-                        break;
-                    }
-                    let x = self.endpoint(self.mate[w]);
-                    if visited[x] || self.inblossom[x] != x {
-                        continue;
-                    }
-                    visited[w] = true;
-                    visited[x] = true;
-                    via[w] = p;
-                    pushed = Some(x);
-                    break;
-                }
-                if found.is_some() {
-                    break;
-                }
-                match pushed {
-                    Some(x) => stack.push((x, 0)),
-                    None => {
-                        stack.pop();
-                    }
-                }
-            }
-            if let Some(mut p) = found {
-                // `p` is the end at `w` of the edge from `s`.
-                let w = self.endpoint(p);
-                visited[w] = true;
-                loop {
-                    let s = self.endpoint(p ^ 1);
-                    let w = self.endpoint(p);
-                    let old = if s == r {
-                        NONE
-                    } else {
-                        self.endpoint(self.mate[s])
-                    };
-                    self.mate[s] = p;
-                    self.mate[w] = p ^ 1;
-                    if old == NONE {
-                        break;
-                    }
-                    p = via[old];
-                }
-            }
-        }
-    }
-
-    fn align_free_parities(&mut self) {
-        let n = self.n;
-        let mut target: Option<bool> = None;
-        for v in 0..n {
-            if self.mate[v] != NONE {
-                continue;
-            }
-            let parity = self.dualvar[v].is_odd();
-            match target {
-                None => target = Some(parity),
-                Some(t) if t != parity => self.raise_free(v),
-                _ => {}
-            }
-        }
-    }
-
-    fn raise_free(&mut self, v: usize) {
-        loop {
-            let b = self.inblossom[v];
-            if b == v {
-                self.dualvar[v] = self.dualvar[v].add(W::one());
-                return;
-            }
-            if self.dualvar[b] >= W::one() {
-                for u in self.leaves_of(b) {
-                    self.dualvar[u] = self.dualvar[u].add(W::one());
-                }
-                self.dualvar[b] = self.dualvar[b].sub(W::one());
-                return;
-            }
-            let childs = std::mem::take(&mut self.blossomchilds[b]);
-            for &s in &childs {
-                self.blossomparent[s] = NONE;
-                if s < self.n {
-                    self.inblossom[s] = s;
-                } else {
-                    for leaf in self.leaves_of(s) {
-                        self.inblossom[leaf] = s;
-                    }
-                }
-            }
-            self.blossomendps[b] = Vec::new();
-            self.blossombase[b] = NONE;
-            self.blossombestedges[b] = None;
-            self.bestedge[b] = NONE;
-            self.label[b] = 0;
-            self.labelend[b] = NONE;
-            self.unusedblossoms.push(b);
-        }
     }
 }
