@@ -91,35 +91,6 @@ fn round_line(r: &PlayerRound) -> RoundLine {
     }
 }
 
-/// The tiebreaks with a name in the catalogue (`tiebreak.name.<KEY>`): every key the core
-/// knows, without its `/C1`-like modifier.
-const NAMED_TIEBREAKS: [&str; 14] = [
-    "BH",
-    "BPG",
-    "BWG",
-    "CUT_EARLY",
-    "DE",
-    "FOULS",
-    "LOT",
-    "OPP",
-    "PREV",
-    "PS",
-    "RTNG",
-    "SB",
-    "WIN",
-    "WON",
-];
-
-/// The translated name of a tiebreak key (`BH/C1` → Buchholz), or empty for one unknown.
-fn tiebreak_name(tr: Tr, key: &str) -> String {
-    let base = key.split('/').next().unwrap_or(key);
-    if NAMED_TIEBREAKS.contains(&base) {
-        tr.t(&format!("tiebreak.name.{base}")).to_string()
-    } else {
-        String::new()
-    }
-}
-
 /// One tiebreak of the entrant.
 pub struct TiebreakLine {
     /// Its name in the page language, or empty.
@@ -199,7 +170,7 @@ async fn player(
             .tiebreaks
             .iter()
             .map(|(key, value)| TiebreakLine {
-                name: tiebreak_name(ctx.tr(), key),
+                name: crate::http::pages::shared::tiebreaks::name(ctx.tr(), key),
                 key: key.clone(),
                 value: format_value(Some(value)),
             })
@@ -337,22 +308,4 @@ pub async fn show_now(
         now(state, ctx, id, &headers)
     })
     .await
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::i18n::Lang;
-
-    #[test]
-    fn every_tiebreak_key_has_a_name_in_every_language() {
-        for lang in Lang::ALL {
-            let tr = Tr { lang };
-            for key in NAMED_TIEBREAKS {
-                assert_ne!(tiebreak_name(tr, key), "?", "{key} in {lang:?}");
-            }
-            assert!(tiebreak_name(tr, "BH/C1").len() > 1);
-            assert_eq!(tiebreak_name(tr, "XYZ"), "");
-        }
-    }
 }

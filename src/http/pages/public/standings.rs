@@ -4,6 +4,7 @@ use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::tiebreaks::{heads, TiebreakHead};
 use crate::http::pages::shared::{
     format_number, format_value, load_section, nav, SectionNav, View,
 };
@@ -53,8 +54,8 @@ pub struct StandingsData {
     pub round: u32,
     /// No result missing.
     pub is_final: bool,
-    /// Tiebreak keys (column heads).
-    pub tiebreaks: Vec<String>,
+    /// Tiebreak column heads, in chain order.
+    pub tiebreaks: Vec<TiebreakHead>,
     /// Lines in ranking order.
     pub lines: Vec<StandingLine>,
 }
@@ -87,7 +88,7 @@ pub struct StandingsPrint {
     pub data: StandingsData,
 }
 
-fn standings_data(view: service::standings::StandingsView) -> StandingsData {
+fn standings_data(tr: Tr, view: service::standings::StandingsView) -> StandingsData {
     let keys = view.tiebreaks.clone();
     StandingsData {
         round: view.round,
@@ -109,7 +110,7 @@ fn standings_data(view: service::standings::StandingsView) -> StandingsData {
                 name: row.name,
             })
             .collect(),
-        tiebreaks: keys,
+        tiebreaks: heads(tr, &keys),
     }
 }
 
@@ -130,7 +131,7 @@ pub(super) async fn standings(
     }
     .await;
     let (standings, rounds) = loaded.or_page(&ctx)?;
-    let data = standings_data(standings);
+    let data = standings_data(ctx.tr(), standings);
     let nav = nav(&t, &s, &rounds, tab, 0, prizes);
     let tr = ctx.tr();
     Ok(match view {

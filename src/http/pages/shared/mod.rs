@@ -4,6 +4,7 @@
 pub mod account;
 pub mod board;
 pub mod setup;
+pub mod tiebreaks;
 
 use crate::http::error::PageError;
 use crate::http::page::PageCtx;

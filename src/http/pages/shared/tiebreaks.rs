@@ -1,0 +1,105 @@
+//! Tiebreaks by name: the standings' column heads and the player's page say what each number
+//! is in the page's language, the chain's code only as a secondary label.
+
+use crate::i18n::Tr;
+
+/// The tiebreaks the catalogue names (`tiebreak.name.<KEY>`, `tiebreak.short.<KEY>`,
+/// `tiebreak.desc.<KEY>`): every key the core knows, without its `/C1`-like modifier.
+const NAMED: [&str; 14] = [
+    "BH",
+    "BPG",
+    "BWG",
+    "CUT_EARLY",
+    "DE",
+    "FOULS",
+    "LOT",
+    "OPP",
+    "PREV",
+    "PS",
+    "RTNG",
+    "SB",
+    "WIN",
+    "WON",
+];
+
+/// The catalogue's part of a key (`BH/C1` → `BH`), if it names it.
+fn base(key: &str) -> Option<&'static str> {
+    let base = key.split('/').next().unwrap_or(key);
+    NAMED.iter().copied().find(|named| *named == base)
+}
+
+/// The translated name of a tiebreak key (`BH/C1` → Buchholz), or empty for one unknown.
+pub fn name(tr: Tr, key: &str) -> String {
+    base(key)
+        .map(|b| tr.t(&format!("tiebreak.name.{b}")).to_string())
+        .unwrap_or_default()
+}
+
+/// A standings column head: a short name, and the full name with its explanation and code
+/// as the tooltip.
+pub struct TiebreakHead {
+    /// The code in the chain (`OPP`, `BH/C1`).
+    pub key: String,
+    /// The head: a short name in the page's language (the code for one unknown).
+    pub short: String,
+    /// "Name (CODE): what it counts".
+    pub title: String,
+}
+
+/// The column heads of a chain.
+pub fn heads(tr: Tr, keys: &[String]) -> Vec<TiebreakHead> {
+    keys.iter()
+        .map(|key| match base(key) {
+            Some(b) => {
+                // A modifier (`/C1`: without the lowest opponent) stays visible on the head.
+                let modifier = key.split_once('/').map(|(_, m)| format!(" /{m}"));
+                TiebreakHead {
+                    key: key.clone(),
+                    short: format!(
+                        "{}{}",
+                        tr.t(&format!("tiebreak.short.{b}")),
+                        modifier.unwrap_or_default()
+                    ),
+                    title: format!(
+                        "{} ({key}): {}",
+                        tr.t(&format!("tiebreak.name.{b}")),
+                        tr.t(&format!("tiebreak.desc.{b}"))
+                    ),
+                }
+            }
+            None => TiebreakHead {
+                key: key.clone(),
+                short: key.clone(),
+                title: tr.t("tiebreak.help").to_string(),
+            },
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::i18n::Lang;
+
+    #[test]
+    fn every_named_tiebreak_has_a_name_a_head_and_an_explanation_in_every_language() {
+        for lang in [Lang::En, Lang::ZhHant, Lang::ZhHans] {
+            let tr = Tr { lang };
+            for key in NAMED {
+                for part in ["name", "short", "desc"] {
+                    assert_ne!(
+                        tr.t(&format!("tiebreak.{part}.{key}")),
+                        "?",
+                        "tiebreak.{part}.{key} in {lang:?}"
+                    );
+                }
+            }
+            assert!(name(tr, "BH/C1").len() > 1);
+            assert_eq!(name(tr, "XYZ"), "");
+            let heads = heads(tr, &["BH/C1".to_string(), "XYZ".to_string()]);
+            assert!(heads[0].short.ends_with(" /C1"), "{}", heads[0].short);
+            assert!(heads[0].title.contains("(BH/C1)"), "{}", heads[0].title);
+            assert_eq!(heads[1].short, "XYZ");
+        }
+    }
+}
