@@ -507,3 +507,89 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
         empty.text
     );
 }
+
+#[sqlx::test]
+async fn removing_staff_and_deleting_an_account_ask_first(pool: PgPool) {
+    let (token, mut browser) = admin_browser(&pool).await;
+    let (tid, _sid) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
+    token_for(&pool, "deputy", "user").await;
+    let assigned = api(
+        &pool,
+        &token,
+        "POST",
+        &format!("/api/v1/tournaments/{tid}/staff"),
+        Some(json!({"username": "deputy", "role": "scorer"})),
+    )
+    .await;
+    let deputy = assigned["user_id"]
+        .as_str()
+        .or_else(|| assigned["id"].as_str())
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("{assigned}"));
+
+    // The staff page links to the confirmation page, which names the member and their role.
+    let staff = format!("/admin/t/{tid}/staff");
+    let remove = format!("{staff}/{deputy}/remove");
+    let page = browser.get(&staff).await;
+    assert!(
+        page.text.contains(&format!("href=\"{remove}\"")),
+        "{}",
+        page.text
+    );
+    assert!(!page.text.contains(&format!("action=\"{remove}\"")));
+    let ask = browser.get(&remove).await;
+    assert_eq!(ask.status, StatusCode::OK, "{}", ask.text);
+    assert!(
+        ask.text.contains("Remove deputy (scorer) from the staff?"),
+        "{}",
+        ask.text
+    );
+    let done = submit(&mut browser, &remove, &remove, &[]).await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.text);
+    let left = api(
+        &pool,
+        &token,
+        "GET",
+        &format!("/api/v1/tournaments/{tid}/staff"),
+        None,
+    )
+    .await;
+    assert!(!left.to_string().contains("deputy"), "{left}");
+
+    // An account: the users page links to the confirmation; only its form deletes.
+    token_for(&pool, "spare", "user").await;
+    let users = api(&pool, &token, "GET", "/api/v1/users", None).await;
+    let spare = users
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|u| u["username"] == "spare")
+        .unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_string();
+    let delete = format!("/admin/users/{spare}/delete");
+    let page = browser.get("/admin/users").await;
+    assert!(page.text.contains(&format!("href=\"{delete}\"")));
+    assert!(!page.text.contains(&format!("action=\"{delete}\"")));
+    let ask = browser.get(&delete).await;
+    assert_eq!(ask.status, StatusCode::OK, "{}", ask.text);
+    assert!(
+        ask.text.contains("Delete the account spare?"),
+        "{}",
+        ask.text
+    );
+    let users = api(&pool, &token, "GET", "/api/v1/users", None).await;
+    assert!(
+        users.to_string().contains("spare"),
+        "looking deletes nothing"
+    );
+    let done = submit(&mut browser, &delete, &delete, &[]).await;
+    assert!(
+        done.status.is_redirection() || done.status == StatusCode::OK,
+        "{}",
+        done.text
+    );
+    let users = api(&pool, &token, "GET", "/api/v1/users", None).await;
+    assert!(!users.to_string().contains("\"spare\""), "{users}");
+}

@@ -53,6 +53,10 @@ pub fn router() -> Router<AppState> {
             "/admin/s/{section_id}/forbidden-pairs/remove",
             get(confirm_allow_pair),
         )
+        .route(
+            "/admin/t/{tournament_id}/staff/{user_id}/remove",
+            get(confirm_remove_staff),
+        )
 }
 
 /// An entrant as the questions name them: "張三 (No. 12)".
@@ -348,4 +352,60 @@ pub async fn confirm_allow_pair(
         anchor: "forbidden",
     };
     Ok(page(ctx, &desk, ask))
+}
+
+/// `GET /admin/t/{tid}/staff/{uid}/remove`: "Remove chief (arbiter) from the staff?"
+pub async fn confirm_remove_staff(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath((tournament_id, user_id)): PagePath<(Uuid, Uuid)>,
+) -> Result<Page<ConfirmPage>, PageError> {
+    let tournament = service::tournaments::get(&state.db, tournament_id)
+        .await
+        .or_page(&ctx)?;
+    let staff = service::staff::list(&state.db, &actor, tournament_id)
+        .await
+        .or_page(&ctx)?;
+    let member = staff
+        .iter()
+        .find(|m| m.user_id == user_id)
+        .ok_or_else(|| not_found(&ctx, "staff member"))?;
+    let tr = ctx.tr();
+    let staff_page = format!("/admin/t/{tournament_id}/staff");
+    Ok(Page(
+        StatusCode::OK,
+        ConfirmPage {
+            tr,
+            crumbs: vec![
+                Crumb {
+                    href: "/admin".into(),
+                    label: tr.t("nav.dashboard").into(),
+                },
+                Crumb {
+                    href: format!("/admin/t/{tournament_id}"),
+                    label: tournament.name.clone(),
+                },
+                Crumb {
+                    href: staff_page.clone(),
+                    label: tr.t("staff.title").into(),
+                },
+            ],
+            question: tr.fmt(
+                "adm.confirm.remove_staff",
+                format!(
+                    "{} ({})",
+                    member.username,
+                    tr.t(&format!("role.{}", member.role))
+                ),
+            ),
+            lines: vec![tr.t("adm.confirm.remove_staff_what").into()],
+            action: format!("/admin/t/{tournament_id}/staff/{user_id}/remove"),
+            hidden: Vec::new(),
+            force: None,
+            confirm: tr.t("staff.remove").into(),
+            cancel: staff_page,
+            ctx,
+        },
+    ))
 }
