@@ -88,7 +88,7 @@
     all.hidden = false;
     all.addEventListener('change', () => {
       for (const row of rows) {
-        const box = row.querySelector('input[type="checkbox"][name="entrant"]');
+        const box = row.querySelector('input[type="checkbox"][name="entrant[]"]');
         if (box && !row.hidden) box.checked = all.checked;
       }
     });

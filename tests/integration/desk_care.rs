@@ -458,8 +458,8 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
             &[
                 ("csrf", &csrf),
                 ("q", "toronto"),
-                ("entrant", &ids[0]),
-                ("entrant", &ids[4]),
+                ("entrant[]", &ids[0]),
+                ("entrant[]", &ids[4]),
             ],
         )
         .await;

@@ -70,7 +70,8 @@ async fn refused(
         .into_response())
 }
 
-/// `POST /admin/s/{sid}/check-in`: the ticked entrants (`entrant`, repeated) checked in at once.
+/// `POST /admin/s/{sid}/check-in`: the ticked entrants (`entrant[]` as the page's checkboxes
+/// send them, or `entrant`, repeated) checked in at once.
 pub async fn check_in_selected(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
@@ -85,7 +86,7 @@ pub async fn check_in_selected(
         .unwrap_or_default();
     let mut ids = Vec::new();
     for (key, value) in &form {
-        if key == "entrant" {
+        if key == "entrant" || key == "entrant[]" {
             match value.parse::<Uuid>() {
                 Ok(entrant) => ids.push(entrant),
                 Err(_) => {
@@ -129,8 +130,10 @@ pub async fn check_in_number(
         )));
     };
     match service::entrants::check_in_number(&state.db, &actor, id, no).await {
+        // No fragment: a page whose address names an element skips `autofocus`, and the
+        // number box should have the focus for the next player.
         Ok((entrant, changed)) => Ok(see_other(&format!(
-            "/admin/s/{id}?checked={}{}{}#check-in",
+            "/admin/s/{id}?checked={}{}{}",
             entrant.id,
             if changed { "" } else { "&was=in" },
             query_part(Some(&query))
