@@ -82,7 +82,7 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     await page.fill('#tiebreaks', 'OPP, PS, WIN');
     await page.check('#avoid_same_club');
     await Promise.all([page.waitForURL(/done=settings/), page.click('form.settings-form button[type=submit]')]);
-    assert((await page.textContent('p.notice')).includes('Settings saved'), 'saved notice');
+    assert((await page.textContent('.notice')).includes('Settings saved'), 'saved notice');
     await page.screenshot({ path: join(out, 'dashboard-settings-saved.png'), fullPage: true });
 
     // A forbidden pair: Ann and the player named like a script.
