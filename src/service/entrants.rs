@@ -596,11 +596,23 @@ async fn mark_present(
     Ok(changed)
 }
 
+/// `text` with full-width digits (`１２`, as a Chinese input method types them) made ASCII.
+pub fn half_width_digits(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(u32::from(c) - 0xFF10 + u32::from('0')).unwrap_or(c),
+            '＃' => '#',
+            c => c,
+        })
+        .collect()
+}
+
 /// Whether `entrant` fits the desk's search `query`: part of the name (a team's or any
-/// member's), of the club, or of the start number; letters in any case, CJK as written.
+/// member's) or of the club, or the start number itself (`12`, `#12`, full-width digits too);
+/// letters in any case, CJK as written.
 /// An empty query fits everyone.
 pub fn matches_query(entrant: &EntrantView, query: &str) -> bool {
-    let query = query.trim().to_lowercase();
+    let query = half_width_digits(query.trim()).to_lowercase();
     if query.is_empty() {
         return true;
     }
@@ -1109,4 +1121,47 @@ pub async fn edit(
     .await?;
     tx.commit().await?;
     Ok(view)
+}
+
+#[cfg(test)]
+mod search_tests {
+    use super::*;
+
+    fn entrant(no: i32, name: &str, club: &str) -> EntrantView {
+        EntrantView {
+            id: Uuid::nil(),
+            start_no: Some(no),
+            name: name.into(),
+            rating: None,
+            club: Some(club.into()),
+            status: "active".into(),
+            checked_in: false,
+            joined_round: 1,
+            withdrawn_from_round: None,
+            members: Vec::new(),
+            version: 1,
+        }
+    }
+
+    #[test]
+    fn the_desk_search_finds_by_cjk_substring_club_and_number() {
+        let e = entrant(12, "張三豐", "Toronto XQ");
+        for query in [
+            "三",
+            "張三豐",
+            "toronto",
+            "XQ",
+            "12",
+            "#12",
+            "１２",
+            "",
+            "  ",
+        ] {
+            assert!(matches_query(&e, query), "{query}");
+        }
+        for query in ["李", "1", "112", "vancouver"] {
+            assert!(!matches_query(&e, query), "{query}");
+        }
+        assert_eq!(half_width_digits("＃１２a"), "#12a");
+    }
 }

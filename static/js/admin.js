@@ -59,17 +59,16 @@
   if (!input || rows.length === 0) return;
   const count = document.querySelector('[data-checkin-count]');
   const template = count ? count.textContent.replace(/\d+\s*\/\s*\d+/, '{}') : '';
+  // The server's rule (entrants::matches_query): part of a name or club, or the number itself.
+  const halfWidth = (text) => text.replace(/[０-９＃]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xFEE0));
   const fits = (row, query) => {
     if (!query) return true;
     const text = row.dataset.search || '';
-    if (/^#?\d+$/.test(query)) {
-      const no = query.replace(/^#0*/, '').replace(/^0+/, '');
-      return new RegExp(`#${no}( |$)`).test(text) || text.includes(query);
-    }
-    return text.includes(query);
+    const no = query.replace(/^#/, '').replace(/^0+/, '');
+    return text.includes(query) || (no !== '' && /^\d+$/.test(no) && row.dataset.no === no);
   };
   const update = () => {
-    const query = input.value.trim().toLowerCase();
+    const query = halfWidth(input.value.trim()).toLowerCase();
     let active = 0;
     let present = 0;
     for (const row of rows) {

@@ -420,7 +420,8 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
     );
     assert!(back.text.contains("autofocus"));
     assert!(back.text.contains("Present: 1 / 5"));
-    let again = submit(&mut browser, &desk, &number, &[("no", "2")]).await;
+    // Full-width digits, as a Chinese input method types them, are the same number.
+    let again = submit(&mut browser, &desk, &number, &[("no", "２")]).await;
     let back = browser.get(location(&again)).await;
     assert!(
         back.text.contains("李四 (No. 2) was already checked in."),

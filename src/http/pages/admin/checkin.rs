@@ -121,7 +121,8 @@ pub async fn check_in_number(
         .map(|q| q.trim().to_string())
         .unwrap_or_default();
     let typed = form.get("no").map(|v| v.trim()).unwrap_or("");
-    let digits = typed.trim_start_matches('#');
+    let ascii = service::entrants::half_width_digits(typed);
+    let digits = ascii.trim_start_matches('#');
     let Ok(no) = digits.parse::<i32>() else {
         // Not a number: show the entrants it fits (or all, when empty).
         return Ok(see_other(&format!(

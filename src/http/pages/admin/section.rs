@@ -161,14 +161,11 @@ impl SectionPage {
         format!("{} / {}", self.present_shown, self.active_shown)
     }
 
-    /// What the live filter (`static/js/checkin.js`) matches a row against, lower-cased: its
-    /// number, names and clubs (the server's `matches_query` is the rule without JavaScript).
+    /// What the live filter (`static/js/admin.js`) matches a row against, lower-cased: its
+    /// names and clubs; the number is the row's `data-no` (the server's `matches_query` is the
+    /// rule without JavaScript).
     pub fn search_text(&self, e: &EntrantView) -> String {
-        let mut parts: Vec<String> = Vec::new();
-        if let Some(no) = e.start_no {
-            parts.push(format!("#{no}"));
-        }
-        parts.push(e.name.clone());
+        let mut parts: Vec<String> = vec![e.name.clone()];
         parts.extend(e.club.clone());
         for m in &e.members {
             parts.push(m.name.clone());
