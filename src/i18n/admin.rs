@@ -78,6 +78,8 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.confirm.void_what", "A voided entry stays in the ledger, struck through, and no longer counts in the totals.", "作廢的帳目仍保留在帳本中（劃線顯示），不再計入總額。", "作废的账目仍保留在账本中（划线显示），不再计入总额。"),
     ("adm.confirm.withdraw", "Withdraw {}?", "確定讓 {} 退賽？", "确定让 {} 退赛？"),
     ("adm.confirm.withdraw_from", "They are not paired from round {} on; their results so far stay.", "自第 {} 輪起不再編排；已有成績保留。", "自第 {} 轮起不再编排；已有成绩保留。"),
+    ("adm.confirm.withdraw_invitation", "Withdraw the invitation link ({})?", "撤回邀請連結（{}）？", "撤回邀请链接（{}）？"),
+    ("adm.confirm.withdraw_invitation_what", "The link stops working at once; whoever has it can no longer join the staff with it.", "連結將立即失效，持有者無法再以此加入工作人員。", "链接将立即失效，持有者无法再以此加入工作人员。"),
     ("adm.confirm.withdraw_undo", "This can be undone: re-admit the entrant afterwards.", "此操作可撤回：之後可恢復參賽。", "此操作可撤回：之后可恢复参赛。"),
     ("adm.contact", "Contact", "聯絡資料", "联系资料"),
     ("adm.create", "Create", "建立", "创建"),

@@ -557,6 +557,40 @@ async fn removing_staff_and_deleting_an_account_ask_first(pool: PgPool) {
     .await;
     assert!(!left.to_string().contains("deputy"), "{left}");
 
+    // An invitation link: withdrawn through its page.
+    let made = call(
+        &pool,
+        "POST",
+        &format!("/api/v1/tournaments/{tid}/invitations"),
+        Some(&token),
+        Some(json!({"role": "scorer"})),
+    )
+    .await;
+    let made = expect(&made, StatusCode::CREATED);
+    let invitation = made["invitation"]["id"]
+        .as_str()
+        .or_else(|| made["id"].as_str())
+        .map(str::to_string)
+        .unwrap_or_else(|| panic!("{made}"));
+    let withdraw = format!("/admin/t/{tid}/invitations/{invitation}/withdraw");
+    let page = browser.get(&staff).await;
+    assert!(
+        page.text.contains(&format!("href=\"{withdraw}\"")),
+        "{}",
+        page.text
+    );
+    let ask = browser.get(&withdraw).await;
+    assert_eq!(ask.status, StatusCode::OK, "{}", ask.text);
+    assert!(
+        ask.text.contains("Withdraw the invitation link (scorer"),
+        "{}",
+        ask.text
+    );
+    let done = submit(&mut browser, &withdraw, &withdraw, &[]).await;
+    assert!(done.status.is_redirection(), "{}", done.text);
+    let page = browser.get(&staff).await;
+    assert!(!page.text.contains(&withdraw));
+
     // An account: the users page links to the confirmation; only its form deletes.
     token_for(&pool, "spare", "user").await;
     let users = api(&pool, &token, "GET", "/api/v1/users", None).await;

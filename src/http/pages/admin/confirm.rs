@@ -1,6 +1,7 @@
 //! The confirmation pages of the section desk's destructive actions (issue #15): withdraw an
 //! entrant or a registration, publish a round, unpair the last round, void a ledger entry,
-//! cancel a requested bye, allow a forbidden pair again. Each is the `GET` of the action's
+//! cancel a requested bye, allow a forbidden pair again; remove a staff member, withdraw an
+//! invitation link. Each is the `GET` of the action's
 //! own address; the desk links to it, and only the page's form posts the action (the `POST`
 //! endpoints themselves are unchanged).
 
@@ -56,6 +57,10 @@ pub fn router() -> Router<AppState> {
         .route(
             "/admin/t/{tournament_id}/staff/{user_id}/remove",
             get(confirm_remove_staff),
+        )
+        .route(
+            "/admin/t/{tournament_id}/invitations/{invitation_id}/withdraw",
+            get(confirm_withdraw_invitation),
         )
 }
 
@@ -354,7 +359,49 @@ pub async fn confirm_allow_pair(
     Ok(page(ctx, &desk, ask))
 }
 
-/// `GET /admin/t/{tid}/staff/{uid}/remove`: "Remove chief (arbiter) from the staff?"
+/// A confirmation page under the tournament's staff page.
+fn staff_ask(
+    ctx: PageCtx,
+    tournament_id: Uuid,
+    tournament_name: String,
+    question: String,
+    lines: Vec<String>,
+    action: String,
+    confirm: String,
+) -> Page<ConfirmPage> {
+    let tr = ctx.tr();
+    let staff_page = format!("/admin/t/{tournament_id}/staff");
+    Page(
+        StatusCode::OK,
+        ConfirmPage {
+            tr,
+            crumbs: vec![
+                Crumb {
+                    href: "/admin".into(),
+                    label: tr.t("nav.dashboard").into(),
+                },
+                Crumb {
+                    href: format!("/admin/t/{tournament_id}"),
+                    label: tournament_name,
+                },
+                Crumb {
+                    href: staff_page.clone(),
+                    label: tr.t("staff.title").into(),
+                },
+            ],
+            question,
+            lines,
+            action,
+            hidden: Vec::new(),
+            force: None,
+            confirm,
+            cancel: staff_page,
+            ctx,
+        },
+    )
+}
+
+/// `GET /admin/t/{tid}/staff/{uid}/remove`: "Remove deputy (scorer) from the staff?"
 pub async fn confirm_remove_staff(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
@@ -372,40 +419,52 @@ pub async fn confirm_remove_staff(
         .find(|m| m.user_id == user_id)
         .ok_or_else(|| not_found(&ctx, "staff member"))?;
     let tr = ctx.tr();
-    let staff_page = format!("/admin/t/{tournament_id}/staff");
-    Ok(Page(
-        StatusCode::OK,
-        ConfirmPage {
-            tr,
-            crumbs: vec![
-                Crumb {
-                    href: "/admin".into(),
-                    label: tr.t("nav.dashboard").into(),
-                },
-                Crumb {
-                    href: format!("/admin/t/{tournament_id}"),
-                    label: tournament.name.clone(),
-                },
-                Crumb {
-                    href: staff_page.clone(),
-                    label: tr.t("staff.title").into(),
-                },
-            ],
-            question: tr.fmt(
-                "adm.confirm.remove_staff",
-                format!(
-                    "{} ({})",
-                    member.username,
-                    tr.t(&format!("role.{}", member.role))
-                ),
-            ),
-            lines: vec![tr.t("adm.confirm.remove_staff_what").into()],
-            action: format!("/admin/t/{tournament_id}/staff/{user_id}/remove"),
-            hidden: Vec::new(),
-            force: None,
-            confirm: tr.t("staff.remove").into(),
-            cancel: staff_page,
-            ctx,
-        },
+    let who = format!(
+        "{} ({})",
+        member.username,
+        tr.t(&format!("role.{}", member.role))
+    );
+    Ok(staff_ask(
+        ctx,
+        tournament_id,
+        tournament.name,
+        tr.fmt("adm.confirm.remove_staff", who),
+        vec![tr.t("adm.confirm.remove_staff_what").into()],
+        format!("/admin/t/{tournament_id}/staff/{user_id}/remove"),
+        tr.t("staff.remove").into(),
+    ))
+}
+
+/// `GET /admin/t/{tid}/invitations/{iid}/withdraw`: an unused invitation link withdrawn.
+pub async fn confirm_withdraw_invitation(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath((tournament_id, invitation_id)): PagePath<(Uuid, Uuid)>,
+) -> Result<Page<ConfirmPage>, PageError> {
+    let tournament = service::tournaments::get(&state.db, tournament_id)
+        .await
+        .or_page(&ctx)?;
+    let invitations = service::staff::list_invitations(&state.db, &actor, tournament_id)
+        .await
+        .or_page(&ctx)?;
+    let invitation = invitations
+        .iter()
+        .find(|i| i.id == invitation_id)
+        .ok_or_else(|| not_found(&ctx, "invitation"))?;
+    let tr = ctx.tr();
+    let what = format!(
+        "{} · {}",
+        tr.t(&format!("role.{}", invitation.role)),
+        invitation.expires_at.format("%Y-%m-%d %H:%M UTC")
+    );
+    Ok(staff_ask(
+        ctx,
+        tournament_id,
+        tournament.name,
+        tr.fmt("adm.confirm.withdraw_invitation", what),
+        vec![tr.t("adm.confirm.withdraw_invitation_what").into()],
+        format!("/admin/t/{tournament_id}/invitations/{invitation_id}/withdraw"),
+        tr.t("staff.withdraw").into(),
     ))
 }
