@@ -187,6 +187,21 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "該參賽者未退賽",
         "该参赛者未退赛",
     ),
+    (
+        "choose at least one entrant to check in",
+        "請至少選擇一名參賽者報到",
+        "请至少选择一名参赛者报到",
+    ),
+    (
+        "{} is withdrawn; re-admit them before checking them in",
+        "{} 已退賽；請先恢復參賽再報到",
+        "{} 已退赛；请先恢复参赛再报到",
+    ),
+    (
+        "no entrant has the number {}",
+        "沒有編號 {} 的參賽者",
+        "没有编号 {} 的参赛者",
+    ),
     ("the section is cancelled", "本組別已取消", "本组别已取消"),
     ("this section is cancelled", "本組別已取消", "本组别已取消"),
     (

@@ -483,6 +483,152 @@ pub async fn change_status(
     Ok(view)
 }
 
+/// Checks in several entrants of one section at once (the desk's bulk check-in): one
+/// transaction, an audit event per entrant whose mark changes; those already present are left
+/// as they are. Returns how many were marked present now.
+pub async fn check_in_many(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    entrant_ids: &[Uuid],
+) -> Result<usize> {
+    let mut tx = pool.begin().await?;
+    let tournament_id = lock_for_check_in(&mut tx, actor, section_id).await?;
+    let mut check = Check::new();
+    if entrant_ids.is_empty() {
+        check.error("entrants", "choose at least one entrant to check in");
+    }
+    check.finish()?;
+    let mut ids = entrant_ids.to_vec();
+    ids.sort_unstable();
+    ids.dedup();
+    let mut rows = Vec::with_capacity(ids.len());
+    for id in ids {
+        let entrant = db::entrant::find(&mut *tx, id)
+            .await?
+            .filter(|e| e.section_id == section_id)
+            .ok_or(Error::NotFound("entrant"))?;
+        rows.push(entrant);
+    }
+    let changed = mark_present(&mut tx, actor, tournament_id, section_id, &rows).await?;
+    tx.commit().await?;
+    Ok(changed)
+}
+
+/// Checks in the entrant with start number `start_no` (the desk's number + Enter): one
+/// transaction, audited. Returns the entrant and whether the mark changed (false when they
+/// were already present).
+pub async fn check_in_number(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    start_no: i32,
+) -> Result<(EntrantView, bool)> {
+    let mut tx = pool.begin().await?;
+    let tournament_id = lock_for_check_in(&mut tx, actor, section_id).await?;
+    let Some(entrant) = db::entrant::list(&mut *tx, section_id)
+        .await?
+        .into_iter()
+        .find(|e| e.start_no == Some(start_no))
+    else {
+        let mut check = Check::new();
+        check.error("no", format!("no entrant has the number {start_no}"));
+        check.finish()?;
+        return Err(Error::NotFound("entrant"));
+    };
+    let rows = [entrant];
+    let changed = mark_present(&mut tx, actor, tournament_id, section_id, &rows).await? > 0;
+    let members = db::entrant::members(&mut *tx, section_id).await?;
+    let mut view = views(&rows, &members, true).remove(0);
+    view.checked_in = true;
+    tx.commit().await?;
+    Ok((view, changed))
+}
+
+/// Locks the section (as `change_status` does) and checks the actor is its arbiter; the
+/// tournament's id.
+async fn lock_for_check_in(tx: &mut PgConnection, actor: &Actor, section_id: Uuid) -> Result<Uuid> {
+    let section = db::section::find_for_update(&mut *tx, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(&mut *tx, actor, section.tournament_id, Need::Arbiter).await?;
+    Ok(section.tournament_id)
+}
+
+/// Marks `rows` present (refusing the withdrawn), auditing each change; how many changed.
+async fn mark_present(
+    tx: &mut PgConnection,
+    actor: &Actor,
+    tournament_id: Uuid,
+    section_id: Uuid,
+    rows: &[EntrantRow],
+) -> Result<usize> {
+    if let Some(gone) = rows.iter().find(|e| e.status == "withdrawn") {
+        return Err(Error::Conflict(format!(
+            "{} is withdrawn; re-admit them before checking them in",
+            gone.name
+        )));
+    }
+    let members = db::entrant::members(&mut *tx, section_id).await?;
+    let mut changed = 0;
+    for entrant in rows.iter().filter(|e| !e.checked_in) {
+        db::entrant::set_checked_in(&mut *tx, entrant.entrant_id, true).await?;
+        let before = views(std::slice::from_ref(entrant), &members, true).remove(0);
+        let after = EntrantView {
+            checked_in: true,
+            ..before.clone()
+        };
+        access::audit(
+            &mut *tx,
+            tournament_id,
+            Some(actor),
+            Change {
+                action: "check_in",
+                entity: "entrant",
+                entity_id: Some(entrant.entrant_id),
+                before: serde_json::to_value(&before).ok(),
+                after: serde_json::to_value(&after).ok(),
+            },
+        )
+        .await?;
+        changed += 1;
+    }
+    Ok(changed)
+}
+
+/// `text` with full-width digits (`１２`, as a Chinese input method types them) made ASCII.
+pub fn half_width_digits(text: &str) -> String {
+    text.chars()
+        .map(|c| match c {
+            '０'..='９' => char::from_u32(u32::from(c) - 0xFF10 + u32::from('0')).unwrap_or(c),
+            '＃' => '#',
+            c => c,
+        })
+        .collect()
+}
+
+/// Whether `entrant` fits the desk's search `query`: part of the name (a team's or any
+/// member's) or of the club, or the start number itself (`12`, `#12`, full-width digits too);
+/// letters in any case, CJK as written.
+/// An empty query fits everyone.
+pub fn matches_query(entrant: &EntrantView, query: &str) -> bool {
+    let query = half_width_digits(query.trim()).to_lowercase();
+    if query.is_empty() {
+        return true;
+    }
+    let fits = |text: &str| text.to_lowercase().contains(&query);
+    let number = query.trim_start_matches(['#', '0']);
+    entrant
+        .start_no
+        .is_some_and(|no| !number.is_empty() && no.to_string() == number)
+        || fits(&entrant.name)
+        || entrant.club.as_deref().is_some_and(fits)
+        || entrant
+            .members
+            .iter()
+            .any(|m| fits(&m.name) || m.club.as_deref().is_some_and(fits))
+}
+
 /// A bye requested for a future round.
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
@@ -975,4 +1121,47 @@ pub async fn edit(
     .await?;
     tx.commit().await?;
     Ok(view)
+}
+
+#[cfg(test)]
+mod search_tests {
+    use super::*;
+
+    fn entrant(no: i32, name: &str, club: &str) -> EntrantView {
+        EntrantView {
+            id: Uuid::nil(),
+            start_no: Some(no),
+            name: name.into(),
+            rating: None,
+            club: Some(club.into()),
+            status: "active".into(),
+            checked_in: false,
+            joined_round: 1,
+            withdrawn_from_round: None,
+            members: Vec::new(),
+            version: 1,
+        }
+    }
+
+    #[test]
+    fn the_desk_search_finds_by_cjk_substring_club_and_number() {
+        let e = entrant(12, "張三豐", "Toronto XQ");
+        for query in [
+            "三",
+            "張三豐",
+            "toronto",
+            "XQ",
+            "12",
+            "#12",
+            "１２",
+            "",
+            "  ",
+        ] {
+            assert!(matches_query(&e, query), "{query}");
+        }
+        for query in ["李", "1", "112", "vancouver"] {
+            assert!(!matches_query(&e, query), "{query}");
+        }
+        assert_eq!(half_width_digits("＃１２a"), "#12a");
+    }
 }

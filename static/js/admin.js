@@ -48,3 +48,48 @@
     if (form) setUp(form);
   });
 })();
+
+// Check-in at the desk (issue #15; progressive enhancement: without this file the search box
+// is a GET filter and the selection posts as it is). The search filters the entrants table as
+// the arbiter types, the count follows the rows shown, and a box in the header ticks every
+// row shown.
+(() => {
+  const input = document.querySelector('[data-entrant-filter]');
+  const rows = Array.from(document.querySelectorAll('tr[data-entrant-row]'));
+  if (!input || rows.length === 0) return;
+  const count = document.querySelector('[data-checkin-count]');
+  const template = count ? count.textContent.replace(/\d+\s*\/\s*\d+/, '{}') : '';
+  // The server's rule (entrants::matches_query): part of a name or club, or the number itself.
+  const halfWidth = (text) => text.replace(/[０-９＃]/g, (c) => String.fromCharCode(c.charCodeAt(0) - 0xFEE0));
+  const fits = (row, query) => {
+    if (!query) return true;
+    const text = row.dataset.search || '';
+    const no = query.replace(/^#/, '').replace(/^0+/, '');
+    return text.includes(query) || (no !== '' && /^\d+$/.test(no) && row.dataset.no === no);
+  };
+  const update = () => {
+    const query = halfWidth(input.value.trim()).toLowerCase();
+    let active = 0;
+    let present = 0;
+    for (const row of rows) {
+      const shown = fits(row, query);
+      row.hidden = !shown;
+      if (shown && row.hasAttribute('data-active')) {
+        active += 1;
+        if (row.hasAttribute('data-present')) present += 1;
+      }
+    }
+    if (count && template.includes('{}')) count.textContent = template.replace('{}', `${present} / ${active}`);
+  };
+  input.addEventListener('input', update);
+  const all = document.querySelector('[data-select-all]');
+  if (all) {
+    all.hidden = false;
+    all.addEventListener('change', () => {
+      for (const row of rows) {
+        const box = row.querySelector('input[type="checkbox"][name="entrant[]"]');
+        if (box && !row.hidden) box.checked = all.checked;
+      }
+    });
+  }
+})();

@@ -82,7 +82,7 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     await page.fill('#tiebreaks', 'OPP, PS, WIN');
     await page.check('#avoid_same_club');
     await Promise.all([page.waitForURL(/done=settings/), page.click('form.settings-form button[type=submit]')]);
-    assert((await page.textContent('p.notice')).includes('Settings saved'), 'saved notice');
+    assert((await page.textContent('.notice')).includes('Settings saved'), 'saved notice');
     await page.screenshot({ path: join(out, 'dashboard-settings-saved.png'), fullPage: true });
 
     // A forbidden pair: Ann and the player named like a script.
@@ -141,4 +141,99 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     assert((await page.locator('form.playoff-form input[type=number]').count()) >= 2, 'a seed box per section and best-of');
     await page.screenshot({ path: join(out, 'dashboard-playoff.png'), fullPage: true });
   }, { allow: [422] });
+
+  test('desk care without JavaScript: a withdrawal asks first, is confirmed and undone', async ({ page }) => {
+    await logIn(page);
+    await page.goto(`${base()}/admin/tournaments/new?lang=en`);
+    await page.fill('#name', 'Care Cup');
+    await Promise.all([page.waitForURL(/\/admin\/t\//), page.click('form.form button[type=submit]')]);
+    await page.fill('#name', 'Open');
+    await page.fill('#rounds', '3');
+    await Promise.all([page.waitForURL(/\/admin\/s\//), page.click('form.form button[type=submit]')]);
+    const sectionUrl = page.url().split('?')[0];
+    for (const name of ['Ann', 'Bob', 'Cy', 'Di']) {
+      await page.fill('#name', name);
+      await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+\?/), page.click('form.form button[type=submit]')]);
+    }
+    const row = (name) => page.locator('tr[data-entrant-row]', { has: page.locator(`td:text-is("${name}")`) });
+
+    // Withdraw is a link to a page that asks; Cancel changes nothing.
+    await Promise.all([page.waitForURL(/\/withdraw$/), row('Bob').locator('a.withdraw-link').click()]);
+    const question = await page.textContent('h1');
+    assert(question === 'Withdraw Bob (No. 2)?', `the question names the entrant: ${question}`);
+    await page.screenshot({ path: join(out, 'desk-confirm-withdraw.png'), fullPage: true });
+    await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+#entrants$/), page.click('#confirm-cancel')]);
+    assert(!(await row('Bob').getAttribute('class') ?? '').includes('withdrawn'), 'Cancel withdraws nobody');
+
+    // Confirmed: withdrawn, and the message offers the undo.
+    await Promise.all([page.waitForURL(/\/withdraw$/), row('Bob').locator('a.withdraw-link').click()]);
+    await Promise.all([page.waitForURL(/withdrawn=/), page.click('#confirm-button')]);
+    const notice = await page.textContent('#desk-notice');
+    assert(notice.includes('Bob (No. 2) is withdrawn.'), `withdrawal message: ${notice}`);
+    assert(((await row('Bob').getAttribute('class')) ?? '').includes('withdrawn'), 'Bob is withdrawn');
+    await page.screenshot({ path: join(out, 'desk-undo.png'), fullPage: true });
+    await Promise.all([page.waitForURL(/done=entrant_status/), page.click('#undo-button')]);
+    assert(!((await row('Bob').getAttribute('class')) ?? '').includes('withdrawn'), 'Bob is back');
+
+    // Publishing asks first too.
+    await Promise.all([page.waitForURL(/done=paired/), page.click('text=Pair the next round')]);
+    await Promise.all([page.waitForURL(/\/rounds\/1\/publish$/), page.click('#publish-1')]);
+    assert((await page.textContent('h1')) === 'Publish round 1?', 'the publish question');
+    await Promise.all([page.waitForURL(/done=published/), page.click('#confirm-button')]);
+    // The round's prints are linked from its row.
+    for (const cls of ['print-pairings', 'print-by-name', 'print-slips']) {
+      assert((await page.locator(`#rounds a.${cls}`).count()) === 1, `the round links ${cls}`);
+    }
+    await page.goto(`${sectionUrl}?lang=en`);
+  }, { context: { javaScriptEnabled: false } });
+
+  test('check-in at the desk: live search, by number and Enter, and a selection at once', async ({ page }) => {
+    await logIn(page);
+    await page.goto(`${base()}/admin/tournaments/new?lang=en`);
+    await page.fill('#name', 'Check-in Cup');
+    await Promise.all([page.waitForURL(/\/admin\/t\//), page.click('form.form button[type=submit]')]);
+    await page.fill('#name', 'Open');
+    await page.fill('#rounds', '3');
+    await Promise.all([page.waitForURL(/\/admin\/s\//), page.click('form.form button[type=submit]')]);
+    for (const [name, club] of [['張三豐', '台北象棋會'], ['李四', 'Toronto XQ'], ['王五', '台北象棋會'], ['Zhao Liu', 'Vancouver'], ['陳七', 'Toronto XQ']]) {
+      await page.fill('#name', name);
+      await page.fill('#club', club);
+      await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+\?/), page.click('form.form button[type=submit]')]);
+    }
+    const visible = async () => page.locator('tr[data-entrant-row]:visible').count();
+    const count = async () => (await page.textContent('#checkin-count')).trim();
+
+    // The search filters as the arbiter types (CJK substring, club, number); the count follows.
+    await page.fill('#entrant-search', '三');
+    assert((await visible()) === 1, `one row for 三: ${await visible()}`);
+    assert((await count()) === 'Present: 0 / 1', `count in view: ${await count()}`);
+    await page.fill('#entrant-search', '台北');
+    assert((await visible()) === 2, 'two of the Taipei club');
+    await page.fill('#entrant-search', 'toronto');
+    assert((await visible()) === 2, 'two of Toronto, in any case');
+    await page.fill('#entrant-search', '4');
+    assert((await visible()) === 1, 'number 4 alone');
+    await page.fill('#entrant-search', '');
+    assert((await visible()) === 5, 'all again');
+
+    // By number and Enter; the box has the focus again for the next player.
+    await page.click('#checkin-no');
+    await page.keyboard.type('2');
+    await Promise.all([page.waitForURL(/checked=/), page.keyboard.press('Enter')]);
+    const notice = await page.textContent('#desk-notice');
+    assert(notice.includes('李四 (No. 2) is checked in.'), `check-in message: ${notice}`);
+    assert(await page.evaluate(() => document.activeElement?.id === 'checkin-no'), 'focus back on the number box');
+    await page.keyboard.type('5');
+    await Promise.all([page.waitForURL(/checked=/), page.keyboard.press('Enter')]);
+    assert((await count()) === 'Present: 2 / 5', `two present: ${await count()}`);
+
+    // A selection at once: filter, tick all shown, one button.
+    await page.fill('#entrant-search', '台北');
+    await page.check('[data-select-all]');
+    await page.screenshot({ path: join(out, 'desk-check-in.png'), fullPage: true });
+    await Promise.all([page.waitForURL(/done=checked_in/), page.click('#bulk-check-in-button')]);
+    assert((await page.textContent('#desk-notice')).includes('Entrants checked in now: 2.'), 'two checked in at once');
+    await page.goto(page.url().split('?')[0] + '?lang=en');
+    assert((await count()) === 'Present: 4 / 5', `four present: ${await count()}`);
+  });
 }

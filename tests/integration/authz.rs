@@ -495,6 +495,8 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{s}/entrants/{e}/readmit", Who::Arbiter),
     ("/admin/s/{s}/entrants/{e}/check-in", Who::Arbiter),
     ("/admin/s/{s}/entrants/{e}/check-out", Who::Arbiter),
+    ("/admin/s/{s}/check-in", Who::Arbiter),
+    ("/admin/s/{s}/check-in/number", Who::Arbiter),
     ("/admin/s/{s}/registrations/{r}/confirm", Who::Arbiter),
     ("/admin/s/{s}/registrations/{r}/payment", Who::Arbiter),
     ("/admin/s/{s}/registrations/{r}/withdraw", Who::Arbiter),
@@ -553,6 +555,7 @@ fn form_fields(w: &World, path: &str) -> Vec<(String, String)> {
         "/admin/t/{t}/staff" => &[("username", "nobody"), ("role", "scorer")],
         "/admin/t/{t}/invitations" => &[("role", "scorer"), ("minutes", "60")],
         "/admin/s/{s}/entrants" => &[("name", "Late")],
+        "/admin/s/{s}/check-in/number" => &[("no", "1")],
         "/admin/s/{s}/entrants/{e}/edit" => &[("name", "Corrected")],
         "/admin/s/{s}/registrations/{r}/refund" => &[("method", "cash")],
         "/admin/boards/{b}/result"
@@ -581,6 +584,7 @@ fn form_fields(w: &World, path: &str) -> Vec<(String, String)> {
         .collect();
     match path {
         "/admin/s/{s}/byes" => fields.push(("bye_entrant".into(), w.entrants[0].clone())),
+        "/admin/s/{s}/check-in" => fields.push(("entrant".into(), w.entrants[0].clone())),
         "/admin/s/{s}/forbidden-pairs" => {
             fields.push(("pair_a".into(), w.entrants[0].clone()));
             fields.push(("pair_b".into(), w.entrants[1].clone()));

@@ -280,7 +280,10 @@ async fn the_section_page_pairs_publishes_reports_and_unpairs(pool: PgPool) {
     )
     .await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
-    let shown = browser.get(&page).await;
+    // The desk's Unpair links to its confirmation page, which has the box (issue #15).
+    let shown = browser
+        .get(&format!("/admin/s/{sid}/rounds/1/unpair"))
+        .await;
     assert!(
         shown.text.contains(r#"name="force""#),
         "confirmation box shown"

@@ -11,6 +11,7 @@ mod authz;
 mod crash;
 mod dashboard;
 mod dashboard_forms;
+mod desk_care;
 mod desk_money;
 mod embedded;
 mod event_file;

@@ -31,7 +31,10 @@ pub fn router() -> Router<AppState> {
         .route("/account/sessions/{session_id}/end", post(end_session))
         .route("/account/sessions/end-all", post(end_all_sessions))
         .route("/admin/users", get(show_users).post(create_user))
-        .route("/admin/users/{user_id}/{action}", post(change_user))
+        .route(
+            "/admin/users/{user_id}/{action}",
+            get(confirm_change_user).post(change_user),
+        )
         .route("/reset/{token}", get(show_reset).post(use_reset))
 }
 
@@ -435,4 +438,56 @@ pub async fn use_reset(
             },
         },
     )
+}
+
+/// `GET /admin/users/{uid}/delete`: the confirmation page of deleting an account (issue #15);
+/// only its form posts the deletion.
+pub async fn confirm_change_user(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath((user_id, action)): PagePath<(Uuid, String)>,
+) -> Result<Response, PageError> {
+    use crate::http::pages::shared::confirm::{ConfirmPage, Crumb};
+    if action != "delete" {
+        return Err(PageError::from_service(
+            service::Error::NotFound("action"),
+            ctx.lang,
+        ));
+    }
+    let users = service::users::list_users(&state.db, &actor)
+        .await
+        .or_page(&ctx)?;
+    let Some(user) = users.iter().find(|u| u.id == user_id) else {
+        return Err(PageError::from_service(
+            service::Error::NotFound("user"),
+            ctx.lang,
+        ));
+    };
+    let tr = ctx.tr();
+    Ok(Page(
+        StatusCode::OK,
+        ConfirmPage {
+            tr,
+            crumbs: vec![
+                Crumb {
+                    href: "/admin".into(),
+                    label: tr.t("nav.dashboard").into(),
+                },
+                Crumb {
+                    href: "/admin/users".into(),
+                    label: tr.t("users.title").into(),
+                },
+            ],
+            question: tr.fmt("adm.confirm.delete_user", &user.username),
+            lines: vec![tr.t("adm.confirm.delete_user_what").into()],
+            action: format!("/admin/users/{user_id}/delete"),
+            hidden: Vec::new(),
+            force: None,
+            confirm: tr.t("users.delete").into(),
+            cancel: "/admin/users".into(),
+            ctx,
+        },
+    )
+    .into_response())
 }

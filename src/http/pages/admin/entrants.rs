@@ -1,4 +1,5 @@
-//! Entrants at the desk: added by hand, withdrawn, readmitted, checked in and out.
+//! Entrants at the desk: added by hand, withdrawn (after the confirmation page of
+//! [`super::confirm`]), readmitted, checked in and out.
 
 use super::form::{invalid_fields, ButtonForm, Fields};
 use super::section::{action_failed, section_page, SectionExtras};
@@ -86,7 +87,7 @@ pub async fn change_entrant(
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath((id, entrant_id, action)): PagePath<(Uuid, Uuid, String)>,
-    AppForm(_form): AppForm<ButtonForm>,
+    AppForm(form): AppForm<ButtonForm>,
 ) -> Result<Response, PageError> {
     let change = match action.as_str() {
         "withdraw" => StatusChange::Withdraw,
@@ -108,7 +109,14 @@ pub async fn change_entrant(
     }
     Ok(
         match service::entrants::change_status(&state.db, &actor, entrant_id, change).await {
-            Ok(_) => see_other(&format!("/admin/s/{id}?done=entrant_status#entrants")),
+            // A withdrawal's message offers the undo (re-admit); a check-in keeps the search.
+            Ok(_) if change == StatusChange::Withdraw => {
+                see_other(&format!("/admin/s/{id}?withdrawn={entrant_id}#entrants"))
+            }
+            Ok(_) => see_other(&format!(
+                "/admin/s/{id}?done=entrant_status{}#entrants",
+                super::checkin::query_part(form.get("q").map(String::as_str))
+            )),
             Err(err) => action_failed(&state, &actor, ctx, id, err)
                 .await
                 .into_response(),

@@ -5,6 +5,8 @@
 
 pub mod audit;
 pub mod byes;
+pub mod checkin;
+pub mod confirm;
 pub mod dashboard;
 pub mod desk;
 pub mod entrant_edit;
@@ -59,6 +61,8 @@ pub fn router() -> Router<AppState> {
         .merge(prizes::router())
         .merge(settings::router())
         .merge(byes::router())
+        .merge(confirm::router())
+        .merge(checkin::router())
         .merge(repair::router())
         .merge(playoff::router())
         .merge(staff::router())

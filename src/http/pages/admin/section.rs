@@ -119,9 +119,61 @@ pub struct SectionPage {
     pub pair_error: Option<String>,
     /// The payment methods the money forms offer.
     pub methods: Vec<super::form::Choice>,
+    /// The check-in search (`?q=`): the entrants table shows those it fits.
+    pub query: String,
+    /// All entrants of the section (the table may show fewer).
+    pub total_entrants: usize,
+    /// Entrants shown and checked in (withdrawn ones not counted).
+    pub present_shown: usize,
+    /// Entrants shown and not withdrawn.
+    pub active_shown: usize,
+    /// The undo a success message offers (a withdrawal's re-admit).
+    pub undo: Option<Undo>,
+    /// The check-in number box takes the focus (the desk is checking players in).
+    pub checkin_focus: bool,
+    /// Why a check-in was refused (next to the check-in boxes).
+    pub checkin_error: Option<String>,
+}
+
+/// An undo button under a success message: a form posting `action`.
+pub struct Undo {
+    /// Where the button posts.
+    pub action: String,
+    /// Catalogue key of the button's text.
+    pub label_key: &'static str,
+}
+
+/// What the desk was told after a redirect, about one entrant (`?withdrawn=` or `?checked=`).
+#[derive(Default, Clone, Copy, PartialEq, Eq)]
+pub enum Flash {
+    /// Nothing.
+    #[default]
+    None,
+    /// This entrant was withdrawn (the message offers re-admission).
+    Withdrawn(Uuid),
+    /// This entrant was checked in by number (`true`), or already was (`false`).
+    CheckedIn(Uuid, bool),
 }
 
 impl SectionPage {
+    /// "5 / 12": entrants shown present, of those shown not withdrawn.
+    pub fn count_text(&self) -> String {
+        format!("{} / {}", self.present_shown, self.active_shown)
+    }
+
+    /// What the live filter (`static/js/admin.js`) matches a row against, lower-cased: its
+    /// names and clubs; the number is the row's `data-no` (the server's `matches_query` is the
+    /// rule without JavaScript).
+    pub fn search_text(&self, e: &EntrantView) -> String {
+        let mut parts: Vec<String> = vec![e.name.clone()];
+        parts.extend(e.club.clone());
+        for m in &e.members {
+            parts.push(m.name.clone());
+            parts.extend(m.club.clone());
+        }
+        parts.join(" | ").to_lowercase()
+    }
+
     /// What a registration still owes (the payment form's default amount).
     pub fn outstanding(&self, r: &RegistrationView) -> i64 {
         (i64::from(r.fee_amount.unwrap_or(0)) - r.paid_amount.unwrap_or(0)).max(0)
@@ -138,6 +190,8 @@ pub enum FormTarget {
     Bye,
     /// The forbidden-pair form.
     Forbidden,
+    /// The check-in boxes.
+    CheckIn,
 }
 
 /// What a page shows besides the data: the form's values and errors, and messages.
@@ -155,6 +209,12 @@ pub struct SectionExtras {
     pub action_error: Option<String>,
     /// The form `form` and `errors` belong to.
     pub target: FormTarget,
+    /// The check-in search (`?q=`).
+    pub query: String,
+    /// A message about one entrant after a redirect.
+    pub flash: Flash,
+    /// The check-in number box takes the focus.
+    pub checkin_focus: bool,
 }
 
 /// Renders the section page with `extras` (a refused form's values and errors, messages).
@@ -231,6 +291,18 @@ pub async fn section_page(
         ],
     );
     let form_error = message_for(FormTarget::Entrant, rest);
+    let checkin_error = message_for(FormTarget::CheckIn, Vec::new());
+    let (notice, undo) = flash_notice(tr, &entrants, id, extras.flash, extras.notice);
+    let total_entrants = entrants.len();
+    let entrants: Vec<EntrantView> = entrants
+        .into_iter()
+        .filter(|e| service::entrants::matches_query(e, &extras.query))
+        .collect();
+    let active_shown = entrants.iter().filter(|e| e.status != "withdrawn").count();
+    let present_shown = entrants
+        .iter()
+        .filter(|e| e.status != "withdrawn" && e.checked_in)
+        .count();
     let round_rows: Vec<RoundRow> = rounds
         .iter()
         .zip(actions.rounds)
@@ -301,13 +373,46 @@ pub async fn section_page(
                     selected: false,
                 })
                 .collect(),
-            notice: extras.notice,
+            notice,
+            undo,
+            query: extras.query,
+            total_entrants,
+            present_shown,
+            active_shown,
+            checkin_focus: extras.checkin_focus || checkin_error.is_some(),
+            checkin_error,
             action_error: extras.action_error,
             tournament,
             section,
             ctx,
         },
     ))
+}
+
+/// The message about one entrant after a redirect, and its undo; else `notice` as it was.
+fn flash_notice(
+    tr: Tr,
+    entrants: &[EntrantView],
+    section_id: Uuid,
+    flash: Flash,
+    notice: Option<String>,
+) -> (Option<String>, Option<Undo>) {
+    let (id, key) = match flash {
+        Flash::None => return (notice, None),
+        Flash::Withdrawn(id) => (id, "adm.done.withdrawn"),
+        Flash::CheckedIn(id, true) => (id, "adm.done.checked_in"),
+        Flash::CheckedIn(id, false) => (id, "adm.done.already_in"),
+    };
+    let Some(e) = entrants.iter().find(|e| e.id == id) else {
+        return (notice, None);
+    };
+    let label = super::confirm::entrant_label(tr, &e.name, e.start_no);
+    // The undo only while it still applies (not after a re-admission elsewhere).
+    let undo = (matches!(flash, Flash::Withdrawn(_)) && e.status == "withdrawn").then(|| Undo {
+        action: format!("/admin/s/{section_id}/entrants/{id}/readmit"),
+        label_key: "adm.undo.readmit",
+    });
+    (Some(tr.fmt(key, label)), undo)
 }
 
 /// `GET /admin/s/{section_id}`
@@ -319,6 +424,24 @@ pub async fn show_section(
     PagePath(id): PagePath<Uuid>,
 ) -> Result<Page<SectionPage>, PageError> {
     let notice = done_notice(ctx.tr(), &uri);
+    let query: std::collections::HashMap<String, String> =
+        serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
+    let entrant = |key: &str| query.get(key).and_then(|v| v.parse::<Uuid>().ok());
+    let flash = match (entrant("withdrawn"), entrant("checked")) {
+        (Some(e), _) => Flash::Withdrawn(e),
+        (None, Some(e)) => Flash::CheckedIn(e, query.get("was").is_none_or(|v| v != "in")),
+        (None, None) => Flash::None,
+    };
+    let checkin_focus =
+        query.contains_key("checked") || query.get("done").is_some_and(|d| d == "checked_in");
+    let notice = match (query.get("done").map(String::as_str), query.get("n")) {
+        (Some("checked_in"), Some(n)) => n
+            .parse::<usize>()
+            .ok()
+            .map(|n| ctx.tr().fmt("adm.done.checked_in_many", n))
+            .or(notice),
+        _ => notice,
+    };
     section_page(
         &state,
         &actor,
@@ -326,6 +449,12 @@ pub async fn show_section(
         id,
         SectionExtras {
             notice,
+            query: query
+                .get("q")
+                .map(|q| q.trim().to_string())
+                .unwrap_or_default(),
+            flash,
+            checkin_focus,
             ..SectionExtras::default()
         },
         StatusCode::OK,

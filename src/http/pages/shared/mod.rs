@@ -3,6 +3,7 @@
 
 pub mod account;
 pub mod board;
+pub mod confirm;
 pub mod setup;
 pub mod tiebreaks;
 
