@@ -359,7 +359,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("report.state.none", "Nobody has reported this game yet.", "尚無人回報此局。", "尚无人回报此局。"),
     ("report.state.waiting", "Waiting for the opponent to confirm.", "等待對手確認。", "等待对手确认。"),
     ("report.title", "Report a result", "回報成績", "回报成绩"),
-    ("result.black_forfeits", "+ : −", "+ : −", "+ : −"),
+    ("result.black_forfeits", "+ : −", "黑方棄權", "黑方弃权"),
     ("result.black_wins", "0 : 1", "黑勝", "黑胜"),
     ("result.double_forfeit", "− : −", "雙方棄權", "双方弃权"),
     ("result.double_loss", "0 : 0", "雙負", "双负"),
