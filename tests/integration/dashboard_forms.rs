@@ -1205,3 +1205,32 @@ async fn imports_take_an_uploaded_file_with_a_preview_and_explain_bad_files(pool
         "only the good file made a section"
     );
 }
+
+#[sqlx::test]
+async fn presets_and_the_chain_are_named_in_the_page_language(pool: PgPool) {
+    let (token, mut browser) = admin_browser(&pool).await;
+    let (_tid, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
+    let page = browser
+        .get(&format!("/admin/s/{sid}/settings?lang=zh-Hant"))
+        .await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    // Presets by name with their chains; the key only as the option's value.
+    assert!(
+        page.text
+            .contains(r#"<option value="cxa2011_opp">中國象棋競賽規則 2011（對手分優先）: 對手分"#),
+        "{}",
+        page.text
+    );
+    assert!(!page.text.contains(">seed002_main<"), "{}", page.text);
+    // The stored chain in words, and what each tiebreak counts.
+    assert!(
+        page.text.contains("對手分 (OPP): 所有對手積分之和"),
+        "{}",
+        page.text
+    );
+    assert!(
+        page.text.contains("犯規 <code>FOULS</code>"),
+        "{}",
+        page.text
+    );
+}

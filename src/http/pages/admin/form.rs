@@ -160,6 +160,14 @@ impl Field {
             .collect();
         self
     }
+
+    /// Relabels the choices (not the empty one) by their values.
+    pub fn labelled(mut self, label: impl Fn(&str) -> String) -> Field {
+        for choice in self.options.iter_mut().filter(|c| !c.value.is_empty()) {
+            choice.label = label(&choice.value);
+        }
+        self
+    }
 }
 
 /// Puts the errors' messages next to their fields; what fits no field is returned.

@@ -12,6 +12,7 @@ use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::tiebreaks::{heads, legend, preset_label, TiebreakHead, PRESETS};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -55,19 +56,14 @@ pub struct SettingsPage {
     pub version: i32,
     /// The event's time zone, the times' zone.
     pub time_zone: String,
+    /// The section's chain by name, and every tiebreak with what it counts.
+    pub chain: Vec<TiebreakHead>,
+    /// Every tiebreak the chain may hold, with what it counts.
+    pub legend: Vec<TiebreakHead>,
 }
 
 const SYSTEMS: &[&str] = PairingSystem::WORDS;
 const ENTRY_TYPES: &[&str] = EntryType::WORDS;
-const PRESETS: &[&str] = &[
-    "",
-    "cxa2011_opp",
-    "cxa2011_prog",
-    "seed002_main",
-    "seed002_supp",
-    "seed004_tw",
-    "fide_swiss",
-];
 const UNPLAYED: &[&str] = &["cxa", "fide2023", "fide2026", "none"];
 const ROUND1_ORDERS: &[&str] = &["registration", "rating", "lot"];
 const SETUP_MODES: &[&str] = SetupMode::WORDS;
@@ -151,8 +147,9 @@ fn with_hint(mut field: Field, key: &'static str) -> Field {
 }
 
 fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
-    let mut preset =
-        Field::new("preset", "adm.preset", "select", form).select(PRESETS, None, tr, "");
+    let mut preset = Field::new("preset", "adm.preset", "select", form)
+        .select(PRESETS, None, tr, "")
+        .labelled(|word| preset_label(tr, word));
     if let Some(keep) = preset.options.first_mut() {
         keep.label = tr.t("adm.settings.keep_chain").to_string();
     }
@@ -455,11 +452,13 @@ async fn page(
         SettingsPage {
             tr,
             ctx,
-            section,
             fields,
             form_error,
             version,
             time_zone: zone.name().to_string(),
+            chain: heads(tr, &section.tiebreaks),
+            legend: legend(tr),
+            section,
         },
     )
     .into_response())

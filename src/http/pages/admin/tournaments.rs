@@ -10,6 +10,7 @@ use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::tiebreaks::{preset_label, PRESETS};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -278,15 +279,6 @@ pub struct TournamentPage {
 
 const SYSTEMS: &[&str] = PairingSystem::WORDS;
 const ENTRY_TYPES: &[&str] = EntryType::WORDS;
-const PRESETS: &[&str] = &[
-    "",
-    "cxa2011_opp",
-    "cxa2011_prog",
-    "seed002_main",
-    "seed002_supp",
-    "seed004_tw",
-    "fide_swiss",
-];
 const SETUP_MODES: &[&str] = &["", "none", "duplicate", "per_board"];
 
 fn section_fields(form: &Fields, tr: Tr) -> Vec<Field> {
@@ -305,7 +297,9 @@ fn section_fields(form: &Fields, tr: Tr) -> Vec<Field> {
             tr,
             "individual",
         ),
-        Field::new("preset", "adm.preset", "select", form).select(PRESETS, None, tr, ""),
+        Field::new("preset", "adm.preset", "select", form)
+            .select(PRESETS, None, tr, "")
+            .labelled(|word| preset_label(tr, word)),
         Field::new("foul_threshold", "adm.foul_threshold", "number", form),
         Field::new("cap", "adm.cap", "number", form),
         Field::new("min_entries", "adm.min_entries", "number", form),

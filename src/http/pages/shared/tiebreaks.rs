@@ -76,6 +76,54 @@ pub fn heads(tr: Tr, keys: &[String]) -> Vec<TiebreakHead> {
         .collect()
 }
 
+/// Every tiebreak the catalogue names, as heads (for a legend next to the chain's field).
+pub fn legend(tr: Tr) -> Vec<TiebreakHead> {
+    let keys: Vec<String> = NAMED.iter().map(|k| (*k).to_string()).collect();
+    heads(tr, &keys)
+}
+
+/// The named chains a section may take instead of its own (the core's presets), the empty
+/// choice first ("as chosen below" or "keep the chain").
+pub const PRESETS: &[&str] = &[
+    "",
+    "cxa2011_opp",
+    "cxa2011_prog",
+    "seed002_main",
+    "seed002_supp",
+    "seed004_tw",
+    "fide_swiss",
+];
+
+/// A preset as a form offers it: its name, then its chain by name ("CXA 2011, opponents'
+/// score first: Opponents' scores, Wins, …"); the word itself for one the core lacks.
+pub fn preset_label(tr: Tr, word: &str) -> String {
+    match word.parse::<arbiter_core::standings::Preset>() {
+        Ok(preset) => {
+            let chain: Vec<String> = preset
+                .chain()
+                .iter()
+                .map(|key| {
+                    let key = key.to_string();
+                    match name(tr, &key) {
+                        n if n.is_empty() => key,
+                        n => n,
+                    }
+                })
+                .collect();
+            let separator = match tr.lang {
+                crate::i18n::Lang::En => ", ",
+                _ => "、",
+            };
+            format!(
+                "{}: {}",
+                tr.t(&format!("adm.preset.{word}")),
+                chain.join(separator)
+            )
+        }
+        Err(_) => word.to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -100,6 +148,10 @@ mod tests {
             assert!(heads[0].short.ends_with(" /C1"), "{}", heads[0].short);
             assert!(heads[0].title.contains("(BH/C1)"), "{}", heads[0].title);
             assert_eq!(heads[1].short, "XYZ");
+            for preset in PRESETS.iter().filter(|p| !p.is_empty()) {
+                let label = preset_label(tr, preset);
+                assert!(!label.contains('?') && !label.contains(preset), "{label}");
+            }
         }
     }
 }
