@@ -125,6 +125,20 @@ impl Tr {
         }
     }
 
+    /// A stored word (a payment method, a status) in this language: `{prefix}.{word}` from
+    /// the catalogue, or the word itself when it has none (a method typed by hand).
+    pub fn word(&self, prefix: &str, word: &str) -> String {
+        let key = format!("{prefix}.{word}");
+        if lookup(CATALOGUE, &key)
+            .or_else(|| lookup(admin::ADMIN_CATALOGUE, &key))
+            .is_some()
+        {
+            self.t(&key).to_string()
+        } else {
+            word.to_string()
+        }
+    }
+
     /// A service's message (English) in this language, its values kept (`i18n::localise`).
     pub fn msg(&self, message: &str) -> String {
         localise(self.lang, message).into_owned()

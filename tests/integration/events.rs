@@ -293,6 +293,10 @@ async fn times_are_entered_and_shown_in_the_events_time_zone(pool: PgPool) {
     let form = browser.get(&format!("/admin/s/{sid}/settings")).await;
     assert_eq!(form.status, StatusCode::OK);
     assert!(form.text.contains("America/Toronto"), "the zone is named");
+    let zh = browser
+        .get(&format!("/admin/s/{sid}/settings?lang=zh-Hant"))
+        .await;
+    assert!(zh.text.contains("多倫多 · America/Toronto"), "{}", zh.text);
     let saved = crate::dashboard_forms::post_settings(
         &mut browser,
         &sid,

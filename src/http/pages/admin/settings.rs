@@ -455,7 +455,7 @@ async fn page(
             fields,
             form_error,
             version,
-            time_zone: zone.name().to_string(),
+            time_zone: super::tournaments::zone_label(tr, zone.name()),
             chain: heads(tr, &section.tiebreaks),
             legend: legend(tr),
             section,

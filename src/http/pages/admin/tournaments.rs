@@ -91,7 +91,18 @@ pub(super) fn zone_field(form: &Fields, tr: Tr, default: &str) -> Field {
     if !zones.contains(&chosen.as_str()) {
         zones.insert(0, chosen.as_str());
     }
-    field.select(&zones, None, tr, default)
+    field
+        .select(&zones, None, tr, default)
+        .labelled(|zone| zone_label(tr, zone))
+}
+
+/// A time zone as the arbiter knows it: the place in the page's language, then its IANA name
+/// ("香港 · Asia/Hong_Kong"); the IANA name alone for a zone the catalogue does not name.
+pub(super) fn zone_label(tr: Tr, zone: &str) -> String {
+    match tr.word("zone", zone) {
+        place if place == zone => zone.to_string(),
+        place => format!("{place} · {zone}"),
+    }
 }
 
 /// The fields of the new-tournament form, filled from `form`.
@@ -275,6 +286,13 @@ pub struct TournamentPage {
     pub register_url: String,
     /// Its QR code (inline SVG) while registration is open, for a poster at the desk.
     pub register_qr: Option<String>,
+}
+
+impl TournamentPage {
+    /// The event's time zone, named.
+    pub fn zone(&self) -> String {
+        zone_label(self.tr, &self.tournament.time_zone)
+    }
 }
 
 const SYSTEMS: &[&str] = PairingSystem::WORDS;
