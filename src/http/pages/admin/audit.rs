@@ -76,23 +76,27 @@ fn short_json(value: Option<&Value>) -> String {
 
 /// What an event did, as a line of the log (`audit.{entity}.{action}` in the catalogue).
 fn what(tr: Tr, entity: &str, action: &str) -> String {
-    match tr.t(&format!("audit.{entity}.{action}")) {
-        "?" => format!("{action} {entity}"),
-        text => text.to_string(),
+    let key = format!("{entity}.{action}");
+    match tr.word("audit", &key) {
+        text if text == key => format!("{action} {entity}"),
+        text => text,
     }
 }
 
 /// A value of the event in words where the catalogue has them (`{prefix}.{value}`).
 fn word(tr: Tr, prefix: &str, value: &str) -> String {
-    match tr.t(&format!("{prefix}.{value}")) {
-        "?" => value.to_string(),
-        text => text.to_string(),
-    }
+    tr.word(prefix, value)
 }
 
 /// Whom or what an event concerned, from its state after (else before): a result, a new
 /// status, a name.
-fn subject(tr: Tr, before: Option<&Value>, after: Option<&Value>) -> String {
+fn subject(tr: Tr, entity: &str, before: Option<&Value>, after: Option<&Value>) -> String {
+    // Statuses are words of their entity's vocabulary (`section_status.open`).
+    let statuses = match entity {
+        "section" => "section_status",
+        "round" => "round_status",
+        _ => "status",
+    };
     let field = |name: &str| {
         after
             .and_then(|a| a.get(name))
@@ -112,10 +116,10 @@ fn subject(tr: Tr, before: Option<&Value>, after: Option<&Value>) -> String {
         return match before {
             Some(was) if was != status => format!(
                 "{name}{} → {}",
-                word(tr, "status", was),
-                word(tr, "status", status)
+                word(tr, statuses, was),
+                word(tr, statuses, status)
             ),
-            _ => format!("{name}{}", word(tr, "status", status)),
+            _ => format!("{name}{}", word(tr, statuses, status)),
         };
     }
     field("name")
@@ -155,7 +159,7 @@ pub async fn show_audit(
             at: e.at.format("%Y-%m-%d %H:%M:%S").to_string(),
             actor: e.actor,
             what: what(tr, &e.entity, &e.action),
-            subject: subject(tr, e.before.as_ref(), e.after.as_ref()),
+            subject: subject(tr, &e.entity, e.before.as_ref(), e.after.as_ref()),
             before: short_json(e.before.as_ref()),
             after: short_json(e.after.as_ref()),
         })

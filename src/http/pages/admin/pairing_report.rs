@@ -100,12 +100,7 @@ fn points(value: &Value) -> String {
 /// A code of the report said in words (`prefix.code` in the catalogue); an unknown code as
 /// it is, so a newer engine's report still shows something.
 fn word(tr: Tr, prefix: &str, value: &Value) -> String {
-    let code = plain(value);
-    let key = format!("{prefix}.{code}");
-    match tr.t(&key) {
-        "?" => code,
-        text => text.to_string(),
-    }
+    tr.word(prefix, &plain(value))
 }
 
 /// A side (`red`, `black`) by its name on the page.
