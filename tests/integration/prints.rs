@@ -355,7 +355,8 @@ async fn the_desk_list_totals_paid_due_and_refunds_per_section_and_overall(pool:
         "王五",
         "B組",
         "現金",
-        "transfer",
+        // A method from the list by its name in the page's language; one typed by hand as typed.
+        "Transfer",
         "refund due",
         "Still due",
         "on the waitlist",
