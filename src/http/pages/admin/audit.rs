@@ -83,11 +83,6 @@ fn what(tr: Tr, entity: &str, action: &str) -> String {
     }
 }
 
-/// A value of the event in words where the catalogue has them (`{prefix}.{value}`).
-fn word(tr: Tr, prefix: &str, value: &str) -> String {
-    tr.word(prefix, value)
-}
-
 /// Whom or what an event concerned, from its state after (else before): a result, a new
 /// status, a name.
 fn subject(tr: Tr, entity: &str, before: Option<&Value>, after: Option<&Value>) -> String {
@@ -104,9 +99,9 @@ fn subject(tr: Tr, entity: &str, before: Option<&Value>, after: Option<&Value>) 
             .and_then(Value::as_str)
     };
     if let Some(result) = after.and_then(|a| a.get("result")).and_then(Value::as_str) {
-        let now = word(tr, "result", result);
+        let now = tr.word("result", result);
         return match before.and_then(|b| b.get("result")).and_then(Value::as_str) {
-            Some(was) if was != result => format!("{} → {now}", word(tr, "result", was)),
+            Some(was) if was != result => format!("{} → {now}", tr.word("result", was)),
             _ => now,
         };
     }
@@ -116,10 +111,10 @@ fn subject(tr: Tr, entity: &str, before: Option<&Value>, after: Option<&Value>) 
         return match before {
             Some(was) if was != status => format!(
                 "{name}{} → {}",
-                word(tr, statuses, was),
-                word(tr, statuses, status)
+                tr.word(statuses, was),
+                tr.word(statuses, status)
             ),
-            _ => format!("{name}{}", word(tr, statuses, status)),
+            _ => format!("{name}{}", tr.word(statuses, status)),
         };
     }
     field("name")
