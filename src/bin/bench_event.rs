@@ -833,6 +833,11 @@ fn main() -> anyhow::Result<()> {
         drop(server);
         outcome
     });
+    // Profiling aid: keep the event's database to replay its statements (pgbench).
+    if std::env::var_os("BENCH_KEEP_DATABASE").is_some() {
+        eprintln!("kept database {database}");
+        return outcome;
+    }
     runtime.block_on(async {
         let admin = sqlx::PgPool::connect(&base).await?;
         sqlx::query(&format!("drop database if exists {database} with (force)"))

@@ -55,3 +55,58 @@ pub async fn insert(db: impl PgExecutor<'_>, section_id: Uuid, p: &PrizeRow) -> 
     .await?;
     Ok(())
 }
+
+/// A prize of the grand final (the playoff between section champions), for a range of its
+/// places.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct PlayoffPrizeRow {
+    /// First place covered.
+    pub place_from: i32,
+    /// Last place covered.
+    pub place_to: i32,
+    /// What is awarded.
+    pub award: String,
+    /// Its value.
+    pub amount: i32,
+}
+
+/// A tournament's grand-final prizes.
+pub async fn list_playoff(
+    db: impl PgExecutor<'_>,
+    tournament_id: Uuid,
+) -> sqlx::Result<Vec<PlayoffPrizeRow>> {
+    sqlx::query_as::<_, PlayoffPrizeRow>(
+        "select place_from, place_to, award, amount from playoff_prize where tournament_id = $1
+         order by place_from, place_to, amount desc, prize_id",
+    )
+    .bind(tournament_id)
+    .fetch_all(db)
+    .await
+}
+
+/// Replaces a tournament's grand-final prizes by `rows` (one statement).
+pub async fn replace_playoff(
+    db: impl PgExecutor<'_>,
+    tournament_id: Uuid,
+    rows: &[PlayoffPrizeRow],
+) -> sqlx::Result<()> {
+    let from: Vec<i32> = rows.iter().map(|r| r.place_from).collect();
+    let to: Vec<i32> = rows.iter().map(|r| r.place_to).collect();
+    let award: Vec<&str> = rows.iter().map(|r| r.award.as_str()).collect();
+    let amount: Vec<i32> = rows.iter().map(|r| r.amount).collect();
+    // The insert does not see the delete, and needs not: rows have no key but their id.
+    sqlx::query(
+        "with gone as (delete from playoff_prize where tournament_id = $1)
+         insert into playoff_prize (tournament_id, place_from, place_to, award, amount)
+         select $1, f, t, a, m from unnest($2::int[], $3::int[], $4::text[], $5::int[])
+              with ordinality as x(f, t, a, m, k) order by k",
+    )
+    .bind(tournament_id)
+    .bind(&from)
+    .bind(&to)
+    .bind(&award)
+    .bind(&amount)
+    .execute(db)
+    .await?;
+    Ok(())
+}

@@ -212,3 +212,15 @@ pub async fn time_zone_of_section(
     .fetch_optional(db)
     .await
 }
+
+/// Locks a tournament's row against other writers of what it owns as a whole (its grand-final
+/// prizes); `false` when there is no such tournament.
+pub async fn lock(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<bool> {
+    let found = sqlx::query_scalar::<_, i32>(
+        "select 1 from tournament where tournament_id = $1 for no key update",
+    )
+    .bind(id)
+    .fetch_optional(db)
+    .await?;
+    Ok(found.is_some())
+}

@@ -160,6 +160,11 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "须为 IANA 时区，例如 Asia/Hong_Kong 或 America/Toronto",
     ),
     ("has more than 20 rows", "超過 20 列", "超过 20 列"),
+    (
+        "the grand final is not decided yet (no playoff, or a match is still being played)",
+        "總決賽尚未決出（未設總決賽，或仍有對局進行中）",
+        "总决赛尚未决出（未设总决赛，或仍有对局进行中）",
+    ),
     ("must not be below min", "不可小於最少人數", "不可小于最少人数"),
     (
         "follows a row without max (only the last row may leave it open)",

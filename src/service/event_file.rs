@@ -274,6 +274,13 @@ const TABLES: &[Table] = &[
         order: "t.section_id, t.place_from nulls last, t.prize_id",
     },
     Table {
+        name: "playoff_prize",
+        id: Some("prize_id"),
+        refs: &[("tournament_id", "tournament")],
+        scope: "t.tournament_id = $1",
+        order: "t.place_from, t.place_to, t.prize_id",
+    },
+    Table {
         name: "result_report",
         id: Some("report_id"),
         refs: &[("board_id", "board")],

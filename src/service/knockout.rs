@@ -1189,6 +1189,54 @@ pub async fn final_ranking(pool: &PgPool, section_id: Uuid) -> Result<Ranking> {
     final_ranking_in(&mut conn, &section).await
 }
 
+/// The grand final's places: for each place (1-based) the entrants holding it, once every
+/// match is decided (`None` before, or without a playoff). Places no match decides (the
+/// semi-final losers without a 3rd-place match, each earlier round's losers) are shared by
+/// the entrants of that round; seeds without an entrant (byes) hold none.
+pub(crate) async fn playoff_places(
+    conn: &mut PgConnection,
+    tournament_id: Uuid,
+) -> Result<Option<Vec<Vec<Uuid>>>> {
+    let Some(bracket) = db::knockout::playoff_of_tournament(&mut *conn, tournament_id).await?
+    else {
+        return Ok(None);
+    };
+    let loaded = load(conn, bracket).await?;
+    let size = loaded.bracket.size.max(1) as usize;
+    let Ok(order) = loaded
+        .core
+        .final_ranking(&(1..=size as u32).collect::<Vec<_>>())
+    else {
+        return Ok(None);
+    };
+    let third_place = loaded.core.third_place().is_some();
+    // Blocks of the full ranking (byes included): 1, 2, then 3–4 (or 3 and 4 after a
+    // 3rd-place match), 5–8, 9–16…
+    let mut places: Vec<Vec<Uuid>> = vec![Vec::new(); size];
+    let mut start = 0;
+    while start < order.len() {
+        let end = match start {
+            0 | 1 => start + 1,
+            2 | 3 if third_place => start + 1,
+            _ => (start * 2).min(order.len()),
+        };
+        let holders: Vec<Uuid> = order[start..end]
+            .iter()
+            .filter_map(|seed| loaded.seeds.get(seed).copied())
+            .collect();
+        // Byes leave the block's first places to its entrants.
+        let count = holders.len();
+        for place in places.iter_mut().skip(start).take(count) {
+            place.clone_from(&holders);
+        }
+        start = end;
+    }
+    while places.last().is_some_and(Vec::is_empty) {
+        places.pop();
+    }
+    Ok(Some(places))
+}
+
 /// A fair coin from the operating system's CSPRNG (drawing of lots for colours).
 fn coin() -> bool {
     rand_core::OsRng.next_u32() & 1 == 0

@@ -274,3 +274,192 @@ pub async fn awarded(pool: &PgPool, section_id: Uuid) -> Result<Vec<Award>> {
         })
         .collect())
 }
+
+/// The prizes of the grand final (the playoff between section champions): places only, given
+/// on top of the sections' prizes (seed 004: 總冠軍加發壹萬元, the overall champion gets
+/// another ten thousand).
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayoffPrize {
+    /// First place covered (each place of the range gets the award).
+    pub place_from: i32,
+    /// Last place covered (default: `place_from`).
+    pub place_to: Option<i32>,
+    /// What is awarded ("10000", "trophy").
+    pub award: String,
+    /// Its value (default 0).
+    pub amount: Option<i32>,
+}
+
+/// The grand final's prize table.
+#[derive(Debug, Clone, Serialize, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct PlayoffPrizeTable {
+    /// The prizes.
+    pub prizes: Vec<PlayoffPrize>,
+}
+
+fn playoff_table(rows: Vec<db::prize::PlayoffPrizeRow>) -> PlayoffPrizeTable {
+    PlayoffPrizeTable {
+        prizes: rows
+            .into_iter()
+            .map(|r| PlayoffPrize {
+                place_from: r.place_from,
+                place_to: Some(r.place_to),
+                award: r.award,
+                amount: Some(r.amount),
+            })
+            .collect(),
+    }
+}
+
+/// Replaces the grand final's prize table (it may be set before the playoff exists).
+pub async fn set_playoff(
+    pool: &PgPool,
+    actor: &Actor,
+    tournament_id: Uuid,
+    input: &PlayoffPrizeTable,
+) -> Result<PlayoffPrizeTable> {
+    access::require_first(pool, actor, tournament_id, Need::Arbiter).await?;
+    let mut check = Check::new();
+    if input.prizes.len() > 20 {
+        check.error("prizes", "has more than 20 rows");
+    }
+    let mut rows = Vec::new();
+    for (i, p) in input.prizes.iter().enumerate().take(20) {
+        let field = |f: &str| format!("prizes[{i}].{f}");
+        let award = check.required_text(&field("award"), &p.award, 200);
+        let amount = check.range(
+            &field("amount"),
+            i64::from(p.amount.unwrap_or(0)),
+            0,
+            100_000_000,
+        );
+        let place_to = p.place_to.unwrap_or(p.place_from);
+        check.range(&field("place_from"), i64::from(p.place_from), 1, 64);
+        if !(p.place_from..=64).contains(&place_to) && (1..=64).contains(&p.place_from) {
+            check.error(&field("place_to"), "must be at least place_from (both ≥ 1)");
+        }
+        rows.push(db::prize::PlayoffPrizeRow {
+            place_from: p.place_from,
+            place_to,
+            award,
+            amount,
+        });
+    }
+    check.finish()?;
+    let mut tx = pool.begin().await?;
+    if !db::tournament::lock(&mut *tx, tournament_id).await? {
+        return Err(Error::NotFound("tournament"));
+    }
+    let before = playoff_table(db::prize::list_playoff(&mut *tx, tournament_id).await?);
+    db::prize::replace_playoff(&mut *tx, tournament_id, &rows).await?;
+    let after = playoff_table(db::prize::list_playoff(&mut *tx, tournament_id).await?);
+    access::audit(
+        &mut tx,
+        tournament_id,
+        Some(actor),
+        Change {
+            action: "set_playoff_prizes",
+            entity: "tournament",
+            entity_id: Some(tournament_id),
+            before: serde_json::to_value(&before).ok(),
+            after: serde_json::to_value(&after).ok(),
+        },
+    )
+    .await?;
+    tx.commit().await?;
+    Ok(after)
+}
+
+/// The grand final's prize table.
+pub async fn get_playoff(pool: &PgPool, tournament_id: Uuid) -> Result<PlayoffPrizeTable> {
+    db::tournament::find(pool, tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    Ok(playoff_table(
+        db::prize::list_playoff(pool, tournament_id).await?,
+    ))
+}
+
+/// A grand-final prize and who wins it.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PlayoffAward {
+    /// The place the prize is for.
+    pub place: u32,
+    /// What is awarded.
+    pub award: String,
+    /// Its value.
+    pub amount: i32,
+    /// Who holds the place: one entrant, or the entrants sharing a place no match decided
+    /// (the semi-final losers without a 3rd-place match); empty when nobody holds it.
+    pub winners: Vec<PlayoffWinner>,
+}
+
+/// An entrant holding a grand-final place.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PlayoffWinner {
+    /// Entrant.
+    pub entrant_id: Uuid,
+    /// Their name.
+    pub name: String,
+    /// Their section's name.
+    pub section: String,
+}
+
+/// Who wins the grand final's prizes, once every match of the playoff is decided: each place
+/// of a prize's range goes to whoever holds it, in addition to any section prize.
+pub async fn playoff_awarded(pool: &PgPool, tournament_id: Uuid) -> Result<Vec<PlayoffAward>> {
+    let mut conn = pool.acquire().await?;
+    db::tournament::find(&mut *conn, tournament_id)
+        .await?
+        .ok_or(Error::NotFound("tournament"))?;
+    let places = knockout::playoff_places(&mut conn, tournament_id)
+        .await?
+        .ok_or_else(|| {
+            Error::Conflict(
+                "the grand final is not decided yet (no playoff, or a match is still being played)"
+                    .into(),
+            )
+        })?;
+    let sections: HashMap<Uuid, String> = db::section::list(&mut *conn, tournament_id)
+        .await?
+        .into_iter()
+        .map(|s| (s.section_id, s.name))
+        .collect();
+    let mut names: HashMap<Uuid, PlayoffWinner> = HashMap::new();
+    for id in places.iter().flatten() {
+        if !names.contains_key(id) {
+            if let Some(e) = db::entrant::find(&mut *conn, *id).await? {
+                names.insert(
+                    *id,
+                    PlayoffWinner {
+                        entrant_id: *id,
+                        name: e.name,
+                        section: sections.get(&e.section_id).cloned().unwrap_or_default(),
+                    },
+                );
+            }
+        }
+    }
+    let prizes = db::prize::list_playoff(&mut *conn, tournament_id).await?;
+    let mut awards = Vec::new();
+    for p in prizes {
+        for place in p.place_from..=p.place_to {
+            let holders = places
+                .get(usize::try_from(place - 1).unwrap_or(usize::MAX))
+                .cloned()
+                .unwrap_or_default();
+            awards.push(PlayoffAward {
+                place: place as u32,
+                award: p.award.clone(),
+                amount: p.amount,
+                winners: holders
+                    .iter()
+                    .filter_map(|id| names.get(id).cloned())
+                    .collect(),
+            });
+        }
+    }
+    Ok(awards)
+}

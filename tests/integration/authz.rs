@@ -397,6 +397,7 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         (_, "/api/v1/sections/{id}/forbidden-pairs") => json!({"a": a, "b": b}),
         ("POST", "/api/v1/sections/{id}/knockout") => json!({"size": 4}),
         ("PUT", "/api/v1/sections/{id}/prizes") => json!({"prizes": []}),
+        ("PUT", "/api/v1/tournaments/{id}/playoff/prizes") => json!({"prizes": []}),
         ("POST", "/api/v1/sections/{id}/ties") => json!({"method": "lot", "entrants": []}),
         ("POST", "/api/v1/sections/{id}/registrations") => {
             json!({"name": "Online", "email": "o@example.org", "waiver_accepted": true})
@@ -520,6 +521,7 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{k}/knockout", Who::Arbiter),
     ("/admin/s/{k}/knockout/matches/{m}/games", Who::Scorer),
     ("/admin/t/{t}/playoff/matches/{p}/games", Who::Scorer),
+    ("/admin/t/{t}/playoff/prizes", Who::Arbiter),
     ("/admin/s/{s}/import", Who::Arbiter),
     ("/admin/s/{s}/prizes", Who::Arbiter),
     ("/admin/s/{s}/settings", Who::Arbiter),

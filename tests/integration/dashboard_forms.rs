@@ -1021,6 +1021,50 @@ async fn the_champions_playoff_is_created_and_played_from_the_dashboard(pool: Pg
     .await;
     assert!(playoff["champion"].is_string(), "{playoff}");
 
+    // The grand final's prizes, set on their own page: a row without a first place is refused
+    // next to what was typed; then the champion is shown with their section.
+    let prizes_page = format!("/admin/t/{tid}/playoff/prizes?lang=zh-Hant");
+    let prizes_action = format!("/admin/t/{tid}/playoff/prizes");
+    assert!(browser.get(&page).await.text.contains(&prizes_action));
+    let bad = submit(
+        &mut browser,
+        &prizes_page,
+        &prizes_action,
+        &[("p0_from", ""), ("p0_award", "總冠軍獎金")],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    assert!(bad.text.contains("須介於 1 與 64 之間"), "{}", bad.text);
+    assert!(bad.text.contains("總冠軍獎金"));
+    let saved = submit(
+        &mut browser,
+        &prizes_page,
+        &prizes_action,
+        &[
+            ("p0_from", "1"),
+            ("p0_award", "10000"),
+            ("p0_amount", "10000"),
+        ],
+    )
+    .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.text);
+    let shown = browser.get(&prizes_page).await;
+    assert!(
+        shown.text.contains(r#"id="playoff-awards""#),
+        "{}",
+        shown.text
+    );
+    let champion = playoff["champion"].as_str().unwrap();
+    let name = [
+        &playoff["matches"][0]["high"],
+        &playoff["matches"][0]["low"],
+    ]
+    .into_iter()
+    .find(|side| side["entrant_id"] == champion)
+    .and_then(|side| side["name"].as_str())
+    .unwrap();
+    assert!(shows_escaped(&shown.text, name), "{}", shown.text);
+
     let forged = browser.post_form(&game, &[("result", "draw")]).await;
     assert_eq!(forged.status, StatusCode::FORBIDDEN);
 }

@@ -237,6 +237,14 @@ async fn play_an_event(pool: &PgPool) -> (String, String) {
         ]})),
     )
     .await);
+    ok(&call(
+        pool,
+        "PUT",
+        &format!("/api/v1/tournaments/{tid}/playoff/prizes"),
+        Some(&token),
+        Some(json!({"prizes": [{"place_from": 1, "award": "Overall champion 10000", "amount": 10000}]})),
+    )
+    .await);
     // Round 5 paired and published; one player reports a result the desk has not taken yet.
     let round5 = expect(
         &call(
@@ -354,6 +362,8 @@ async fn play_an_event(pool: &PgPool) -> (String, String) {
 /// What the public and the staff see of each section, ids aside: (what, JSON or page).
 async fn views(pool: &PgPool, token: &str, tid: &str) -> Vec<(String, String)> {
     let mut out = Vec::new();
+    let prizes = ok(&get(pool, &format!("/api/v1/tournaments/{tid}/playoff/prizes")).await);
+    out.push(("playoff prizes".into(), prizes.to_string()));
     let sections = ok(&get(pool, &format!("/api/v1/tournaments/{tid}/sections")).await);
     let mut sections: Vec<Value> = sections.as_array().unwrap().clone();
     sections.sort_by_key(|s| s["name"].as_str().unwrap().to_string());

@@ -441,6 +441,35 @@ async fn a_grand_final_is_played_between_two_section_champions(pool: PgPool) {
     .await;
     assert_eq!(unfinished.status, StatusCode::CONFLICT);
     play_swiss(&pool, &token, &s2, 2).await;
+    // The grand final's prizes can be set before the playoff exists; bad rows are refused
+    // field by field and change nothing.
+    let prizes_uri = format!("/api/v1/tournaments/{tid}/playoff/prizes");
+    let bad = call(
+        &pool,
+        "PUT",
+        &prizes_uri,
+        Some(&token),
+        Some(json!({"prizes": [{"place_from": 0, "award": "x"}, {"place_from": 2, "place_to": 1, "award": "y"}]})),
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    assert!(bad.text.contains("prizes[0].place_from") && bad.text.contains("prizes[1].place_to"));
+    let table = json!({"prizes": [
+        {"place_from": 1, "award": "10000", "amount": 10000},
+        {"place_from": 2, "award": "Trophy"}]});
+    expect(
+        &call(&pool, "PUT", &prizes_uri, Some(&token), Some(table)).await,
+        StatusCode::OK,
+    );
+    let stored = expect(&get(&pool, &prizes_uri).await, StatusCode::OK);
+    assert_eq!(stored["prizes"][0]["award"], "10000");
+    assert_eq!(stored["prizes"][1]["place_to"], 2);
+    let awarded_uri = format!("/api/v1/tournaments/{tid}/playoff/prizes/awarded");
+    assert_eq!(
+        get(&pool, &awarded_uri).await.status,
+        StatusCode::CONFLICT,
+        "no playoff yet"
+    );
     let playoff = expect(
         &call(
             &pool,
@@ -476,6 +505,14 @@ async fn a_grand_final_is_played_between_two_section_champions(pool: PgPool) {
         StatusCode::OK,
     );
     assert_eq!(shown["champion"], c2);
+    // The champion takes place 1's prize, on top of their section's; the runner-up place 2's.
+    let awards = expect(&get(&pool, &awarded_uri).await, StatusCode::OK);
+    assert_eq!(awards[0]["place"], 1);
+    assert_eq!(awards[0]["amount"], 10000);
+    assert_eq!(awards[0]["winners"][0]["entrant_id"], c2);
+    assert_eq!(awards[0]["winners"][0]["section"], "Public 2");
+    assert_eq!(awards[1]["winners"][0]["entrant_id"], c1);
+    assert_eq!(awards[1]["winners"].as_array().map(Vec::len), Some(1));
 }
 
 #[sqlx::test]

@@ -8,7 +8,7 @@ use crate::service;
 use crate::service::knockout::{
     BracketView, KnockoutInput, MatchGameInput, MatchView, PlayoffInput, Ranking,
 };
-use crate::service::prizes::{Award, PrizeTable};
+use crate::service::prizes::{Award, PlayoffAward, PlayoffPrizeTable, PrizeTable};
 use crate::service::setups::RoundSetups;
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
@@ -147,6 +147,48 @@ pub async fn get_awards(
     AppPath(id): AppPath<Uuid>,
 ) -> Result<AppJson<Vec<Award>>, ApiError> {
     Ok(AppJson(service::prizes::awarded(&state.db, id).await?))
+}
+
+/// Replaces the grand final's prize table (places of the playoff between section champions,
+/// awarded on top of the sections' prizes; it may be set before the playoff exists).
+#[utoipa::path(put, path = "/api/v1/tournaments/{id}/playoff/prizes", tag = "prizes", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Tournament id")), request_body = PlayoffPrizeTable,
+    responses((status = 200, body = PlayoffPrizeTable), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 422, body = ErrorBody)))]
+pub async fn put_playoff_prizes(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+    AppJson(input): AppJson<PlayoffPrizeTable>,
+) -> Result<AppJson<PlayoffPrizeTable>, ApiError> {
+    Ok(AppJson(
+        service::prizes::set_playoff(&state.db, &actor, id, &input).await?,
+    ))
+}
+
+/// The grand final's prize table.
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/playoff/prizes", tag = "prizes",
+    params(("id" = Uuid, Path, description = "Tournament id")),
+    responses((status = 200, body = PlayoffPrizeTable), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn get_playoff_prizes(
+    State(state): State<AppState>,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<PlayoffPrizeTable>, ApiError> {
+    Ok(AppJson(service::prizes::get_playoff(&state.db, id).await?))
+}
+
+/// Who wins the grand final's prizes (409 until every playoff match is decided).
+#[utoipa::path(get, path = "/api/v1/tournaments/{id}/playoff/prizes/awarded", tag = "prizes",
+    params(("id" = Uuid, Path, description = "Tournament id")),
+    responses((status = 200, body = Vec<PlayoffAward>), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+pub async fn get_playoff_awards(
+    State(state): State<AppState>,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<Vec<PlayoffAward>>, ApiError> {
+    Ok(AppJson(
+        service::prizes::playoff_awarded(&state.db, id).await?,
+    ))
 }
 
 /// The round's hidden-piece set-up: the commitment for everyone; set-up and salt for arbiters

@@ -162,6 +162,11 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(knockout::get_ranking))
         .routes(routes!(knockout::create_playoff, knockout::get_playoff))
         .routes(routes!(knockout::put_prizes, knockout::get_prizes))
+        .routes(routes!(
+            knockout::put_playoff_prizes,
+            knockout::get_playoff_prizes
+        ))
+        .routes(routes!(knockout::get_playoff_awards))
         .routes(routes!(knockout::get_awards))
         .routes(routes!(knockout::get_round_setup))
         .merge(staff_routes())

@@ -18,6 +18,7 @@ pub mod imports;
 pub mod knockout;
 pub mod pairing_report;
 pub mod playoff;
+pub mod playoff_prizes;
 pub mod prizes;
 pub mod records;
 pub mod registrations;
@@ -65,5 +66,6 @@ pub fn router() -> Router<AppState> {
         .merge(checkin::router())
         .merge(repair::router())
         .merge(playoff::router())
+        .merge(playoff_prizes::router())
         .merge(staff::router())
 }

@@ -79,7 +79,7 @@ impl PrizesPage {
     }
 }
 
-fn rows_of(table: &PrizeTable) -> Vec<PrizeRow> {
+pub(super) fn rows_of(table: &PrizeTable) -> Vec<PrizeRow> {
     let opt = |v: Option<i32>| v.map(|n| n.to_string()).unwrap_or_default();
     let mut rows: Vec<PrizeRow> = table
         .prizes
@@ -106,7 +106,7 @@ fn rows_of(table: &PrizeTable) -> Vec<PrizeRow> {
     rows
 }
 
-fn rows_of_form(form: &Fields) -> Vec<PrizeRow> {
+pub(super) fn rows_of_form(form: &Fields) -> Vec<PrizeRow> {
     let get = |i: usize, f: &str| form.get(&format!("p{i}_{f}")).cloned().unwrap_or_default();
     (0..)
         .take_while(|i| form.contains_key(&format!("p{i}_award")))
@@ -167,20 +167,15 @@ pub async fn show_prizes(
     page(&state, &actor, ctx, id, None, (None, StatusCode::OK)).await
 }
 
-/// `POST /admin/s/{section_id}/prizes`: replaces the table (rows without an award are left
-/// out).
-pub async fn save_prizes(
-    State(state): State<AppState>,
-    CurrentUser(actor): CurrentUser,
-    ctx: PageCtx,
-    PagePath(id): PagePath<Uuid>,
-    AppForm(form): AppForm<Fields>,
-) -> Result<Response, PageError> {
-    let tr = ctx.tr();
-    let typed = rows_of_form(&form);
+/// The prizes of the typed rows that carry an award, and what was not a number.
+pub(super) fn prizes_of_form(
+    form: &Fields,
+    typed: &[PrizeRow],
+    tr: Tr,
+) -> (Vec<Prize>, Vec<String>) {
     let mut bad = Vec::new();
     let mut num = |i: usize, f: &str| -> Option<i32> {
-        let v = text(&form, &format!("p{i}_{f}"))?;
+        let v = text(form, &format!("p{i}_{f}"))?;
         match v.parse() {
             Ok(n) => Some(n),
             Err(_) => {
@@ -190,18 +185,32 @@ pub async fn save_prizes(
         }
     };
     let mut prizes = Vec::new();
-    for row in &typed {
+    for row in typed {
         if row.award.trim().is_empty() {
             continue;
         }
         prizes.push(Prize {
             place_from: num(row.i, "from"),
             place_to: num(row.i, "to"),
-            category: text(&form, &format!("p{}_category", row.i)),
+            category: text(form, &format!("p{}_category", row.i)),
             award: row.award.clone(),
             amount: num(row.i, "amount"),
         });
     }
+    (prizes, bad)
+}
+
+/// `POST /admin/s/{section_id}/prizes`: replaces the table (rows without an award are left
+/// out).
+pub async fn save_prizes(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath(id): PagePath<Uuid>,
+    AppForm(form): AppForm<Fields>,
+) -> Result<Response, PageError> {
+    let typed = rows_of_form(&form);
+    let (prizes, bad) = prizes_of_form(&form, &typed, ctx.tr());
     if !bad.is_empty() {
         let message = bad.join("; ");
         let status = StatusCode::UNPROCESSABLE_ENTITY;
