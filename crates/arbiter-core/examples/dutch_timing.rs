@@ -3,7 +3,8 @@
 //!
 //! With `--generated` after the numbers, the history comes from the crate's generator
 //! (absences, forfeits and byes in every round, as in the criterion bench) and only the last
-//! round is timed.
+//! round is timed. `--save FILE` writes that history as JSON, `--load FILE` reads it instead
+//! of generating it (for timing two builds on one 10,000-entrant history).
 //!
 //! Each line gives the round's wall time and this process's CPU time (from `/proc`; the
 //! machine is shared, so wall times on a busy day can be two or three times the CPU time).
@@ -67,7 +68,26 @@ fn main() {
     if std::env::args().any(|a| a == "--generated") {
         // The generator's own history (absences, forfeits and byes in every round): only
         // the last round is timed.
-        let t = arbiter_core::generator::generate(&config, rounds - 1).expect("history");
+        // `--save FILE` keeps the generated history (JSON) and `--load FILE` reads it back
+        // instead of generating it: a 10,000-entrant history takes minutes to generate,
+        // and two builds timed on the same file pair the very same round.
+        let flag = |name: &str| {
+            let args: Vec<String> = std::env::args().collect();
+            args.iter()
+                .position(|a| a == name)
+                .and_then(|i| args.get(i + 1).cloned())
+        };
+        let t: arbiter_core::model::Tournament = match flag("--load") {
+            Some(path) => {
+                let text = std::fs::read_to_string(&path).expect("readable history");
+                serde_json::from_str(&text).expect("a saved history")
+            }
+            None => arbiter_core::generator::generate(&config, rounds - 1).expect("history"),
+        };
+        if let Some(path) = flag("--save") {
+            let text = serde_json::to_string(&t).expect("serialisable");
+            std::fs::write(&path, text).expect("writable history");
+        }
         let start = Instant::now();
         let cpu_start = cpu_seconds();
         let p = pair(&t, &DutchOptions::default()).expect("pairable");
@@ -75,8 +95,12 @@ fn main() {
             (Some(a), Some(b)) => format!(", CPU {:.2} s", b - a),
             _ => String::new(),
         };
+        // A digest of the pairing (FNV-1a of its text), to compare two builds' results.
+        let digest = p.to_text().bytes().fold(0xcbf2_9ce4_8422_2325_u64, |h, b| {
+            (h ^ u64::from(b)).wrapping_mul(0x0100_0000_01b3)
+        });
         println!(
-            "{entrants} entrants (generated history), round {rounds}: wall {:.3} s{cpu} ({} boards)",
+            "{entrants} entrants (generated history), round {rounds}: wall {:.3} s{cpu} ({} boards, digest {digest:016x})",
             start.elapsed().as_secs_f64(),
             p.boards.len()
         );

@@ -37,7 +37,8 @@
 //! in the matcher) instead of `n²` wide weights. A bracket's pairs are handed to the
 //! matcher row by row (`PersistentMatcher::set_row`: one merge per row instead of a search
 //! of two long lists per pair), at the bracket's start and when the exchanges' weights are
-//! restored. Still, every bracket after round 1 stores all its pairs, and its first solve
+//! restored; at the start as ids into the bracket's table of weights (`set_row_ids`: a
+//! wide weight hashed once per row and distinct value, not once per pair). Still, every bracket after round 1 stores all its pairs, and its first solve
 //! scans them: certifying by classes of players (a pair's weight is a term per pair of
 //! classes, as `pair_with` computes it) instead of pair by pair is the next step.
 //!
@@ -75,7 +76,7 @@
 //! and for `Edition::E2017` against bbpPairings v5.0.1.
 
 use super::matching::{
-    DefaultWeight, MatchWeight, Matcher, PersistentMatcher, SparseMatcher, Wide,
+    DefaultWeight, MatchWeight, Matcher, PersistentMatcher, SparseMatcher, Wide, NO_WEIGHT,
 };
 use super::{entrants_to_pair, next_round, Board, PairingError, RoundPairing};
 use crate::model::{Points, ResultCode, RoundRecord, Side, StartNo, Tournament};
@@ -657,7 +658,8 @@ struct Base<W> {
 }
 
 impl<W: Copy + Eq + std::hash::Hash> Base<W> {
-    const NONE: u32 = u32::MAX;
+    /// No weight: the pair may not meet (the matcher's [`NO_WEIGHT`] too).
+    const NONE: u32 = NO_WEIGHT;
 
     fn new(size: usize) -> Self {
         Base {
@@ -1177,15 +1179,17 @@ impl Context {
                 }
             }
             // Row by row (the bracket's vertices ascend): the sparse matcher merges each row
-            // into its list in one pass.
-            let mut row: Vec<(usize, Option<W<L>>)> = Vec::with_capacity(size);
+            // into its list in one pass, and takes the weights as ids into the bracket's
+            // table (few distinct values, each interned once per row).
+            let mut ids: Vec<(usize, u32)> = Vec::with_capacity(size);
             for larger in group_begin..size {
-                row.clear();
-                row.extend(
-                    (0..larger).map(|smaller| (bracket[smaller], base.get(larger, smaller))),
+                ids.clear();
+                ids.extend(
+                    (0..larger).map(|smaller| (bracket[smaller], base.rows[larger][smaller])),
                 );
-                m.set_row(bracket[larger], &row);
+                m.set_row_ids(bracket[larger], &ids, &base.table);
             }
+            let mut row: Vec<(usize, Option<W<L>>)> = Vec::with_capacity(size);
             let in_bracket = |x: usize| x >= group_begin_vertex && x < next_begin_vertex;
             // Remainder weight: base plus the exchange-order addend.
             let with_addend = |base: &Base<W<L>>,

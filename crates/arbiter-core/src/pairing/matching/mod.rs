@@ -30,7 +30,7 @@ pub mod sparse;
 mod weight;
 
 pub use dense::{max_weight_matching, Matcher};
-pub use sparse::{DefaultWeight, SparseMatcher};
+pub use sparse::{DefaultWeight, SparseMatcher, NO_WEIGHT};
 pub use weight::{MatchWeight, WeightMap, Wide, WordHasher};
 
 use blossom::{State, Ties};
@@ -55,6 +55,13 @@ pub trait PersistentMatcher<'a, W: MatchWeight> {
     fn set_row(&mut self, u: usize, row: &[(usize, Option<W>)]) {
         for &(v, weight) in row {
             self.set_weight(u, v, weight);
+        }
+    }
+    /// [`PersistentMatcher::set_row`] with each weight given as its index in `table`
+    /// ([`NO_WEIGHT`]: no edge; see [`SparseMatcher::set_row_ids`]).
+    fn set_row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W]) {
+        for &(v, id) in row {
+            self.set_weight(u, v, (id != NO_WEIGHT).then(|| table[id as usize]));
         }
     }
     /// See [`Matcher::fix_pair`].
@@ -122,6 +129,9 @@ impl<'a, W: MatchWeight + std::hash::Hash> PersistentMatcher<'a, W> for SparseMa
     }
     fn set_row(&mut self, u: usize, row: &[(usize, Option<W>)]) {
         SparseMatcher::set_row(self, u, row);
+    }
+    fn set_row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W]) {
+        SparseMatcher::set_row_ids(self, u, row, table);
     }
     fn fix_pair(&mut self, u: usize, v: usize) {
         SparseMatcher::fix_pair(self, u, v);

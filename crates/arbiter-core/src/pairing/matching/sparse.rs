@@ -25,8 +25,9 @@
 //! [`SparseMatcher::set_weight`] searches only the list of the end it shares with the
 //! previous call (a row or a column of pairs set in turn) and defers the other end's copied
 //! weight id until the solver reads the lists; [`SparseMatcher::set_row`] merges a whole
-//! row into its list in one pass; an entry for a new edge is put in place from the list's
-//! end. In the solver, a new blossom's best edges are read from the adjacency entries
+//! row into its list in one pass ([`SparseMatcher::set_row_ids`] with the weights as ids
+//! into the caller's table, each interned once per row); an entry for a new edge is put in
+//! place from the list's end. In the solver, a new blossom's best edges are read from the adjacency entries
 //! (neighbour and weight id, no random load per edge) and a dual update visits only the
 //! vertices labelled in the stage. None of this changes a state after any call, so the
 //! decisions are the same.
@@ -66,6 +67,9 @@ pub struct SparseMatcher<'a, W: MatchWeight + Hash> {
     /// Whether the potentials follow the certified duals (see [`SparseMatcher::tightening`]).
     tightening: bool,
     st: State<W>,
+    /// Scratch of [`SparseMatcher::set_row_ids`]: per index of the caller's table, the
+    /// interned id of its doubled weight, or [`NO_WEIGHT`].
+    memo: Vec<u32>,
 }
 
 /// Edge storage: edge `k` has the endpoints `2k` and `2k + 1` (`ends` gives their vertices).
@@ -101,6 +105,9 @@ pub(crate) struct Edges<W> {
     index: super::WeightMap<W, u32>,
     shift: u32,
 }
+
+/// In [`SparseMatcher::set_row_ids`]' rows, the index of no weight: the pair may not meet.
+pub const NO_WEIGHT: u32 = u32::MAX;
 
 /// The weight id in an adjacency entry of an edge that is not live.
 const DEAD: u32 = u32::MAX;
@@ -398,6 +405,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             perfect: false,
             tightening: false,
             st,
+            memo: Vec::new(),
         }
     }
 
@@ -559,27 +567,77 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     /// [`SparseMatcher::set_weight`] of `(u, v, weight)` for each `(v, weight)` of `row`, in
     /// that order (`v` strictly ascending): the same edges, weights, ids and repairs, but
     /// `u`'s list is merged with the row in one pass instead of being searched and grown
-    /// entry by entry (a bracket's first pass sets all its pairs this way).
+    /// entry by entry.
     ///
     /// # Panics
     /// Panics when `u` or a `v` is out of range, `v == u`, or the row is not ascending.
     pub fn set_row(&mut self, u: usize, row: &[(usize, Option<W>)]) {
+        self.merge_row(
+            u,
+            row.len(),
+            |i| (row[i].0, row[i].1.is_some()),
+            |g, i| row[i].1.map(|w| g.intern(w.double())),
+        );
+    }
+
+    /// [`SparseMatcher::set_row`] with each weight given as its index in `table`
+    /// ([`NO_WEIGHT`]: no edge): a bracket's first pass sets all its pairs this way. A
+    /// bracket's weights take few distinct values, so each is doubled and interned once per
+    /// row instead of once per pair (the hashing of a wide weight per pair was a tenth of a
+    /// 5,000-entrant round); the ids are interned in the same order as by `set_row`.
+    ///
+    /// # Panics
+    /// As [`SparseMatcher::set_row`], and when an index is outside `table`.
+    pub fn set_row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W]) {
+        let mut memo = std::mem::take(&mut self.memo);
+        memo.clear();
+        memo.resize(table.len(), NO_WEIGHT);
+        self.merge_row(
+            u,
+            row.len(),
+            |i| (row[i].0, row[i].1 != NO_WEIGHT),
+            |g, i| {
+                let id = row[i].1;
+                if id == NO_WEIGHT {
+                    return None;
+                }
+                let slot = &mut memo[id as usize];
+                if *slot == NO_WEIGHT {
+                    *slot = g.intern(table[id as usize].double());
+                }
+                Some(*slot)
+            },
+        );
+        self.memo = memo;
+    }
+
+    /// The merge of [`SparseMatcher::set_row`] over `len` pairs: `pair(i)` gives the `i`-th
+    /// pair's other end and whether it has a weight, `intern(g, i)` its interned doubled
+    /// weight (`None`: no edge), asked at the same point of the merge as `set_row` interned
+    /// it, so that the ids come out the same.
+    fn merge_row<P, I>(&mut self, u: usize, len: usize, pair: P, mut intern: I)
+    where
+        P: Fn(usize) -> (usize, bool),
+        I: FnMut(&mut Edges<W>, usize) -> Option<u32>,
+    {
         assert!(u < self.n, "bad vertex {u}");
-        if row
-            .iter()
-            .any(|&(v, w)| w.is_some() && (self.g.pinned[u] || self.g.pinned[v]))
-        {
+        if (0..len).any(|i| {
+            let (v, some) = pair(i);
+            some && (self.g.pinned[u] || self.g.pinned[v])
+        }) {
             self.g.unpin_all();
         }
         let old = std::mem::take(&mut self.g.adj[u]);
-        let mut merged = Vec::with_capacity(old.len() + row.len());
+        let mut merged = Vec::with_capacity(old.len() + len);
         let mut i = 0;
         let mut marked = false;
         let mut last: Option<usize> = None;
-        for &(v, weight) in row {
+        for at in 0..len {
+            let (v, _) = pair(at);
             assert!(u != v && v < self.n, "bad edge {u}-{v}");
             assert!(last.is_none_or(|l| l < v), "row not ascending at {v}");
             last = Some(v);
+            let weight = intern(&mut self.g, at);
             while i < old.len() && (old[i].0 as usize) < v {
                 merged.push(old[i]);
                 i += 1;
@@ -589,8 +647,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 i += 1;
                 let k = (e.1 >> 1) as usize;
                 match weight {
-                    Some(w) => {
-                        let id = self.g.intern(w.double());
+                    Some(id) => {
                         self.g.wid[k] = id;
                         self.g.live[k] = true;
                         e.2 = id;
@@ -608,7 +665,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 continue;
             }
             let (wid, live) = match weight {
-                Some(w) => (self.g.intern(w.double()), true),
+                Some(wid) => (wid, true),
                 None => {
                     if self.fixed[u] || self.fixed[v] || (self.default)(u, v).is_none() {
                         continue;
