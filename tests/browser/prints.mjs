@@ -217,7 +217,7 @@ export function registerPrintTests({ test, logIn, assert, api, data, base, out, 
       assert((await p.evaluate(() => window.liveMarker)) === 'still here', 'no reload: the marker survived');
       assert(!p.url().includes('#') && p.url().includes('live=1'), 'no navigation');
     }
-    assert((await pairings.textContent('table.pairings')).includes('1 : 0'), 'the result is shown');
+    assert((await pairings.textContent('table.pairings')).includes('Red wins'), 'the result is shown');
     const top = await standings.locator('table.standings tbody tr').first().textContent();
     assert(top.includes(board.red.name), `the winner leads: ${top}`);
     assert((await standings.textContent('main')).includes(EVIL), 'names stay text after a swap');

@@ -340,7 +340,7 @@ async fn results_are_entered_by_board_and_key_with_stale_edits_refused(pool: PgP
     // Quick line: board 1, Red wins.
     let saved = submit(&mut browser, &page, &action, &[("line", "1 1")]).await;
     assert_eq!(saved.status, StatusCode::OK, "{}", saved.text);
-    assert!(saved.text.contains("Board 1: 1 : 0"), "{}", saved.text);
+    assert!(saved.text.contains("Board 1: Red wins"), "{}", saved.text);
     assert!(saved.text.contains("2 game(s) without a result"));
     // Typing the same again changes nothing and asks nothing; a different result for a board
     // that has one asks first, and the line comes back with `!` so a second Enter replaces it.

@@ -421,7 +421,7 @@ async fn the_public_pages_show_a_section_from_the_services(pool: PgPool) {
     assert_eq!(pairings.status, StatusCode::OK);
     let red = round["boards"][0]["red"]["name"].as_str().unwrap();
     assert!(pairings.text.contains(red));
-    assert!(pairings.text.contains("1 : 0"), "result shown");
+    assert!(pairings.text.contains("Red wins"), "result shown");
     // The list by name is on the page too, every player once (5 entrants, one bye).
     let by_name = &pairings.text[pairings.text.find(r#"<details class="by-name">"#).unwrap()..];
     assert_eq!(by_name.matches("<tr><td>").count(), 5, "{by_name}");
@@ -445,12 +445,14 @@ async fn the_public_pages_show_a_section_from_the_services(pool: PgPool) {
 
     let crosstable = browser.get(&format!("/s/{sid}/crosstable")).await;
     assert_eq!(crosstable.status, StatusCode::OK);
+    // Cells in the section's scoring, as the totals (a win is worth 2 here).
     assert!(
-        crosstable.text.contains("R 1"),
+        crosstable.text.contains("R 2"),
         "the winner's cell: {}",
         crosstable.text
     );
     assert!(crosstable.text.contains("B 0"), "the loser's cell");
+    assert!(!crosstable.text.contains("½"), "no chess half points");
     assert_escaped(&crosstable);
 
     for print in [
@@ -895,7 +897,7 @@ async fn an_arbiter_runs_a_round_from_the_desk(pool: PgPool) {
         .await;
     assert_eq!(entered.status, StatusCode::SEE_OTHER, "{}", entered.text);
     let public = browser.get(&format!("/s/{sid}/pairings/1")).await;
-    assert!(public.text.contains("1 : 0"));
+    assert!(public.text.contains("Red wins"));
 
     // Pairing again while a board has no result is refused with the service's message.
     let early = browser

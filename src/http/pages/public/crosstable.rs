@@ -11,6 +11,8 @@ use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
 use crate::service::rounds::RoundView;
+use crate::service::sections::ScoringView;
+use arbiter_core::model::ResultCode;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -35,8 +37,9 @@ pub struct CrossCell {
     pub opponent: String,
     /// Catalogue key of the colour (`colour.red_short`…), or empty.
     pub colour_key: &'static str,
-    /// The outcome symbol (`1`, `½`, `0`, `+`, `−`), empty while pending.
-    pub outcome: &'static str,
+    /// The points the game gave in the section's scoring (`2`, `1`, `0` where a win is worth
+    /// 2; `1`, `½`, `0` in chess scoring), `+`/`−` for a forfeit, empty while pending.
+    pub outcome: String,
     /// Catalogue key of a bye or absence (`absence.pairing`…), or empty.
     pub absence_key: String,
     /// The game's round and board, when there was a game.
@@ -67,6 +70,8 @@ pub struct CrossData {
     pub rounds: Vec<i32>,
     /// Lines in ranking order.
     pub lines: Vec<CrossLine>,
+    /// The points of a win, a draw and a loss as the cells write them (`2 / 1 / 0`).
+    pub scale: String,
 }
 
 /// `GET /s/{section_id}/crosstable`
@@ -97,9 +102,28 @@ pub struct CrosstablePrint {
     pub data: CrossData,
 }
 
+/// The points an outcome gave in the section's scoring, written as the totals are (one
+/// notation on the page); forfeits keep their marks, explained by the legend.
+fn outcome_points(code: ResultCode, scoring: &ScoringView) -> String {
+    let points = |p: f64| {
+        if p == 0.5 {
+            "½".to_string()
+        } else {
+            format_number(p)
+        }
+    };
+    match code {
+        ResultCode::Win | ResultCode::UnratedWin => points(scoring.win),
+        ResultCode::Draw | ResultCode::UnratedDraw => points(scoring.draw),
+        ResultCode::Loss | ResultCode::UnratedLoss => points(scoring.loss),
+        _ => outcome_symbol(code).to_string(),
+    }
+}
+
 fn crosstable_data(
     standings: &service::standings::StandingsView,
     rounds: &[RoundView],
+    scoring: &ScoringView,
 ) -> CrossData {
     let line_of: HashMap<Uuid, usize> = standings
         .rows
@@ -126,7 +150,7 @@ fn crosstable_data(
                                 Some(black) => CrossCell {
                                     opponent: opponent_line(black.entrant_id),
                                     colour_key: "colour.red_short",
-                                    outcome: outcome_symbol(red_code),
+                                    outcome: outcome_points(red_code, scoring),
                                     absence_key: String::new(),
                                     game: Some((round.number, b.number)),
                                     record: false,
@@ -134,7 +158,7 @@ fn crosstable_data(
                                 None => CrossCell {
                                     opponent: String::new(),
                                     colour_key: "",
-                                    outcome: "",
+                                    outcome: String::new(),
                                     absence_key: "absence.pairing".to_string(),
                                     game: None,
                                     record: false,
@@ -145,7 +169,7 @@ fn crosstable_data(
                             return CrossCell {
                                 opponent: opponent_line(b.red.entrant_id),
                                 colour_key: "colour.black_short",
-                                outcome: outcome_symbol(black_code),
+                                outcome: outcome_points(black_code, scoring),
                                 absence_key: String::new(),
                                 game: Some((round.number, b.number)),
                                 record: false,
@@ -161,7 +185,7 @@ fn crosstable_data(
                     CrossCell {
                         opponent: String::new(),
                         colour_key: "",
-                        outcome: "",
+                        outcome: String::new(),
                         absence_key: format!("absence.{kind}"),
                         game: None,
                         record: false,
@@ -181,6 +205,9 @@ fn crosstable_data(
     CrossData {
         rounds: rounds.iter().map(|r| r.number).collect(),
         lines,
+        scale: [ResultCode::Win, ResultCode::Draw, ResultCode::Loss]
+            .map(|code| outcome_points(code, scoring))
+            .join(" / "),
     }
 }
 
@@ -198,7 +225,7 @@ async fn crosstable(
     }
     .await;
     let (standings, rounds) = loaded.or_page(&ctx)?;
-    let mut data = crosstable_data(&standings, &rounds);
+    let mut data = crosstable_data(&standings, &rounds, &s.scoring);
     let nav = nav(&t, &s, &rounds, "crosstable", 0, prizes);
     let tr = ctx.tr();
     if view == View::Screen {
