@@ -78,8 +78,8 @@ async fn a_withdrawal_asks_first_and_its_message_offers_the_readmission(pool: Pg
     let desk = format!("/admin/s/{sid}");
     let withdraw = format!("/admin/s/{sid}/entrants/{e}/withdraw");
 
-    // The desk links to the confirmation page; no form on it posts the withdrawal.
-    let page = browser.get(&desk).await;
+    // The entrants tab links to the confirmation page; no form on it posts the withdrawal.
+    let page = browser.get(&format!("{desk}/entrants")).await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.text.contains(&format!("href=\"{withdraw}\"")));
     assert!(!page.text.contains(&format!("action=\"{withdraw}\"")));
@@ -88,7 +88,8 @@ async fn a_withdrawal_asks_first_and_its_message_offers_the_readmission(pool: Pg
     let ask = browser.get(&withdraw).await;
     assert_eq!(ask.status, StatusCode::OK, "{}", ask.text);
     assert!(ask.text.contains("Withdraw P2 (No. 2)?"), "{}", ask.text);
-    assert!(ask.text.contains(&format!("href=\"{desk}#entrants\"")));
+    // Cancel goes back to the entrants tab.
+    assert!(ask.text.contains(&format!("href=\"{desk}/entrants\"")));
     assert_eq!(entrant(&pool, &token, &sid, e).await["status"], "active");
     browser.accept_language = Some("zh-Hant".into());
     let ask = browser.get(&withdraw).await;
@@ -145,7 +146,7 @@ async fn publishing_and_unpairing_go_through_their_confirmation_pages(pool: PgPo
     assert_eq!(paired.status, StatusCode::SEE_OTHER, "{}", paired.text);
     let publish = format!("{desk}/rounds/1/publish");
     let unpair = format!("{desk}/rounds/1/unpair");
-    let page = browser.get(&desk).await;
+    let page = browser.get(&format!("{desk}/rounds")).await;
     for action in [&publish, &unpair] {
         assert!(
             page.text.contains(&format!("href=\"{action}\"")),
@@ -224,7 +225,7 @@ async fn byes_forbidden_pairs_registrations_and_payments_ask_before_they_go(pool
     assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.text);
     let cancel = format!("{desk}/byes/{a}/3/cancel");
     assert!(browser
-        .get(&desk)
+        .get(&format!("{desk}/byes"))
         .await
         .text
         .contains(&format!("href=\"{cancel}\"")));
@@ -299,7 +300,7 @@ async fn byes_forbidden_pairs_registrations_and_payments_ask_before_they_go(pool
     let payment = paid["payments"][0]["id"].as_str().unwrap().to_string();
     let void = format!("{desk}/payments/{payment}/void");
     assert!(browser
-        .get(&desk)
+        .get(&format!("{desk}/registrations"))
         .await
         .text
         .contains(&format!("href=\"{void}\"")));
@@ -332,12 +333,12 @@ async fn each_round_on_the_desk_links_its_pairing_sheet_list_by_name_and_slips(p
     let (_tid, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
     add_entrants(&pool, &token, &sid, 4).await;
     let desk = format!("/admin/s/{sid}");
-    let before = browser.get(&desk).await;
+    let before = browser.get(&format!("{desk}/rounds")).await;
     assert!(!before.text.contains("/pairings/1/print"));
     submit(&mut browser, &desk, &format!("{desk}/rounds"), &[]).await;
     let publish = format!("{desk}/rounds/1/publish");
     submit(&mut browser, &publish, &publish, &[]).await;
-    let page = browser.get(&desk).await;
+    let page = browser.get(&format!("{desk}/rounds")).await;
     for print in [
         format!("/s/{sid}/pairings/1/print"),
         format!("/s/{sid}/pairings/1/by-name/print"),
@@ -389,19 +390,19 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
     let desk = format!("/admin/s/{sid}");
 
     // Search: a CJK substring of a name, a club in any case, a start number.
-    let found = table(browser.get(&format!("{desk}?q=%E4%B8%89")).await); // 三
+    let found = table(browser.get(&format!("{desk}/entrants?q=%E4%B8%89")).await); // 三
     assert_eq!(found.status, StatusCode::OK);
     assert!(found.text.contains("張三豐") && !found.text.contains(">李四<"));
     assert!(found.text.contains("Present: 0 / 1"), "{}", found.text);
-    let found = table(browser.get(&format!("{desk}?q=toronto")).await);
+    let found = table(browser.get(&format!("{desk}/entrants?q=toronto")).await);
     assert!(found.text.contains(">李四<") && found.text.contains(">陳七<"));
     assert!(!found.text.contains(">王五<"));
-    let found = table(browser.get(&format!("{desk}?q=%E5%8F%B0%E5%8C%97")).await); // 台北
+    let found = table(browser.get(&format!("{desk}/entrants?q=%E5%8F%B0%E5%8C%97")).await); // 台北
     assert!(found.text.contains(">張三豐<") && found.text.contains(">王五<"));
     assert!(!found.text.contains(">Zhao Liu<"));
-    let found = table(browser.get(&format!("{desk}?q=4")).await);
+    let found = table(browser.get(&format!("{desk}/entrants?q=4")).await);
     assert!(found.text.contains(">Zhao Liu<") && !found.text.contains(">陳七<"));
-    let none = browser.get(&format!("{desk}?q=nobody")).await;
+    let none = browser.get(&format!("{desk}/entrants?q=nobody")).await;
     assert!(none.text.contains("No entrant matches this search."));
 
     // By number and Enter: checked in, the message names them, the box has the focus again.
@@ -448,7 +449,7 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
 
     // A selection at once, the search kept.
     let bulk = format!("{desk}/check-in");
-    let page = browser.get(&format!("{desk}?q=toronto")).await;
+    let page = browser.get(&format!("{desk}/entrants?q=toronto")).await;
     assert!(page
         .text
         .contains(&format!("value=\"{}\" form=\"bulk-check-in\"", ids[4])));

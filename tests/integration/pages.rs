@@ -859,7 +859,7 @@ async fn an_arbiter_runs_a_round_from_the_desk(pool: PgPool) {
         .post_form(&format!("/admin/s/{sid}/rounds"), &[("csrf", &csrf)])
         .await;
     assert_eq!(paired.status, StatusCode::SEE_OTHER, "{}", paired.text);
-    let desk = browser.get(&format!("/admin/s/{sid}")).await;
+    let desk = browser.get(&format!("/admin/s/{sid}/rounds")).await;
     assert!(desk.text.contains("Round 1"));
     assert!(desk.text.contains("Paired (not yet published)"));
     let board = desk

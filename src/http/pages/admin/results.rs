@@ -399,7 +399,7 @@ pub async fn enter_board_result(
             message: tr.t("error.form_invalid").to_string(),
             fields: errors,
         };
-        return Ok(super::section::action_failed(&state, &actor, ctx, sid, err)
+        return Ok(super::section::action_failed(&state, &actor, ctx, sid, super::tabs::Tab::Rounds, err)
             .await
             .into_response());
     }
@@ -417,15 +417,15 @@ pub async fn enter_board_result(
                 } else {
                     "result"
                 };
-                crate::http::session::see_other(&format!("/admin/s/{sid}?done={done}"))
+                crate::http::session::see_other(&format!("/admin/s/{sid}/rounds?done={done}"))
             }
             Err(Error::Conflict(detail)) if detail.contains("changed meanwhile") => {
                 let err = Error::Conflict(format!("{} ({detail})", tr.t("adm.results.stale")));
-                super::section::action_failed(&state, &actor, ctx, sid, err)
+                super::section::action_failed(&state, &actor, ctx, sid, super::tabs::Tab::Rounds, err)
                     .await
                     .into_response()
             }
-            Err(err) => super::section::action_failed(&state, &actor, ctx, sid, err)
+            Err(err) => super::section::action_failed(&state, &actor, ctx, sid, super::tabs::Tab::Rounds, err)
                 .await
                 .into_response(),
         },
