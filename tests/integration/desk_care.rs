@@ -397,7 +397,11 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
     let found = table(browser.get(&format!("{desk}/entrants?q=toronto")).await);
     assert!(found.text.contains(">李四<") && found.text.contains(">陳七<"));
     assert!(!found.text.contains(">王五<"));
-    let found = table(browser.get(&format!("{desk}/entrants?q=%E5%8F%B0%E5%8C%97")).await); // 台北
+    let found = table(
+        browser
+            .get(&format!("{desk}/entrants?q=%E5%8F%B0%E5%8C%97"))
+            .await,
+    ); // 台北
     assert!(found.text.contains(">張三豐<") && found.text.contains(">王五<"));
     assert!(!found.text.contains(">Zhao Liu<"));
     let found = table(browser.get(&format!("{desk}/entrants?q=4")).await);

@@ -185,7 +185,9 @@ async fn a_doubles_team_is_corrected_on_the_dashboard_and_audited(pool: PgPool) 
     let id = e["id"].as_str().unwrap();
     assert_eq!(e["name"], "Ann / Bob");
     let page = format!("/admin/s/{sid}/entrants/{id}/edit");
-    let section = browser.get(&format!("/admin/s/{sid}/entrants?lang=en")).await;
+    let section = browser
+        .get(&format!("/admin/s/{sid}/entrants?lang=en"))
+        .await;
     assert!(
         section.text.contains(&page),
         "the entrants table links the edit form"

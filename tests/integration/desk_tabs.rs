@@ -14,11 +14,19 @@ const PASSWORD: &str = "a long password";
 const TABS: &[(&str, &str, &str)] = &[
     ("", "tab-overview", r#"id="overview-entrants""#),
     ("/entrants", "tab-entrants", r#"id="checkin-no""#),
-    ("/registrations", "tab-registrations", r#"<section id="registrations">"#),
+    (
+        "/registrations",
+        "tab-registrations",
+        r#"<section id="registrations">"#,
+    ),
     ("/byes", "tab-byes", r#"class="form narrow pair-form""#),
     ("/rounds", "tab-rounds", "Pair the next round"),
     ("/standings", "tab-standings", r#"id="ties-link""#),
-    ("/knockout", "tab-knockout", r#"/knockout" class="form narrow""#),
+    (
+        "/knockout",
+        "tab-knockout",
+        r#"/knockout" class="form narrow""#,
+    ),
     ("/prizes", "tab-prizes", r#"/prizes" class="prizes""#),
     ("/settings", "tab-settings", "settings-form"),
 ];
@@ -34,7 +42,9 @@ async fn desk(pool: &PgPool) -> (String, String, Browser) {
 /// The tab bar of a page: its `<nav>`.
 fn tab_bar(html: &str) -> &str {
     let start = html.find(r#"<nav class="tabs desk-tabs""#).unwrap_or(0);
-    let end = html[start..].find("</nav>").map_or(html.len(), |e| start + e);
+    let end = html[start..]
+        .find("</nav>")
+        .map_or(html.len(), |e| start + e);
     &html[start..end]
 }
 
@@ -84,16 +94,31 @@ async fn each_tab_has_its_address_its_content_and_is_marked_in_the_one_tab_bar(p
     }
     // The entrants are listed on their tab only (the overview counts them).
     let overview = browser.get(&format!("/admin/s/{sid}?lang=en")).await;
-    assert!(overview.text.contains("In the list: 4"), "{}", overview.text);
+    assert!(
+        overview.text.contains("In the list: 4"),
+        "{}",
+        overview.text
+    );
     assert!(overview.text.contains("Present: 0 / 4"));
     assert!(!overview.text.contains("p1@example.org"));
-    let entrants = browser.get(&format!("/admin/s/{sid}/entrants?lang=en")).await;
+    let entrants = browser
+        .get(&format!("/admin/s/{sid}/entrants?lang=en"))
+        .await;
     assert!(entrants.text.contains("p1@example.org"));
 
     // In Chinese the tab bar has no English.
-    let zh = browser.get(&format!("/admin/s/{sid}/rounds?lang=zh-Hant")).await;
+    let zh = browser
+        .get(&format!("/admin/s/{sid}/rounds?lang=zh-Hant"))
+        .await;
     let bar = tab_bar(&zh.text);
-    for word in ["Overview", "Entrants", "Rounds", "Standings", "Settings", "Byes"] {
+    for word in [
+        "Overview",
+        "Entrants",
+        "Rounds",
+        "Standings",
+        "Settings",
+        "Byes",
+    ] {
         assert!(!bar.contains(word), "{word} in {bar}");
     }
     assert!(bar.contains("概覽") && bar.contains("輪次與成績"), "{bar}");
@@ -118,15 +143,34 @@ async fn every_action_lands_on_its_tab_with_its_message(pool: PgPool) {
     let check = |page: &Reply, tab: &str, message: &str| {
         assert_eq!(page.status, StatusCode::OK, "{}", page.text);
         assert!(page.text.contains(message), "{message}: {}", page.text);
-        assert_eq!(current_of(tab_bar(&page.text), &format!("tab-{tab}")), Some("page"));
+        assert_eq!(
+            current_of(tab_bar(&page.text), &format!("tab-{tab}")),
+            Some("page")
+        );
     };
 
     // Entrants: added, checked in by number, withdrawn (with its undo).
     let entrants = format!("{base}/entrants?lang=en");
-    let added = submit(&mut browser, &entrants, &format!("{base}/entrants"), &[("name", "Late")]).await;
+    let added = submit(
+        &mut browser,
+        &entrants,
+        &format!("{base}/entrants"),
+        &[("name", "Late")],
+    )
+    .await;
     let to = follow(&added, "entrants");
-    check(&browser.get(&format!("{to}&lang=en")).await, "entrants", "Entrant added.");
-    let checked = submit(&mut browser, &entrants, &format!("{base}/check-in/number"), &[("no", "1")]).await;
+    check(
+        &browser.get(&format!("{to}&lang=en")).await,
+        "entrants",
+        "Entrant added.",
+    );
+    let checked = submit(
+        &mut browser,
+        &entrants,
+        &format!("{base}/check-in/number"),
+        &[("no", "1")],
+    )
+    .await;
     let to = follow(&checked, "entrants");
     let page = browser.get(&format!("{to}&lang=en")).await;
     check(&page, "entrants", "is checked in.");
@@ -144,10 +188,19 @@ async fn every_action_lands_on_its_tab_with_its_message(pool: PgPool) {
     assert!(page.text.contains(r#"id="undo-button""#));
 
     // A refused form shows its tab again, with the values and the message (422).
-    let refused = submit(&mut browser, &entrants, &format!("{base}/entrants"), &[("name", ""), ("rating", "high")]).await;
+    let refused = submit(
+        &mut browser,
+        &entrants,
+        &format!("{base}/entrants"),
+        &[("name", ""), ("rating", "high")],
+    )
+    .await;
     assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(refused.text.contains(r#"id="rating-error""#));
-    assert_eq!(current_of(tab_bar(&refused.text), "tab-entrants"), Some("page"));
+    assert_eq!(
+        current_of(tab_bar(&refused.text), "tab-entrants"),
+        Some("page")
+    );
 
     // Byes and forbidden pairs.
     let byes = format!("{base}/byes?lang=en");
@@ -155,11 +208,19 @@ async fn every_action_lands_on_its_tab_with_its_message(pool: PgPool) {
         &mut browser,
         &byes,
         &format!("{base}/byes"),
-        &[("bye_entrant", &ids[0]), ("bye_round", "2"), ("bye_kind", "half")],
+        &[
+            ("bye_entrant", &ids[0]),
+            ("bye_round", "2"),
+            ("bye_kind", "half"),
+        ],
     )
     .await;
     let to = follow(&bye, "byes");
-    check(&browser.get(&format!("{to}&lang=en")).await, "byes", "Bye recorded.");
+    check(
+        &browser.get(&format!("{to}&lang=en")).await,
+        "byes",
+        "Bye recorded.",
+    );
     let pair = submit(
         &mut browser,
         &byes,
@@ -168,7 +229,11 @@ async fn every_action_lands_on_its_tab_with_its_message(pool: PgPool) {
     )
     .await;
     let to = follow(&pair, "byes");
-    check(&browser.get(&format!("{to}&lang=en")).await, "byes", "will not be paired together");
+    check(
+        &browser.get(&format!("{to}&lang=en")).await,
+        "byes",
+        "will not be paired together",
+    );
     let same = submit(
         &mut browser,
         &byes,
@@ -219,12 +284,23 @@ async fn every_action_lands_on_its_tab_with_its_message(pool: PgPool) {
     )
     .await;
     let to = follow(&saved, "rounds");
-    check(&browser.get(&format!("{to}&lang=en")).await, "rounds", "Result saved.");
+    check(
+        &browser.get(&format!("{to}&lang=en")).await,
+        "rounds",
+        "Result saved.",
+    );
 
     // Registrations: a payment recorded.
     let body = serde_json::json!({"name": "Reg A", "email": "reg@example.org"});
     let reg = crate::support::expect(
-        &call(&pool, "POST", &format!("/api/v1/sections/{sid}/registrations"), None, Some(body)).await,
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/registrations"),
+            None,
+            Some(body),
+        )
+        .await,
         StatusCode::CREATED,
     );
     let rid = reg["id"].as_str().unwrap();
@@ -237,13 +313,21 @@ async fn every_action_lands_on_its_tab_with_its_message(pool: PgPool) {
     )
     .await;
     let to = follow(&paid, "registrations");
-    check(&browser.get(&format!("{to}&lang=en")).await, "registrations", "Registration updated.");
+    check(
+        &browser.get(&format!("{to}&lang=en")).await,
+        "registrations",
+        "Registration updated.",
+    );
 
     // Settings: saved, the message on the settings tab.
     let saved =
         crate::dashboard_forms::post_settings(&mut browser, &sid, &[("name", "Open A")]).await;
     let to = follow(&saved, "settings");
-    check(&browser.get(&format!("{to}&lang=en")).await, "settings", "Settings saved.");
+    check(
+        &browser.get(&format!("{to}&lang=en")).await,
+        "settings",
+        "Settings saved.",
+    );
 }
 
 #[sqlx::test]
@@ -265,13 +349,28 @@ async fn the_overview_keeps_the_old_anchors_and_the_pages_under_a_tab_show_the_b
             .unwrap_or_else(|| panic!("#{anchor} on the overview"));
         let part = &overview.text[at..];
         let part = &part[..part.find("</section>").unwrap_or(part.len())];
-        assert!(part.contains(&format!(r#"href="{base}{tab}""#)), "#{anchor}: {part}");
+        assert!(
+            part.contains(&format!(r#"href="{base}{tab}""#)),
+            "#{anchor}: {part}"
+        );
     }
-    submit(&mut browser, &format!("{base}/rounds"), &format!("{base}/rounds"), &[]).await;
+    submit(
+        &mut browser,
+        &format!("{base}/rounds"),
+        &format!("{base}/rounds"),
+        &[],
+    )
+    .await;
     let overview = browser.get(&format!("{base}?lang=en")).await;
     assert!(overview.text.contains("Round 1"), "{}", overview.text);
-    assert!(overview.text.contains("Results: 0 / 1"), "{}", overview.text);
-    assert!(overview.text.contains(&format!("/s/{sid}/pairings/1/print")));
+    assert!(
+        overview.text.contains("Results: 0 / 1"),
+        "{}",
+        overview.text
+    );
+    assert!(overview
+        .text
+        .contains(&format!("/s/{sid}/pairings/1/print")));
 
     // Pages under a tab mark it as the current one of the set; the tab pages as the page.
     for (path, tab, how) in [

@@ -5,10 +5,10 @@
 //! own address; the desk links to it, and only the page's form posts the action (the `POST`
 //! endpoints themselves are unchanged).
 
+use super::tabs::Tab;
 use crate::http::error::{OrPage, PageError};
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
-use super::tabs::Tab;
 use crate::http::pages::shared::confirm::{ConfirmPage, Crumb};
 use crate::http::session::CurrentUser;
 use crate::http::AppState;

@@ -3,8 +3,8 @@
 
 use super::form::{invalid_fields, ButtonForm, Fields};
 use super::section::{action_failed, section_page, SectionExtras};
-use super::tabs::Tab;
 use super::section_forms::entrant_input;
+use super::tabs::Tab;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::PageCtx;

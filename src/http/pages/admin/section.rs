@@ -13,8 +13,8 @@ use super::tabs::Tab;
 use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
-use crate::http::session::CurrentUser;
 use crate::http::page::{Page, PageCtx};
+use crate::http::session::CurrentUser;
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::desk::{Desk, RoundActions};
@@ -538,8 +538,16 @@ macro_rules! tab_handler {
     };
 }
 
-tab_handler!(overview, Tab::Overview, "`GET /admin/s/{section_id}`: the overview.");
-tab_handler!(entrants, Tab::Entrants, "`GET /admin/s/{section_id}/entrants`");
+tab_handler!(
+    overview,
+    Tab::Overview,
+    "`GET /admin/s/{section_id}`: the overview."
+);
+tab_handler!(
+    entrants,
+    Tab::Entrants,
+    "`GET /admin/s/{section_id}/entrants`"
+);
 tab_handler!(
     registrations,
     Tab::Registrations,
