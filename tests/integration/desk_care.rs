@@ -142,7 +142,13 @@ async fn publishing_and_unpairing_go_through_their_confirmation_pages(pool: PgPo
     let (_tid, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
     add_entrants(&pool, &token, &sid, 4).await;
     let desk = format!("/admin/s/{sid}");
-    let paired = submit(&mut browser, &desk, &format!("{desk}/rounds"), &[]).await;
+    let paired = submit(
+        &mut browser,
+        &format!("{desk}/rounds"),
+        &format!("{desk}/rounds"),
+        &[],
+    )
+    .await;
     assert_eq!(paired.status, StatusCode::SEE_OTHER, "{}", paired.text);
     let publish = format!("{desk}/rounds/1/publish");
     let unpair = format!("{desk}/rounds/1/unpair");
@@ -217,7 +223,7 @@ async fn byes_forbidden_pairs_registrations_and_payments_ask_before_they_go(pool
     let (a, b) = (&ids[0], &ids[1]);
     let made = submit(
         &mut browser,
-        &desk,
+        &format!("{desk}/byes"),
         &format!("{desk}/byes"),
         &[("bye_entrant", a), ("bye_round", "3"), ("bye_kind", "half")],
     )
@@ -243,7 +249,7 @@ async fn byes_forbidden_pairs_registrations_and_payments_ask_before_they_go(pool
     // A forbidden pair.
     let made = submit(
         &mut browser,
-        &desk,
+        &format!("{desk}/byes"),
         &format!("{desk}/forbidden-pairs"),
         &[("pair_a", a), ("pair_b", b)],
     )
@@ -335,7 +341,13 @@ async fn each_round_on_the_desk_links_its_pairing_sheet_list_by_name_and_slips(p
     let desk = format!("/admin/s/{sid}");
     let before = browser.get(&format!("{desk}/rounds")).await;
     assert!(!before.text.contains("/pairings/1/print"));
-    submit(&mut browser, &desk, &format!("{desk}/rounds"), &[]).await;
+    submit(
+        &mut browser,
+        &format!("{desk}/rounds"),
+        &format!("{desk}/rounds"),
+        &[],
+    )
+    .await;
     let publish = format!("{desk}/rounds/1/publish");
     submit(&mut browser, &publish, &publish, &[]).await;
     let page = browser.get(&format!("{desk}/rounds")).await;
@@ -411,7 +423,13 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
 
     // By number and Enter: checked in, the message names them, the box has the focus again.
     let number = format!("{desk}/check-in/number");
-    let done = submit(&mut browser, &desk, &number, &[("no", "2")]).await;
+    let done = submit(
+        &mut browser,
+        &format!("{desk}/entrants"),
+        &number,
+        &[("no", "2")],
+    )
+    .await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.text);
     assert_eq!(
         entrant(&pool, &token, &sid, &ids[1]).await["checked_in"],
@@ -426,7 +444,13 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
     assert!(back.text.contains("autofocus"));
     assert!(back.text.contains("Present: 1 / 5"));
     // Full-width digits, as a Chinese input method types them, are the same number.
-    let again = submit(&mut browser, &desk, &number, &[("no", "２")]).await;
+    let again = submit(
+        &mut browser,
+        &format!("{desk}/entrants"),
+        &number,
+        &[("no", "２")],
+    )
+    .await;
     let back = browser.get(location(&again)).await;
     assert!(
         back.text.contains("李四 (No. 2) was already checked in."),
@@ -434,7 +458,13 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
         back.text
     );
     assert_eq!(audit_actions(&pool, "check_in").await, 1);
-    let missing = submit(&mut browser, &desk, &number, &[("no", "99")]).await;
+    let missing = submit(
+        &mut browser,
+        &format!("{desk}/entrants"),
+        &number,
+        &[("no", "99")],
+    )
+    .await;
     assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         missing.text.contains("沒有編號 99 的參賽者"),
@@ -443,7 +473,13 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
     );
     // (Posts go without Accept-Language: the refusals are in the default language.)
     // Text that is no number searches.
-    let search = submit(&mut browser, &desk, &number, &[("no", "Zhao")]).await;
+    let search = submit(
+        &mut browser,
+        &format!("{desk}/entrants"),
+        &number,
+        &[("no", "Zhao")],
+    )
+    .await;
     assert_eq!(search.status, StatusCode::SEE_OTHER);
     assert!(
         location(&search).contains("q=Zhao"),
