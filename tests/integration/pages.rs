@@ -787,8 +787,10 @@ async fn the_bracket_page_shows_the_knockout_stage_or_says_there_is_none(pool: P
 // ---------------------------------------------------------------- the desk
 
 /// The id at the end of a redirect's location.
+/// The id in a redirect to `/admin/t/{id}` or `/admin/s/{id}/…` (a new section opens on its
+/// entrants tab).
 fn id_in(reply: &Reply) -> String {
-    location(reply).rsplit('/').next().unwrap().to_string()
+    location(reply).split('/').nth(3).unwrap().to_string()
 }
 
 #[sqlx::test]
