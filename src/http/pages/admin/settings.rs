@@ -415,8 +415,8 @@ async fn page(
     ctx: PageCtx,
     id: Uuid,
     form: Option<&Fields>,
-    (errors, form_error): (FieldErrors, Option<String>),
-    notice: Option<String>,
+    // The refusals by field, a message over the form, the message after a save.
+    (errors, form_error, notice): (FieldErrors, Option<String>, Option<String>),
     status: StatusCode,
 ) -> Result<Response, PageError> {
     let tr = ctx.tr();
@@ -483,8 +483,7 @@ pub async fn show_settings(
         ctx,
         id,
         None,
-        (FieldErrors::new(), None),
-        notice,
+        (FieldErrors::new(), None, notice),
         StatusCode::OK,
     )
     .await
@@ -518,8 +517,7 @@ pub async fn save_settings(
             ctx,
             id,
             Some(&form),
-            (errors, message),
-            None,
+            (errors, message, None),
             StatusCode::UNPROCESSABLE_ENTITY,
         )
         .await;
@@ -535,8 +533,7 @@ pub async fn save_settings(
                         ctx,
                         id,
                         Some(&form),
-                        (fields, Some(message)),
-                        None,
+                        (fields, Some(message), None),
                         StatusCode::UNPROCESSABLE_ENTITY,
                     )
                     .await?
