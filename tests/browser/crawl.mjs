@@ -80,5 +80,10 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL }) {
     for (const kind of ['/settings', '/results', '/setup/print', '/desk/print', '/playoff']) {
       assert(admin.some((p) => p.includes(kind)), `no ${kind} page reached`);
     }
+    // Every tab of the section desk (issue #15), reached through the tab bar.
+    for (const tab of ['entrants', 'registrations', 'byes', 'rounds', 'standings', 'knockout', 'prizes']) {
+      const address = new RegExp(`^/admin/s/[^/]+/${tab}(\\?|$)`);
+      assert(admin.some((p) => address.test(p)), `no ${tab} tab reached`);
+    }
   });
 }

@@ -18,10 +18,12 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     await page.fill('#name', 'Open');
     await page.fill('#rounds', '3');
     await Promise.all([page.waitForURL(/\/admin\/s\//), page.click('form.form button[type=submit]')]);
+    // A new section opens on its entrants tab (issue #15).
     for (const name of ['Ann', 'Bob', 'Cy', 'Di']) {
       await page.fill('#name', name);
-      await Promise.all([page.waitForURL(/\/admin\/s\//), page.keyboard.press('Enter')]);
+      await Promise.all([page.waitForURL(/\/entrants\?done=entrant/), page.keyboard.press('Enter')]);
     }
+    await Promise.all([page.waitForURL(/\/rounds$/), page.click('#tab-rounds')]);
     await Promise.all([page.waitForURL(/done=paired/), page.click('text=Pair the next round')]);
     await Promise.all([page.waitForURL(/\/rounds\/1\/results$/), page.click('text=Enter results')]);
 
@@ -64,10 +66,10 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     await page.fill('#name', 'Open');
     await page.fill('#rounds', '3');
     await Promise.all([page.waitForURL(/\/admin\/s\//), page.click('form.form button[type=submit]')]);
-    const sectionUrl = page.url().split('?')[0];
+    const sectionUrl = page.url().split('?')[0].replace(/\/entrants$/, '');
     for (const name of ['Ann', 'Bob', 'Cy', 'Di', EVIL]) {
       await page.fill('#name', name);
-      await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+$/), page.click('form.form button[type=submit]')]);
+      await Promise.all([page.waitForURL(/\/entrants\?done=entrant/), page.click('form.form button[type=submit]')]);
     }
 
     // Section settings: a refusal next to its field (values kept), then saved.
@@ -81,9 +83,11 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     await page.fill('#rounds', '4');
     await page.fill('#tiebreaks', 'OPP, PS, WIN');
     await page.check('#avoid_same_club');
-    await Promise.all([page.waitForURL(/done=settings/), page.click('form.settings-form button[type=submit]')]);
-    assert((await page.textContent('.notice')).includes('Settings saved'), 'saved notice');
+    await Promise.all([page.waitForURL(/\/settings\?done=settings/), page.click('form.settings-form button[type=submit]')]);
+    assert((await page.textContent('.notice')).includes('Settings saved'), 'saved notice on the settings tab');
     await page.screenshot({ path: join(out, 'dashboard-settings-saved.png'), fullPage: true });
+
+    await Promise.all([page.waitForURL(/\/byes$/), page.click('#tab-byes')]);
 
     // A forbidden pair: Ann and the player named like a script.
     await page.selectOption('#pair_a', { label: '1. Ann' });
@@ -98,6 +102,7 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     assert((await page.textContent('#byes table')).includes('Bob'), 'the bye is listed');
 
     // Round 1 paired, then its boards edited by hand (saved unchanged).
+    await Promise.all([page.waitForURL(/\/rounds$/), page.click('#tab-rounds')]);
     await Promise.all([page.waitForURL(/done=paired/), page.click('text=Pair the next round')]);
     await Promise.all([page.waitForURL(/\/rounds\/1\/edit$/), page.click('text=Edit the pairing')]);
     assert((await page.locator('form.repair-form select').count()) >= 6, 'a Red and a Black select per board');
@@ -150,10 +155,10 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     await page.fill('#name', 'Open');
     await page.fill('#rounds', '3');
     await Promise.all([page.waitForURL(/\/admin\/s\//), page.click('form.form button[type=submit]')]);
-    const sectionUrl = page.url().split('?')[0];
+    const sectionUrl = page.url().split('?')[0].replace(/\/entrants$/, '');
     for (const name of ['Ann', 'Bob', 'Cy', 'Di']) {
       await page.fill('#name', name);
-      await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+\?/), page.click('form.form button[type=submit]')]);
+      await Promise.all([page.waitForURL(/\/entrants\?/), page.click('form.form button[type=submit]')]);
     }
     const row = (name) => page.locator('tr[data-entrant-row]', { has: page.locator(`td:text-is("${name}")`) });
 
@@ -162,7 +167,7 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     const question = await page.textContent('h1');
     assert(question === 'Withdraw Bob (No. 2)?', `the question names the entrant: ${question}`);
     await page.screenshot({ path: join(out, 'desk-confirm-withdraw.png'), fullPage: true });
-    await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+#entrants$/), page.click('#confirm-cancel')]);
+    await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+\/entrants$/), page.click('#confirm-cancel')]);
     assert(!(await row('Bob').getAttribute('class') ?? '').includes('withdrawn'), 'Cancel withdraws nobody');
 
     // Confirmed: withdrawn, and the message offers the undo.
@@ -176,7 +181,8 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     assert(!((await row('Bob').getAttribute('class')) ?? '').includes('withdrawn'), 'Bob is back');
 
     // Publishing asks first too.
-    await Promise.all([page.waitForURL(/done=paired/), page.click('text=Pair the next round')]);
+    await Promise.all([page.waitForURL(/\/rounds$/), page.click('#tab-rounds')]);
+    await Promise.all([page.waitForURL(/\/rounds\?done=paired/), page.click('text=Pair the next round')]);
     await Promise.all([page.waitForURL(/\/rounds\/1\/publish$/), page.click('#publish-1')]);
     assert((await page.textContent('h1')) === 'Publish round 1?', 'the publish question');
     await Promise.all([page.waitForURL(/done=published/), page.click('#confirm-button')]);
@@ -185,6 +191,7 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
       assert((await page.locator(`#rounds a.${cls}`).count()) === 1, `the round links ${cls}`);
     }
     await page.goto(`${sectionUrl}?lang=en`);
+    assert((await page.getAttribute('#tab-overview', 'aria-current')) === 'page', 'the overview is marked');
   }, { context: { javaScriptEnabled: false } });
 
   test('check-in at the desk: live search, by number and Enter, and a selection at once', async ({ page }) => {
@@ -198,7 +205,7 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     for (const [name, club] of [['張三豐', '台北象棋會'], ['李四', 'Toronto XQ'], ['王五', '台北象棋會'], ['Zhao Liu', 'Vancouver'], ['陳七', 'Toronto XQ']]) {
       await page.fill('#name', name);
       await page.fill('#club', club);
-      await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+\?/), page.click('form.form button[type=submit]')]);
+      await Promise.all([page.waitForURL(/\/entrants\?/), page.click('form.form button[type=submit]')]);
     }
     const visible = async () => page.locator('tr[data-entrant-row]:visible').count();
     const count = async () => (await page.textContent('#checkin-count')).trim();
@@ -241,4 +248,56 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     await page.goto(page.url().split('?')[0] + '?lang=en');
     assert((await count()) === 'Present: 4 / 5', `four present: ${await count()}`);
   });
+
+  test('the section desk in tabs: each tab its own address, marked in the one tab bar, without JavaScript', async ({ page }) => {
+    await logIn(page);
+    await page.goto(`${base()}/admin/tournaments/new?lang=en`);
+    await page.fill('#name', 'Tabs Cup');
+    await Promise.all([page.waitForURL(/\/admin\/t\//), page.click('form.form button[type=submit]')]);
+    await page.fill('#name', 'Open');
+    await page.fill('#rounds', '3');
+    await Promise.all([page.waitForURL(/\/entrants$/), page.click('form.form button[type=submit]')]);
+    const sectionUrl = page.url().split('?')[0].replace(/\/entrants$/, '');
+    for (const name of ['Ann', 'Bob', 'Cy', 'Di']) {
+      await page.fill('#name', name);
+      await Promise.all([page.waitForURL(/\/entrants\?done=entrant/), page.click('form.form button[type=submit]')]);
+    }
+    await page.goto(`${sectionUrl}?lang=en`);
+    const marked = async () => page.$$eval('nav.desk-tabs a[aria-current]', (as) => as.map((a) => `${a.id}=${a.getAttribute('aria-current')}`));
+    assert((await marked()).join() === 'tab-overview=page', `the overview is marked: ${await marked()}`);
+    assert((await page.textContent('#overview-entrants')).includes('In the list: 4'), 'the overview counts the entrants');
+    await page.screenshot({ path: join(out, 'desk-tab-overview.png'), fullPage: true });
+
+    // Each tab in turn: its address, its mark, its own part of the desk.
+    const tabs = [
+      ['entrants', /\/entrants$/, '#checkin-no'],
+      ['registrations', /\/registrations$/, 'section#registrations'],
+      ['byes', /\/byes$/, 'form.bye-form'],
+      ['rounds', /\/rounds$/, 'text=Pair the next round'],
+      ['standings', /\/standings$/, '#ties-link'],
+      ['knockout', /\/knockout$/, 'h1'],
+      ['prizes', /\/prizes$/, 'form.prizes'],
+      ['settings', /\/settings$/, 'form.settings-form'],
+      ['overview', /\/admin\/s\/[^/]+$/, '#overview-round'],
+    ];
+    for (const [tab, url, own] of tabs) {
+      await Promise.all([page.waitForURL(url), page.click(`#tab-${tab}`)]);
+      assert((await marked()).join() === `tab-${tab}=page`, `${tab} is marked: ${await marked()}`);
+      assert((await page.locator(own).count()) >= 1, `${tab} shows ${own}`);
+      if (['entrants', 'rounds', 'standings'].includes(tab)) {
+        await page.screenshot({ path: join(out, `desk-tab-${tab}.png`), fullPage: true });
+      }
+    }
+    // A page under a tab marks it as the current one of the set.
+    await page.goto(`${sectionUrl}/import?lang=en`);
+    assert((await marked()).join() === 'tab-entrants=true', `the import marks the entrants: ${await marked()}`);
+    // An old link to a part of the one-page desk lands on the overview's card for that tab.
+    await page.goto(`${sectionUrl}?lang=en#entrants`);
+    await Promise.all([page.waitForURL(/\/entrants$/), page.click('section#entrants h2 a')]);
+    assert((await page.locator('tr[data-entrant-row]').count()) === 4, 'the entrants tab lists them');
+    // In Chinese, the tabs are words of the page's language.
+    await page.goto(`${sectionUrl}/rounds?lang=zh-Hant`);
+    const words = await page.textContent('nav.desk-tabs');
+    assert(words.includes('輪次與成績') && !/[A-Za-z]/.test(words), `the tabs in zh-Hant: ${words}`);
+  }, { context: { javaScriptEnabled: false } });
 }

@@ -498,14 +498,16 @@ test('an arbiter creates an event and runs round 1 from the desk', async ({ page
   await Promise.all([page.waitForURL(/\/admin\/s\//), page.click('form.form button[type=submit]')]);
   for (const name of ['Ann', 'Bob', 'Cy', 'Di']) {
     await page.fill('#name', name);
-    await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+$/), page.click('form.form button[type=submit]')]);
+    await Promise.all([page.waitForURL(/\/entrants\?done=entrant/), page.click('form.form button[type=submit]')]);
   }
-  await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+$/), page.click('text=Pair the next round')]);
+  // Pairing and the boards' result forms are on the rounds tab.
+  await Promise.all([page.waitForURL(/\/rounds$/), page.click('#tab-rounds')]);
+  await Promise.all([page.waitForURL(/\/rounds\?done=paired$/), page.click('text=Pair the next round')]);
   assert((await page.locator('form.result-form').count()) === 2, 'two boards to enter');
   await page.screenshot({ path: join(out, 'desk.png'), fullPage: true });
   const first = page.locator('form.result-form').first();
   await first.locator('select[name=result]').selectOption('draw');
-  await Promise.all([page.waitForURL(/\/admin\/s\/[^/]+$/), first.locator('button').click()]);
+  await Promise.all([page.waitForURL(/\/rounds\?done=result$/), first.locator('button').click()]);
   assert((await page.locator('form.result-form select[name=result]').first().inputValue()) === 'draw', 'saved');
   await page.setViewportSize({ width: 360, height: 740 });
   const width = await page.evaluate(() => document.documentElement.scrollWidth);

@@ -47,8 +47,8 @@ export function registerStaffTests({ test, logIn, assert, api, admin, base, out,
     await scorer.screenshot({ path: join(out, 'staff-invite-phone.png'), fullPage: true });
     await Promise.all([scorer.waitForURL(/\/admin\/t\//), scorer.click('form.form button[type=submit]')]);
 
-    // A result, from the section page.
-    await scorer.goto(`${base()}/admin/s/${s.id}?lang=en`);
+    // The entrants tab, where the arbiters see contact data.
+    await scorer.goto(`${base()}/admin/s/${s.id}/entrants?lang=en`);
     const html = await scorer.content();
     assert(!html.includes('@example.org') && !html.includes('555-0100'), 'the scorer sees no contact data');
     // Pairing and publishing are refused, even when posted by hand.
@@ -74,11 +74,11 @@ export function registerStaffTests({ test, logIn, assert, api, admin, base, out,
     }
     const round = await api('GET', `/api/v1/sections/${s.id}/rounds/1`, undefined, token);
     assert(round.status !== 'published', `round 1 stays unpublished: ${round.status}`);
-    // A result, from the section page (the first result makes the round public, by design).
-    await scorer.goto(`${base()}/admin/s/${s.id}?lang=en`);
+    // A result, from the rounds tab (the first result makes the round public, by design).
+    await scorer.goto(`${base()}/admin/s/${s.id}/rounds?lang=en`);
     const form = scorer.locator('form.result-form').first();
     await form.locator('select[name=result]').selectOption('red_wins');
-    await Promise.all([scorer.waitForURL(/\/admin\/s\/[^/]+/), form.locator('button').click()]);
+    await Promise.all([scorer.waitForURL(/\/admin\/s\/[^/]+\/rounds\?done=result/), form.locator('button').click()]);
     const saved = await api('GET', `/api/v1/sections/${s.id}/rounds/1`, undefined, token);
     assert(saved.boards.some((b) => b.result === 'red_wins'), 'the result is stored');
 

@@ -34,6 +34,9 @@ async fn visitors_are_sent_to_the_login_page(pool: PgPool) {
     for uri in [
         format!("/admin/t/{id}"),
         format!("/admin/s/{id}"),
+        format!("/admin/s/{id}/entrants"),
+        format!("/admin/s/{id}/rounds"),
+        format!("/admin/s/{id}/standings"),
         format!("/admin/s/{id}/rounds/1/results"),
         "/admin/tournaments/new".to_string(),
     ] {
@@ -172,6 +175,9 @@ async fn the_section_page_pairs_publishes_reports_and_unpairs(pool: PgPool) {
     let (_tid, sid) =
         tournament_with_section(&pool, &token, "xiangqi", serde_json::json!({})).await;
     let page = format!("/admin/s/{sid}?lang=en");
+    // The entrants and the rounds each have their tab (issue #15).
+    let entrants_tab = format!("/admin/s/{sid}/entrants?lang=en");
+    let rounds_tab = format!("/admin/s/{sid}/rounds?lang=en");
 
     // An entrant added at the desk, with a name that must come out escaped.
     let added = submit(
@@ -196,7 +202,7 @@ async fn the_section_page_pairs_publishes_reports_and_unpairs(pool: PgPool) {
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(bad.text.contains(r#"id="rating-error""#), "{}", bad.text);
     add_entrants(&pool, &token, &sid, 3).await;
-    let shown = browser.get(&page).await;
+    let shown = browser.get(&entrants_tab).await;
     assert_eq!(shown.status, StatusCode::OK);
     assert!(
         shown
@@ -216,7 +222,7 @@ async fn the_section_page_pairs_publishes_reports_and_unpairs(pool: PgPool) {
     let paired = submit(&mut browser, &page, &format!("/admin/s/{sid}/rounds"), &[]).await;
     assert_eq!(paired.status, StatusCode::SEE_OTHER, "{}", paired.text);
     assert!(location(&paired).contains("done=paired"));
-    let shown = browser.get(&page).await;
+    let shown = browser.get(&rounds_tab).await;
     assert!(shown.text.contains("Round 1"));
     assert!(shown
         .text
@@ -305,7 +311,7 @@ async fn the_section_page_pairs_publishes_reports_and_unpairs(pool: PgPool) {
     )
     .await;
     assert_eq!(unpaired.status, StatusCode::SEE_OTHER);
-    let shown = browser.get(&page).await;
+    let shown = browser.get(&rounds_tab).await;
     assert!(!shown
         .text
         .contains(&format!("/admin/s/{sid}/rounds/1/results")));
@@ -491,6 +497,11 @@ async fn dashboard_forms_need_the_csrf_token_and_pages_need_access(pool: PgPool)
     for uri in [
         format!("/admin/t/{tid}"),
         format!("/admin/s/{sid}"),
+        format!("/admin/s/{sid}/entrants"),
+        format!("/admin/s/{sid}/registrations"),
+        format!("/admin/s/{sid}/byes"),
+        format!("/admin/s/{sid}/rounds"),
+        format!("/admin/s/{sid}/standings"),
         format!("/admin/s/{sid}/rounds/1/results"),
     ] {
         let reply = other.get(&uri).await;
@@ -532,7 +543,7 @@ async fn entrants_and_registrations_are_handled_at_the_desk(pool: PgPool) {
         );
         regs.push(r["id"].as_str().unwrap().to_string());
     }
-    let page = format!("/admin/s/{sid}?lang=en");
+    let page = format!("/admin/s/{sid}/registrations?lang=en");
     let shown = browser.get(&page).await;
     assert!(shown.text.contains("waitlist place 1"), "{}", shown.text);
     assert!(shown.text.contains("reg@example.org"));
@@ -586,7 +597,8 @@ async fn entrants_and_registrations_are_handled_at_the_desk(pool: PgPool) {
     let base = format!("/admin/s/{sid}/entrants/{first}");
     let checked = submit(&mut browser, &page, &format!("{base}/check-in"), &[]).await;
     assert_eq!(checked.status, StatusCode::SEE_OTHER);
-    assert!(browser.get(&page).await.text.contains("checked in"));
+    let entrants_tab = format!("/admin/s/{sid}/entrants?lang=en");
+    assert!(browser.get(&entrants_tab).await.text.contains("checked in"));
     let withdrawn = submit(&mut browser, &page, &format!("{base}/withdraw"), &[]).await;
     assert_eq!(withdrawn.status, StatusCode::SEE_OTHER);
     let again = submit(&mut browser, &page, &format!("{base}/withdraw"), &[]).await;
@@ -885,7 +897,7 @@ async fn the_arbiter_sees_the_set_up_of_a_jieqi_round(pool: PgPool) {
         .await,
         StatusCode::CREATED,
     );
-    let section = browser.get(&format!("/admin/s/{sid}?lang=en")).await;
+    let section = browser.get(&format!("/admin/s/{sid}/rounds?lang=en")).await;
     assert!(section
         .text
         .contains(&format!("/admin/s/{sid}/rounds/1/setup")));

@@ -265,8 +265,10 @@ async fn section_settings_are_edited_with_refusals_next_to_their_fields(pool: Pg
         stored["fee_tiers"],
         json!([{"name": "Member", "amount": 10}, {"name": "Guest", "amount": 20}])
     );
+    // Saved: back on the settings tab, with the message (issue #15).
+    assert!(location(&done).starts_with(&format!("/admin/s/{sid}/settings?")));
     let shown = browser
-        .get(&format!("/admin/s/{sid}?done=settings&lang=en"))
+        .get(&format!("/admin/s/{sid}/settings?done=settings&lang=en"))
         .await;
     assert!(shown.text.contains("Settings saved."));
     // A preset replaces the chain.
@@ -381,7 +383,7 @@ async fn requested_byes_are_recorded_listed_and_cancelled(pool: PgPool) {
         Some(json!({"name": EVIL})),
     )
     .await;
-    let page = format!("/admin/s/{sid}?lang=en");
+    let page = format!("/admin/s/{sid}/byes?lang=en");
     let action = format!("/admin/s/{sid}/byes");
     let shown = browser.get(&page).await;
     assert!(shown.text.contains("No byes requested."));
@@ -566,7 +568,7 @@ async fn forbidden_pairs_are_added_and_removed_on_the_section_page(pool: PgPool)
     )
     .await;
     let evil_id = evil["id"].as_str().unwrap();
-    let page = format!("/admin/s/{sid}?lang=en");
+    let page = format!("/admin/s/{sid}/byes?lang=en");
     let action = format!("/admin/s/{sid}/forbidden-pairs");
 
     let done = submit(
@@ -651,7 +653,7 @@ async fn forbidden_pairs_are_added_and_removed_on_the_section_page(pool: PgPool)
     // The refusal in the visitor's language.
     let bad = submit(
         &mut browser,
-        &format!("/admin/s/{sid}?lang=zh-Hant"),
+        &format!("/admin/s/{sid}/byes?lang=zh-Hant"),
         &action,
         &[("pair_a", &ids[1]), ("pair_b", &ids[1])],
     )
@@ -739,7 +741,7 @@ async fn a_paired_round_is_re_paired_by_hand_with_apply_anyway_for_broken_rules(
         None,
     )
     .await;
-    let section = browser.get(&format!("/admin/s/{sid}?lang=en")).await;
+    let section = browser.get(&format!("/admin/s/{sid}/rounds?lang=en")).await;
     assert!(section
         .text
         .contains(&format!("/admin/s/{sid}/rounds/1/edit")));

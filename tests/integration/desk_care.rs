@@ -78,8 +78,8 @@ async fn a_withdrawal_asks_first_and_its_message_offers_the_readmission(pool: Pg
     let desk = format!("/admin/s/{sid}");
     let withdraw = format!("/admin/s/{sid}/entrants/{e}/withdraw");
 
-    // The desk links to the confirmation page; no form on it posts the withdrawal.
-    let page = browser.get(&desk).await;
+    // The entrants tab links to the confirmation page; no form on it posts the withdrawal.
+    let page = browser.get(&format!("{desk}/entrants")).await;
     assert_eq!(page.status, StatusCode::OK);
     assert!(page.text.contains(&format!("href=\"{withdraw}\"")));
     assert!(!page.text.contains(&format!("action=\"{withdraw}\"")));
@@ -88,7 +88,8 @@ async fn a_withdrawal_asks_first_and_its_message_offers_the_readmission(pool: Pg
     let ask = browser.get(&withdraw).await;
     assert_eq!(ask.status, StatusCode::OK, "{}", ask.text);
     assert!(ask.text.contains("Withdraw P2 (No. 2)?"), "{}", ask.text);
-    assert!(ask.text.contains(&format!("href=\"{desk}#entrants\"")));
+    // Cancel goes back to the entrants tab.
+    assert!(ask.text.contains(&format!("href=\"{desk}/entrants\"")));
     assert_eq!(entrant(&pool, &token, &sid, e).await["status"], "active");
     browser.accept_language = Some("zh-Hant".into());
     let ask = browser.get(&withdraw).await;
@@ -141,11 +142,17 @@ async fn publishing_and_unpairing_go_through_their_confirmation_pages(pool: PgPo
     let (_tid, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
     add_entrants(&pool, &token, &sid, 4).await;
     let desk = format!("/admin/s/{sid}");
-    let paired = submit(&mut browser, &desk, &format!("{desk}/rounds"), &[]).await;
+    let paired = submit(
+        &mut browser,
+        &format!("{desk}/rounds"),
+        &format!("{desk}/rounds"),
+        &[],
+    )
+    .await;
     assert_eq!(paired.status, StatusCode::SEE_OTHER, "{}", paired.text);
     let publish = format!("{desk}/rounds/1/publish");
     let unpair = format!("{desk}/rounds/1/unpair");
-    let page = browser.get(&desk).await;
+    let page = browser.get(&format!("{desk}/rounds")).await;
     for action in [&publish, &unpair] {
         assert!(
             page.text.contains(&format!("href=\"{action}\"")),
@@ -216,7 +223,7 @@ async fn byes_forbidden_pairs_registrations_and_payments_ask_before_they_go(pool
     let (a, b) = (&ids[0], &ids[1]);
     let made = submit(
         &mut browser,
-        &desk,
+        &format!("{desk}/byes"),
         &format!("{desk}/byes"),
         &[("bye_entrant", a), ("bye_round", "3"), ("bye_kind", "half")],
     )
@@ -224,7 +231,7 @@ async fn byes_forbidden_pairs_registrations_and_payments_ask_before_they_go(pool
     assert_eq!(made.status, StatusCode::SEE_OTHER, "{}", made.text);
     let cancel = format!("{desk}/byes/{a}/3/cancel");
     assert!(browser
-        .get(&desk)
+        .get(&format!("{desk}/byes"))
         .await
         .text
         .contains(&format!("href=\"{cancel}\"")));
@@ -242,7 +249,7 @@ async fn byes_forbidden_pairs_registrations_and_payments_ask_before_they_go(pool
     // A forbidden pair.
     let made = submit(
         &mut browser,
-        &desk,
+        &format!("{desk}/byes"),
         &format!("{desk}/forbidden-pairs"),
         &[("pair_a", a), ("pair_b", b)],
     )
@@ -299,7 +306,7 @@ async fn byes_forbidden_pairs_registrations_and_payments_ask_before_they_go(pool
     let payment = paid["payments"][0]["id"].as_str().unwrap().to_string();
     let void = format!("{desk}/payments/{payment}/void");
     assert!(browser
-        .get(&desk)
+        .get(&format!("{desk}/registrations"))
         .await
         .text
         .contains(&format!("href=\"{void}\"")));
@@ -332,12 +339,18 @@ async fn each_round_on_the_desk_links_its_pairing_sheet_list_by_name_and_slips(p
     let (_tid, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
     add_entrants(&pool, &token, &sid, 4).await;
     let desk = format!("/admin/s/{sid}");
-    let before = browser.get(&desk).await;
+    let before = browser.get(&format!("{desk}/rounds")).await;
     assert!(!before.text.contains("/pairings/1/print"));
-    submit(&mut browser, &desk, &format!("{desk}/rounds"), &[]).await;
+    submit(
+        &mut browser,
+        &format!("{desk}/rounds"),
+        &format!("{desk}/rounds"),
+        &[],
+    )
+    .await;
     let publish = format!("{desk}/rounds/1/publish");
     submit(&mut browser, &publish, &publish, &[]).await;
-    let page = browser.get(&desk).await;
+    let page = browser.get(&format!("{desk}/rounds")).await;
     for print in [
         format!("/s/{sid}/pairings/1/print"),
         format!("/s/{sid}/pairings/1/by-name/print"),
@@ -389,24 +402,34 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
     let desk = format!("/admin/s/{sid}");
 
     // Search: a CJK substring of a name, a club in any case, a start number.
-    let found = table(browser.get(&format!("{desk}?q=%E4%B8%89")).await); // 三
+    let found = table(browser.get(&format!("{desk}/entrants?q=%E4%B8%89")).await); // 三
     assert_eq!(found.status, StatusCode::OK);
     assert!(found.text.contains("張三豐") && !found.text.contains(">李四<"));
     assert!(found.text.contains("Present: 0 / 1"), "{}", found.text);
-    let found = table(browser.get(&format!("{desk}?q=toronto")).await);
+    let found = table(browser.get(&format!("{desk}/entrants?q=toronto")).await);
     assert!(found.text.contains(">李四<") && found.text.contains(">陳七<"));
     assert!(!found.text.contains(">王五<"));
-    let found = table(browser.get(&format!("{desk}?q=%E5%8F%B0%E5%8C%97")).await); // 台北
+    let found = table(
+        browser
+            .get(&format!("{desk}/entrants?q=%E5%8F%B0%E5%8C%97"))
+            .await,
+    ); // 台北
     assert!(found.text.contains(">張三豐<") && found.text.contains(">王五<"));
     assert!(!found.text.contains(">Zhao Liu<"));
-    let found = table(browser.get(&format!("{desk}?q=4")).await);
+    let found = table(browser.get(&format!("{desk}/entrants?q=4")).await);
     assert!(found.text.contains(">Zhao Liu<") && !found.text.contains(">陳七<"));
-    let none = browser.get(&format!("{desk}?q=nobody")).await;
+    let none = browser.get(&format!("{desk}/entrants?q=nobody")).await;
     assert!(none.text.contains("No entrant matches this search."));
 
     // By number and Enter: checked in, the message names them, the box has the focus again.
     let number = format!("{desk}/check-in/number");
-    let done = submit(&mut browser, &desk, &number, &[("no", "2")]).await;
+    let done = submit(
+        &mut browser,
+        &format!("{desk}/entrants"),
+        &number,
+        &[("no", "2")],
+    )
+    .await;
     assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.text);
     assert_eq!(
         entrant(&pool, &token, &sid, &ids[1]).await["checked_in"],
@@ -421,7 +444,13 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
     assert!(back.text.contains("autofocus"));
     assert!(back.text.contains("Present: 1 / 5"));
     // Full-width digits, as a Chinese input method types them, are the same number.
-    let again = submit(&mut browser, &desk, &number, &[("no", "２")]).await;
+    let again = submit(
+        &mut browser,
+        &format!("{desk}/entrants"),
+        &number,
+        &[("no", "２")],
+    )
+    .await;
     let back = browser.get(location(&again)).await;
     assert!(
         back.text.contains("李四 (No. 2) was already checked in."),
@@ -429,7 +458,13 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
         back.text
     );
     assert_eq!(audit_actions(&pool, "check_in").await, 1);
-    let missing = submit(&mut browser, &desk, &number, &[("no", "99")]).await;
+    let missing = submit(
+        &mut browser,
+        &format!("{desk}/entrants"),
+        &number,
+        &[("no", "99")],
+    )
+    .await;
     assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(
         missing.text.contains("沒有編號 99 的參賽者"),
@@ -438,7 +473,13 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
     );
     // (Posts go without Accept-Language: the refusals are in the default language.)
     // Text that is no number searches.
-    let search = submit(&mut browser, &desk, &number, &[("no", "Zhao")]).await;
+    let search = submit(
+        &mut browser,
+        &format!("{desk}/entrants"),
+        &number,
+        &[("no", "Zhao")],
+    )
+    .await;
     assert_eq!(search.status, StatusCode::SEE_OTHER);
     assert!(
         location(&search).contains("q=Zhao"),
@@ -448,7 +489,7 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
 
     // A selection at once, the search kept.
     let bulk = format!("{desk}/check-in");
-    let page = browser.get(&format!("{desk}?q=toronto")).await;
+    let page = browser.get(&format!("{desk}/entrants?q=toronto")).await;
     assert!(page
         .text
         .contains(&format!("value=\"{}\" form=\"bulk-check-in\"", ids[4])));

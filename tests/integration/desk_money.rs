@@ -185,7 +185,9 @@ async fn a_doubles_team_is_corrected_on_the_dashboard_and_audited(pool: PgPool) 
     let id = e["id"].as_str().unwrap();
     assert_eq!(e["name"], "Ann / Bob");
     let page = format!("/admin/s/{sid}/entrants/{id}/edit");
-    let section = browser.get(&format!("/admin/s/{sid}?lang=en")).await;
+    let section = browser
+        .get(&format!("/admin/s/{sid}/entrants?lang=en"))
+        .await;
     assert!(
         section.text.contains(&page),
         "the entrants table links the edit form"
@@ -237,7 +239,7 @@ async fn a_doubles_team_is_corrected_on_the_dashboard_and_audited(pool: PgPool) 
     )
     .await;
     assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.text);
-    assert!(location(&saved).starts_with(&format!("/admin/s/{sid}")));
+    assert!(location(&saved).starts_with(&format!("/admin/s/{sid}/entrants?")));
     let list = api(
         &pool,
         &token,
@@ -439,7 +441,7 @@ async fn payments_are_voided_and_refunded_and_the_desk_totals_add_up(pool: PgPoo
     assert_eq!(tier("non-member")["refund_due"], 15);
 
     // The rest goes back through the dashboard's form; the void of the refund by the form too.
-    let page = format!("/admin/s/{sid}?lang=en");
+    let page = format!("/admin/s/{sid}/registrations?lang=en");
     let refunded = submit(
         &mut browser,
         &page,
@@ -525,7 +527,7 @@ async fn a_desk_entry_records_its_fee_tier_member_flag_and_payment_in_one_step(p
     let (token, mut browser) = admin_browser(&pool).await;
     let fees = json!({"fee_tiers": [{"name": "member", "amount": 10}, {"name": "non-member", "amount": 20}]});
     let (tid, sid) = tournament_with_section(&pool, &token, "xiangqi", fees).await;
-    let page = format!("/admin/s/{sid}?lang=en");
+    let page = format!("/admin/s/{sid}/entrants?lang=en");
     let form = browser.get(&page).await;
     assert!(
         form.text.contains(r#"name="fee_tier""#) && form.text.contains(r#"name="payment_method""#)

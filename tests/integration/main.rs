@@ -13,6 +13,7 @@ mod dashboard;
 mod dashboard_forms;
 mod desk_care;
 mod desk_money;
+mod desk_tabs;
 mod embedded;
 mod event_file;
 mod events;

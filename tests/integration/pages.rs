@@ -789,8 +789,10 @@ async fn the_bracket_page_shows_the_knockout_stage_or_says_there_is_none(pool: P
 // ---------------------------------------------------------------- the desk
 
 /// The id at the end of a redirect's location.
+/// The id in a redirect to `/admin/t/{id}` or `/admin/s/{id}/…` (a new section opens on its
+/// entrants tab).
 fn id_in(reply: &Reply) -> String {
-    location(reply).rsplit('/').next().unwrap().to_string()
+    location(reply).split('/').nth(3).unwrap().to_string()
 }
 
 #[sqlx::test]
@@ -861,7 +863,7 @@ async fn an_arbiter_runs_a_round_from_the_desk(pool: PgPool) {
         .post_form(&format!("/admin/s/{sid}/rounds"), &[("csrf", &csrf)])
         .await;
     assert_eq!(paired.status, StatusCode::SEE_OTHER, "{}", paired.text);
-    let desk = browser.get(&format!("/admin/s/{sid}")).await;
+    let desk = browser.get(&format!("/admin/s/{sid}/rounds")).await;
     assert!(desk.text.contains("Round 1"));
     assert!(desk.text.contains("Paired (not yet published)"));
     let board = desk

@@ -5,6 +5,7 @@
 
 use super::form::{invalid_fields, number, ButtonForm, Fields};
 use super::section::{action_failed, section_page, FormTarget, SectionExtras};
+use super::tabs::Tab;
 use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
@@ -62,6 +63,7 @@ async fn refused(
     Ok(match invalid_fields(&err) {
         Some((message, errors)) => {
             let extras = SectionExtras {
+                tab: Tab::Byes,
                 form,
                 errors,
                 form_error: Some(message),
@@ -79,7 +81,7 @@ async fn refused(
             .await
             .into_response()
         }
-        None => action_failed(state, actor, ctx, id, err)
+        None => action_failed(state, actor, ctx, id, Tab::Byes, err)
             .await
             .into_response(),
     })
@@ -133,7 +135,7 @@ pub async fn request_bye(
         }),
     };
     Ok(match outcome {
-        Ok(()) => see_other(&format!("/admin/s/{id}?done=bye#byes")),
+        Ok(()) => see_other(&format!("/admin/s/{id}/byes?done=bye")),
         Err(err) => refused(&state, &actor, ctx, id, form, FormTarget::Bye, err).await?,
     })
 }
@@ -151,8 +153,8 @@ pub async fn cancel_bye(
         .or_page(&ctx)?;
     Ok(
         match service::entrants::cancel_bye(&state.db, &actor, entrant, round).await {
-            Ok(()) => see_other(&format!("/admin/s/{id}?done=bye_cancelled#byes")),
-            Err(err) => action_failed(&state, &actor, ctx, id, err)
+            Ok(()) => see_other(&format!("/admin/s/{id}/byes?done=bye_cancelled")),
+            Err(err) => action_failed(&state, &actor, ctx, id, Tab::Byes, err)
                 .await
                 .into_response(),
         },
@@ -182,7 +184,7 @@ pub async fn forbid_pair(
         }),
     };
     Ok(match outcome {
-        Ok(()) => see_other(&format!("/admin/s/{id}?done=forbidden#forbidden")),
+        Ok(()) => see_other(&format!("/admin/s/{id}/byes?done=forbidden")),
         Err(err) => refused(&state, &actor, ctx, id, form, FormTarget::Forbidden, err).await?,
     })
 }
@@ -209,8 +211,8 @@ pub async fn allow_pair(
     let pair = ForbiddenPairInput { a, b };
     Ok(
         match service::entrants::set_forbidden_pair(&state.db, &actor, id, &pair, false).await {
-            Ok(()) => see_other(&format!("/admin/s/{id}?done=allowed#forbidden")),
-            Err(err) => action_failed(&state, &actor, ctx, id, err)
+            Ok(()) => see_other(&format!("/admin/s/{id}/byes?done=allowed")),
+            Err(err) => action_failed(&state, &actor, ctx, id, Tab::Byes, err)
                 .await
                 .into_response(),
         },

@@ -1,6 +1,6 @@
 //! Check-in at the desk (issue #15): by number (type it, press Enter) and a selection at once
-//! (checkboxes, one button, one transaction). The search box is a plain `GET` of the section
-//! page (`?q=`); both forms carry it back so the desk keeps its view.
+//! (checkboxes, one button, one transaction). The search box is a plain `GET` of the entrants
+//! tab (`/admin/s/{id}/entrants?q=`); both forms carry it back so the desk keeps its view.
 
 use super::form::Fields;
 use super::section::{section_page, FormTarget, SectionExtras};
@@ -60,6 +60,7 @@ async fn refused(
         _ => return Err(PageError::from_service(err, ctx.lang)),
     };
     let extras = SectionExtras {
+        tab: super::tabs::Tab::Entrants,
         form_error: Some(message),
         target: FormTarget::CheckIn,
         query,
@@ -100,7 +101,7 @@ pub async fn check_in_selected(
     }
     match service::entrants::check_in_many(&state.db, &actor, id, &ids).await {
         Ok(n) => Ok(see_other(&format!(
-            "/admin/s/{id}?done=checked_in&n={n}{}#check-in",
+            "/admin/s/{id}/entrants?done=checked_in&n={n}{}#check-in",
             query_part(Some(&query))
         ))),
         Err(err) => refused(&state, &actor, ctx, id, query, err).await,
@@ -126,7 +127,7 @@ pub async fn check_in_number(
     let Ok(no) = digits.parse::<i32>() else {
         // Not a number: show the entrants it fits (or all, when empty).
         return Ok(see_other(&format!(
-            "/admin/s/{id}?{}#check-in",
+            "/admin/s/{id}/entrants?{}#check-in",
             query_part(Some(typed)).trim_start_matches('&')
         )));
     };
@@ -134,7 +135,7 @@ pub async fn check_in_number(
         // No fragment: a page whose address names an element skips `autofocus`, and the
         // number box should have the focus for the next player.
         Ok((entrant, changed)) => Ok(see_other(&format!(
-            "/admin/s/{id}?checked={}{}{}",
+            "/admin/s/{id}/entrants?checked={}{}{}",
             entrant.id,
             if changed { "" } else { "&was=in" },
             query_part(Some(&query))

@@ -5,6 +5,7 @@
 //! own address; the desk links to it, and only the page's form posts the action (the `POST`
 //! endpoints themselves are unchanged).
 
+use super::tabs::Tab;
 use crate::http::error::{OrPage, PageError};
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
@@ -72,7 +73,7 @@ pub fn entrant_label(tr: Tr, name: &str, start_no: Option<i32>) -> String {
     }
 }
 
-/// The page for `desk`'s section; Cancel goes back to `anchor` on the desk.
+/// The page for `desk`'s section; Cancel goes back to the action's tab (and a part of it).
 struct Ask {
     question: String,
     lines: Vec<String>,
@@ -80,7 +81,7 @@ struct Ask {
     hidden: Vec<(String, String)>,
     force: Option<String>,
     confirm: String,
-    anchor: &'static str,
+    back: (Tab, &'static str),
 }
 
 fn page(ctx: PageCtx, desk: &Desk, ask: Ask) -> Page<ConfirmPage> {
@@ -110,7 +111,7 @@ fn page(ctx: PageCtx, desk: &Desk, ask: Ask) -> Page<ConfirmPage> {
             hidden: ask.hidden,
             force: ask.force,
             confirm: ask.confirm,
-            cancel: format!("/admin/s/{}#{}", section.id, ask.anchor),
+            cancel: ask.back.0.url(section.id, "", ask.back.1),
             ctx,
         },
     )
@@ -158,7 +159,7 @@ pub async fn confirm_entrant(
         hidden: Vec::new(),
         force: None,
         confirm: tr.t("adm.withdraw").into(),
-        anchor: "entrants",
+        back: (Tab::Entrants, ""),
     };
     Ok(page(ctx, &desk, ask))
 }
@@ -187,7 +188,7 @@ pub async fn confirm_publish(
         hidden: Vec::new(),
         force: None,
         confirm: tr.t("adm.publish").into(),
-        anchor: "rounds",
+        back: (Tab::Rounds, ""),
     };
     Ok(page(ctx, &desk, ask))
 }
@@ -218,7 +219,7 @@ pub async fn confirm_unpair(
         hidden: Vec::new(),
         force: (round.results > 0).then(|| tr.fmt("adm.unpair_confirm", round.results)),
         confirm: tr.t("adm.unpair").into(),
-        anchor: "rounds",
+        back: (Tab::Rounds, ""),
     };
     Ok(page(ctx, &desk, ask))
 }
@@ -251,7 +252,7 @@ pub async fn confirm_registration(
         hidden: Vec::new(),
         force: None,
         confirm: tr.t("adm.withdraw").into(),
-        anchor: "registrations",
+        back: (Tab::Registrations, ""),
     };
     Ok(page(ctx, &desk, ask))
 }
@@ -289,7 +290,7 @@ pub async fn confirm_void(
         hidden: Vec::new(),
         force: None,
         confirm: tr.t("adm.ledger.void").into(),
-        anchor: "registrations",
+        back: (Tab::Registrations, ""),
     };
     Ok(page(ctx, &desk, ask))
 }
@@ -320,7 +321,7 @@ pub async fn confirm_cancel_bye(
         hidden: Vec::new(),
         force: None,
         confirm: tr.t("adm.byes.cancel").into(),
-        anchor: "byes",
+        back: (Tab::Byes, ""),
     };
     Ok(page(ctx, &desk, ask))
 }
@@ -354,7 +355,7 @@ pub async fn confirm_allow_pair(
         hidden: vec![("a".into(), a.to_string()), ("b".into(), b.to_string())],
         force: None,
         confirm: tr.t("adm.forbidden.remove").into(),
-        anchor: "forbidden",
+        back: (Tab::Byes, "forbidden"),
     };
     Ok(page(ctx, &desk, ask))
 }

@@ -323,7 +323,7 @@ pub async fn save(
     let version = text(&form, "version").and_then(|v| v.parse().ok());
     match service::entrants::edit(&state.db, &actor, entrant_id, &patch, version).await {
         Ok(_) => Ok(see_other(&format!(
-            "/admin/s/{section_id}?done=entrant_edited#entrants"
+            "/admin/s/{section_id}/entrants?done=entrant_edited"
         ))),
         Err(err) => {
             let (message, errors, status) = match invalid_fields(&err) {

@@ -4,6 +4,7 @@
 use super::form::{invalid_fields, ButtonForm, Fields};
 use super::section::{action_failed, section_page, SectionExtras};
 use super::section_forms::entrant_input;
+use super::tabs::Tab;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::PageCtx;
@@ -47,14 +48,14 @@ pub async fn add_entrant(
     let form_error;
     if errors.is_empty() {
         match service::entrants::add(&state.db, &actor, id, &input).await {
-            Ok(_) => return Ok(see_other(&format!("/admin/s/{id}?done=entrant#entrants"))),
+            Ok(_) => return Ok(see_other(&format!("/admin/s/{id}/entrants?done=entrant"))),
             Err(err) => match invalid_fields(&err) {
                 Some((message, fields)) => {
                     errors = fields;
                     form_error = Some(message);
                 }
                 None => {
-                    return Ok(action_failed(&state, &actor, ctx, id, err)
+                    return Ok(action_failed(&state, &actor, ctx, id, Tab::Entrants, err)
                         .await
                         .into_response())
                 }
@@ -64,6 +65,7 @@ pub async fn add_entrant(
         form_error = Some(tr.t("error.form_invalid").to_string());
     }
     let extras = SectionExtras {
+        tab: Tab::Entrants,
         form,
         errors,
         form_error,
@@ -111,13 +113,13 @@ pub async fn change_entrant(
         match service::entrants::change_status(&state.db, &actor, entrant_id, change).await {
             // A withdrawal's message offers the undo (re-admit); a check-in keeps the search.
             Ok(_) if change == StatusChange::Withdraw => {
-                see_other(&format!("/admin/s/{id}?withdrawn={entrant_id}#entrants"))
+                see_other(&format!("/admin/s/{id}/entrants?withdrawn={entrant_id}"))
             }
             Ok(_) => see_other(&format!(
-                "/admin/s/{id}?done=entrant_status{}#entrants",
+                "/admin/s/{id}/entrants?done=entrant_status{}",
                 super::checkin::query_part(form.get("q").map(String::as_str))
             )),
-            Err(err) => action_failed(&state, &actor, ctx, id, err)
+            Err(err) => action_failed(&state, &actor, ctx, id, Tab::Entrants, err)
                 .await
                 .into_response(),
         },

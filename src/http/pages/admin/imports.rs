@@ -142,7 +142,7 @@ pub async fn import_csv(
     let outcome = service::interchange::import_csv(&state.db, &actor, id, &csv, apply).await;
     let (report, error, status) = match outcome {
         Ok(report) if report.applied => {
-            return Ok(see_other(&format!("/admin/s/{id}?done=entrant#entrants")))
+            return Ok(see_other(&format!("/admin/s/{id}/entrants?done=entrant")))
         }
         Ok(report) => {
             let status = if report.errors.is_empty() {

@@ -31,6 +31,8 @@ pub mod section_forms;
 pub mod settings;
 pub mod setups;
 pub mod staff;
+pub mod standings;
+pub mod tabs;
 pub mod ties;
 pub mod tournaments;
 
@@ -41,6 +43,7 @@ use axum::Router;
 pub fn router() -> Router<AppState> {
     Router::new()
         .merge(section::router())
+        .merge(standings::router())
         .merge(dashboard::router())
         .merge(tournaments::router())
         .merge(event::router())

@@ -3,6 +3,7 @@
 
 use super::form::{text, Fields};
 use super::section::action_failed;
+use super::tabs::Tab;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::PageCtx;
@@ -96,8 +97,8 @@ pub async fn act_on_registration(
         },
     };
     Ok(match outcome {
-        Ok(()) => see_other(&format!("/admin/s/{id}?done=registration#registrations")),
-        Err(err) => action_failed(&state, &actor, ctx, id, err)
+        Ok(()) => see_other(&format!("/admin/s/{id}/registrations?done=registration")),
+        Err(err) => action_failed(&state, &actor, ctx, id, Tab::Registrations, err)
             .await
             .into_response(),
     })
@@ -126,8 +127,8 @@ pub async fn void_payment(
     };
     Ok(
         match service::payments::void(&state.db, &actor, payment_id, &input).await {
-            Ok(_) => see_other(&format!("/admin/s/{id}?done=registration#registrations")),
-            Err(err) => action_failed(&state, &actor, ctx, id, err)
+            Ok(_) => see_other(&format!("/admin/s/{id}/registrations?done=registration")),
+            Err(err) => action_failed(&state, &actor, ctx, id, Tab::Registrations, err)
                 .await
                 .into_response(),
         },

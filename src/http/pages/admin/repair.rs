@@ -327,7 +327,7 @@ pub async fn save_edit(
     };
     Ok(
         match service::rounds::edit(&state.db, &actor, id, n, &input).await {
-            Ok(_) => see_other(&format!("/admin/s/{id}?done=repaired#rounds")),
+            Ok(_) => see_other(&format!("/admin/s/{id}/rounds?done=repaired")),
             Err(Error::Invalid { message, fields }) => {
                 let fields = on_rows(fields, &rows);
                 page(

@@ -399,9 +399,16 @@ pub async fn enter_board_result(
             message: tr.t("error.form_invalid").to_string(),
             fields: errors,
         };
-        return Ok(super::section::action_failed(&state, &actor, ctx, sid, err)
-            .await
-            .into_response());
+        return Ok(super::section::action_failed(
+            &state,
+            &actor,
+            ctx,
+            sid,
+            super::tabs::Tab::Rounds,
+            err,
+        )
+        .await
+        .into_response());
     }
     let input = ResultInput {
         result: form.get("result").cloned().unwrap_or_default(),
@@ -417,17 +424,31 @@ pub async fn enter_board_result(
                 } else {
                     "result"
                 };
-                crate::http::session::see_other(&format!("/admin/s/{sid}?done={done}"))
+                crate::http::session::see_other(&format!("/admin/s/{sid}/rounds?done={done}"))
             }
             Err(Error::Conflict(detail)) if detail.contains("changed meanwhile") => {
                 let err = Error::Conflict(format!("{} ({detail})", tr.t("adm.results.stale")));
-                super::section::action_failed(&state, &actor, ctx, sid, err)
-                    .await
-                    .into_response()
-            }
-            Err(err) => super::section::action_failed(&state, &actor, ctx, sid, err)
+                super::section::action_failed(
+                    &state,
+                    &actor,
+                    ctx,
+                    sid,
+                    super::tabs::Tab::Rounds,
+                    err,
+                )
                 .await
-                .into_response(),
+                .into_response()
+            }
+            Err(err) => super::section::action_failed(
+                &state,
+                &actor,
+                ctx,
+                sid,
+                super::tabs::Tab::Rounds,
+                err,
+            )
+            .await
+            .into_response(),
         },
     )
 }

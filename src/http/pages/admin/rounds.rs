@@ -2,6 +2,7 @@
 
 use super::form::ButtonForm;
 use super::section::action_failed;
+use super::tabs::Tab;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::PageCtx;
@@ -38,8 +39,8 @@ pub async fn pair_round(
 ) -> Result<Response, PageError> {
     Ok(
         match service::rounds::pair_next(&state.db, &actor, id).await {
-            Ok(_) => see_other(&format!("/admin/s/{id}?done=paired#rounds")),
-            Err(err) => action_failed(&state, &actor, ctx, id, err)
+            Ok(_) => see_other(&format!("/admin/s/{id}/rounds?done=paired")),
+            Err(err) => action_failed(&state, &actor, ctx, id, Tab::Rounds, err)
                 .await
                 .into_response(),
         },
@@ -56,8 +57,8 @@ pub async fn publish_round(
 ) -> Result<Response, PageError> {
     Ok(
         match service::rounds::publish(&state.db, &actor, id, n).await {
-            Ok(_) => see_other(&format!("/admin/s/{id}?done=published#rounds")),
-            Err(err) => action_failed(&state, &actor, ctx, id, err)
+            Ok(_) => see_other(&format!("/admin/s/{id}/rounds?done=published")),
+            Err(err) => action_failed(&state, &actor, ctx, id, Tab::Rounds, err)
                 .await
                 .into_response(),
         },
@@ -74,8 +75,8 @@ pub async fn start_clock(
 ) -> Result<Response, PageError> {
     Ok(
         match service::screen::start_clock(&state.db, &actor, id, n).await {
-            Ok(_) => see_other(&format!("/admin/s/{id}?done=clock#rounds")),
-            Err(err) => action_failed(&state, &actor, ctx, id, err)
+            Ok(_) => see_other(&format!("/admin/s/{id}/rounds?done=clock")),
+            Err(err) => action_failed(&state, &actor, ctx, id, Tab::Rounds, err)
                 .await
                 .into_response(),
         },
@@ -94,8 +95,8 @@ pub async fn unpair_round(
     let force = form.get("force").is_some_and(|v| !v.is_empty());
     Ok(
         match service::rounds::delete_last(&state.db, &actor, id, n, force).await {
-            Ok(()) => see_other(&format!("/admin/s/{id}?done=unpaired#rounds")),
-            Err(err) => action_failed(&state, &actor, ctx, id, err)
+            Ok(()) => see_other(&format!("/admin/s/{id}/rounds?done=unpaired")),
+            Err(err) => action_failed(&state, &actor, ctx, id, Tab::Rounds, err)
                 .await
                 .into_response(),
         },

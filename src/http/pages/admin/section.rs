@@ -1,6 +1,6 @@
-//! The arbiter dashboard below `/admin` (issue 8): a tournament's overview with its sections,
-//! the forms that create them, and a section's desk page (entrants, registrations, rounds,
-//! pairing report). Result entry is in [`super::results`].
+//! A section's desk page (issue 8), shown in tabs (issue #15, [`super::tabs`]): the overview,
+//! entrants, registrations, byes and forbidden pairs, rounds and results are each one part of
+//! this page at their own address. Result entry is in [`super::results`].
 //!
 //! Every page needs a login (visitors are sent to `/login`) and the tournament's access
 //! (scorers may look, the services refuse them changes); every form goes through [`AppForm`]
@@ -9,6 +9,7 @@
 
 use super::form::{done_notice, place_errors, Field, Fields};
 use super::section_forms::entrant_fields;
+use super::tabs::Tab;
 use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
@@ -31,9 +32,15 @@ use axum::routing::get;
 use axum::Router;
 use uuid::Uuid;
 
-/// The routes of this page.
+/// The routes of the tabs the desk page shows. `POST` on `…/entrants`, `…/rounds` and `…/byes`
+/// are the forms of those tabs (their own routers): axum merges the methods of one path.
 pub fn router() -> Router<AppState> {
-    Router::new().route("/admin/s/{section_id}", get(show_section))
+    Router::new()
+        .route("/admin/s/{section_id}", get(overview))
+        .route("/admin/s/{section_id}/entrants", get(entrants))
+        .route("/admin/s/{section_id}/registrations", get(registrations))
+        .route("/admin/s/{section_id}/byes", get(byes))
+        .route("/admin/s/{section_id}/rounds", get(rounds))
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -65,7 +72,7 @@ pub struct RoundRow {
     pub status_key: String,
 }
 
-/// `GET /admin/s/{id}`: the desk page of a section.
+/// `GET /admin/s/{id}` and its tabs: the desk page of a section, one tab of it shown.
 #[derive(Template)]
 #[template(path = "admin/section.html")]
 pub struct SectionPage {
@@ -73,6 +80,8 @@ pub struct SectionPage {
     pub tr: Tr,
     /// Layout context.
     pub ctx: PageCtx,
+    /// The tab shown.
+    pub tab: Tab,
     /// The tournament.
     pub tournament: Tournament,
     /// The section.
@@ -174,6 +183,30 @@ impl SectionPage {
         parts.join(" | ").to_lowercase()
     }
 
+    /// "3 / 8": a round's games with a result, of its games.
+    pub fn progress(&self, r: &RoundRow) -> String {
+        format!("{} / {}", r.actions.results, r.actions.games)
+    }
+
+    /// Registrations waiting for the desk (pending or on the waiting list).
+    pub fn waiting_registrations(&self) -> usize {
+        self.registrations
+            .iter()
+            .filter(|r| matches!(r.registration.status.as_str(), "pending" | "waitlisted"))
+            .count()
+    }
+
+    /// The tab's heading (the overview's is the section's name).
+    pub fn tab_title(&self) -> &'static str {
+        match self.tab {
+            Tab::Entrants => self.tr.t("section.entrants"),
+            Tab::Registrations => self.tr.t("adm.registrations"),
+            Tab::Byes => self.tr.t("adm.tab.byes"),
+            Tab::Rounds => self.tr.t("adm.tab.rounds"),
+            _ => self.tr.t("adm.tab.overview"),
+        }
+    }
+
     /// What a registration still owes (the payment form's default amount).
     pub fn outstanding(&self, r: &RegistrationView) -> i64 {
         (i64::from(r.fee_amount.unwrap_or(0)) - r.paid_amount.unwrap_or(0)).max(0)
@@ -194,9 +227,11 @@ pub enum FormTarget {
     CheckIn,
 }
 
-/// What a page shows besides the data: the form's values and errors, and messages.
+/// What a page shows besides the data: the tab, the form's values and errors, and messages.
 #[derive(Default)]
 pub struct SectionExtras {
+    /// The tab shown (an action's own: where its form is).
+    pub tab: Tab,
     /// The submitted form.
     pub form: Fields,
     /// Its errors by field.
@@ -321,6 +356,7 @@ pub async fn section_page(
         status,
         SectionPage {
             tr,
+            tab: extras.tab,
             system_key: format!("system.{}", section.pairing_system),
             status_key: format!("section_status.{}", section.status),
             can_pair: actions.can_pair,
@@ -415,15 +451,10 @@ fn flash_notice(
     (Some(tr.fmt(key, label)), undo)
 }
 
-/// `GET /admin/s/{section_id}`
-pub async fn show_section(
-    State(state): State<AppState>,
-    CurrentUser(actor): CurrentUser,
-    ctx: PageCtx,
-    uri: axum::http::Uri,
-    PagePath(id): PagePath<Uuid>,
-) -> Result<Page<SectionPage>, PageError> {
-    let notice = done_notice(ctx.tr(), &uri);
+/// What a tab's address asks besides the tab: the message of the redirect that led there
+/// (`?done=`, `?withdrawn=`, `?checked=`, `?n=`) and the check-in search (`?q=`).
+pub fn extras_from_query(tr: Tr, uri: &axum::http::Uri, tab: Tab) -> SectionExtras {
+    let notice = done_notice(tr, uri);
     let query: std::collections::HashMap<String, String> =
         serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
     let entrant = |key: &str| query.get(key).and_then(|v| v.parse::<Uuid>().ok());
@@ -438,42 +469,37 @@ pub async fn show_section(
         (Some("checked_in"), Some(n)) => n
             .parse::<usize>()
             .ok()
-            .map(|n| ctx.tr().fmt("adm.done.checked_in_many", n))
+            .map(|n| tr.fmt("adm.done.checked_in_many", n))
             .or(notice),
         _ => notice,
     };
-    section_page(
-        &state,
-        &actor,
-        ctx,
-        id,
-        SectionExtras {
-            notice,
-            query: query
-                .get("q")
-                .map(|q| q.trim().to_string())
-                .unwrap_or_default(),
-            flash,
-            checkin_focus,
-            ..SectionExtras::default()
-        },
-        StatusCode::OK,
-    )
-    .await
+    SectionExtras {
+        tab,
+        notice,
+        query: query
+            .get("q")
+            .map(|q| q.trim().to_string())
+            .unwrap_or_default(),
+        flash,
+        checkin_focus,
+        ..SectionExtras::default()
+    }
 }
 
-/// The section page again after a failed action: 409/422 with the message at the top; other
+/// The action's tab again after it failed: 409/422 with the message at the top; other
 /// failures (403, 404, 5xx) as error pages.
 pub async fn action_failed(
     state: &AppState,
     actor: &Actor,
     ctx: PageCtx,
     id: Uuid,
+    tab: Tab,
     err: Error,
 ) -> Result<Page<SectionPage>, PageError> {
     let status = crate::http::error::status(&err);
     if status == StatusCode::CONFLICT || status == StatusCode::UNPROCESSABLE_ENTITY {
         let extras = SectionExtras {
+            tab,
             action_error: Some(err.to_string()),
             ..SectionExtras::default()
         };
@@ -482,3 +508,50 @@ pub async fn action_failed(
         Err(PageError::from_service(err, ctx.lang))
     }
 }
+
+/// A tab's page: the desk page with that part shown, the message of a redirect (`?done=`,
+/// `?withdrawn=`, `?checked=`) and the check-in search (`?q=`) read from the address.
+async fn tab_page(
+    state: &AppState,
+    actor: &crate::service::users::Actor,
+    ctx: PageCtx,
+    uri: &axum::http::Uri,
+    id: Uuid,
+    tab: Tab,
+) -> Result<Page<SectionPage>, PageError> {
+    let extras = extras_from_query(ctx.tr(), uri, tab);
+    section_page(state, actor, ctx, id, extras, StatusCode::OK).await
+}
+
+macro_rules! tab_handler {
+    ($name:ident, $tab:expr, $doc:literal) => {
+        #[doc = $doc]
+        pub async fn $name(
+            State(state): State<AppState>,
+            CurrentUser(actor): CurrentUser,
+            ctx: PageCtx,
+            uri: axum::http::Uri,
+            PagePath(id): PagePath<Uuid>,
+        ) -> Result<Page<SectionPage>, PageError> {
+            tab_page(&state, &actor, ctx, &uri, id, $tab).await
+        }
+    };
+}
+
+tab_handler!(
+    overview,
+    Tab::Overview,
+    "`GET /admin/s/{section_id}`: the overview."
+);
+tab_handler!(
+    entrants,
+    Tab::Entrants,
+    "`GET /admin/s/{section_id}/entrants`"
+);
+tab_handler!(
+    registrations,
+    Tab::Registrations,
+    "`GET /admin/s/{section_id}/registrations`"
+);
+tab_handler!(byes, Tab::Byes, "`GET /admin/s/{section_id}/byes`");
+tab_handler!(rounds, Tab::Rounds, "`GET /admin/s/{section_id}/rounds`");

@@ -51,6 +51,8 @@ pub struct SettingsPage {
     pub fields: Vec<Field>,
     /// A message for the whole form.
     pub form_error: Option<String>,
+    /// The message after a save (`?done=settings`).
+    pub notice: Option<String>,
     /// The settings' version the form was filled from (sent back; a change made meanwhile by
     /// someone else then gets a 409 instead of being overwritten).
     pub version: i32,
@@ -413,7 +415,8 @@ async fn page(
     ctx: PageCtx,
     id: Uuid,
     form: Option<&Fields>,
-    (errors, form_error): (FieldErrors, Option<String>),
+    // The refusals by field, a message over the form, the message after a save.
+    (errors, form_error, notice): (FieldErrors, Option<String>, Option<String>),
     status: StatusCode,
 ) -> Result<Response, PageError> {
     let tr = ctx.tr();
@@ -454,6 +457,7 @@ async fn page(
             ctx,
             fields,
             form_error,
+            notice,
             version,
             time_zone: super::tournaments::zone_label(tr, zone.name()),
             chain: heads(tr, &section.tiebreaks),
@@ -469,21 +473,23 @@ pub async fn show_settings(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
+    uri: axum::http::Uri,
     PagePath(id): PagePath<Uuid>,
 ) -> Result<Response, PageError> {
+    let notice = super::form::done_notice(ctx.tr(), &uri);
     page(
         &state,
         &actor,
         ctx,
         id,
         None,
-        (FieldErrors::new(), None),
+        (FieldErrors::new(), None, notice),
         StatusCode::OK,
     )
     .await
 }
 
-/// `POST /admin/s/{section_id}/settings`: saves and returns to the section page; refusals
+/// `POST /admin/s/{section_id}/settings`: saves and shows the settings tab again with the message; refusals
 /// next to their fields (422), the values as entered.
 pub async fn save_settings(
     State(state): State<AppState>,
@@ -511,14 +517,14 @@ pub async fn save_settings(
             ctx,
             id,
             Some(&form),
-            (errors, message),
+            (errors, message, None),
             StatusCode::UNPROCESSABLE_ENTITY,
         )
         .await;
     }
     Ok(
         match service::sections::update(&state.db, &actor, id, &input, None).await {
-            Ok(_) => see_other(&format!("/admin/s/{id}?done=settings")),
+            Ok(_) => see_other(&format!("/admin/s/{id}/settings?done=settings")),
             Err(err) => match invalid_fields(&err) {
                 Some((message, fields)) => {
                     page(
@@ -527,7 +533,7 @@ pub async fn save_settings(
                         ctx,
                         id,
                         Some(&form),
-                        (fields, Some(message)),
+                        (fields, Some(message), None),
                         StatusCode::UNPROCESSABLE_ENTITY,
                     )
                     .await?

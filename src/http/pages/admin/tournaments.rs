@@ -465,7 +465,8 @@ pub async fn create_section(
     let form_error;
     if errors.is_empty() {
         match service::sections::create(&state.db, &actor, id, &input).await {
-            Ok(s) => return Ok(see_other(&format!("/admin/s/{}", s.id))),
+            // A new section has nobody in it: its entrants tab is where the desk goes next.
+            Ok(s) => return Ok(see_other(&format!("/admin/s/{}/entrants", s.id))),
             Err(err) => match invalid_fields(&err) {
                 Some((message, fields)) => {
                     errors = fields;

@@ -4,10 +4,8 @@ use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::shared::tiebreaks::{heads, TiebreakHead};
-use crate::http::pages::shared::{
-    format_number, format_value, load_section, nav, SectionNav, View,
-};
+use crate::http::pages::shared::standings::{standings_data, StandingsData};
+use crate::http::pages::shared::{load_section, nav, SectionNav, View};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
@@ -27,38 +25,6 @@ pub fn router() -> Router<AppState> {
 }
 
 // ---------------------------------------------------------------- standings
-
-/// One line of the standings.
-pub struct StandingLine {
-    /// Rank (shared ranks repeat).
-    pub rank: u32,
-    /// Starting number.
-    pub start_no: u32,
-    /// Name.
-    pub name: String,
-    /// Club.
-    pub club: String,
-    /// Points.
-    pub points: String,
-    /// Tiebreak values in chain order.
-    pub tiebreaks: Vec<String>,
-    /// Withdrawn.
-    pub withdrawn: bool,
-    /// `lot` or `manual` when the arbiter ordered a tie the chain left.
-    pub tie_decided_by: Option<String>,
-}
-
-/// What the standings page shows.
-pub struct StandingsData {
-    /// Rounds evaluated.
-    pub round: u32,
-    /// No result missing.
-    pub is_final: bool,
-    /// Tiebreak column heads, in chain order.
-    pub tiebreaks: Vec<TiebreakHead>,
-    /// Lines in ranking order.
-    pub lines: Vec<StandingLine>,
-}
 
 /// `GET /s/{section_id}/standings`
 #[derive(Template)]
@@ -88,32 +54,6 @@ pub struct StandingsPrint {
     pub data: StandingsData,
 }
 
-fn standings_data(tr: Tr, view: service::standings::StandingsView) -> StandingsData {
-    let keys = view.tiebreaks.clone();
-    StandingsData {
-        round: view.round,
-        is_final: view.is_final,
-        lines: view
-            .rows
-            .into_iter()
-            .map(|row| StandingLine {
-                tie_decided_by: row.tie_decided_by.clone(),
-                rank: row.rank,
-                start_no: row.start_no,
-                club: row.club.unwrap_or_default(),
-                points: format_number(row.points),
-                tiebreaks: keys
-                    .iter()
-                    .map(|k| format_value(row.tiebreaks.get(k)))
-                    .collect(),
-                withdrawn: row.status == "withdrawn",
-                name: row.name,
-            })
-            .collect(),
-        tiebreaks: heads(tr, &keys),
-    }
-}
-
 /// The standings page; `tab` is the section tab marked current (`standings`, or `now` when
 /// `/s/{id}/now` shows it).
 pub(super) async fn standings(
@@ -131,7 +71,7 @@ pub(super) async fn standings(
     }
     .await;
     let (standings, rounds) = loaded.or_page(&ctx)?;
-    let data = standings_data(ctx.tr(), standings);
+    let data = standings_data(ctx.tr(), id, standings);
     let nav = nav(&t, &s, &rounds, tab, 0, prizes);
     let tr = ctx.tr();
     Ok(match view {

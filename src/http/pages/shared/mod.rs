@@ -5,6 +5,7 @@ pub mod account;
 pub mod board;
 pub mod confirm;
 pub mod setup;
+pub mod standings;
 pub mod tiebreaks;
 
 use crate::http::error::PageError;
