@@ -285,6 +285,8 @@ pub struct StoredResult<'a> {
     pub game_id: Uuid,
     /// The game's section.
     pub section_id: Uuid,
+    /// The game's round.
+    pub round_id: Uuid,
     /// The section's foul threshold the result was computed with.
     pub foul_threshold: i32,
     /// The version the result replaces (compare-and-set).
@@ -303,42 +305,17 @@ pub struct StoredResult<'a> {
 
 /// Stores a game's result with its fouls, closes the players' open reports of its board and
 /// appends `audit`, if the game's version is still `expected` and the section's foul
-/// threshold still `foul_threshold` (compare-and-set): one statement, so one round trip and
-/// its own transaction when the caller has none. `None` when something changed (and then
-/// nothing is written).
-///
-/// The section's row is locked in share mode first: results of one section are entered side
-/// by side, while whatever restructures the section (pairing, unpairing, publishing,
-/// settings: `for update`) waits for them and they for it. A game deleted or changed while
-/// the statement waited fails the version check (READ COMMITTED re-checks an updated row).
+/// threshold still `foul_threshold` (compare-and-set), under the section's shared lock: the
+/// database's `store_result` function, so one round trip and its own transaction when the
+/// caller has none. `None` when something changed (and then nothing is written).
 pub async fn store_result(
     conn: &mut sqlx::PgConnection,
     r: StoredResult<'_>,
     audit: &crate::db::audit::NewAuditEvent<'_>,
-) -> sqlx::Result<Option<i32>> {
-    // Data-modifying CTEs all run on one snapshot; each depends on the game's update, so a
-    // lost compare-and-set changes nothing. The insert does not see the delete, and needs not:
-    // foul rows have no key but their id.
-    sqlx::query_scalar(
-        "with held as (
-             select 1 from section where section_id = $16 and foul_threshold = $17 for share),
-         stored as (
-             update game set reported_result = $3, result = $4, version = version + 1
-             where game_id = $1 and version = $2 and exists (select 1 from held)
-             returning board_id, version),
-         gone as (delete from foul where game_id = $1 and exists (select 1 from stored)),
-         fouls as (
-             insert into foul (game_id, side)
-             select $1::uuid, 'red' from generate_series(1, $5::int) where exists (select 1 from stored)
-             union all
-             select $1::uuid, 'black' from generate_series(1, $6::int) where exists (select 1 from stored)),
-         reports as (
-             update result_report r set resolved_at = now(), resolution = $7
-             from stored where r.board_id = stored.board_id and r.resolved_at is null),
-         audited as (
-             insert into audit_event (tournament_id, user_id, actor, action, entity, entity_id, before, after)
-             select $8, $9, $10, $11, $12, $13, $14, $15 where exists (select 1 from stored))
-         select version from stored",
+) -> sqlx::Result<Option<Stored>> {
+    let (version, settle) = sqlx::query_as::<_, (Option<i32>, Option<bool>)>(
+        "select stored_version, settle from store_result($1, $2, $3, $4, $5, $6, $7, $8, $9,
+             $10, $11, $12, $13, $14, $15, $16, $17, $18)",
     )
     .bind(r.game_id)
     .bind(r.expected)
@@ -357,8 +334,24 @@ pub async fn store_result(
     .bind(&audit.after)
     .bind(r.section_id)
     .bind(r.foul_threshold)
-    .fetch_optional(&mut *conn)
-    .await
+    .bind(r.round_id)
+    .fetch_one(&mut *conn)
+    .await?;
+    Ok(version.map(|version| Stored {
+        version,
+        settle: settle.unwrap_or(true),
+    }))
+}
+
+/// A result [`store_result`] wrote.
+#[derive(Debug, Clone, Copy)]
+pub struct Stored {
+    /// The game's new version.
+    pub version: i32,
+    /// Whether the round's status must be settled after the commit ([`settle`]): false when
+    /// the round is published and another of its games without a result is left that nobody
+    /// else is writing (its writer will settle, and will see this result).
+    pub settle: bool,
 }
 
 /// Replaces a game's fouls by `red` fouls for Red and `black` for Black.

@@ -199,12 +199,18 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<Sect
     .await
 }
 
-/// One section, locked for the rest of the transaction: pairing, unpairing and result entry
-/// of a section run one at a time.
+/// One section, locked for the rest of the transaction: pairing, unpairing and the other
+/// changes of a section run one at a time, and after the results being entered (which hold
+/// the section's advisory lock shared, `db::round::store_result`). The exclusive advisory
+/// lock comes first, so every statement after this one sees those results.
 pub async fn find_for_update(
-    db: impl PgExecutor<'_>,
+    conn: &mut sqlx::PgConnection,
     id: Uuid,
 ) -> sqlx::Result<Option<SectionRow>> {
+    sqlx::query("select pg_advisory_xact_lock(section_lock_key($1))")
+        .bind(id)
+        .execute(&mut *conn)
+        .await?;
     sqlx::query_as!(
         SectionRow,
         "select section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
@@ -217,7 +223,7 @@ pub async fn find_for_update(
          from section where section_id = $1 for update",
         id
     )
-    .fetch_optional(db)
+    .fetch_optional(&mut *conn)
     .await
 }
 

@@ -392,7 +392,8 @@ async fn accept_in(
         return Err(Error::Conflict("nobody has reported this game".into()));
     };
     let context = context_of(board);
-    let outcome = rounds::record_result(
+    // Settled after the commit in any case (the callers), whatever the store says.
+    let (outcome, _) = rounds::record_result(
         tx,
         actor,
         &context,

@@ -616,7 +616,7 @@ pub async fn set_result(
         .await?
         .ok_or(Error::NotFound("board"))?;
     access::require(&mut conn, actor, board.tournament_id, Need::Scorer).await?;
-    let mut outcome = record_result(
+    let (mut outcome, settle) = record_result(
         &mut conn,
         Some(actor),
         &board,
@@ -632,7 +632,9 @@ pub async fn set_result(
     )
     .await?;
     drop(conn);
-    outcome.round_completed = settle_round(pool, board.round_id).await?;
+    if settle {
+        outcome.round_completed = settle_round(pool, board.round_id).await?;
+    }
     follow_last_round(pool, Some(actor), &board).await?;
     Ok(outcome)
 }
@@ -661,13 +663,15 @@ const RESULT_ATTEMPTS: usize = 5;
 /// foul rule with the section's threshold, compare-and-set on the game's version (the
 /// writer's, if it says, else the one in `board`), the players' open reports closed, audit.
 /// When the game or the section changed since `board` was read, it is read again and the
-/// result recomputed. The round's status is settled after the commit ([`settle_round`]).
+/// result recomputed. The round's status is settled after the commit ([`settle_round`]),
+/// where the second value says it must be: always is correct, and when it says not, another
+/// result of the round still to come will.
 pub(crate) async fn record_result(
     conn: &mut sqlx::PgConnection,
     actor: Option<&Actor>,
     board: &db::round::BoardContext,
     entered: &Entered<'_>,
-) -> Result<ResultOutcome> {
+) -> Result<(ResultOutcome, bool)> {
     let reported = entered.reported.to_string();
     let (red_fouls, black_fouls) = (entered.red_fouls, entered.black_fouls);
     let board_id = board.board_id;
@@ -718,6 +722,7 @@ pub(crate) async fn record_result(
             db::round::StoredResult {
                 game_id,
                 section_id: board.section_id,
+                round_id: board.round_id,
                 foul_threshold: board.foul_threshold,
                 expected: current,
                 reported: &reported,
@@ -729,8 +734,8 @@ pub(crate) async fn record_result(
             &audit,
         )
         .await?;
-        if let Some(version) = stored {
-            return Ok(ResultOutcome {
+        if let Some(stored) = stored {
+            let outcome = ResultOutcome {
                 board_id,
                 converted: message.is_some(),
                 result,
@@ -738,10 +743,11 @@ pub(crate) async fn record_result(
                 red_fouls,
                 black_fouls,
                 message,
-                version,
+                version: stored.version,
                 // Known once the round is settled, after the commit ([`settle_round`]).
                 round_completed: false,
-            });
+            };
+            return Ok((outcome, stored.settle));
         }
         board = db::round::board_context(&mut *conn, board_id)
             .await?

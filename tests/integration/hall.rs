@@ -222,6 +222,102 @@ async fn results_entered_side_by_side_complete_the_round(pool: PgPool) {
     }
 }
 
+/// Stores `game`'s result as `store_result` does for a desk, on `conn` (in its transaction):
+/// (the new version, whether the round must be settled after the commit).
+async fn store(
+    conn: &mut sqlx::PgConnection,
+    game: &(uuid::Uuid, i32, uuid::Uuid, uuid::Uuid, uuid::Uuid),
+) -> (Option<i32>, Option<bool>) {
+    let (game_id, version, section_id, round_id, tournament_id) = *game;
+    sqlx::query_as(
+        "select stored_version, settle from store_result($1, $2, 'draw', 'draw', 0, 0, 'superseded',
+             $3, null, 'test', 'result', 'game', $1, null, null, $4,
+             (select foul_threshold from section where section_id = $4), $5)",
+    )
+    .bind(game_id)
+    .bind(version)
+    .bind(tournament_id)
+    .bind(section_id)
+    .bind(round_id)
+    .fetch_one(conn)
+    .await
+    .unwrap()
+}
+
+#[sqlx::test]
+async fn a_result_asks_for_the_settling_only_when_no_free_game_of_its_round_is_left(pool: PgPool) {
+    // The round's status is settled after a result's commit only when no other game of the
+    // round without a result is free: a free one is locked until the commit, so its writer
+    // waits, then sees this result, and settles. Three games: the first two results leave a
+    // free game, the last asks; two results at once, the first locks the other's game.
+    let token = token_for(&pool, "chief-settle", "user").await;
+    let (_, section) =
+        tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 3})).await;
+    add_entrants(&pool, &token, &section, 6).await;
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let games: Vec<(uuid::Uuid, i32, uuid::Uuid, uuid::Uuid, uuid::Uuid)> = sqlx::query_as(
+        "select g.game_id, g.version, s.section_id, r.round_id, s.tournament_id
+         from game g join board b using (board_id) join round r using (round_id)
+              join section s using (section_id)
+         where s.section_id = $1::uuid order by b.number",
+    )
+    .bind(&section)
+    .fetch_all(&pool)
+    .await
+    .unwrap();
+    assert_eq!(games.len(), 3);
+
+    // A paired round not yet published is settled (published) by its first result.
+    let mut first = pool.acquire().await.unwrap();
+    assert_eq!(store(&mut first, &games[0]).await.1, Some(true));
+    let settled: String = sqlx::query_scalar("select settle_round($1)")
+        .bind(games[0].3)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(settled, "published");
+
+    // Two results at once: the first sees the third game free and locks it; the second
+    // waits for that lock, then sees both other results and asks for the settling.
+    let mut second = pool.begin().await.unwrap();
+    let (version, settle) = store(&mut second, &games[1]).await;
+    assert!(version.is_some());
+    assert_eq!(settle, Some(false), "the third game is still free");
+    let last = games[2];
+    let third = {
+        let pool = pool.clone();
+        tokio::spawn(async move {
+            let mut conn = pool.acquire().await.unwrap();
+            store(&mut conn, &last).await
+        })
+    };
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(
+        !third.is_finished(),
+        "the third result waits for the second's commit"
+    );
+    second.commit().await.unwrap();
+    let (version, settle) = third.await.unwrap();
+    assert!(version.is_some());
+    assert_eq!(settle, Some(true), "the last result asks for the settling");
+    let settled: String = sqlx::query_scalar("select settle_round($1)")
+        .bind(games[2].3)
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(settled, "completed");
+}
+
 #[sqlx::test]
 async fn phones_that_take_gzip_get_it_with_a_tag_of_its_own(pool: PgPool) {
     let (_, section, _) = event(&pool).await;

@@ -1,0 +1,89 @@
+-- Results of a section are entered side by side, while pairing, unpairing, settings and the
+-- other changes of a section run one at a time. Results used to share-lock the section's row
+-- for this; with many desks at once each share lock made a new MultiXact listing every
+-- holder. An advisory lock keyed by the section does the same in shared memory: results take
+-- it shared (`store_result` below), whatever changes the section takes it exclusive first
+-- (`db::section::find_for_update`, and this trigger for any update of the row).
+
+create function section_lock_key(p_section_id uuid) returns bigint
+    language sql immutable parallel safe as
+$$ select hashtextextended(p_section_id::text, 104729) $$;
+
+create function section_lock_exclusive() returns trigger
+    language plpgsql as
+$$
+begin
+    perform pg_advisory_xact_lock(section_lock_key(old.section_id));
+    return new;
+end
+$$;
+
+create trigger section_lock_exclusive before update on section
+    for each row execute function section_lock_exclusive();
+
+-- Stores a game's result (db::round::store_result) under the section's shared lock, if the
+-- game's version and the section's foul threshold are still those the result was computed
+-- from (compare-and-set). A VOLATILE function takes a fresh snapshot for each statement, so
+-- the statements after the lock see whatever changed the section before it was granted.
+--
+-- `stored_version` is the game's new version, null when something changed (and then nothing
+-- is written). `settle` says whether the round's status must be settled after the commit
+-- (`settle_round`): not when the round is published and another of its games without a
+-- result is not being written by anyone else. That game is row-locked here until the
+-- commit, so its writer, who waits for the lock, sees this result: the last result of a
+-- round always asks for the settling, without a round trip for every other one.
+create function store_result(
+    p_game_id uuid, p_expected integer, p_reported text, p_result text,
+    p_red_fouls integer, p_black_fouls integer, p_resolution text,
+    p_tournament_id uuid, p_user_id uuid, p_actor text, p_action text, p_entity text,
+    p_entity_id uuid, p_before jsonb, p_after jsonb,
+    p_section_id uuid, p_foul_threshold integer, p_round_id uuid,
+    out stored_version integer, out settle boolean)
+    language plpgsql volatile as
+$$
+begin
+    perform pg_advisory_xact_lock_shared(section_lock_key(p_section_id));
+    -- Data-modifying CTEs all run on one snapshot; each depends on the game's update, so a
+    -- lost compare-and-set changes nothing. The insert does not see the delete, and needs
+    -- not: foul rows have no key but their id.
+    with held as (
+             select 1 from section
+             where section_id = p_section_id and foul_threshold = p_foul_threshold),
+         stored as (
+             update game set reported_result = p_reported, result = p_result, version = version + 1
+             where game_id = p_game_id and version = p_expected and exists (select 1 from held)
+             returning board_id, version),
+         gone as (delete from foul where game_id = p_game_id and exists (select 1 from stored)),
+         fouls as (
+             insert into foul (game_id, side)
+             select p_game_id, 'red' from generate_series(1, p_red_fouls)
+             where exists (select 1 from stored)
+             union all
+             select p_game_id, 'black' from generate_series(1, p_black_fouls)
+             where exists (select 1 from stored)),
+         reports as (
+             update result_report r set resolved_at = now(), resolution = p_resolution
+             from stored where r.board_id = stored.board_id and r.resolved_at is null),
+         audited as (
+             insert into audit_event (tournament_id, user_id, actor, action, entity, entity_id,
+                                      before, after)
+             select p_tournament_id, p_user_id, p_actor, p_action, p_entity, p_entity_id,
+                    p_before, p_after
+             where exists (select 1 from stored))
+    select version into stored_version from stored;
+    if stored_version is null then
+        settle := false;
+        return;
+    end if;
+    perform 1 from round where round_id = p_round_id and status = 'published';
+    if not found then
+        settle := true;
+        return;
+    end if;
+    perform 1 from game g join board b using (board_id)
+     where b.round_id = p_round_id and g.result is null and g.game_id <> p_game_id
+     limit 1
+       for no key update of g skip locked;
+    settle := not found;
+end
+$$;
