@@ -80,10 +80,43 @@ begin
         settle := true;
         return;
     end if;
-    perform 1 from game g join board b using (board_id)
-     where b.round_id = p_round_id and g.result is null and g.game_id <> p_game_id
-     limit 1
-       for no key update of g skip locked;
+    -- Board by board through the round's index, each game through its board's: a generic plan
+    -- of a join may hash every game of the database instead (tables without statistics yet
+    -- right after a pairing).
+    perform 1 from board b
+       cross join lateral (select g.game_id from game g
+                            where g.board_id = b.board_id and g.result is null
+                              and g.game_id <> p_game_id
+                              for no key update skip locked) free
+     where b.round_id = p_round_id
+     limit 1;
     settle := not found;
+end
+$$;
+
+-- The same for the settling (20261203090000_settle_round.sql): whether a game of the round is
+-- still without a result, board by board, whatever the statistics say.
+create or replace function settle_round(p_round_id uuid) returns text
+    language plpgsql volatile as
+$$
+declare
+    due text;
+    settled text;
+begin
+    perform pg_advisory_xact_lock(hashtextextended(p_round_id::text, 7919));
+    select case when exists (select 1 from board b
+                              where b.round_id = p_round_id
+                                and (select g.result is null from game g
+                                      where g.board_id = b.board_id))
+                then 'published' else 'completed' end
+      into due;
+    -- Written (and so a WAL flush) only when the status changes.
+    update round set status = due
+     where round_id = p_round_id and status <> due
+    returning status into settled;
+    if settled is null then
+        select status into settled from round where round_id = p_round_id;
+    end if;
+    return settled;
 end
 $$;

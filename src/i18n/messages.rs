@@ -198,6 +198,11 @@ const MESSAGES: &[(&str, &str, &str)] = &[
         "请至少选择一名参赛者报到",
     ),
     (
+        "check in at most {} entrants at once",
+        "一次最多報到 {} 名參賽者",
+        "一次最多报到 {} 名参赛者",
+    ),
+    (
         "{} is withdrawn; re-admit them before checking them in",
         "{} 已退賽；請先恢復參賽再報到",
         "{} 已退赛；请先恢复参赛再报到",

@@ -483,6 +483,24 @@ pub async fn change_status(
     Ok(view)
 }
 
+/// The entrants to check in at once (`POST /api/v1/sections/{id}/check-in`).
+#[derive(Debug, Clone, Deserialize, ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CheckInMany {
+    /// Entrant ids of the section.
+    pub entrants: Vec<Uuid>,
+}
+
+/// What a bulk check-in did.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct CheckedIn {
+    /// How many entrants were marked present now (those already present are not counted).
+    pub checked_in: usize,
+}
+
+/// Most entrants one bulk check-in takes (a section has far fewer).
+pub const MAX_CHECK_IN: usize = 5000;
+
 /// Checks in several entrants of one section at once (the desk's bulk check-in): one
 /// transaction, an audit event per entrant whose mark changes; those already present are left
 /// as they are. Returns how many were marked present now.
@@ -497,6 +515,12 @@ pub async fn check_in_many(
     let mut check = Check::new();
     if entrant_ids.is_empty() {
         check.error("entrants", "choose at least one entrant to check in");
+    }
+    if entrant_ids.len() > MAX_CHECK_IN {
+        check.error(
+            "entrants",
+            format!("check in at most {MAX_CHECK_IN} entrants at once"),
+        );
     }
     check.finish()?;
     let mut ids = entrant_ids.to_vec();

@@ -1,11 +1,13 @@
 // The dashboard's fast result entry (progressive enhancement: the server reads the same line,
 // so the form works without this file). While the arbiter types "3 1", "7=", "12 0 2 0" …
-// the line is previewed ("Board 3: P1 – P2 → 1 : 0") and the board's row highlighted; Escape
-// clears the line. Enter submits the form as usual.
+// the line is previewed ("3: P1 – P2 → Red wins", in the page's words, which the preview
+// element carries) and the board's row highlighted; Escape clears the line. Enter submits the
+// form as usual.
 'use strict';
 
 (() => {
-  const RESULTS = { '1': '1 : 0', '=': '½ : ½', '0': '0 : 1', '+': '+ : −', '-': '− : +' };
+  // The line's result marks and the data attributes of the preview that name them.
+  const MARKS = { '1': 'resultRed', '=': 'resultDraw', '0': 'resultBlack', '+': 'resultPlus', '-': 'resultMinus' };
 
   /** Reads "BOARD RESULT [RED BLACK]" like the server does; null while incomplete. */
   function parse(line) {
@@ -29,7 +31,7 @@
       marked = row;
       row.classList.add('target');
       const names = `${row.dataset.red || ''} – ${row.dataset.black || ''}`;
-      const result = parsed.result ? ` → ${RESULTS[parsed.result]}` : '';
+      const result = parsed.result ? ` → ${preview.dataset[MARKS[parsed.result]] || parsed.result}` : '';
       const fouls = parsed.fouls ? ` (${parsed.fouls[0]} / ${parsed.fouls[1]})` : '';
       preview.textContent = `${parsed.board}: ${names}${result}${fouls}`;
     };

@@ -31,7 +31,7 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     assert(await page.evaluate(() => document.activeElement?.id === 'line'), 'the line field is focused');
     await page.keyboard.type('1 1');
     const preview = await page.textContent('#quick-preview');
-    assert(preview.includes('1 : 0'), `preview shows the result: ${preview}`);
+    assert(preview.includes('Red wins'), `preview shows the result in the page's words: ${preview}`);
     await Promise.all([page.waitForNavigation(), page.keyboard.press('Enter')]);
     assert((await page.textContent('#entry-messages')).includes('Board 1'), 'saved message');
     assert(await page.evaluate(() => document.activeElement?.id === 'line'), 'focus back on the line');

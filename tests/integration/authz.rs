@@ -394,6 +394,7 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/api/v1/payments/{id}/void") => json!({"reason": "mistake"}),
         ("PATCH", "/api/v1/entrants/{id}") => json!({"club": "Corrected"}),
         ("POST", "/api/v1/sections/{id}/entrants") => json!({"name": "Late"}),
+        ("POST", "/api/v1/sections/{id}/check-in") => json!({"entrants": [a, b]}),
         (_, "/api/v1/sections/{id}/forbidden-pairs") => json!({"a": a, "b": b}),
         ("POST", "/api/v1/sections/{id}/knockout") => json!({"size": 4}),
         ("PUT", "/api/v1/sections/{id}/prizes") => json!({"prizes": []}),

@@ -551,6 +551,116 @@ async fn check_in_finds_by_name_number_and_club_and_takes_a_number_or_a_selectio
 }
 
 #[sqlx::test]
+async fn the_api_checks_in_a_selection_at_once_or_nobody(pool: PgPool) {
+    let token = token_for(&pool, "chief", "admin").await;
+    let (_, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
+    let (_, other) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
+    add_entrants(&pool, &token, &sid, 4).await;
+    add_entrants(&pool, &token, &other, 1).await;
+    let ids_of = |list: Value| -> Vec<String> {
+        list.as_array()
+            .unwrap()
+            .iter()
+            .map(|e| e["id"].as_str().unwrap().to_string())
+            .collect()
+    };
+    let list = format!("/api/v1/sections/{sid}/entrants");
+    let ids = ids_of(api(&pool, &token, "GET", &list, None).await);
+    let stranger = ids_of(
+        api(
+            &pool,
+            &token,
+            "GET",
+            &format!("/api/v1/sections/{other}/entrants"),
+            None,
+        )
+        .await,
+    )
+    .remove(0);
+    let bulk = format!("/api/v1/sections/{sid}/check-in");
+    let present = |ids: &[String]| {
+        let pool = pool.clone();
+        let token = token.clone();
+        let list = list.clone();
+        let ids = ids.to_vec();
+        async move {
+            let all = api(&pool, &token, "GET", &list, None).await;
+            ids.iter()
+                .map(|id| {
+                    all.as_array()
+                        .unwrap()
+                        .iter()
+                        .find(|e| e["id"] == id.as_str())
+                        .map(|e| e["checked_in"] == true)
+                        .unwrap()
+                })
+                .collect::<Vec<bool>>()
+        }
+    };
+
+    let done = api(
+        &pool,
+        &token,
+        "POST",
+        &bulk,
+        Some(json!({"entrants": [ids[0], ids[1], ids[1]]})),
+    )
+    .await;
+    assert_eq!(done, json!({"checked_in": 2}));
+    // Those already present are not counted again.
+    let done = api(
+        &pool,
+        &token,
+        "POST",
+        &bulk,
+        Some(json!({"entrants": [ids[1], ids[2]]})),
+    )
+    .await;
+    assert_eq!(done, json!({"checked_in": 1}));
+    assert_eq!(present(&ids).await, [true, true, true, false]);
+
+    // Nobody is marked when one of the selection is of another section, or withdrawn.
+    let refused = call(
+        &pool,
+        "POST",
+        &bulk,
+        Some(&token),
+        Some(json!({"entrants": [ids[3], stranger]})),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::NOT_FOUND, "{}", refused.text);
+    api(
+        &pool,
+        &token,
+        "POST",
+        &format!("/api/v1/entrants/{}/withdraw", ids[0]),
+        None,
+    )
+    .await;
+    let refused = call(
+        &pool,
+        "POST",
+        &bulk,
+        Some(&token),
+        Some(json!({"entrants": [ids[3], ids[0]]})),
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text);
+    assert!(refused.text.contains("withdrawn"), "{}", refused.text);
+    assert_eq!(present(&ids[3..]).await, [false]);
+    let empty = call(
+        &pool,
+        "POST",
+        &bulk,
+        Some(&token),
+        Some(json!({"entrants": []})),
+    )
+    .await;
+    assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", empty.text);
+    assert!(empty.text.contains("choose at least one entrant"), "{}", empty.text);
+}
+
+#[sqlx::test]
 async fn removing_staff_and_deleting_an_account_ask_first(pool: PgPool) {
     let (token, mut browser) = admin_browser(&pool).await;
     let (tid, _sid) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;

@@ -6,7 +6,7 @@ use crate::http::extract::{AppJson, AppPath};
 use crate::http::AppState;
 use crate::service;
 use crate::service::entrants::{
-    ByeRequest, EntrantInput, EntrantPatch, EntrantView, ForbiddenPair, ForbiddenPairInput,
+    ByeRequest, CheckInMany, CheckedIn, EntrantInput, EntrantPatch, EntrantView, ForbiddenPair, ForbiddenPairInput,
     RequestedBye, StatusChange,
 };
 use axum::extract::State;
@@ -113,6 +113,25 @@ pub async fn check_in_entrant(
     AppPath(id): AppPath<Uuid>,
 ) -> Result<AppJson<EntrantView>, ApiError> {
     change(&state, &actor, id, StatusChange::CheckIn).await
+}
+
+/// Marks several entrants of a section present at once (the desk's bulk check-in), in one
+/// transaction: an unknown entrant or one of another section (404), or a withdrawn one (409),
+/// and nobody is marked.
+#[utoipa::path(post, path = "/api/v1/sections/{id}/check-in", tag = "entrants", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Section id")), request_body = CheckInMany,
+    responses((status = 200, body = CheckedIn), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn check_in_entrants(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath(id): AppPath<Uuid>,
+    AppJson(input): AppJson<CheckInMany>,
+) -> Result<AppJson<CheckedIn>, ApiError> {
+    let checked_in =
+        service::entrants::check_in_many(&state.db, &actor, id, &input.entrants).await?;
+    Ok(AppJson(CheckedIn { checked_in }))
 }
 
 /// Marks an entrant absent again.

@@ -119,6 +119,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(sections::list_ties, sections::resolve_tie))
         .routes(routes!(entrants::create_entrant, entrants::list_entrants))
         .routes(routes!(entrants::edit_entrant))
+        .routes(routes!(entrants::check_in_entrants))
         .routes(routes!(entrants::withdraw_entrant))
         .routes(routes!(entrants::readmit_entrant))
         .routes(routes!(
