@@ -149,6 +149,23 @@ impl Tr {
         self.t(key).replacen("{}", &value.to_string(), 1)
     }
 
+    /// The text for `key` with each `{}` replaced by the next of `values` in order ("Board {}:
+    /// {} is already on board {}"); values are copied in as they are, never read as a template.
+    pub fn fmt_n(&self, key: &str, values: &[&dyn std::fmt::Display]) -> String {
+        let mut out = String::new();
+        let mut values = values.iter();
+        let mut pieces = self.t(key).split("{}").peekable();
+        while let Some(piece) = pieces.next() {
+            out.push_str(piece);
+            if pieces.peek().is_some() {
+                if let Some(value) = values.next() {
+                    out.push_str(&value.to_string());
+                }
+            }
+        }
+        out
+    }
+
     /// The `lang` attribute value.
     pub fn tag(&self) -> &'static str {
         self.lang.tag()
