@@ -629,6 +629,20 @@ mod tests {
     }
 
     #[test]
+    fn values_fill_the_placeholders_in_order_and_are_never_read_as_templates() {
+        let tr = Tr { lang: Lang::ZhHant };
+        assert_eq!(
+            tr.fmt_n("adm.repair.error.twice", &[&7, &"{}", &3]),
+            "第 7 台：{} 已在第 3 台。"
+        );
+        let en = Tr { lang: Lang::En };
+        assert_eq!(
+            en.fmt_n("adm.repair.error.twice", &[&7, &"3. Wang"]),
+            "Board 7: 3. Wang is already on board ."
+        );
+    }
+
+    #[test]
     fn accept_language_prefers_the_highest_quality() {
         assert_eq!(
             Lang::from_accept_language("en;q=0.5, zh-TW;q=0.9"),

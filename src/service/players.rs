@@ -213,7 +213,13 @@ pub async fn history_before(
     let section = db::section::find(&mut *conn, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
-    access::require(&mut conn, actor, section.tournament_id, access::Need::Scorer).await?;
+    access::require(
+        &mut conn,
+        actor,
+        section.tournament_id,
+        access::Need::Scorer,
+    )
+    .await?;
     let state = state::load_before(&mut conn, section, number).await?;
     let earlier = u32::try_from(number.max(1) - 1).unwrap_or(0);
     let scoring = &state.tournament.scoring;
@@ -228,9 +234,11 @@ pub async fn history_before(
             let records = (1..=earlier).map(|r| (r, core.and_then(|e| e.round(r))));
             HistoryBefore {
                 entrant_id: row.entrant_id,
-                points: core.map_or(0, |e| e.points_after(scoring, earlier).tenths()) as f64
-                    / 10.0,
-                colours: records.clone().map(|(_, r)| r.and_then(|r| r.colour)).collect(),
+                points: core.map_or(0, |e| e.points_after(scoring, earlier).tenths()) as f64 / 10.0,
+                colours: records
+                    .clone()
+                    .map(|(_, r)| r.and_then(|r| r.colour))
+                    .collect(),
                 opponents: records
                     .filter_map(|(round, r)| {
                         let e = state.entrant_by_no(r?.opponent?);

@@ -3,7 +3,9 @@
 //! name, shown and not saved until the arbiter saves; refusals said by board (1-based) and
 //! name, never by the service's field path.
 
-use crate::support::{add_entrants, call, csrf_of, token_for, tournament_with_section, Browser, Reply};
+use crate::support::{
+    add_entrants, call, csrf_of, token_for, tournament_with_section, Browser, Reply,
+};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use sqlx::PgPool;
@@ -141,7 +143,12 @@ async fn second_round(pool: &PgPool) -> (String, Browser, String, Value, Value) 
         None,
     )
     .await;
-    for (board, result) in first["boards"].as_array().unwrap().iter().zip(["red_wins", "draw"]) {
+    for (board, result) in first["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(["red_wins", "draw"])
+    {
         let id = board["id"].as_str().unwrap();
         api(
             pool,
@@ -154,21 +161,31 @@ async fn second_round(pool: &PgPool) -> (String, Browser, String, Value, Value) 
     }
     let first = round(pool, &token, &sid, 1).await;
     let second = pair(pool, &token, &sid).await;
-    let second = round(pool, &token, &sid, second["number"].as_i64().unwrap() as i32).await;
+    let second = round(
+        pool,
+        &token,
+        &sid,
+        second["number"].as_i64().unwrap() as i32,
+    )
+    .await;
     (token, browser, sid, first, second)
 }
 
 #[sqlx::test]
-async fn the_pairing_editor_shows_points_colours_and_opponents_in_the_page_language(
-    pool: PgPool,
-) {
+async fn the_pairing_editor_shows_points_colours_and_opponents_in_the_page_language(pool: PgPool) {
     let (_token, mut browser, sid, first, second) = second_round(&pool).await;
     // Round 1 as each player saw it: entrant id → (colour word, opponent's number and name).
     let mut met = std::collections::HashMap::new();
     for b in first["boards"].as_array().unwrap() {
         let (red, black) = (&b["red"], &b["black"]);
-        met.insert(red["entrant_id"].as_str().unwrap(), ("紅", "Red", label(black)));
-        met.insert(black["entrant_id"].as_str().unwrap(), ("黑", "Black", label(red)));
+        met.insert(
+            red["entrant_id"].as_str().unwrap(),
+            ("紅", "Red", label(black)),
+        );
+        met.insert(
+            black["entrant_id"].as_str().unwrap(),
+            ("黑", "Black", label(red)),
+        );
     }
     for lang in ["zh-Hant", "en"] {
         let page = browser
@@ -196,7 +213,10 @@ async fn the_pairing_editor_shows_points_colours_and_opponents_in_the_page_langu
                         cell.contains(&format!("先後手 {zh}</span>")),
                         "colours in words of the page: {cell}"
                     );
-                    assert!(cell.contains(&format!("已遇對手 {number}</span>")), "{cell}");
+                    assert!(
+                        cell.contains(&format!("已遇對手 {number}</span>")),
+                        "{cell}"
+                    );
                     assert!(cell.contains(&format!("第 1 輪：{opponent}")), "{cell}");
                     assert!(cell.contains(&format!("第 1 輪：{zh}方")), "{cell}");
                     let note = &cell[cell.find("seat-note").unwrap()..];
@@ -207,7 +227,10 @@ async fn the_pairing_editor_shows_points_colours_and_opponents_in_the_page_langu
                 } else {
                     let short = &en[..1];
                     assert!(cell.contains(&format!("Colours {short}</span>")), "{cell}");
-                    assert!(cell.contains(&format!("Opponents {number}</span>")), "{cell}");
+                    assert!(
+                        cell.contains(&format!("Opponents {number}</span>")),
+                        "{cell}"
+                    );
                     assert!(cell.contains(&format!("Round 1: {opponent}")), "{cell}");
                 }
             }
@@ -216,9 +239,7 @@ async fn the_pairing_editor_shows_points_colours_and_opponents_in_the_page_langu
 }
 
 #[sqlx::test]
-async fn two_players_chosen_by_name_swap_seats_and_the_swap_is_saved_with_the_boards(
-    pool: PgPool,
-) {
+async fn two_players_chosen_by_name_swap_seats_and_the_swap_is_saved_with_the_boards(pool: PgPool) {
     let (token, mut browser, sid, _first, second) = second_round(&pool).await;
     let before = seats(&second);
     let boards = second["boards"].as_array().unwrap();
@@ -237,9 +258,11 @@ async fn two_players_chosen_by_name_swap_seats_and_the_swap_is_saved_with_the_bo
     let shown = post_edit(&mut browser, &sid, 2, "en", &form).await;
     assert_eq!(shown.status, StatusCode::OK, "{}", shown.text);
     assert!(
-        shown
-            .text
-            .contains(&format!("Swapped {} and {}. Not saved yet", label(a), label(b))),
+        shown.text.contains(&format!(
+            "Swapped {} and {}. Not saved yet",
+            label(a),
+            label(b)
+        )),
         "{}",
         shown.text
     );
@@ -288,7 +311,13 @@ async fn a_player_on_two_boards_is_refused_by_board_number_and_name(pool: PgPool
     let (_tid, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
     add_entrants(&pool, &token, &sid, 14).await;
     let first = pair(&pool, &token, &sid).await;
-    let first = round(&pool, &token, &sid, first["number"].as_i64().unwrap() as i32).await;
+    let first = round(
+        &pool,
+        &token,
+        &sid,
+        first["number"].as_i64().unwrap() as i32,
+    )
+    .await;
     let before = seats(&first);
     assert_eq!(before.len(), 7);
     // Board 3's Red also put on board 7 as Black: the service's boards[6].black.

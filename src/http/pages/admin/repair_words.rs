@@ -74,7 +74,6 @@ pub fn note(history: &HashMap<Uuid, &HistoryBefore>, chosen: &str, tr: Tr) -> Op
     })
 }
 
-
 /// A form field's row and side: `black_7` → (7, 1); other fields `None`.
 fn seat_of(key: &str) -> Option<(usize, u8)> {
     let (side, row) = key.split_once('_')?;
@@ -123,10 +122,9 @@ pub fn explain(
                             .any(|k| chosen(k) == id)
                 });
                 match elsewhere {
-                    Some(other) => Some(tr.fmt_n(
-                        "adm.repair.error.twice",
-                        &[&row, &name(&id), &other],
-                    )),
+                    Some(other) => {
+                        Some(tr.fmt_n("adm.repair.error.twice", &[&row, &name(&id), &other]))
+                    }
                     // Red and Black alike: "cannot play against themselves" says it.
                     None if same_row => None,
                     None => Some(worded(message, row, &name(&id), tr)),
@@ -147,7 +145,6 @@ pub fn explain(
     problems.sort_by_key(|(at, _)| *at);
     (out, problems.into_iter().map(|(_, p)| p).collect())
 }
-
 
 /// A service's message about the player `name` on board `row` as a sentence of the page.
 fn worded(message: &str, row: usize, name: &str, tr: Tr) -> String {
