@@ -349,4 +349,34 @@ async fn a_player_on_two_boards_is_refused_by_board_number_and_name(pool: PgPool
     assert!(!bad.text.contains("already on"), "{}", bad.text);
     assert!(!bad.text.contains("boards["), "{}", bad.text);
     assert_eq!(seats(&round(&pool, &token, &sid, 1).await), before);
+
+    // A player against themselves: said once, by board and name.
+    let mut boards = before.clone();
+    boards[1].1 = boards[1].0.clone();
+    let bad = post_edit(&mut browser, &sid, 1, "en", &edit_form(&boards)).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let who = label(&first["boards"][1]["red"]);
+    assert!(
+        bad.text
+            .contains(&format!("Board 2: {who} cannot play against themselves.")),
+        "{}",
+        bad.text
+    );
+    assert!(!bad.text.contains("another board"), "{}", bad.text);
+
+    // Two byes: the one not last is named by its board and its Red.
+    let mut boards = before.clone();
+    boards[0].1.clear();
+    boards[1].1.clear();
+    let bad = post_edit(&mut browser, &sid, 1, "zh-Hans", &edit_form(&boards)).await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
+    let who = label(&first["boards"][0]["red"]);
+    assert!(
+        bad.text.contains(&format!(
+            "第 1 台：{who} 没有对手，只有最后一台可以是轮空。"
+        )),
+        "{}",
+        bad.text
+    );
+    assert_eq!(seats(&round(&pool, &token, &sid, 1).await), before);
 }
