@@ -149,6 +149,23 @@ impl Tr {
         self.t(key).replacen("{}", &value.to_string(), 1)
     }
 
+    /// The text for `key` with each `{}` replaced by the next of `values` in order ("Board {}:
+    /// {} is already on board {}"); values are copied in as they are, never read as a template.
+    pub fn fmt_n(&self, key: &str, values: &[&dyn std::fmt::Display]) -> String {
+        let mut out = String::new();
+        let mut values = values.iter();
+        let mut pieces = self.t(key).split("{}").peekable();
+        while let Some(piece) = pieces.next() {
+            out.push_str(piece);
+            if pieces.peek().is_some() {
+                if let Some(value) = values.next() {
+                    out.push_str(&value.to_string());
+                }
+            }
+        }
+        out
+    }
+
     /// The `lang` attribute value.
     pub fn tag(&self) -> &'static str {
         self.lang.tag()
@@ -609,6 +626,20 @@ mod tests {
             }
         }
         assert!(missing.is_empty(), "missing UI text: {missing:?}");
+    }
+
+    #[test]
+    fn values_fill_the_placeholders_in_order_and_are_never_read_as_templates() {
+        let tr = Tr { lang: Lang::ZhHant };
+        assert_eq!(
+            tr.fmt_n("adm.repair.error.twice", &[&7, &"{}", &3]),
+            "第 7 台：{} 已在第 3 台。"
+        );
+        let en = Tr { lang: Lang::En };
+        assert_eq!(
+            en.fmt_n("adm.repair.error.twice", &[&7, &"3. Wang"]),
+            "Board 7: 3. Wang is already on board ."
+        );
     }
 
     #[test]

@@ -187,6 +187,75 @@ pub async fn get(
     })
 }
 
+/// One entrant's history before a round, as the manual pairing editor shows it beside the
+/// player: points, colours and opponents of the earlier rounds.
+#[derive(Debug, Clone)]
+pub struct HistoryBefore {
+    /// Entrant.
+    pub entrant_id: Uuid,
+    /// Points before the round in the section's scoring (the pairing sheet's score).
+    pub points: f64,
+    /// The colour of each earlier round, oldest first; `None` without an opponent.
+    pub colours: Vec<Option<Side>>,
+    /// The opponents of the earlier rounds, oldest first, with the round's number.
+    pub opponents: Vec<(i32, Opponent)>,
+}
+
+/// Every entrant's history before round `number` (rounds `1..number`), computed as the
+/// pairing of that round saw it (`state::load_before`); for the tournament's scorers.
+pub async fn history_before(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    number: i32,
+) -> Result<Vec<HistoryBefore>> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound("section"))?;
+    access::require(
+        &mut conn,
+        actor,
+        section.tournament_id,
+        access::Need::Scorer,
+    )
+    .await?;
+    let state = state::load_before(&mut conn, section, number).await?;
+    let earlier = u32::try_from(number.max(1) - 1).unwrap_or(0);
+    let scoring = &state.tournament.scoring;
+    Ok(state
+        .entrants
+        .iter()
+        .map(|row| {
+            let core = row
+                .start_no
+                .and_then(|no| u32::try_from(no).ok())
+                .and_then(|no| state.tournament.entrant(no));
+            let records = (1..=earlier).map(|r| (r, core.and_then(|e| e.round(r))));
+            HistoryBefore {
+                entrant_id: row.entrant_id,
+                points: core.map_or(0, |e| e.points_after(scoring, earlier).tenths()) as f64 / 10.0,
+                colours: records
+                    .clone()
+                    .map(|(_, r)| r.and_then(|r| r.colour))
+                    .collect(),
+                opponents: records
+                    .filter_map(|(round, r)| {
+                        let e = state.entrant_by_no(r?.opponent?);
+                        Some((
+                            round as i32,
+                            Opponent {
+                                start_no: e.and_then(|e| e.start_no),
+                                name: e.map(|e| e.name.clone()).unwrap_or_default(),
+                            },
+                        ))
+                    })
+                    .collect(),
+            }
+        })
+        .collect())
+}
+
 /// An entrant found by the find-me box.
 #[derive(Debug, Clone)]
 pub struct Found {

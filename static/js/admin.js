@@ -95,3 +95,44 @@
     });
   }
 })();
+
+// The manual pairing editor's swap by clicking (issue #15; progressive enhancement: without
+// this file the arbiter chooses both players in the swap form below the boards). Each seat
+// gets a button; the first click marks the player, the second fills the swap form with both
+// and sends it, so the server swaps the seats and shows the result with every player's
+// history, saving nothing. A second click on the marked seat unmarks it.
+(() => {
+  const form = document.querySelector('form.repair-form');
+  if (!form) return;
+  const first = form.querySelector('select[name="swap_a"]');
+  const second = form.querySelector('select[name="swap_b"]');
+  const swap = form.querySelector('button[name="action"][value="swap"]');
+  if (!first || !second || !swap) return;
+  let marked = null;
+  const seats = form.querySelectorAll('select[name^="red_"], select[name^="black_"]');
+  for (const seat of seats) {
+    const button = document.createElement('button');
+    button.type = 'button';
+    button.className = 'seat-swap';
+    button.textContent = '⇄';
+    button.title = form.dataset.swapLabel || '';
+    button.setAttribute('aria-label', button.title);
+    seat.insertAdjacentElement('afterend', button);
+    button.addEventListener('click', () => {
+      if (!seat.value) return;
+      if (marked === seat) {
+        seat.closest('td').classList.remove('target');
+        marked = null;
+        return;
+      }
+      if (!marked) {
+        marked = seat;
+        seat.closest('td').classList.add('target');
+        return;
+      }
+      first.value = marked.value;
+      second.value = seat.value;
+      if (form.requestSubmit) form.requestSubmit(swap); else swap.click();
+    });
+  }
+})();

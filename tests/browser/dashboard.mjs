@@ -128,10 +128,22 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
       await page.selectOption(`#red_${r + 1}`, row[0]);
       await page.selectOption(`#black_${r + 1}`, row[1]);
     }
-    await Promise.all([page.waitForNavigation(), page.click('form.repair-form button:not([name])')]);
+    await Promise.all([page.waitForNavigation(), page.click('form.repair-form button[type=submit]:not([name])')]);
     assert((await page.textContent('#broken-rules')).length > 0, 'the broken rule is listed');
     await page.screenshot({ path: join(out, 'dashboard-repair-warnings.png'), fullPage: true });
     await Promise.all([page.waitForURL(/done=repaired/), page.click('form.repair-form button[name=confirm]')]);
+
+    // Each player's history beside the select; two players swapped by clicking one, then the
+    // other (admin.js fills the swap form): shown, not saved.
+    await page.goto(`${sectionUrl}/rounds/1/edit?lang=en`);
+    assert((await page.locator('form.repair-form .seat-note').count()) >= 4, 'a note beside each player');
+    const [red1, black2] = [await page.inputValue('#red_1'), await page.inputValue('#black_2')];
+    await page.click('#red_1 + button.seat-swap');
+    assert(await page.$eval('#red_1', (s) => s.closest('td').classList.contains('target')), 'the first player marked');
+    await Promise.all([page.waitForNavigation(), page.click('#black_2 + button.seat-swap')]);
+    assert((await page.textContent('#swapped')).startsWith('Swapped'), 'the swap is reported');
+    assert((await page.inputValue('#red_1')) === black2 && (await page.inputValue('#black_2')) === red1, 'the seats exchanged');
+    await page.screenshot({ path: join(out, 'dashboard-repair-swap.png'), fullPage: true });
 
     // The CSV import from a file: preview, then import.
     await page.goto(`${sectionUrl}/import?lang=en`);

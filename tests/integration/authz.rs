@@ -532,6 +532,9 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{s}/forbidden-pairs", Who::Arbiter),
     ("/admin/s/{s}/forbidden-pairs/remove", Who::Arbiter),
     ("/admin/s/{s}/rounds/1/edit", Who::Arbiter),
+    // The editor's swap of two players (the same form, `action=swap`): saves nothing, but
+    // only for those who may save the pairing.
+    ("/admin/s/{s}/rounds/1/edit?swap", Who::Arbiter),
     ("/admin/users", Who::Admin),
     ("/admin/users/{u}/disable", Who::Admin),
     ("/admin/users/{u}/enable", Who::Admin),
@@ -610,6 +613,11 @@ fn form_fields(w: &World, path: &str) -> Vec<(String, String)> {
             fields.push(("text".into(), "h2e2".into()));
         }
         "/admin/t/{t}/playoff" => fields.push(("sections".into(), w.section.clone())),
+        "/admin/s/{s}/rounds/1/edit?swap" => {
+            fields.push(("action".into(), "swap".into()));
+            fields.push(("swap_a".into(), w.entrants[0].clone()));
+            fields.push(("swap_b".into(), w.entrants[1].clone()));
+        }
         "/invite/{token}" => {
             fields.push(("username".into(), format!("new-{}", Uuid::new_v4())));
             fields.push(("password".into(), "a long password".into()));

@@ -30,6 +30,7 @@ mod players;
 mod prints;
 mod records;
 mod registration;
+mod repair;
 mod reports;
 mod screen;
 mod seeds;

@@ -23,6 +23,7 @@ pub mod prizes;
 pub mod records;
 pub mod registrations;
 pub mod repair;
+pub mod repair_words;
 pub mod reports;
 pub mod results;
 pub mod rounds;
