@@ -22,8 +22,8 @@ create trigger section_lock_exclusive before update on section
     for each row execute function section_lock_exclusive();
 
 -- Stores a game's result (db::round::store_result) under the section's shared lock, if the
--- game's version and the section's foul threshold are still those the result was computed
--- from (compare-and-set). A VOLATILE function takes a fresh snapshot for each statement, so
+-- game's version and the section's foul threshold and number of rounds are still those the
+-- result was computed from (compare-and-set; the server may have them from its memory). A VOLATILE function takes a fresh snapshot for each statement, so
 -- the statements after the lock see whatever changed the section before it was granted.
 --
 -- `stored_version` is the game's new version, null when something changed (and then nothing
@@ -37,7 +37,7 @@ create function store_result(
     p_red_fouls integer, p_black_fouls integer, p_resolution text,
     p_tournament_id uuid, p_user_id uuid, p_actor text, p_action text, p_entity text,
     p_entity_id uuid, p_before jsonb, p_after jsonb,
-    p_section_id uuid, p_foul_threshold integer, p_round_id uuid,
+    p_section_id uuid, p_foul_threshold integer, p_round_id uuid, p_section_rounds integer,
     out stored_version integer, out settle boolean)
     language plpgsql volatile as
 $$
@@ -48,7 +48,8 @@ begin
     -- not: foul rows have no key but their id.
     with held as (
              select 1 from section
-             where section_id = p_section_id and foul_threshold = p_foul_threshold),
+             where section_id = p_section_id and foul_threshold = p_foul_threshold
+               and rounds = p_section_rounds),
          stored as (
              update game set reported_result = p_reported, result = p_result, version = version + 1
              where game_id = p_game_id and version = p_expected and exists (select 1 from held)

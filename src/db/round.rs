@@ -255,6 +255,25 @@ pub async fn board_context(
     .await
 }
 
+/// Every board of the round of `board_id`, as [`board_context`] reads one: a desk entering
+/// one result of a round is about to enter the others.
+pub async fn round_contexts(
+    db: impl PgExecutor<'_>,
+    board_id: Uuid,
+) -> sqlx::Result<Vec<BoardContext>> {
+    sqlx::query_as::<_, BoardContext>(
+        "select b.board_id, r.round_id, r.number as round, r.status as round_status, s.section_id,
+                s.tournament_id, g.game_id, g.result, g.reported_result, g.version,
+                s.foul_threshold, s.rounds as section_rounds
+         from board b join round r using (round_id) join section s using (section_id)
+              left join game g on g.board_id = b.board_id
+         where b.round_id = (select round_id from board where board_id = $1)",
+    )
+    .bind(board_id)
+    .fetch_all(db)
+    .await
+}
+
 /// A game's result as stored now.
 #[derive(Debug, Clone)]
 pub struct GameState {
@@ -289,6 +308,8 @@ pub struct StoredResult<'a> {
     pub round_id: Uuid,
     /// The section's foul threshold the result was computed with.
     pub foul_threshold: i32,
+    /// The section's number of rounds, as the caller knows it.
+    pub section_rounds: i32,
     /// The version the result replaces (compare-and-set).
     pub expected: i32,
     /// The result as entered.
@@ -305,7 +326,8 @@ pub struct StoredResult<'a> {
 
 /// Stores a game's result with its fouls, closes the players' open reports of its board and
 /// appends `audit`, if the game's version is still `expected` and the section's foul
-/// threshold still `foul_threshold` (compare-and-set), under the section's shared lock: the
+/// threshold and number of rounds still those given (compare-and-set), under the section's
+/// shared lock: the
 /// database's `store_result` function, so one round trip and its own transaction when the
 /// caller has none. `None` when something changed (and then nothing is written).
 pub async fn store_result(
@@ -315,7 +337,7 @@ pub async fn store_result(
 ) -> sqlx::Result<Option<Stored>> {
     let (version, settle) = sqlx::query_as::<_, (Option<i32>, Option<bool>)>(
         "select stored_version, settle from store_result($1, $2, $3, $4, $5, $6, $7, $8, $9,
-             $10, $11, $12, $13, $14, $15, $16, $17, $18)",
+             $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
     )
     .bind(r.game_id)
     .bind(r.expected)
@@ -335,6 +357,7 @@ pub async fn store_result(
     .bind(r.section_id)
     .bind(r.foul_threshold)
     .bind(r.round_id)
+    .bind(r.section_rounds)
     .fetch_one(&mut *conn)
     .await?;
     Ok(version.map(|version| Stored {

@@ -612,7 +612,7 @@ pub async fn set_result(
     // computed from has changed (`db::round::store_result`), so the hot path is three round
     // trips (board, store, settle) besides the caller's session.
     let mut conn = pool.acquire().await?;
-    let board = db::round::board_context(&mut *conn, board_id)
+    let board = known_board(&mut conn, board_id)
         .await?
         .ok_or(Error::NotFound("board"))?;
     access::require(&mut conn, actor, board.tournament_id, Need::Scorer).await?;
@@ -637,6 +637,48 @@ pub async fn set_result(
     }
     follow_last_round(pool, Some(actor), &board).await?;
     Ok(outcome)
+}
+
+/// Boards' contexts as this process last read or wrote them. A result is written only if
+/// what it was computed from is still so (the game's version, the section's foul threshold
+/// and number of rounds: `db::round::store_result`), and read again when not; the rest never
+/// changes for a board (its round, section and tournament). So a desk's result costs one
+/// round trip, not two, and another instance's writes cost a second one.
+fn known_boards() -> &'static quick_cache::sync::Cache<Uuid, db::round::BoardContext> {
+    static BOARDS: std::sync::OnceLock<quick_cache::sync::Cache<Uuid, db::round::BoardContext>> =
+        std::sync::OnceLock::new();
+    BOARDS.get_or_init(|| quick_cache::sync::Cache::new(100_000))
+}
+
+/// A board's context from [`known_boards`], else read with every board of its round (the
+/// desks are about to enter those too).
+async fn known_board(
+    conn: &mut sqlx::PgConnection,
+    board_id: Uuid,
+) -> Result<Option<db::round::BoardContext>> {
+    if let Some(board) = known_boards().get(&board_id) {
+        return Ok(Some(board));
+    }
+    let mut found = None;
+    for board in db::round::round_contexts(&mut *conn, board_id).await? {
+        if board.board_id == board_id {
+            found = Some(board.clone());
+        }
+        known_boards().insert(board.board_id, board);
+    }
+    Ok(found)
+}
+
+/// Reads a board's context from the database, and remembers it.
+async fn fresh_board(
+    conn: &mut sqlx::PgConnection,
+    board_id: Uuid,
+) -> Result<db::round::BoardContext> {
+    let board = db::round::board_context(&mut *conn, board_id)
+        .await?
+        .ok_or(Error::NotFound("board"))?;
+    known_boards().insert(board_id, board.clone());
+    Ok(board)
 }
 
 /// A checked result on its way into a game.
@@ -676,6 +718,8 @@ pub(crate) async fn record_result(
     let (red_fouls, black_fouls) = (entered.red_fouls, entered.black_fouls);
     let board_id = board.board_id;
     let mut board = board.clone();
+    // Whether `board` was read from the database by this call (else it may be remembered).
+    let mut fresh = false;
     for _ in 0..RESULT_ATTEMPTS {
         let Some(game_id) = board.game_id else {
             return Err(Error::Conflict(
@@ -684,6 +728,11 @@ pub(crate) async fn record_result(
         };
         let current = board.version.ok_or(Error::NotFound("game"))?;
         if let Some(expected) = entered.expected {
+            if expected != current && !fresh {
+                board = fresh_board(&mut *conn, board_id).await?;
+                fresh = true;
+                continue;
+            }
             if expected != current {
                 return Err(Error::Conflict(format!(
                     "the result was changed meanwhile (version {current}, you sent {expected}); reload and try again"
@@ -724,6 +773,7 @@ pub(crate) async fn record_result(
                 section_id: board.section_id,
                 round_id: board.round_id,
                 foul_threshold: board.foul_threshold,
+                section_rounds: board.section_rounds,
                 expected: current,
                 reported: &reported,
                 result: &result,
@@ -747,11 +797,19 @@ pub(crate) async fn record_result(
                 // Known once the round is settled, after the commit ([`settle_round`]).
                 round_completed: false,
             };
+            known_boards().insert(
+                board_id,
+                db::round::BoardContext {
+                    result: Some(outcome.result.clone()),
+                    reported_result: Some(outcome.reported_result.clone()),
+                    version: Some(stored.version),
+                    ..board
+                },
+            );
             return Ok((outcome, stored.settle));
         }
-        board = db::round::board_context(&mut *conn, board_id)
-            .await?
-            .ok_or(Error::NotFound("board"))?;
+        board = fresh_board(&mut *conn, board_id).await?;
+        fresh = true;
     }
     Err(Error::Conflict(
         "the result was changed meanwhile by someone else; reload and try again".into(),

@@ -656,8 +656,17 @@ async fn the_api_checks_in_a_selection_at_once_or_nobody(pool: PgPool) {
         Some(json!({"entrants": []})),
     )
     .await;
-    assert_eq!(empty.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", empty.text);
-    assert!(empty.text.contains("choose at least one entrant"), "{}", empty.text);
+    assert_eq!(
+        empty.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        empty.text
+    );
+    assert!(
+        empty.text.contains("choose at least one entrant"),
+        "{}",
+        empty.text
+    );
 }
 
 #[sqlx::test]

@@ -232,7 +232,8 @@ async fn store(
     sqlx::query_as(
         "select stored_version, settle from store_result($1, $2, 'draw', 'draw', 0, 0, 'superseded',
              $3, null, 'test', 'result', 'game', $1, null, null, $4,
-             (select foul_threshold from section where section_id = $4), $5)",
+             (select foul_threshold from section where section_id = $4), $5,
+             (select rounds from section where section_id = $4))",
     )
     .bind(game_id)
     .bind(version)

@@ -6,8 +6,8 @@ use crate::http::extract::{AppJson, AppPath};
 use crate::http::AppState;
 use crate::service;
 use crate::service::entrants::{
-    ByeRequest, CheckInMany, CheckedIn, EntrantInput, EntrantPatch, EntrantView, ForbiddenPair, ForbiddenPairInput,
-    RequestedBye, StatusChange,
+    ByeRequest, CheckInMany, CheckedIn, EntrantInput, EntrantPatch, EntrantView, ForbiddenPair,
+    ForbiddenPairInput, RequestedBye, StatusChange,
 };
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
