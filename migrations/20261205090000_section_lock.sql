@@ -41,59 +41,57 @@ create function store_result(
     out stored_version integer, out settle boolean)
     language plpgsql volatile as
 $$
+declare
+    stored_board uuid;
 begin
     perform pg_advisory_xact_lock_shared(section_lock_key(p_section_id));
-    -- Data-modifying CTEs all run on one snapshot; each depends on the game's update, so a
-    -- lost compare-and-set changes nothing. The insert does not see the delete, and needs
-    -- not: foul rows have no key but their id.
-    with held as (
-             select 1 from section
-             where section_id = p_section_id and foul_threshold = p_foul_threshold
-               and rounds = p_section_rounds),
-         stored as (
-             update game set reported_result = p_reported, result = p_result, version = version + 1
-             where game_id = p_game_id and version = p_expected and exists (select 1 from held)
-             returning board_id, version),
-         gone as (delete from foul where game_id = p_game_id and exists (select 1 from stored)),
-         fouls as (
-             insert into foul (game_id, side)
-             select p_game_id, 'red' from generate_series(1, p_red_fouls)
-             where exists (select 1 from stored)
-             union all
-             select p_game_id, 'black' from generate_series(1, p_black_fouls)
-             where exists (select 1 from stored)),
-         reports as (
-             update result_report r set resolved_at = now(), resolution = p_resolution
-             from stored where r.board_id = stored.board_id and r.resolved_at is null),
-         audited as (
-             insert into audit_event (tournament_id, user_id, actor, action, entity, entity_id,
-                                      before, after)
-             select p_tournament_id, p_user_id, p_actor, p_action, p_entity, p_entity_id,
-                    p_before, p_after
-             where exists (select 1 from stored))
-    select version into stored_version from stored;
-    if stored_version is null then
+    -- updated_at is set here, so the row's trigger needs not run (see below).
+    update game set reported_result = p_reported, result = p_result, version = version + 1,
+                    updated_at = now()
+     where game_id = p_game_id and version = p_expected
+       and exists (select 1 from section
+                    where section_id = p_section_id and foul_threshold = p_foul_threshold
+                      and rounds = p_section_rounds)
+    returning board_id, version into stored_board, stored_version;
+    if stored_board is null then
         settle := false;
         return;
     end if;
-    perform 1 from round where round_id = p_round_id and status = 'published';
-    if not found then
-        settle := true;
-        return;
+    -- A board's fouls are written only with its result, so a first result (nothing before)
+    -- without fouls has none to replace.
+    if p_before is not null or p_red_fouls > 0 or p_black_fouls > 0 then
+        delete from foul where game_id = p_game_id;
+        insert into foul (game_id, side)
+        select p_game_id, 'red' from generate_series(1, p_red_fouls)
+        union all
+        select p_game_id, 'black' from generate_series(1, p_black_fouls);
     end if;
+    update result_report set resolved_at = now(), resolution = p_resolution
+     where board_id = stored_board and resolved_at is null;
+    insert into audit_event (tournament_id, user_id, actor, action, entity, entity_id, before, after)
+    values (p_tournament_id, p_user_id, p_actor, p_action, p_entity, p_entity_id, p_before, p_after);
     -- Board by board through the round's index, each game through its board's: a generic plan
     -- of a join may hash every game of the database instead (tables without statistics yet
     -- right after a pairing).
-    perform 1 from board b
-       cross join lateral (select g.game_id from game g
-                            where g.board_id = b.board_id and g.result is null
-                              and g.game_id <> p_game_id
-                              for no key update skip locked) free
-     where b.round_id = p_round_id
-     limit 1;
+    perform 1 from round r
+      cross join lateral (select 1 from board b
+           cross join lateral (select g.game_id from game g
+                                where g.board_id = b.board_id and g.result is null
+                                  and g.game_id <> p_game_id
+                                  for no key update skip locked) free
+           where b.round_id = r.round_id
+           limit 1) open
+     where r.round_id = p_round_id and r.status = 'published';
     settle := not found;
 end
 $$;
+
+-- The game's row trigger (manage_updated_at) calls a function for every changed row;
+-- store_result sets updated_at itself, which this condition sees first.
+drop trigger set_updated_at on game;
+create trigger set_updated_at before update on game
+    for each row when (old.updated_at is not distinct from new.updated_at and old is distinct from new)
+    execute procedure set_updated_at();
 
 -- The same for the settling (20261203090000_settle_round.sql): whether a game of the round is
 -- still without a result, board by board, whatever the statistics say.
