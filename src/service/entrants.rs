@@ -310,7 +310,7 @@ pub async fn add(
     input: &EntrantInput,
 ) -> Result<EntrantView> {
     let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut *tx, section_id)
+    let section = db::section::find_for_update(&mut tx, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -431,7 +431,7 @@ pub async fn change_status(
     let entrant = db::entrant::find(&mut *tx, entrant_id)
         .await?
         .ok_or(Error::NotFound("entrant"))?;
-    let section = db::section::find_for_update(&mut *tx, entrant.section_id)
+    let section = db::section::find_for_update(&mut tx, entrant.section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -675,7 +675,7 @@ pub async fn request_bye(
     let entrant = db::entrant::find(&mut *tx, entrant_id)
         .await?
         .ok_or(Error::NotFound("entrant"))?;
-    let section = db::section::find_for_update(&mut *tx, entrant.section_id)
+    let section = db::section::find_for_update(&mut tx, entrant.section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -742,7 +742,7 @@ pub async fn set_forbidden_pair(
     forbid: bool,
 ) -> Result<()> {
     let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut *tx, section_id)
+    let section = db::section::find_for_update(&mut tx, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -832,7 +832,7 @@ pub async fn cancel_bye(pool: &PgPool, actor: &Actor, entrant_id: Uuid, round: i
     let entrant = db::entrant::find(&mut *tx, entrant_id)
         .await?
         .ok_or(Error::NotFound("entrant"))?;
-    let section = db::section::find_for_update(&mut *tx, entrant.section_id)
+    let section = db::section::find_for_update(&mut tx, entrant.section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -1017,7 +1017,7 @@ pub async fn edit(
     let entrant = db::entrant::find(&mut *tx, entrant_id)
         .await?
         .ok_or(Error::NotFound("entrant"))?;
-    let section = db::section::find_for_update(&mut *tx, entrant.section_id)
+    let section = db::section::find_for_update(&mut tx, entrant.section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;

@@ -642,7 +642,7 @@ pub async fn create(
     let (size, best_of, third_place, game1, game3, decide) = settings(input, 8, &mut check);
     check.finish()?;
     let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut *tx, section_id)
+    let section = db::section::find_for_update(&mut tx, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -983,7 +983,7 @@ pub async fn create_playoff(
     let mut champions = Vec::new();
     let mut foul_threshold = 2;
     for (i, sid) in input.sections.iter().enumerate() {
-        let section = match db::section::find_for_update(&mut *tx, *sid).await? {
+        let section = match db::section::find_for_update(&mut tx, *sid).await? {
             Some(s) if s.tournament_id == tournament_id => s,
             _ => {
                 return Err(Error::invalid(

@@ -205,7 +205,7 @@ pub async fn refund(
     let reg = db::registration::find(&mut *tx, registration_id)
         .await?
         .ok_or(Error::NotFound("registration"))?;
-    let section = db::section::find_for_update(&mut *tx, reg.section_id)
+    let section = db::section::find_for_update(&mut tx, reg.section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -276,7 +276,7 @@ pub async fn void(
     let reg = db::registration::find(&mut *tx, entry.registration_id)
         .await?
         .ok_or(Error::NotFound("registration"))?;
-    let section = db::section::find_for_update(&mut *tx, reg.section_id)
+    let section = db::section::find_for_update(&mut tx, reg.section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;

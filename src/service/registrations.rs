@@ -263,7 +263,7 @@ pub async fn register(
     input: &RegistrationInput,
 ) -> Result<RegistrationView> {
     let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut *tx, section_id)
+    let section = db::section::find_for_update(&mut tx, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     let tournament = db::tournament::find(&mut *tx, section.tournament_id)
@@ -699,7 +699,7 @@ pub async fn act(
     let reg = db::registration::find(&mut *tx, id)
         .await?
         .ok_or(Error::NotFound("registration"))?;
-    let section = db::section::find_for_update(&mut *tx, reg.section_id)
+    let section = db::section::find_for_update(&mut tx, reg.section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -898,7 +898,7 @@ pub async fn cancel_section(
     section_id: Uuid,
 ) -> Result<Cancellation> {
     let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut *tx, section_id)
+    let section = db::section::find_for_update(&mut tx, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -1048,7 +1048,7 @@ pub async fn split(
     );
     check.finish()?;
     let mut tx = pool.begin().await?;
-    let source = db::section::find_for_update(&mut *tx, input.section_id)
+    let source = db::section::find_for_update(&mut tx, input.section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     if source.tournament_id != tournament_id {

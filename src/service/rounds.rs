@@ -254,7 +254,7 @@ fn run_engine(state: &SectionState, game: &str) -> Result<(RoundPairing, Value)>
 /// at all.
 pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result<RoundView> {
     let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut *tx, section_id)
+    let section = db::section::find_for_update(&mut tx, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -432,7 +432,7 @@ pub async fn delete_last(
     force: bool,
 ) -> Result<()> {
     let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut *tx, section_id)
+    let section = db::section::find_for_update(&mut tx, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -485,7 +485,7 @@ pub async fn publish(
     number: i32,
 ) -> Result<RoundView> {
     let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut *tx, section_id)
+    let section = db::section::find_for_update(&mut tx, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
@@ -880,7 +880,7 @@ pub(crate) async fn follow_last_round(
     }
     let mut tx = pool.begin().await?;
     // The section's lock orders this after any pairing or unpairing of the section.
-    db::section::find_for_update(&mut *tx, board.section_id).await?;
+    db::section::find_for_update(&mut tx, board.section_id).await?;
     super::tournaments::follow_progress(
         &mut tx,
         actor,
@@ -936,7 +936,7 @@ pub async fn edit(
 ) -> Result<ManualOutcome> {
     use arbiter_core::pairing::check::{self, ByeRule, CheckOptions};
     let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut *tx, section_id)
+    let section = db::section::find_for_update(&mut tx, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;

@@ -73,7 +73,7 @@ pub async fn start_clock(
     number: i32,
 ) -> Result<RoundClock> {
     let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut *tx, section_id)
+    let section = db::section::find_for_update(&mut tx, section_id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;

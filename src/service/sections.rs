@@ -588,7 +588,7 @@ pub async fn update(
     let mut tx = pool.begin().await?;
     // The row lock comes first: the version compared is the one read after any other writer
     // has committed, so of two writers with the same version exactly one gets through.
-    let before = db::section::find_for_update(&mut *tx, id)
+    let before = db::section::find_for_update(&mut tx, id)
         .await?
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, before.tournament_id, Need::Arbiter).await?;
