@@ -235,24 +235,25 @@ pub struct BoardContext {
     pub section_rounds: i32,
 }
 
+/// The columns of a [`BoardContext`] and their joins, before the `where`.
+const BOARD_CONTEXT: &str =
+    "select b.board_id, r.round_id, r.number as round, r.status as round_status, s.section_id,
+            s.tournament_id, g.game_id, g.result, g.reported_result, g.version,
+            s.foul_threshold, s.rounds as section_rounds
+     from board b join round r using (round_id) join section s using (section_id)
+          left join game g on g.board_id = b.board_id";
+
 /// One board with its section, tournament and game as committed now, read without a lock:
 /// [`store_result`] writes only if none of what a result depends on changed since
-/// (the game's version and the section's foul threshold), under the section's share lock.
+/// (the game's version, the section's foul threshold and number of rounds).
 pub async fn board_context(
     db: impl PgExecutor<'_>,
     board_id: Uuid,
 ) -> sqlx::Result<Option<BoardContext>> {
-    sqlx::query_as::<_, BoardContext>(
-        "select b.board_id, r.round_id, r.number as round, r.status as round_status, s.section_id,
-                s.tournament_id, g.game_id, g.result, g.reported_result, g.version,
-                s.foul_threshold, s.rounds as section_rounds
-         from board b join round r using (round_id) join section s using (section_id)
-              left join game g on g.board_id = b.board_id
-         where b.board_id = $1",
-    )
-    .bind(board_id)
-    .fetch_optional(db)
-    .await
+    sqlx::query_as::<_, BoardContext>(&format!("{BOARD_CONTEXT} where b.board_id = $1"))
+        .bind(board_id)
+        .fetch_optional(db)
+        .await
 }
 
 /// Every board of the round of `board_id`, as [`board_context`] reads one: a desk entering
@@ -261,14 +262,9 @@ pub async fn round_contexts(
     db: impl PgExecutor<'_>,
     board_id: Uuid,
 ) -> sqlx::Result<Vec<BoardContext>> {
-    sqlx::query_as::<_, BoardContext>(
-        "select b.board_id, r.round_id, r.number as round, r.status as round_status, s.section_id,
-                s.tournament_id, g.game_id, g.result, g.reported_result, g.version,
-                s.foul_threshold, s.rounds as section_rounds
-         from board b join round r using (round_id) join section s using (section_id)
-              left join game g on g.board_id = b.board_id
-         where b.round_id = (select round_id from board where board_id = $1)",
-    )
+    sqlx::query_as::<_, BoardContext>(&format!(
+        "{BOARD_CONTEXT} where b.round_id = (select round_id from board where board_id = $1)"
+    ))
     .bind(board_id)
     .fetch_all(db)
     .await

@@ -1,8 +1,9 @@
 //! The arbiter dashboard below /admin: tournament and section pages, the desk actions, fast
 //! result entry, the pairing report; login, access, CSRF and escaping.
 
+use crate::support::submit;
 use crate::support::{
-    add_entrants, call, csrf_of, location, token_for, tournament_with_section, Browser, Reply,
+    add_entrants, call, csrf_of, location, token_for, tournament_with_section, Browser,
 };
 use axum::http::StatusCode;
 use sqlx::PgPool;
@@ -15,16 +16,6 @@ async fn admin_browser(pool: &PgPool) -> (String, Browser) {
     let mut browser = Browser::new(pool);
     browser.log_in("chief", PASSWORD).await;
     (token, browser)
-}
-
-/// Posts a form of `page` (its CSRF token added).
-async fn submit(browser: &mut Browser, page: &str, action: &str, fields: &[(&str, &str)]) -> Reply {
-    let html = browser.get(page).await;
-    assert_eq!(html.status, StatusCode::OK, "{}", html.text);
-    let csrf = csrf_of(&html.text);
-    let mut all = vec![("csrf", csrf.as_str())];
-    all.extend_from_slice(fields);
-    browser.post_form(action, &all).await
 }
 
 #[sqlx::test]

@@ -5,8 +5,9 @@
 use crate::support::{
     add_entrants, call, csrf_of, location, token_for, tournament_with_section, Browser, Reply,
 };
+use crate::support::{api, submit};
 use axum::http::StatusCode;
-use serde_json::{json, Value};
+use serde_json::json;
 use sqlx::PgPool;
 
 const PASSWORD: &str = "a long password";
@@ -17,16 +18,6 @@ async fn admin_browser(pool: &PgPool) -> (String, Browser) {
     let mut browser = Browser::new(pool);
     browser.log_in("chief", PASSWORD).await;
     (token, browser)
-}
-
-/// Posts a form of `page` (its CSRF token added).
-async fn submit(browser: &mut Browser, page: &str, action: &str, fields: &[(&str, &str)]) -> Reply {
-    let html = browser.get(page).await;
-    assert_eq!(html.status, StatusCode::OK, "{}", html.text);
-    let csrf = csrf_of(&html.text);
-    let mut all = vec![("csrf", csrf.as_str())];
-    all.extend_from_slice(fields);
-    browser.post_form(action, &all).await
 }
 
 /// Whether `html` shows `text` escaped (askama writes `<` as `&#60;`).
@@ -40,16 +31,6 @@ fn shows_escaped(html: &str, text: &str) -> bool {
         .replace('<', "&lt;")
         .replace('>', "&gt;");
     (html.contains(&numeric) || html.contains(&named)) && !html.contains(text)
-}
-
-async fn api(pool: &PgPool, token: &str, method: &str, uri: &str, body: Option<Value>) -> Value {
-    let reply = call(pool, method, uri, Some(token), body).await;
-    assert!(reply.status.is_success(), "{method} {uri}: {}", reply.text);
-    if reply.text.is_empty() {
-        Value::Null
-    } else {
-        reply.json()
-    }
 }
 
 /// The settings form as the page shows it, with `changes` over it (a browser posts every

@@ -2,6 +2,7 @@
 //! own (no JavaScript needed) and a withdrawal offers its undo; each round links its prints;
 //! check-in by search, by number and by a selection at once.
 
+use crate::support::api;
 use crate::support::{
     add_entrants, call, csrf_of, expect, location, token_for, tournament_with_section, Browser,
     Reply,
@@ -18,16 +19,6 @@ async fn admin_browser(pool: &PgPool) -> (String, Browser) {
     browser.accept_language = Some("en".into());
     browser.log_in("chief", PASSWORD).await;
     (token, browser)
-}
-
-async fn api(pool: &PgPool, token: &str, method: &str, uri: &str, body: Option<Value>) -> Value {
-    let reply = call(pool, method, uri, Some(token), body).await;
-    assert!(reply.status.is_success(), "{method} {uri}: {}", reply.text);
-    if reply.text.is_empty() {
-        Value::Null
-    } else {
-        reply.json()
-    }
 }
 
 /// Posts the form of `page` whose action is `action` (its CSRF token added).
@@ -555,46 +546,17 @@ async fn the_api_checks_in_a_selection_at_once_or_nobody(pool: PgPool) {
     let token = token_for(&pool, "chief", "admin").await;
     let (_, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
     let (_, other) = tournament_with_section(&pool, &token, "xiangqi", json!({})).await;
-    add_entrants(&pool, &token, &sid, 4).await;
-    add_entrants(&pool, &token, &other, 1).await;
-    let ids_of = |list: Value| -> Vec<String> {
-        list.as_array()
-            .unwrap()
-            .iter()
-            .map(|e| e["id"].as_str().unwrap().to_string())
-            .collect()
-    };
-    let list = format!("/api/v1/sections/{sid}/entrants");
-    let ids = ids_of(api(&pool, &token, "GET", &list, None).await);
-    let stranger = ids_of(
-        api(
-            &pool,
-            &token,
-            "GET",
-            &format!("/api/v1/sections/{other}/entrants"),
-            None,
-        )
-        .await,
-    )
-    .remove(0);
+    let ids = add_entrants(&pool, &token, &sid, 4).await;
+    let stranger = add_entrants(&pool, &token, &other, 1).await.remove(0);
     let bulk = format!("/api/v1/sections/{sid}/check-in");
     let present = |ids: &[String]| {
-        let pool = pool.clone();
-        let token = token.clone();
-        let list = list.clone();
-        let ids = ids.to_vec();
+        let (pool, token, sid, ids) = (pool.clone(), token.clone(), sid.clone(), ids.to_vec());
         async move {
-            let all = api(&pool, &token, "GET", &list, None).await;
-            ids.iter()
-                .map(|id| {
-                    all.as_array()
-                        .unwrap()
-                        .iter()
-                        .find(|e| e["id"] == id.as_str())
-                        .map(|e| e["checked_in"] == true)
-                        .unwrap()
-                })
-                .collect::<Vec<bool>>()
+            let mut marks = Vec::new();
+            for id in &ids {
+                marks.push(entrant(&pool, &token, &sid, id).await["checked_in"] == true);
+            }
+            marks
         }
     };
 

@@ -2,8 +2,9 @@
 //! and the one tab bar marking it; every action lands on its tab with its message; the
 //! overview keeps the old anchors; the pages under a tab show the bar too.
 
+use crate::support::submit;
 use crate::support::{
-    add_entrants, call, csrf_of, location, token_for, tournament_with_section, Browser, Reply,
+    add_entrants, call, location, token_for, tournament_with_section, Browser, Reply,
 };
 use axum::http::StatusCode;
 use sqlx::PgPool;
@@ -55,16 +56,6 @@ fn current_of<'a>(bar: &'a str, id: &str) -> Option<&'a str> {
     let tag = &bar[at..tag_end];
     let value = tag.split(r#"aria-current=""#).nth(1)?;
     value.split('"').next()
-}
-
-/// Posts a form of `page` (its CSRF token added).
-async fn submit(browser: &mut Browser, page: &str, action: &str, fields: &[(&str, &str)]) -> Reply {
-    let html = browser.get(page).await;
-    assert_eq!(html.status, StatusCode::OK, "{page}: {}", html.text);
-    let csrf = csrf_of(&html.text);
-    let mut all = vec![("csrf", csrf.as_str())];
-    all.extend_from_slice(fields);
-    browser.post_form(action, &all).await
 }
 
 #[sqlx::test]

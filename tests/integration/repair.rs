@@ -3,9 +3,8 @@
 //! name, shown and not saved until the arbiter saves; refusals said by board (1-based) and
 //! name, never by the service's field path.
 
-use crate::support::{
-    add_entrants, call, csrf_of, token_for, tournament_with_section, Browser, Reply,
-};
+use crate::support::api;
+use crate::support::{add_entrants, csrf_of, token_for, tournament_with_section, Browser, Reply};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use sqlx::PgPool;
@@ -17,16 +16,6 @@ async fn admin_browser(pool: &PgPool) -> (String, Browser) {
     let mut browser = Browser::new(pool);
     browser.log_in("chief", PASSWORD).await;
     (token, browser)
-}
-
-async fn api(pool: &PgPool, token: &str, method: &str, uri: &str, body: Option<Value>) -> Value {
-    let reply = call(pool, method, uri, Some(token), body).await;
-    assert!(reply.status.is_success(), "{method} {uri}: {}", reply.text);
-    if reply.text.is_empty() {
-        Value::Null
-    } else {
-        reply.json()
-    }
 }
 
 /// Pairs the next round; returns its view.

@@ -353,3 +353,35 @@ pub async fn keep_tied_order(pool: &PgPool, token: &str, section: &str) {
         );
     }
 }
+
+/// `call` that must succeed; its JSON (`null` for an empty body).
+pub async fn api(
+    pool: &PgPool,
+    token: &str,
+    method: &str,
+    uri: &str,
+    body: Option<Value>,
+) -> Value {
+    let reply = call(pool, method, uri, Some(token), body).await;
+    assert!(reply.status.is_success(), "{method} {uri}: {}", reply.text);
+    if reply.text.is_empty() {
+        Value::Null
+    } else {
+        reply.json()
+    }
+}
+
+/// Posts a form of `page` (read first for its CSRF token) to `action`.
+pub async fn submit(
+    browser: &mut Browser,
+    page: &str,
+    action: &str,
+    fields: &[(&str, &str)],
+) -> Reply {
+    let html = browser.get(page).await;
+    assert_eq!(html.status, StatusCode::OK, "{}", html.text);
+    let csrf = csrf_of(&html.text);
+    let mut all = vec![("csrf", csrf.as_str())];
+    all.extend_from_slice(fields);
+    browser.post_form(action, &all).await
+}
