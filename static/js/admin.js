@@ -136,3 +136,16 @@
     });
   }
 })();
+
+// The tiebreak chain editor: the explanation under a row follows its choice at once (without
+// this file it follows on saving).
+(() => {
+  for (const select of document.querySelectorAll('fieldset.chain-editor select')) {
+    const desc = document.getElementById(`${select.id}-desc`);
+    if (!desc) continue;
+    select.addEventListener('change', () => {
+      const chosen = select.selectedOptions[0];
+      desc.textContent = (chosen && chosen.dataset.desc) || '';
+    });
+  }
+})();

@@ -137,7 +137,7 @@ async fn section_settings_are_edited_with_refusals_next_to_their_fields(pool: Pg
         page.text
     );
     assert!(
-        page.text.contains(r#"value="OPP, "#),
+        page.text.contains(r#"<option value="OPP" title="OPP" data-desc="the sum of the opponents&#39; scores (Chinese rules)" selected>"#),
         "the stored chain: {}",
         page.text
     );
@@ -174,7 +174,8 @@ async fn section_settings_are_edited_with_refusals_next_to_their_fields(pool: Pg
         &mut browser,
         &sid,
         &[
-            ("tiebreaks", "OPP, NOPE"),
+            ("tiebreak_1", "OPP"),
+            ("tiebreak_2", "NOPE"),
             ("cap", "4"),
             ("min_entries", "6"),
         ],
@@ -187,7 +188,13 @@ async fn section_settings_are_edited_with_refusals_next_to_their_fields(pool: Pg
         "{}",
         bad.text
     );
-    assert!(bad.text.contains(r#"value="OPP, NOPE""#));
+    // The chain as entered: the unknown key is kept in its row, named by its code.
+    assert!(
+        bad.text
+            .contains(r#"<option value="NOPE" title="NOPE" data-desc="Tiebreak (see the event rules)" selected>NOPE</option>"#),
+        "{}",
+        bad.text
+    );
     let stored = api(
         &pool,
         &token,
@@ -211,7 +218,14 @@ async fn section_settings_are_edited_with_refusals_next_to_their_fields(pool: Pg
             ("loss", "0"),
             ("bye_points", ""),
             ("forfeit_win", ""),
-            ("tiebreaks", "BH, SB"),
+            ("tiebreak_1", "BH"),
+            ("tiebreak_2", "SB"),
+            ("tiebreak_3", ""),
+            ("tiebreak_4", ""),
+            ("tiebreak_5", ""),
+            ("tiebreak_6", ""),
+            ("tiebreak_7", ""),
+            ("tiebreak_8", ""),
             ("unplayed", "fide2026"),
             ("cap", "30"),
             ("min_entries", "4"),
@@ -1256,15 +1270,30 @@ async fn presets_and_the_chain_are_named_in_the_page_language(pool: PgPool) {
         page.text
     );
     assert!(!page.text.contains(">seed002_main<"), "{}", page.text);
-    // The stored chain in words, and what each tiebreak counts.
+    // The stored chain in words, and what each tiebreak counts; codes only as tooltips.
     assert!(
-        page.text.contains("對手分 (OPP): 所有對手積分之和"),
+        page.text
+            .contains(r#"<li title="OPP">對手分: 所有對手積分之和"#),
         "{}",
         page.text
     );
     assert!(
-        page.text.contains("犯規 <code>FOULS</code>"),
+        page.text
+            .contains(r#"<dt title="FOULS">犯規（少者在前）</dt><dd>技術犯規次數，少者在前</dd>"#),
         "{}",
         page.text
     );
+    // The chain edited as rows of names, each explained, with spare rows to add one.
+    assert!(
+        page.text
+            .contains(r#"<label for="tiebreak_1">第 1 對比分</label>"#),
+        "{}",
+        page.text
+    );
+    assert!(
+        page.text.contains(r#"title="BH/C1" data-desc="所有對手積分之和（FIDE 規則；未賽輪次依競賽規程計）">布赫茲分，去掉最低 1 名對手</option>"#),
+        "{}",
+        page.text
+    );
+    assert!(!page.text.contains("<code>"), "no code as visible text");
 }

@@ -12,7 +12,9 @@ use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::shared::tiebreaks::{heads, legend, preset_label, TiebreakHead, PRESETS};
+use crate::http::pages::shared::tiebreaks::{
+    choices, heads, legend, preset_label, TiebreakHead, PRESETS,
+};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -47,8 +49,16 @@ pub struct SettingsPage {
     pub ctx: PageCtx,
     /// The section as stored.
     pub section: Section,
-    /// The fields.
+    /// The fields before the tiebreak chain (up to the preset).
     pub fields: Vec<Field>,
+    /// The fields after the tiebreak chain.
+    pub fields_after: Vec<Field>,
+    /// The chain's rows as shown: its tiebreaks, then empty rows to add more.
+    pub chain_rows: Vec<ChainRow>,
+    /// What each row may hold, by name (the code as the tooltip).
+    pub chain_choices: Vec<TiebreakHead>,
+    /// The service's refusal of the chain.
+    pub chain_error: Option<String>,
     /// A message for the whole form.
     pub form_error: Option<String>,
     /// The message after a save (`?done=settings`).
@@ -62,6 +72,52 @@ pub struct SettingsPage {
     pub chain: Vec<TiebreakHead>,
     /// Every tiebreak the chain may hold, with what it counts.
     pub legend: Vec<TiebreakHead>,
+}
+
+/// One row of the chain editor.
+pub struct ChainRow {
+    /// Its place in the chain, from 1 (the field is `tiebreak_{n}`).
+    pub n: usize,
+    /// The key chosen, empty for none.
+    pub key: String,
+    /// What the chosen tiebreak counts.
+    pub desc: String,
+}
+
+/// Empty rows shown after the chain, so that one can be added without scripts.
+const SPARE_ROWS: usize = 2;
+
+/// The chain as submitted: the `tiebreak_{n}` rows in order, empty ones dropped.
+fn chain_of(form: &Fields) -> Vec<String> {
+    let mut rows: Vec<(usize, &str)> = form
+        .iter()
+        .filter_map(|(name, value)| {
+            let n = name.strip_prefix("tiebreak_")?.parse().ok()?;
+            Some((n, value.trim()))
+        })
+        .collect();
+    rows.sort_unstable();
+    rows.into_iter()
+        .filter(|(_, key)| !key.is_empty())
+        .map(|(_, key)| key.to_string())
+        .collect()
+}
+
+/// The editor's rows for a chain, with spare empty ones after it.
+fn chain_rows(tr: Tr, chain: &[String]) -> Vec<ChainRow> {
+    let described = heads(tr, chain);
+    let spare = SPARE_ROWS.max(4usize.saturating_sub(chain.len()));
+    described
+        .into_iter()
+        .map(|head| (head.key, head.desc))
+        .chain(std::iter::repeat_with(|| (String::new(), String::new())).take(spare))
+        .enumerate()
+        .map(|(i, (key, desc))| ChainRow {
+            n: i + 1,
+            key,
+            desc,
+        })
+        .collect()
 }
 
 const SYSTEMS: &[&str] = PairingSystem::WORDS;
@@ -95,7 +151,9 @@ fn stored(section: &Section, zone: chrono_tz::Tz) -> Fields {
     put("bye_points", points(section.scoring.bye));
     put("forfeit_win", points(section.scoring.forfeit_win));
     put("preset", String::new());
-    put("tiebreaks", section.tiebreaks.join(", "));
+    for (i, key) in section.tiebreaks.iter().enumerate() {
+        put(&format!("tiebreak_{}", i + 1), key.clone());
+    }
     put("unplayed", section.unplayed.clone());
     put("foul_threshold", section.foul_threshold.to_string());
     put("round1_order", section.round1_order.clone());
@@ -184,11 +242,8 @@ fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
         Field::new("loss", "adm.settings.loss", "text", form).required(),
         Field::new("bye_points", "adm.settings.bye_points", "text", form),
         Field::new("forfeit_win", "adm.settings.forfeit_win", "text", form),
+        // The tiebreak chain's rows come here (`chain_rows`): the page splits after the preset.
         preset,
-        with_hint(
-            Field::new("tiebreaks", "adm.settings.tiebreaks", "text", form),
-            "adm.settings.tiebreaks_hint",
-        ),
         Field::new("unplayed", "adm.settings.unplayed", "select", form).select(
             UNPLAYED,
             Some("adm.unplayed"),
@@ -355,19 +410,7 @@ fn settings_input(form: &Fields, tr: Tr, zone: chrono_tz::Tz) -> (SectionInput, 
     let preset = text(form, "preset");
     let (tiebreaks, unplayed) = match preset {
         Some(_) => (None, None),
-        None => (
-            Some(
-                form.get("tiebreaks")
-                    .map(String::as_str)
-                    .unwrap_or("")
-                    .split([',', ' ', '，'])
-                    .map(str::trim)
-                    .filter(|k| !k.is_empty())
-                    .map(str::to_string)
-                    .collect(),
-            ),
-            text(form, "unplayed"),
-        ),
+        None => (Some(chain_of(form)), text(form, "unplayed")),
     };
     let input = SectionInput {
         name: Some(form.get("name").cloned().unwrap_or_default()),
@@ -441,6 +484,8 @@ async fn page(
     for (key, messages) in errors {
         let key = if key.starts_with("fee_tiers") {
             "fee_tiers".to_string()
+        } else if key.starts_with("tiebreaks") {
+            "tiebreaks".to_string()
         } else if key.starts_with("rounds_by_entries") {
             "rounds_by_entries".to_string()
         } else {
@@ -448,14 +493,28 @@ async fn page(
         };
         grouped.entry(key).or_default().extend(messages);
     }
+    // The chain's refusals (`tiebreaks`, `tiebreaks[1]`) go under its rows.
+    let chain_error = grouped
+        .remove("tiebreaks")
+        .map(|messages| messages.join("; "));
     let rest = place_errors(&mut fields, &grouped, ALIASES);
     let form_error = form_error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
+    let after = fields
+        .iter()
+        .position(|f| f.name == "preset")
+        .map_or(fields.len(), |at| at + 1);
+    let fields_after = fields.split_off(after);
+    let chain = chain_of(&shown);
     Ok(Page(
         status,
         SettingsPage {
             tr,
             ctx,
             fields,
+            fields_after,
+            chain_rows: chain_rows(tr, &chain),
+            chain_choices: choices(tr, &chain),
+            chain_error,
             form_error,
             notice,
             version,

@@ -35,6 +35,62 @@ pub fn name(tr: Tr, key: &str) -> String {
         .unwrap_or_default()
 }
 
+/// The keys the chain editor offers, in the order of its choices: every base key, and the
+/// cut and median variants clubs use (a stored key outside this list is offered too).
+pub const CHOICES: &[&str] = &[
+    "OPP",
+    "BH",
+    "BH/C1",
+    "BH/C2",
+    "BH/M1",
+    "SB",
+    "SB/C1",
+    "PS",
+    "PS/C1",
+    "CUT_EARLY",
+    "WIN",
+    "WON",
+    "BPG",
+    "BWG",
+    "DE",
+    "FOULS",
+    "PREV",
+    "RTNG",
+    "LOT",
+];
+
+/// A key's modifier in words (`BH/C1` → "without the lowest 1"), if it has one.
+fn modifier_words(tr: Tr, key: &str) -> Option<String> {
+    let (base, modifier) = key.split_once('/')?;
+    let count: u32 = modifier.get(1..)?.parse().ok()?;
+    Some(match (base, modifier.chars().next()?) {
+        // A progressive score's cut drops its first rounds, not its lowest opponents.
+        ("PS", 'C') => tr.fmt("tiebreak.mod.first", count),
+        (_, 'C') => tr.fmt("tiebreak.mod.cut", count),
+        (_, 'M') => tr.fmt("tiebreak.mod.median", count),
+        _ => return None,
+    })
+}
+
+/// The translated name of a key with its modifier in words ("Buchholz, without the lowest
+/// 1"); the key itself for one the catalogue does not name.
+pub fn full_name(tr: Tr, key: &str) -> String {
+    let plain = name(tr, key);
+    if plain.is_empty() {
+        return key.to_string();
+    }
+    match modifier_words(tr, key) {
+        Some(words) => {
+            let separator = match tr.lang {
+                crate::i18n::Lang::En => ", ",
+                _ => "，",
+            };
+            format!("{plain}{separator}{words}")
+        }
+        None => plain,
+    }
+}
+
 /// A standings column head: a short name, and the full name with its explanation and code
 /// as the tooltip.
 pub struct TiebreakHead {
@@ -44,6 +100,10 @@ pub struct TiebreakHead {
     pub short: String,
     /// "Name (CODE): what it counts".
     pub title: String,
+    /// The full name with the modifier in words (the key for one unknown).
+    pub name: String,
+    /// What it counts (the general tiebreak help for one unknown).
+    pub desc: String,
 }
 
 /// The column heads of a chain.
@@ -65,12 +125,16 @@ pub fn heads(tr: Tr, keys: &[String]) -> Vec<TiebreakHead> {
                         tr.t(&format!("tiebreak.name.{b}")),
                         tr.t(&format!("tiebreak.desc.{b}"))
                     ),
+                    name: full_name(tr, key),
+                    desc: tr.t(&format!("tiebreak.desc.{b}")).to_string(),
                 }
             }
             None => TiebreakHead {
                 key: key.clone(),
                 short: key.clone(),
                 title: tr.t("tiebreak.help").to_string(),
+                name: key.clone(),
+                desc: tr.t("tiebreak.help").to_string(),
             },
         })
         .collect()
@@ -80,6 +144,18 @@ pub fn heads(tr: Tr, keys: &[String]) -> Vec<TiebreakHead> {
 pub fn legend(tr: Tr) -> Vec<TiebreakHead> {
     let keys: Vec<String> = NAMED.iter().map(|k| (*k).to_string()).collect();
     heads(tr, &keys)
+}
+
+/// The chain editor's choices: [`CHOICES`], then any of `keys` not among them (a stored
+/// or submitted key stays selectable, and the service says what is wrong with it).
+pub fn choices(tr: Tr, keys: &[String]) -> Vec<TiebreakHead> {
+    let mut all: Vec<String> = CHOICES.iter().map(|k| (*k).to_string()).collect();
+    for key in keys {
+        if !all.contains(key) {
+            all.push(key.clone());
+        }
+    }
+    heads(tr, &all)
 }
 
 /// The named chains a section may take instead of its own (the core's presets), the empty
@@ -148,6 +224,16 @@ mod tests {
             assert!(heads[0].short.ends_with(" /C1"), "{}", heads[0].short);
             assert!(heads[0].title.contains("(BH/C1)"), "{}", heads[0].title);
             assert_eq!(heads[1].short, "XYZ");
+            for key in CHOICES {
+                let full = full_name(tr, key);
+                assert!(!full.contains('?') && !full.contains(key), "{key}: {full}");
+                assert!(
+                    key.parse::<arbiter_core::standings::TiebreakKey>().is_ok(),
+                    "{key}"
+                );
+            }
+            assert_ne!(full_name(tr, "BH/C1"), full_name(tr, "BH/M1"));
+            assert_eq!(choices(tr, &["XYZ".to_string()]).len(), CHOICES.len() + 1);
             for preset in PRESETS.iter().filter(|p| !p.is_empty()) {
                 let label = preset_label(tr, preset);
                 assert!(!label.contains('?') && !label.contains(preset), "{label}");
