@@ -32,6 +32,11 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
     const submit = (selector) => Promise.all([page.waitForNavigation(), page.click(selector)]);
     // Every fee recorded, by section: the desk's totals must come to these sums.
     const recorded = { open: 0, doubles: 0 };
+    const byTier = { 會員: 0, 非會員: 0 };
+    const record = (section, tier, amount) => {
+      recorded[section === sections.open ? 'open' : 'doubles'] += amount;
+      byTier[tier] += amount;
+    };
 
     await logIn(page);
 
@@ -119,7 +124,7 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
         page.waitForURL(/\/registrations\?done=registration/),
         row.locator('form.money button').first().click(),
       ]);
-      recorded[r.section === open ? 'open' : 'doubles'] += amount;
+      record(r.section, r.tier, amount);
     }
 
     // ------------------------------------------------------------ entries at the desk
@@ -134,7 +139,7 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
       if (paid) {
         await page.fill('#paid', String(paid));
         await page.selectOption('#payment_method', method);
-        recorded[section === open ? 'open' : 'doubles'] += paid;
+        record(section, member ? '會員' : '非會員', paid);
       }
       await click('form.form button[type=submit]', /\/entrants\?done=entrant/);
     };
@@ -238,6 +243,14 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
         const now = await page.textContent(`#board-${b} td:nth-child(4)`);
         assert(now !== stored, `board ${b} changed: ${stored} → ${now}`);
         await shot('open-results-correction');
+      }
+      if (section === open && n === 5) {
+        // Two fouls lose the game (the section's rule): a win with two fouls for Red counts
+        // as Black's; typed with `!` to replace the board's result at once.
+        const b = boards[2];
+        const saved = await enter(`${b} 1 2 0!`);
+        assert(saved.includes('Foul rule applied: the result counts as Black wins'), `the foul rule: ${saved}`);
+        assert((await page.textContent(`#board-${b} .fouls`)).includes('2'), 'the fouls are shown');
       }
       if (section === open && n === 4) {
         // A correction typed with the `!` at once: no question.
@@ -349,6 +362,11 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
     await click(`a[href="/admin/t/${tournamentId}/desk/print"]`, /\/desk\/print$/);
     const paid = money(await page.textContent('#desk-total td.num'));
     assert(paid === total, `the desk list's total paid ${paid}, recorded ${total}`);
+    for (const [tier, sum] of Object.entries(byTier)) {
+      const row = page.locator('#desk-by-tier tbody tr', { has: page.locator(`td:text-is("${tier}")`) });
+      const tierPaid = money(await row.locator('td.num').nth(1).textContent());
+      assert(tierPaid === sum, `the desk list's ${tier} paid ${tierPaid}, recorded ${sum}`);
+    }
     const due = money(await page.textContent('#desk-total td.num:nth-of-type(2)'));
     assert(due === 0, `nothing is due: ${due}`);
     await shot('desk-print');
