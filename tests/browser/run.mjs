@@ -24,6 +24,7 @@ import { registerRecordTests } from './records.mjs';
 import { registerReportTests } from './reports.mjs';
 import { registerScreenTests } from './screen.mjs';
 import { registerPlayerTests } from './players.mjs';
+import { registerSeed000Tests } from './seed000.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -524,6 +525,7 @@ registerRecordTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, 
 registerReportTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join, newContext });
 registerScreenTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 registerPlayerTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
+registerSeed000Tests({ test, logIn, assert, base: () => base, out, join });
 // Last: it crawls what the tests before it made.
 registerCrawlTests({ test, logIn, assert, base: () => base, EVIL });
 
