@@ -447,6 +447,8 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("audit.tournament.set_playoff_prizes", "Grand-final prizes set", "設定總決賽獎項", "设定总决赛奖项"),
     ("audit.tournament.status", "Event status changed", "賽事狀態變更", "赛事状态变更"),
     ("audit.tournament.update", "Event details changed", "修改賽事資料", "修改赛事资料"),
+    ("entrant_status.active", "playing", "參賽中", "参赛中"),
+    ("entrant_status.withdrawn", "withdrawn", "已退賽", "已退赛"),
     ("invite.help", "Choose a username and a password for your account.", "請為您的帳號設定帳號名稱與密碼。", "请为您的账户设置用户名与密码。"),
     ("invite.join_as", "Join as {}.", "以 {} 身分加入。", "以 {} 身份加入。"),
     ("invite.submit", "Join the tournament staff", "加入賽事工作人員", "加入赛事工作人员"),

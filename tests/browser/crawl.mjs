@@ -6,7 +6,32 @@
 //   import { registerCrawlTests } from './crawl.mjs';
 //   registerCrawlTests({ test, logIn, assert, base: () => base, EVIL });
 
+import { readFileSync } from 'node:fs';
+
 const MAX_PAGES = 400;
+
+// What a Chinese page must not show as text (issue #15): the tiebreaks' codes, the internal
+// words (preset keys, result codes, statuses: all snake_case), and the services' English
+// messages. Codes may stay as tooltips (`title`), which are no visible text.
+const TIEBREAK_CODES = /\b(OPP|BH|SB|PS|WIN|WON|BPG|BWG|DE|FOULS|PREV|CUT_EARLY|RTNG|LOT)\b/;
+const INTERNAL_WORD = /\b[a-z][a-z0-9]*(?:_[a-z0-9]+)+\b/;
+const RESULT_WORDS = /\b(red_wins|black_wins|draw|red_forfeits|black_forfeits|double_forfeit|double_loss|published|paired|completed|withdrawn|cancelled)\b/;
+// A small English word and two more lowercase words: a sentence, not a name (names are
+// capitalised) nor the board's file letters (a b c …).
+const ENGLISH_RUN = /\b(?:the|a|an|is|are|not|no|be|to|of|in|on|at|for|with|and|or|has|have|was|this|that|must|can|cannot|already)(?: [a-z']{2,}){2,}/;
+
+/** The fixed pieces of the services' messages (`src/i18n/messages.rs`) of two words or more. */
+function messagePieces() {
+  const source = readFileSync(new URL('../../src/i18n/messages.rs', import.meta.url), 'utf8');
+  const pieces = new Set();
+  for (const [, english] of source.matchAll(/^\s*\(\s*"((?:[^"\\]|\\.)*)",\s*"/gm)) {
+    for (const piece of english.split('{}')) {
+      const trimmed = piece.trim().replace(/^[.,:;]+|[.,:;]+$/g, '').trim();
+      if (/^[A-Za-z'-]+(?: [A-Za-z'-]+)+$/.test(trimmed)) pieces.add(trimmed);
+    }
+  }
+  return [...pieces];
+}
 const PER_KIND = 2;
 
 /** A URL's route: ids and numbers replaced, query values dropped. */
@@ -19,8 +44,9 @@ function shape(url) {
 }
 
 export function registerCrawlTests({ test, logIn, assert, base, EVIL }) {
-  /** Follows same-site links from `start`; returns the paths visited. */
-  async function crawl(page, start, skip) {
+  /** Follows same-site links from `start`; returns the paths visited. `inspect(page, path)`
+   *  runs on every HTML page. */
+  async function crawl(page, start, skip, inspect = async () => {}) {
     const origin = new URL(base()).origin;
     const queue = [start];
     const seen = new Set(queue);
@@ -39,13 +65,14 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL }) {
         () => document.querySelectorAll('script:not([src]), img[src="x"]').length,
       );
       assert(injected === 0, `${path}: an element was injected`);
+      await inspect(page, path);
       // A link with `download` saves a file (the event's JSON): not a page to visit.
       const links = await page.$$eval('a[href]:not([download])', (as) => as.map((a) => a.href));
       for (const href of links) {
         const url = new URL(href, `${origin}${path}`);
         if (url.origin !== origin) continue;
         const next = url.pathname + url.search;
-        if (skip.some((s) => url.pathname.startsWith(s)) || seen.has(next)) continue;
+        if (skip.some((s) => (typeof s === 'string' ? url.pathname.startsWith(s) : s(url))) || seen.has(next)) continue;
         seen.add(next);
         // Two pages of each kind (the same route and query keys) are enough: the third
         // round's pairings are rendered by the same code as the first's.
@@ -86,4 +113,35 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL }) {
       assert(admin.some((p) => address.test(p)), `no ${tab} tab reached`);
     }
   });
+
+  // In each Chinese language, every page by links, public and dashboard, with the language
+  // links left alone: no code, internal word or English sentence as visible text.
+  const pieces = messagePieces();
+  const inChinese = (found) => async (page, path) => {
+    const text = await page.evaluate(() => document.body.innerText);
+    for (const [what, pattern] of [
+      ['a tiebreak code', TIEBREAK_CODES],
+      ['an internal word', INTERNAL_WORD],
+      ['a result or status word', RESULT_WORDS],
+      ['an English sentence', ENGLISH_RUN],
+    ]) {
+      const hit = text.match(pattern);
+      if (hit) found.push(`${path}: ${what} "${hit[0]}"`);
+    }
+    for (const piece of pieces) {
+      if (text.includes(piece)) found.push(`${path}: the English message text "${piece}"`);
+    }
+  };
+  const otherLanguage = (url) => url.searchParams.has('lang');
+  for (const [locale, lang] of [['zh-TW', 'zh-Hant'], ['zh-CN', 'zh-Hans']]) {
+    test(`every page in ${lang} shows words, not codes or English`, async ({ page }) => {
+      await logIn(page);
+      const found = [];
+      const publicPages = await crawl(page, '/', [...skip, otherLanguage], inChinese(found));
+      const admin = await crawl(page, '/admin', [...skip, otherLanguage], inChinese(found));
+      console.log(`  (${publicPages.visited.length} public and ${admin.visited.length} dashboard pages in ${lang})`);
+      assert(admin.visited.length >= 20, `only ${admin.visited.length} dashboard pages reached`);
+      assert(found.length === 0, `${found.length} finds:\n${[...new Set(found)].slice(0, 80).join('\n')}`);
+    }, { context: { locale } });
+  }
 }

@@ -81,7 +81,14 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     assert((await page.inputValue('#cap')) === '4', 'the cap is kept');
     await page.fill('#min_entries', '2');
     await page.fill('#rounds', '4');
-    await page.fill('#tiebreaks', 'OPP, PS, WIN');
+    // The chain as rows of names: the explanation follows the choice; emptied rows drop out.
+    await page.selectOption('#tiebreak_1', 'OPP');
+    await page.selectOption('#tiebreak_2', 'PS');
+    assert((await page.textContent('#tiebreak_2-desc')).includes('running scores'), 'the row explains its choice');
+    await page.selectOption('#tiebreak_3', 'WIN');
+    for (const row of await page.$$('fieldset.chain-editor select')) {
+      if (Number((await row.getAttribute('id')).slice('tiebreak_'.length)) > 3) await row.selectOption('');
+    }
     await page.check('#avoid_same_club');
     await Promise.all([page.waitForURL(/\/settings\?done=settings/), page.click('form.settings-form button[type=submit]')]);
     assert((await page.textContent('.notice')).includes('Settings saved'), 'saved notice on the settings tab');

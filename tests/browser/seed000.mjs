@@ -17,17 +17,36 @@
 // Enter and one by a `!` suffix); a withdrawal and its undo from the message; a late entrant
 // after round 1; a manual swap in the pairing editor; the prizes; and the desk totals (the
 // registrations tab's ledger, the section's and the tournament's desk list print) equal to the
-// sum of the fees recorded. Screenshots: test-output/browser/seed000-*.png.
+// sum of the fees recorded. Screenshots: test-output/browser/seed000-*.png, and the README's in
+// docs/screenshots.
 //
 // Registered by run.mjs with
 //
 //   import { registerSeed000Tests } from './seed000.mjs';
 //   registerSeed000Tests({ test, logIn, assert, base: () => base, out, join });
 
+import { writeFileSync } from 'node:fs';
+
+// The screenshots the root README shows: written to docs/screenshots as well, so that each run
+// of this test refreshes them.
+const README_SHOTS = new Set([
+  'desk',
+  'open-tab-overview',
+  'open-tab-rounds',
+  'open-tab-standings',
+  'doubles-tab-standings',
+  'pairing-editor',
+]);
+
 export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
   test('seed 000: the Toronto Jieqi open and doubles, whole, through the dashboard alone', async ({ page }) => {
     const B = base();
-    const shot = (what) => page.screenshot({ path: join(out, `seed000-${what}.png`), fullPage: true });
+    const shot = async (what) => {
+      const png = await page.screenshot({ path: join(out, `seed000-${what}.png`), fullPage: true });
+      if (README_SHOTS.has(what)) {
+        writeFileSync(new URL(`../../docs/screenshots/seed000-${what}.png`, import.meta.url), png);
+      }
+    };
     const click = (selector, url) => Promise.all([page.waitForURL(url), page.click(selector)]);
     const submit = (selector) => Promise.all([page.waitForNavigation(), page.click(selector)]);
     // Every fee recorded, by section: the desk's totals must come to these sums.
@@ -95,13 +114,10 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
       if (r.member) await page.check('#member');
       if (r.partner) {
         await page.fill('#partner_name', r.partner);
-      } else if (await page.$eval('#partner_name', (e) => e.required)) {
-        // PRODUCT BUG (found by this test): when an event has a doubles section, the public
-        // registration form marks the partner's name `required` for every section, so a player
-        // entering the individual open cannot send the form (the browser stops it). The server
-        // itself asks for a partner only in a doubles section. Until that is fixed, the form is
-        // sent as a browser without that check would send it; this branch goes once it is.
-        await page.$eval('#partner_name', (e) => e.removeAttribute('required'));
+      } else {
+        // With an individual section on the form, the partner's name is not required in the
+        // browser (the server asks for one only in a doubles section).
+        assert(!(await page.$eval('#partner_name', (e) => e.required)), 'the partner is optional');
       }
       await page.selectOption('#fee_tier', `${r.section.id}:${r.tier}`);
       const [done] = await Promise.all([

@@ -470,6 +470,19 @@ async fn a_grand_final_is_played_between_two_section_champions(pool: PgPool) {
         StatusCode::CONFLICT,
         "no playoff yet"
     );
+    // No playoff yet: the public home page does not link one, its page is a 404.
+    let home = get(&pool, &format!("/t/{tid}?lang=en")).await;
+    assert!(
+        !home.text.contains(&format!("/t/{tid}/playoff")),
+        "{}",
+        home.text
+    );
+    assert_eq!(
+        get(&pool, &format!("/t/{tid}/playoff?lang=en"))
+            .await
+            .status,
+        StatusCode::NOT_FOUND
+    );
     let playoff = expect(
         &call(
             &pool,
@@ -513,6 +526,37 @@ async fn a_grand_final_is_played_between_two_section_champions(pool: PgPool) {
     assert_eq!(awards[0]["winners"][0]["section"], "Public 2");
     assert_eq!(awards[1]["winners"][0]["entrant_id"], c1);
     assert_eq!(awards[1]["winners"].as_array().map(Vec::len), Some(1));
+    // The public side (issue #15): the home page links the grand final, whose page shows
+    // the match and who won each prize, in the visitor's language.
+    let home = get(&pool, &format!("/t/{tid}?lang=en")).await;
+    assert!(
+        home.text.contains(&format!(r#"href="/t/{tid}/playoff""#)),
+        "{}",
+        home.text
+    );
+    let page = get(&pool, &format!("/t/{tid}/playoff?lang=zh-Hant")).await;
+    assert_eq!(page.status, StatusCode::OK, "{}", page.text);
+    assert!(page.text.contains("<h1>總決賽</h1>"), "{}", page.text);
+    let champion = awards[0]["winners"][0]["name"].as_str().unwrap_or_default();
+    let runner_up = awards[1]["winners"][0]["name"].as_str().unwrap_or_default();
+    assert!(
+        page.text.contains(&format!(
+            "<td>第1名</td><td>10000</td><td class=\"num\">10000</td><td>{champion} (Public 2)</td>"
+        )),
+        "{}",
+        page.text
+    );
+    assert!(
+        page.text.contains(&format!(
+            "<td>第2名</td><td>Trophy</td><td class=\"num\"></td><td>{runner_up} (Public 1)</td>"
+        )),
+        "{}",
+        page.text
+    );
+    assert!(
+        page.text.contains("<strong>"),
+        "the champion is named over the bracket"
+    );
 }
 
 #[sqlx::test]

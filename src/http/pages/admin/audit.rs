@@ -90,6 +90,8 @@ fn subject(tr: Tr, entity: &str, before: Option<&Value>, after: Option<&Value>) 
     let statuses = match entity {
         "section" => "section_status",
         "round" => "round_status",
+        "entrant" => "entrant_status",
+        "registration" => "registration",
         _ => "status",
     };
     let field = |name: &str| {

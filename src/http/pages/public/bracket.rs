@@ -152,7 +152,8 @@ fn match_side(
     }
 }
 
-fn bracket_data(tr: Tr, view: Option<service::knockout::BracketView>) -> BracketData {
+/// The bracket as shown, from the service's view (empty without one).
+pub fn bracket_data(tr: Tr, view: Option<service::knockout::BracketView>) -> BracketData {
     let Some(view) = view else {
         return BracketData {
             rounds: Vec::new(),

@@ -9,6 +9,7 @@ pub mod home;
 pub mod live;
 pub mod pairings;
 pub mod player;
+pub mod playoff;
 pub mod prizes;
 pub mod register;
 pub mod report;
@@ -35,6 +36,7 @@ pub fn router() -> Router<AppState> {
         .merge(standings::router())
         .merge(crosstable::router())
         .merge(bracket::router())
+        .merge(playoff::router())
         .merge(prizes::router())
         .merge(setups::router())
 }

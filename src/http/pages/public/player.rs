@@ -170,7 +170,7 @@ async fn player(
             .tiebreaks
             .iter()
             .map(|(key, value)| TiebreakLine {
-                name: crate::http::pages::shared::tiebreaks::name(ctx.tr(), key),
+                name: crate::http::pages::shared::tiebreaks::full_name(ctx.tr(), key),
                 key: key.clone(),
                 value: format_value(Some(value)),
             })

@@ -211,7 +211,7 @@ fn input(
         kind,
         autocomplete,
         value: value.to_string(),
-        required: name == "name" || name == "partner_name",
+        required: name == "name",
         error: first_error(errors, name),
     }
 }
@@ -335,14 +335,20 @@ fn form_page(
         gender_error: first_error(errors, "gender"),
         member: form.member.is_some(),
         doubles: sections.iter().any(|s| s.entry_type == EntryType::Doubles),
-        partner_fields: vec![input(
-            "partner_name",
-            "register.partner_name",
-            "text",
-            "off",
-            &form.partner_name,
-            errors,
-        )],
+        partner_fields: vec![InputField {
+            // Required in the browser only when every section is doubles: with an individual
+            // section on the form the partner is optional there, and the service asks for one
+            // when the section chosen is doubles.
+            required: sections.iter().all(|s| s.entry_type == EntryType::Doubles),
+            ..input(
+                "partner_name",
+                "register.partner_name",
+                "text",
+                "off",
+                &form.partner_name,
+                errors,
+            )
+        }],
         partner_genders: genders(tr, &form.partner_gender),
         tier_groups,
         tier_error: first_error(errors, "fee_tier"),

@@ -65,22 +65,36 @@ pub struct TournamentPage {
     pub time_control: String,
     /// The sections.
     pub sections: Vec<SectionItem>,
+    /// The grand final between section champions exists (linked).
+    pub playoff: bool,
+    /// The registration form's QR code (inline SVG) while registration is open.
+    pub register_qr: Option<String>,
 }
 
 /// `GET /t/{tournament_id}`
 pub async fn show_tournament(
     State(state): State<AppState>,
     ctx: PageCtx,
+    headers: axum::http::HeaderMap,
     PagePath(id): PagePath<Uuid>,
 ) -> Result<Response, PageError> {
     let loaded = async {
         let t = service::tournaments::get(&state.db, id).await?;
         let sections = service::sections::list(&state.db, id).await?;
-        Ok::<_, service::Error>((t, sections))
+        let playoff = super::playoff::exists(&state, id).await?;
+        Ok::<_, service::Error>((t, sections, playoff))
     }
     .await;
-    let (t, sections) = loaded.or_page(&ctx)?;
+    let (t, sections, playoff) = loaded.or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&t.default_language);
+    // A phone at the poster opens the form (the address as the server is reached).
+    let register_qr = (t.status == "registration").then(|| {
+        crate::http::pages::shared::qr_svg(&crate::http::public_url(
+            state.security.public_url.as_deref(),
+            &headers,
+            &format!("/t/{id}/register"),
+        ))
+    });
     Ok(Page(
         StatusCode::OK,
         TournamentPage {
@@ -105,6 +119,8 @@ pub async fn show_tournament(
                     running: s.status == crate::vocab::SectionStatus::Running,
                 })
                 .collect(),
+            playoff,
+            register_qr,
         },
     )
     .into_response())
