@@ -94,7 +94,8 @@ fn format_points(tenths: i64) -> String {
 struct Expected {
     opponent: String,
     colour: &'static str,
-    outcome: &'static str,
+    /// The points of the game in the section's scoring (the notation of the running points).
+    outcome: String,
     running: i64,
 }
 
@@ -153,11 +154,8 @@ async fn the_player_page_shows_every_round_with_running_points_and_the_board_now
                 if red_wins { "red_wins" } else { "draw" },
             )
             .await;
-            let (red_points, black_points, red_sym, black_sym) = if red_wins {
-                (win, loss, "1", "0")
-            } else {
-                (draw, draw, "½", "½")
-            };
+            let (red_points, black_points) = if red_wins { (win, loss) } else { (draw, draw) };
+            let (red_sym, black_sym) = (format_points(red_points), format_points(black_points));
             for (me, opponent, colour, points, outcome) in [
                 (red_no, &board["black"], "Red", red_points, red_sym),
                 (black_no, &board["red"], "Black", black_points, black_sym),

@@ -5,7 +5,7 @@ use crate::http::error::PageError;
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::{
-    format_number, load_section, nav, outcome_symbol, SectionNav, View,
+    format_number, load_section, nav, outcome_points, SectionNav, View,
 };
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -100,24 +100,6 @@ pub struct CrosstablePrint {
     pub nav: SectionNav,
     /// The table.
     pub data: CrossData,
-}
-
-/// The points an outcome gave in the section's scoring, written as the totals are (one
-/// notation on the page); forfeits keep their marks, explained by the legend.
-fn outcome_points(code: ResultCode, scoring: &ScoringView) -> String {
-    let points = |p: f64| {
-        if p == 0.5 {
-            "½".to_string()
-        } else {
-            format_number(p)
-        }
-    };
-    match code {
-        ResultCode::Win | ResultCode::UnratedWin => points(scoring.win),
-        ResultCode::Draw | ResultCode::UnratedDraw => points(scoring.draw),
-        ResultCode::Loss | ResultCode::UnratedLoss => points(scoring.loss),
-        _ => outcome_symbol(code).to_string(),
-    }
 }
 
 fn crosstable_data(

@@ -6,7 +6,7 @@ use crate::http::error::{OrPage, PageError};
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::{
-    format_number, format_value, load_section, nav, outcome_symbol, SectionNav, View,
+    format_number, format_value, load_section, nav, outcome_points, SectionNav, View,
 };
 use crate::http::session::see_other;
 use crate::http::AppState;
@@ -46,8 +46,9 @@ pub struct RoundLine {
     pub opponent: String,
     /// Catalogue key of a bye or absence (`absence.pairing`…), or empty.
     pub absence_key: String,
-    /// The outcome symbol (`1`, `½`, `0`, `+`, `−`), empty while pending.
-    pub outcome: &'static str,
+    /// The points the game gave in the section's scoring (`2`, `1`, `0`; `+`/`−` for a
+    /// forfeit), empty while pending.
+    pub outcome: String,
     /// Points after this round.
     pub running: String,
     /// The round is still a draft (staff only).
@@ -56,7 +57,7 @@ pub struct RoundLine {
     pub record: bool,
 }
 
-fn round_line(r: &PlayerRound) -> RoundLine {
+fn round_line(r: &PlayerRound, scoring: &crate::service::sections::ScoringView) -> RoundLine {
     RoundLine {
         number: r.number,
         board: r.board.map(|b| b.to_string()).unwrap_or_default(),
@@ -80,10 +81,11 @@ fn round_line(r: &PlayerRound) -> RoundLine {
             .absence
             .map(|a| format!("absence.{a}"))
             .unwrap_or_default(),
+        // In the section's scoring, as the running points beside it (one notation).
         outcome: if r.absence.is_some() && r.absence != Some("pairing") {
-            ""
+            String::new()
         } else {
-            outcome_symbol(r.result)
+            outcome_points(r.result, scoring)
         },
         running: format_number(r.running_tenths as f64 / 10.0),
         draft: r.status == crate::vocab::RoundStatus::Paired,
@@ -152,7 +154,7 @@ async fn player(
         .await
         .unwrap_or_default();
     let line = |r: &PlayerRound| {
-        let mut line = round_line(r);
+        let mut line = round_line(r, &s.scoring);
         line.record = r
             .board
             .is_some_and(|b| r.opponent.is_some() && recorded.contains(&(r.number, b)));

@@ -193,6 +193,24 @@ pub fn outcome_symbol(code: ResultCode) -> &'static str {
     }
 }
 
+/// The points an outcome gave in the section's scoring, written as the totals are (one
+/// notation on the page); forfeits keep their marks, explained by the legend.
+pub fn outcome_points(code: ResultCode, scoring: &crate::service::sections::ScoringView) -> String {
+    let points = |p: f64| {
+        if p == 0.5 {
+            "½".to_string()
+        } else {
+            format_number(p)
+        }
+    };
+    match code {
+        ResultCode::Win | ResultCode::UnratedWin => points(scoring.win),
+        ResultCode::Draw | ResultCode::UnratedDraw => points(scoring.draw),
+        ResultCode::Loss | ResultCode::UnratedLoss => points(scoring.loss),
+        _ => outcome_symbol(code).to_string(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
