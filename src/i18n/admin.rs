@@ -331,7 +331,7 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.settings.closes_at", "Registration closes", "報名截止", "报名截止"),
     ("adm.settings.draw", "Points for a draw", "和局得分", "和局得分"),
     ("adm.settings.fee_tiers", "Fees", "報名費", "报名费"),
-    ("adm.settings.fee_tiers_hint", "One a line: name: amount (e.g. Member: 10).", "每行一項：名稱: 金額（例如 會員: 10）。", "每行一项：名称: 金额（例如 会员: 10）。"),
+    ("adm.settings.fee_tiers_hint", "One a line: name: amount, then the currency code if you like (e.g. Member: 10 CAD).", "每行一項：名稱: 金額，可再加貨幣代碼（例如 會員: 10 CAD）。", "每行一项：名称: 金额，可再加货币代码（例如 会员: 10 CAD）。"),
     ("adm.settings.first_board_red", "Top entrant has Red on board 1 of round 1", "第一輪第一台由序號最前者執紅", "第一轮第一台由序号最前者执红"),
     ("adm.settings.forfeit_counts_as_met", "A forfeited game counts as having met", "棄權對局視為已對陣", "弃权对局视为已对阵"),
     ("adm.settings.forfeit_win", "Points for a forfeit win (empty = a win)", "對方棄權得分（留空 = 同勝局）", "对方弃权得分（留空 = 同胜局）"),

@@ -48,6 +48,11 @@ const MESSAGES: &[(&str, &str, &str)] = &[
     ),
     ("choose a fee tier", "請選擇收費類別", "请选择收费类别"),
     (
+        "must be a three-letter currency code such as CAD, HKD or TWD",
+        "須為三個字母的貨幣代碼，例如 CAD、HKD 或 TWD",
+        "须为三个字母的货币代码，例如 CAD、HKD 或 TWD",
+    ),
+    (
         "name at least two new sections",
         "請列出至少兩個新組別",
         "请列出至少两个新组别",

@@ -58,8 +58,23 @@ pub fn rounds_for(table: &[RoundsByEntries], entries: i32) -> Option<i32> {
 pub struct FeeTier {
     /// Name shown on the form.
     pub name: String,
-    /// Amount in the event's currency (whole units).
+    /// Amount in whole units of `currency`.
     pub amount: i64,
+    /// The currency, an ISO 4217 code (`CAD`, `HKD`, `TWD`); empty when not said (the
+    /// organiser's usual one). Not sent when empty.
+    #[serde(default, skip_serializing_if = "String::is_empty")]
+    pub currency: String,
+}
+
+impl FeeTier {
+    /// The tier as a form offers it: "Member 10 CAD", "會員 10".
+    pub fn label(&self) -> String {
+        if self.currency.is_empty() {
+            format!("{} ({})", self.name, self.amount)
+        } else {
+            format!("{} ({} {})", self.name, self.amount, self.currency)
+        }
+    }
 }
 
 /// Settings of a new section, or changes to one (absent fields stay as they are).
@@ -427,9 +442,19 @@ fn apply(
         for (i, tier) in tiers.iter().enumerate() {
             let field = format!("fee_tiers[{i}].name");
             let name = check.required_text(&field, &tier.name, 100);
+            let currency = tier.currency.trim().to_ascii_uppercase();
+            if !currency.is_empty()
+                && !(currency.len() == 3 && currency.bytes().all(|b| b.is_ascii_uppercase()))
+            {
+                check.error(
+                    &format!("fee_tiers[{i}].currency"),
+                    "must be a three-letter currency code such as CAD, HKD or TWD",
+                );
+            }
             tiers_clean.push(FeeTier {
                 name,
                 amount: tier.amount,
+                currency,
             });
             if !(0..=1_000_000).contains(&tier.amount) {
                 check.error(

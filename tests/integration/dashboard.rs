@@ -49,7 +49,7 @@ async fn visitors_are_sent_to_the_login_page(pool: PgPool) {
 
 #[sqlx::test]
 async fn an_arbiter_creates_a_tournament_and_a_section_through_the_forms(pool: PgPool) {
-    let (_token, mut browser) = admin_browser(&pool).await;
+    let (token, mut browser) = admin_browser(&pool).await;
     let dashboard = browser.get("/admin?lang=en").await;
     assert!(dashboard.text.contains(r#"href="/admin/tournaments/new""#));
 
@@ -139,6 +139,45 @@ async fn an_arbiter_creates_a_tournament_and_a_section_through_the_forms(pool: P
         bad.text
     );
 
+    // Fees (with a currency) and the rounds by entries are set with the section (issue #15);
+    // a bad currency or row is refused in the box, in the page's language.
+    let bad = submit(
+        &mut browser,
+        &page_uri,
+        &action,
+        &[
+            ("name", "Open A"),
+            ("rounds", "5"),
+            ("fee_tiers", "Member: 10 CAD\nGuest: 20 dollars"),
+            ("rounds_by_entries", "2-16: 5\nmany: 7"),
+        ],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    assert!(
+        bad.text.contains(r#"id="rounds_by_entries-error""#),
+        "{}",
+        bad.text
+    );
+    let bad = submit(
+        &mut browser,
+        &format!("/admin/t/{tid}?lang=zh-Hant"),
+        &action,
+        &[
+            ("name", "Open A"),
+            ("rounds", "5"),
+            ("fee_tiers", "Member: 10 CAD\nGuest: 20 dollars"),
+        ],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    assert!(
+        bad.text
+            .contains("須為三個字母的貨幣代碼，例如 CAD、HKD 或 TWD"),
+        "{}",
+        bad.text
+    );
+    assert!(bad.text.contains(r#"id="fee_tiers-error""#), "{}", bad.text);
     let done = submit(
         &mut browser,
         &page_uri,
@@ -148,6 +187,8 @@ async fn an_arbiter_creates_a_tournament_and_a_section_through_the_forms(pool: P
             ("rounds", "5"),
             ("pairing_system", "chinese"),
             ("setup_mode", "duplicate"),
+            ("fee_tiers", "Member: 10 cad\nGuest: 20"),
+            ("rounds_by_entries", "2-16: 5\n17+: 7"),
         ],
     )
     .await;
@@ -158,6 +199,38 @@ async fn an_arbiter_creates_a_tournament_and_a_section_through_the_forms(pool: P
     assert!(section.text.contains("Open A"));
     let overview = browser.get(&format!("/admin/t/{tid}")).await;
     assert!(overview.text.contains("Open A"));
+    let sid = location(&done)
+        .trim_start_matches("/admin/s/")
+        .split(['?', '/'])
+        .next()
+        .unwrap_or_default()
+        .to_string();
+    let stored = crate::support::call(
+        &pool,
+        "GET",
+        &format!("/api/v1/sections/{sid}"),
+        Some(&token),
+        None,
+    )
+    .await
+    .json();
+    assert_eq!(
+        stored["fee_tiers"],
+        serde_json::json!([
+            {"name": "Member", "amount": 10, "currency": "CAD"},
+            {"name": "Guest", "amount": 20}
+        ])
+    );
+    assert_eq!(stored["rounds_by_entries"][1]["rounds"], 7);
+    // The desk form offers the tiers with their currency.
+    let entrants = browser
+        .get(&format!("/admin/s/{sid}/entrants?lang=en"))
+        .await;
+    assert!(
+        entrants.text.contains(">Member (10 CAD)</option>"),
+        "{}",
+        entrants.text
+    );
 }
 
 #[sqlx::test]

@@ -161,6 +161,12 @@ impl Field {
         self
     }
 
+    /// Adds a hint under the field.
+    pub fn hint(mut self, key: &'static str) -> Field {
+        self.hint_key = Some(key);
+        self
+    }
+
     /// Relabels the choices (not the empty one) by their values.
     pub fn labelled(mut self, label: impl Fn(&str) -> String) -> Field {
         for choice in self.options.iter_mut().filter(|c| !c.value.is_empty()) {

@@ -56,7 +56,7 @@ pub fn entrant_fields(form: &Fields, tr: Tr, doubles: bool, tiers: &[FeeTier]) -
         })
         .chain(tiers.iter().map(|t| Choice {
             value: t.name.clone(),
-            label: format!("{} ({})", t.name, t.amount),
+            label: t.label(),
             selected: t.name == chosen,
         }))
         .collect();
@@ -292,6 +292,120 @@ pub(super) fn rounds_table(
         }
     }
     rows
+}
+
+/// Fee tiers as the section forms show them: one `name: amount` a line, then the currency
+/// code when one is set (`Member: 10 CAD`).
+pub(super) fn fee_tiers_text(tiers: &[FeeTier]) -> String {
+    tiers
+        .iter()
+        .map(|t| match t.currency.as_str() {
+            "" => format!("{}: {}", t.name, t.amount),
+            currency => format!("{}: {} {currency}", t.name, t.amount),
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The fee tiers typed on a section form, one `name: amount [currency]` a line (the last
+/// colon separates, a full-width one too); a line that is not a tier is an error naming it.
+pub(super) fn fee_tiers(
+    form: &super::form::Fields,
+    tr: crate::i18n::Tr,
+    errors: &mut crate::service::FieldErrors,
+) -> Vec<FeeTier> {
+    let mut tiers = Vec::new();
+    let text = form.get("fee_tiers").map(String::as_str).unwrap_or("");
+    for (i, line) in text.lines().enumerate() {
+        let line = line.trim();
+        if line.is_empty() {
+            continue;
+        }
+        let parsed = line.rfind([':', '：']).and_then(|at| {
+            let (name, rest) = line.split_at(at);
+            let mut words = rest.trim_start_matches([':', '：']).split_whitespace();
+            let amount = words.next()?.parse::<i64>().ok()?;
+            let currency = words.next().unwrap_or("").to_string();
+            // Anything after the currency is not a tier.
+            words
+                .next()
+                .is_none()
+                .then(|| (name.trim(), amount, currency))
+        });
+        match parsed {
+            Some((name, amount, currency)) => tiers.push(FeeTier {
+                name: name.to_string(),
+                amount,
+                currency,
+            }),
+            None => errors
+                .entry("fee_tiers".into())
+                .or_default()
+                .push(tr.fmt("adm.settings.bad_fee_line", i + 1)),
+        }
+    }
+    tiers
+}
+
+/// The service's refusals of list fields, by row (`fee_tiers[2].amount`), grouped under the
+/// list's one box (`fee_tiers`, `rounds_by_entries`, `tiebreaks`).
+pub(super) fn group_list_errors(
+    errors: crate::service::FieldErrors,
+) -> crate::service::FieldErrors {
+    let mut grouped = crate::service::FieldErrors::new();
+    for (key, messages) in errors {
+        let key = ["fee_tiers", "rounds_by_entries", "tiebreaks"]
+            .into_iter()
+            .find(|list| key.starts_with(list))
+            .map_or(key.clone(), str::to_string);
+        grouped.entry(key).or_default().extend(messages);
+    }
+    grouped
+}
+
+#[cfg(test)]
+mod fee_tier_tests {
+    use super::*;
+    use crate::i18n::{Lang, Tr};
+
+    #[test]
+    fn fee_tiers_are_read_with_an_optional_currency_and_written_back_alike() {
+        let tr = Tr { lang: Lang::En };
+        let mut form = super::super::form::Fields::new();
+        form.insert(
+            "fee_tiers".into(),
+            "Member: 10 CAD\n會員：20\n\nVIP: 5: 30 hkd\nBad line\nX: 1 CAD extra".into(),
+        );
+        let mut errors = crate::service::FieldErrors::new();
+        let tiers = fee_tiers(&form, tr, &mut errors);
+        let read: Vec<(&str, i64, &str)> = tiers
+            .iter()
+            .map(|t| (t.name.as_str(), t.amount, t.currency.as_str()))
+            .collect();
+        assert_eq!(
+            read,
+            [
+                ("Member", 10, "CAD"),
+                ("會員", 20, ""),
+                ("VIP: 5", 30, "hkd")
+            ]
+        );
+        // Lines 5 and 6 (1-based, the empty line counted) are no tiers.
+        assert_eq!(errors["fee_tiers"].len(), 2, "{errors:?}");
+        assert!(errors["fee_tiers"][0].contains('5'), "{errors:?}");
+        assert_eq!(fee_tiers_text(&tiers[..2]), "Member: 10 CAD\n會員: 20");
+    }
+
+    #[test]
+    fn row_errors_go_to_their_list() {
+        let mut errors = crate::service::FieldErrors::new();
+        errors.insert("fee_tiers[1].currency".into(), vec!["a".into()]);
+        errors.insert("fee_tiers[0].name".into(), vec!["b".into()]);
+        errors.insert("cap".into(), vec!["c".into()]);
+        let grouped = group_list_errors(errors);
+        assert_eq!(grouped["fee_tiers"].len(), 2);
+        assert_eq!(grouped["cap"], ["c"]);
+    }
 }
 
 #[cfg(test)]

@@ -19,7 +19,7 @@ use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
-use crate::service::sections::{FeeTier, ScoringInput, Section, SectionInput};
+use crate::service::sections::{ScoringInput, Section, SectionInput};
 use crate::service::{self, FieldErrors};
 use crate::vocab::{EntryType, PairingSystem, SelfReport, SetupMode};
 use askama::Template;
@@ -189,12 +189,7 @@ fn stored(section: &Section, zone: chrono_tz::Tz) -> Fields {
     );
     put(
         "fee_tiers",
-        section
-            .fee_tiers
-            .iter()
-            .map(|t| format!("{}: {}", t.name, t.amount))
-            .collect::<Vec<_>>()
-            .join("\n"),
+        super::section_forms::fee_tiers_text(&section.fee_tiers),
     );
     put("setup_mode", section.setup_mode.to_string());
     put("self_report", section.self_report.to_string());
@@ -351,36 +346,6 @@ fn time(
         })
 }
 
-/// Fee tiers, one `name: amount` a line (the last colon separates; a full-width one too).
-fn fee_tiers(form: &Fields, tr: Tr, errors: &mut FieldErrors) -> Vec<FeeTier> {
-    let mut tiers = Vec::new();
-    let text = form.get("fee_tiers").map(String::as_str).unwrap_or("");
-    for (i, line) in text.lines().enumerate() {
-        let line = line.trim();
-        if line.is_empty() {
-            continue;
-        }
-        let parsed = line.rfind([':', '：']).and_then(|at| {
-            let (name, rest) = line.split_at(at);
-            let amount = rest.trim_start_matches([':', '：']).trim();
-            amount.parse::<i64>().ok().map(|a| (name.trim(), a))
-        });
-        match parsed {
-            Some((name, amount)) => tiers.push(FeeTier {
-                name: name.to_string(),
-                amount,
-            }),
-            None => {
-                errors
-                    .entry("fee_tiers".into())
-                    .or_default()
-                    .push(tr.fmt("adm.settings.bad_fee_line", i + 1));
-            }
-        }
-    }
-    tiers
-}
-
 /// The service input for a submitted form, with the errors found before the service runs.
 fn settings_input(form: &Fields, tr: Tr, zone: chrono_tz::Tz) -> (SectionInput, FieldErrors) {
     let mut errors = FieldErrors::new();
@@ -433,7 +398,7 @@ fn settings_input(form: &Fields, tr: Tr, zone: chrono_tz::Tz) -> (SectionInput, 
         registration_opens_at: time(form, "registration_opens_at", tr, zone, &mut errors),
         registration_closes_at: time(form, "registration_closes_at", tr, zone, &mut errors),
         payment_required: Some(checkbox(form, "payment_required")),
-        fee_tiers: Some(fee_tiers(form, tr, &mut errors)),
+        fee_tiers: Some(super::section_forms::fee_tiers(form, tr, &mut errors)),
         rounds_by_entries: Some(super::section_forms::rounds_table(form, tr, &mut errors)),
         setup_mode: text(form, "setup_mode"),
         self_report: text(form, "self_report"),
@@ -479,20 +444,7 @@ async fn page(
         .and_then(|v| v.parse().ok())
         .unwrap_or(section.version);
     let mut fields = settings_fields(&shown, tr);
-    // Fee tier errors come per tier (`fee_tiers[2].amount`): all go to the one box.
-    let mut grouped = FieldErrors::new();
-    for (key, messages) in errors {
-        let key = if key.starts_with("fee_tiers") {
-            "fee_tiers".to_string()
-        } else if key.starts_with("tiebreaks") {
-            "tiebreaks".to_string()
-        } else if key.starts_with("rounds_by_entries") {
-            "rounds_by_entries".to_string()
-        } else {
-            key
-        };
-        grouped.entry(key).or_default().extend(messages);
-    }
+    let mut grouped = super::section_forms::group_list_errors(errors);
     // The chain's refusals (`tiebreaks`, `tiebreaks[1]`) go under its rows.
     let chain_error = grouped
         .remove("tiebreaks")

@@ -318,6 +318,16 @@ fn section_fields(form: &Fields, tr: Tr) -> Vec<Field> {
         Field::new("preset", "adm.preset", "select", form)
             .select(PRESETS, None, tr, "")
             .labelled(|word| preset_label(tr, word)),
+        // Fees and the rounds by entries are set with the section (and edited in its settings).
+        Field::new("fee_tiers", "adm.settings.fee_tiers", "textarea", form)
+            .hint("adm.settings.fee_tiers_hint"),
+        Field::new(
+            "rounds_by_entries",
+            "adm.settings.rounds_by_entries",
+            "textarea",
+            form,
+        )
+        .hint("adm.settings.rounds_by_entries_hint"),
         Field::new("foul_threshold", "adm.foul_threshold", "number", form),
         Field::new("cap", "adm.cap", "number", form),
         Field::new("min_entries", "adm.min_entries", "number", form),
@@ -353,6 +363,8 @@ fn section_input(form: &Fields, tr: Tr) -> (SectionInput, FieldErrors) {
         payment_required: Some(checkbox(form, "payment_required")),
         avoid_same_club: Some(checkbox(form, "avoid_same_club")),
         pair_checked_in_only: Some(checkbox(form, "pair_checked_in_only")),
+        fee_tiers: Some(super::section_forms::fee_tiers(form, tr, &mut errors)),
+        rounds_by_entries: Some(super::section_forms::rounds_table(form, tr, &mut errors)),
         ..SectionInput::default()
     };
     (input, errors)
@@ -376,7 +388,8 @@ async fn tournament_page(
         .or_page(&ctx)?;
     let sections = service::sections::list(&state.db, id).await.or_page(&ctx)?;
     let mut fields = section_fields(&extras.form, tr);
-    let rest = place_errors(&mut fields, &extras.errors, &[]);
+    let errors = super::section_forms::group_list_errors(extras.errors.clone());
+    let rest = place_errors(&mut fields, &errors, &[]);
     let form_error = extras
         .form_error
         .or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));

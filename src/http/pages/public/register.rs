@@ -260,7 +260,7 @@ fn form_page(
                     Choice {
                         selected: form.fee_tier == value,
                         value,
-                        label: format!("{} ({})", tier.name, tier.amount),
+                        label: tier.label(),
                     }
                 })
                 .collect(),
