@@ -3,20 +3,11 @@
 
 use crate::support::submit;
 use crate::support::{
-    add_entrants, call, csrf_of, location, token_for, tournament_with_section, Browser,
+    add_entrants, admin_browser, call, csrf_of, location, token_for, tournament_with_section,
+    Browser, PASSWORD,
 };
 use axum::http::StatusCode;
 use sqlx::PgPool;
-
-const PASSWORD: &str = "a long password";
-
-/// An admin (API token) and a browser logged in as that admin.
-async fn admin_browser(pool: &PgPool) -> (String, Browser) {
-    let token = token_for(pool, "chief", "admin").await;
-    let mut browser = Browser::new(pool);
-    browser.log_in("chief", PASSWORD).await;
-    (token, browser)
-}
 
 #[sqlx::test]
 async fn visitors_are_sent_to_the_login_page(pool: PgPool) {

@@ -3,22 +3,14 @@
 //! Each: success, a refused input next to its field with the values kept, CSRF refusal.
 
 use crate::support::{
-    add_entrants, call, csrf_of, location, token_for, tournament_with_section, Browser, Reply,
+    add_entrants, admin_browser, call, csrf_of, location, tournament_with_section, Browser, Reply,
 };
 use crate::support::{api, submit};
 use axum::http::StatusCode;
 use serde_json::json;
 use sqlx::PgPool;
 
-const PASSWORD: &str = "a long password";
 const EVIL: &str = "<script>alert(1)</script>";
-
-async fn admin_browser(pool: &PgPool) -> (String, Browser) {
-    let token = token_for(pool, "chief", "admin").await;
-    let mut browser = Browser::new(pool);
-    browser.log_in("chief", PASSWORD).await;
-    (token, browser)
-}
 
 /// Whether `html` shows `text` escaped (askama writes `<` as `&#60;`).
 fn shows_escaped(html: &str, text: &str) -> bool {

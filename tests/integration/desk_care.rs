@@ -11,13 +11,9 @@ use axum::http::StatusCode;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-const PASSWORD: &str = "a long password";
-
 async fn admin_browser(pool: &PgPool) -> (String, Browser) {
-    let token = token_for(pool, "chief", "admin").await;
-    let mut browser = Browser::new(pool);
+    let (token, mut browser) = crate::support::admin_browser(pool).await;
     browser.accept_language = Some("en".into());
-    browser.log_in("chief", PASSWORD).await;
     (token, browser)
 }
 

@@ -3,21 +3,13 @@
 //! fee, and the public form's fee tier of the chosen section.
 
 use crate::support::{
-    call, csrf_of, expect, location, token_for, tournament_with_section, Browser, Reply,
+    admin_browser, call, csrf_of, expect, location, token_for, tournament_with_section, Browser,
+    Reply,
 };
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{json, Value};
 use sqlx::PgPool;
-
-const PASSWORD: &str = "a long password";
-
-async fn admin_browser(pool: &PgPool) -> (String, Browser) {
-    let token = token_for(pool, "chief", "admin").await;
-    let mut browser = Browser::new(pool);
-    browser.log_in("chief", PASSWORD).await;
-    (token, browser)
-}
 
 async fn api(pool: &PgPool, token: &str, method: &str, uri: &str, body: Option<Value>) -> Value {
     let reply = call(pool, method, uri, Some(token), body).await;

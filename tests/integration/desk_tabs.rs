@@ -4,12 +4,10 @@
 
 use crate::support::submit;
 use crate::support::{
-    add_entrants, call, location, token_for, tournament_with_section, Browser, Reply,
+    add_entrants, call, location, token_for, tournament_with_section, Browser, Reply, PASSWORD,
 };
 use axum::http::StatusCode;
 use sqlx::PgPool;
-
-const PASSWORD: &str = "a long password";
 
 /// The tabs: (address below `/admin/s/{id}`, the tab bar's id, text only that tab shows).
 const TABS: &[(&str, &str, &str)] = &[

@@ -2,8 +2,8 @@
 //! hostile text, spreadsheet-safe exports, constraints that never become a 500.
 
 use crate::support::{
-    add_entrants, admin_token, call, csrf_of, expect, get, send, tournament_with_section, Browser,
-    Reply,
+    add_entrants, admin_token, call, csrf_of, expect, get, lower_number_wins, play_round, send,
+    tournament_with_section, Browser, Reply,
 };
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -200,53 +200,6 @@ async fn of_two_settings_writers_with_the_same_version_exactly_one_wins(pool: Pg
         .await,
         StatusCode::OK,
     );
-}
-
-/// Plays one Swiss round where the lower starting number wins.
-async fn play_round(
-    pool: &PgPool,
-    token: &str,
-    sid: &str,
-    result_for: impl Fn(&Value) -> &'static str,
-) {
-    let r = expect(
-        &call(
-            pool,
-            "POST",
-            &format!("/api/v1/sections/{sid}/rounds"),
-            Some(token),
-            None,
-        )
-        .await,
-        StatusCode::CREATED,
-    );
-    for b in r["boards"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .filter(|b| !b["black"].is_null())
-    {
-        let id = b["id"].as_str().unwrap();
-        expect(
-            &call(
-                pool,
-                "PUT",
-                &format!("/api/v1/boards/{id}/result"),
-                Some(token),
-                Some(json!({"result": result_for(b)})),
-            )
-            .await,
-            StatusCode::OK,
-        );
-    }
-}
-
-fn lower_number_wins(b: &Value) -> &'static str {
-    if b["red"]["start_no"].as_i64() < b["black"]["start_no"].as_i64() {
-        "red_wins"
-    } else {
-        "black_wins"
-    }
 }
 
 #[sqlx::test]

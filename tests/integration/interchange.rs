@@ -632,38 +632,27 @@ async fn play_round(
     sid: &str,
     result: impl Fn(i64, i64) -> &'static str,
 ) -> std::collections::BTreeSet<(i64, i64)> {
-    let r = expect(
-        &call(
-            pool,
-            "POST",
-            &format!("/api/v1/sections/{sid}/rounds"),
-            Some(token),
-            None,
+    let numbers = |b: &serde_json::Value| {
+        (
+            b["red"]["start_no"].as_i64().unwrap_or_default(),
+            b["black"]["start_no"].as_i64().unwrap_or_default(),
         )
-        .await,
-        StatusCode::CREATED,
-    );
-    let mut pairs = std::collections::BTreeSet::new();
-    for b in r["boards"].as_array().unwrap() {
-        if b["black"].is_null() {
-            continue;
-        }
-        let red = b["red"]["start_no"].as_i64().unwrap();
-        let black = b["black"]["start_no"].as_i64().unwrap();
-        pairs.insert((red.min(black), red.max(black)));
-        expect(
-            &call(
-                pool,
-                "PUT",
-                &format!("/api/v1/boards/{}/result", b["id"].as_str().unwrap()),
-                Some(token),
-                Some(json!({"result": result(red, black)})),
-            )
-            .await,
-            StatusCode::OK,
-        );
-    }
-    pairs
+    };
+    let round = crate::support::play_round(pool, token, sid, |b| {
+        let (red, black) = numbers(b);
+        result(red, black)
+    })
+    .await;
+    round["boards"]
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter(|b| !b["black"].is_null())
+        .map(|b| {
+            let (red, black) = numbers(b);
+            (red.min(black), red.max(black))
+        })
+        .collect()
 }
 
 #[sqlx::test]

@@ -1,6 +1,9 @@
 //! The knockout stage, the playoff between sections, prizes and hidden-piece set-ups.
 
-use crate::support::{add_entrants, admin_token, call, expect, get, tournament_with_section};
+use crate::support::{
+    add_entrants, admin_token, call, expect, get, lower_number_wins, play_round,
+    tournament_with_section,
+};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use sqlx::PgPool;
@@ -9,38 +12,7 @@ use sqlx::PgPool;
 /// standings order is predictable.
 async fn play_swiss(pool: &PgPool, token: &str, sid: &str, rounds: usize) {
     for _ in 0..rounds {
-        let r = expect(
-            &call(
-                pool,
-                "POST",
-                &format!("/api/v1/sections/{sid}/rounds"),
-                Some(token),
-                None,
-            )
-            .await,
-            StatusCode::CREATED,
-        );
-        for b in r["boards"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|b| !b["black"].is_null())
-        {
-            let red_better = b["red"]["start_no"].as_i64() < b["black"]["start_no"].as_i64();
-            let result = if red_better { "red_wins" } else { "black_wins" };
-            let id = b["id"].as_str().unwrap();
-            expect(
-                &call(
-                    pool,
-                    "PUT",
-                    &format!("/api/v1/boards/{id}/result"),
-                    Some(token),
-                    Some(json!({"result": result})),
-                )
-                .await,
-                StatusCode::OK,
-            );
-        }
+        play_round(pool, token, sid, lower_number_wins).await;
     }
 }
 

@@ -2,24 +2,16 @@
 //! list (staff only), the public prize list; and the cheap revalidation of the live pages.
 
 use crate::support::{
-    add_entrants, call, expect, location, token_for, tournament_with_section, Browser,
+    add_entrants, admin_browser, call, expect, location, token_for, tournament_with_section,
+    Browser, PASSWORD,
 };
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-const PASSWORD: &str = "a long password";
-
 /// `<script>alert(1)</script>` as askama escapes it: shown as text.
 const EVIL_HTML: &str = "&#60;script&#62;alert(1)&#60;/script&#62;";
-
-async fn admin_browser(pool: &PgPool) -> (String, Browser) {
-    let token = token_for(pool, "chief", "admin").await;
-    let mut browser = Browser::new(pool);
-    browser.log_in("chief", PASSWORD).await;
-    (token, browser)
-}
 
 async fn api(pool: &PgPool, token: &str, method: &str, uri: &str, body: Option<Value>) -> Value {
     let reply = call(pool, method, uri, Some(token), body).await;
@@ -38,28 +30,7 @@ async fn api(pool: &PgPool, token: &str, method: &str, uri: &str, body: Option<V
 
 /// Plays every board of the section's next round: Red wins.
 async fn play_round(pool: &PgPool, token: &str, sid: &str) {
-    let round = api(
-        pool,
-        token,
-        "POST",
-        &format!("/api/v1/sections/{sid}/rounds"),
-        None,
-    )
-    .await;
-    for board in round["boards"].as_array().unwrap() {
-        if board["black"].is_null() {
-            continue;
-        }
-        let uri = format!("/api/v1/boards/{}/result", board["id"].as_str().unwrap());
-        api(
-            pool,
-            token,
-            "PUT",
-            &uri,
-            Some(json!({"result": "red_wins"})),
-        )
-        .await;
-    }
+    crate::support::play_round(pool, token, sid, |_| "red_wins").await;
 }
 
 /// The text of `<dd class="{class}">…</dd>` occurrences, in page order.

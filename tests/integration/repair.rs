@@ -4,19 +4,12 @@
 //! name, never by the service's field path.
 
 use crate::support::api;
-use crate::support::{add_entrants, csrf_of, token_for, tournament_with_section, Browser, Reply};
+use crate::support::{
+    add_entrants, admin_browser, csrf_of, tournament_with_section, Browser, Reply,
+};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use sqlx::PgPool;
-
-const PASSWORD: &str = "a long password";
-
-async fn admin_browser(pool: &PgPool) -> (String, Browser) {
-    let token = token_for(pool, "chief", "admin").await;
-    let mut browser = Browser::new(pool);
-    browser.log_in("chief", PASSWORD).await;
-    (token, browser)
-}
 
 /// Pairs the next round; returns its view.
 async fn pair(pool: &PgPool, token: &str, sid: &str) -> Value {

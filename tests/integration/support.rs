@@ -385,3 +385,64 @@ pub async fn submit(
     all.extend_from_slice(fields);
     browser.post_form(action, &all).await
 }
+
+/// The password of every account the tests make.
+pub const PASSWORD: &str = "a long password";
+
+/// An admin's API token and a browser signed in as the same admin (`chief`).
+pub async fn admin_browser(pool: &PgPool) -> (String, Browser) {
+    let token = token_for(pool, "chief", "admin").await;
+    let mut browser = Browser::new(pool);
+    browser.log_in("chief", PASSWORD).await;
+    (token, browser)
+}
+
+/// The one way the tests play a Swiss round through the API: pairs the section's next round
+/// and enters `result(board)` on every board with two players; returns the round as paired.
+pub async fn play_round(
+    pool: &PgPool,
+    token: &str,
+    section: &str,
+    result: impl Fn(&Value) -> &'static str,
+) -> Value {
+    let round = expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds"),
+            Some(token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    for board in round["boards"]
+        .as_array()
+        .expect("boards")
+        .iter()
+        .filter(|b| !b["black"].is_null())
+    {
+        let id = board["id"].as_str().expect("board id");
+        expect(
+            &call(
+                pool,
+                "PUT",
+                &format!("/api/v1/boards/{id}/result"),
+                Some(token),
+                Some(serde_json::json!({"result": result(board)})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    round
+}
+
+/// A result for [`play_round`]: the lower starting number wins, so standings are predictable.
+pub fn lower_number_wins(board: &Value) -> &'static str {
+    if board["red"]["start_no"].as_i64() < board["black"]["start_no"].as_i64() {
+        "red_wins"
+    } else {
+        "black_wins"
+    }
+}
