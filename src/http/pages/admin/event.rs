@@ -74,7 +74,7 @@ fn fields(form: &Fields, tr: Tr) -> Vec<Field> {
                 crate::vocab::TournamentStatus::WORDS,
                 Some("status"),
                 tr,
-                "draft",
+                crate::vocab::TournamentStatus::Draft.as_str(),
             ),
     );
     fields

@@ -127,7 +127,7 @@ pub(in crate::http::pages::admin) fn tournament_fields(form: &Fields, tr: Tr) ->
         Field::new("name", "table.name", "text", form).required(),
         Field::new("game", "table.game", "select", form)
             .required()
-            .select(GAMES, Some("game"), tr, "xiangqi"),
+            .select(GAMES, Some("game"), tr, Game::Xiangqi.as_str()),
         Field::new("starts_on", "adm.starts_on", "date", form),
         Field::new("ends_on", "adm.ends_on", "date", form),
         Field::new("venue", "table.venue", "text", form),
