@@ -138,6 +138,214 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// The game a tournament plays: Xiangqi, or one of its hidden-piece variants.
+    Game {
+        /// Chinese chess (象棋).
+        Xiangqi = "xiangqi",
+        /// Hidden-piece Xiangqi (揭棋).
+        Jieqi = "jieqi",
+        /// Half-board hidden-piece chess (暗棋).
+        Banqi = "banqi",
+    }
+}
+
+vocabulary! {
+    /// A tournament's status; it follows its sections' (`tournaments::follow_progress`).
+    TournamentStatus {
+        /// Being prepared; not yet taking registrations.
+        Draft = "draft",
+        /// Taking registrations.
+        Registration = "registration",
+        /// Rounds are being played.
+        Running = "running",
+        /// Every section finished.
+        Finished = "finished",
+        /// Called off.
+        Cancelled = "cancelled",
+    }
+}
+
+vocabulary! {
+    /// An entrant's status: playing, or withdrawn from a round on.
+    EntrantStatus {
+        /// Paired in the rounds to come.
+        Active = "active",
+        /// Not paired any more (from `withdrawn_from_round`).
+        Withdrawn = "withdrawn",
+    }
+}
+
+vocabulary! {
+    /// A registration's status.
+    RegistrationStatus {
+        /// Received; waiting for the desk or the payment.
+        Pending = "pending",
+        /// Accepted: the registration has an entrant.
+        Confirmed = "confirmed",
+        /// The section is full; waiting in arrival order for a place.
+        Waitlisted = "waitlisted",
+        /// Withdrawn by the player or the desk.
+        Withdrawn = "withdrawn",
+        /// Cancelled with its section or tournament.
+        Cancelled = "cancelled",
+    }
+}
+
+vocabulary! {
+    /// Where a registration's money stands (derived from its payments).
+    PaymentState {
+        /// Nothing paid.
+        Unpaid = "unpaid",
+        /// The fee is paid.
+        Paid = "paid",
+        /// Paid, withdrawn, not yet refunded.
+        RefundDue = "refund_due",
+        /// Paid and refunded.
+        Refunded = "refunded",
+    }
+}
+
+vocabulary! {
+    /// A line of the desk's ledger: money in or money back.
+    PaymentKind {
+        /// Money received.
+        Payment = "payment",
+        /// Money paid back.
+        Refund = "refund",
+    }
+}
+
+vocabulary! {
+    /// An account's role on the whole server.
+    UserRole {
+        /// Manages users and every tournament.
+        Admin = "admin",
+        /// Acts where a tournament's staff list names them.
+        User = "user",
+    }
+}
+
+vocabulary! {
+    /// A staff member's role in one tournament.
+    StaffRole {
+        /// Runs the tournament, manages its staff.
+        ChiefArbiter = "chief_arbiter",
+        /// Pairs, publishes and enters results.
+        Arbiter = "arbiter",
+        /// Enters results.
+        Scorer = "scorer",
+    }
+}
+
+vocabulary! {
+    /// How a tie for a place (a prize, a knockout seed) was broken.
+    TieMethod {
+        /// By a drawn lot (its seed stored).
+        Lot = "lot",
+        /// In the order an arbiter gave.
+        Manual = "manual",
+    }
+}
+
+vocabulary! {
+    /// A bracket: a section's knockout stage, or a playoff between sections.
+    BracketKind {
+        /// A section's knockout stage.
+        Knockout = "knockout",
+        /// A playoff between sections' winners.
+        Playoff = "playoff",
+    }
+}
+
+vocabulary! {
+    /// Who has Red in a knockout match's first game.
+    FirstGameColour {
+        /// Drawn by lot.
+        Lot = "lot",
+        /// The higher seed.
+        HigherSeed = "higher_seed",
+    }
+}
+
+vocabulary! {
+    /// Who has Red in a match's odd games after the first.
+    LaterOddColours {
+        /// A new lot.
+        Lot = "lot",
+        /// Alternating from game 1.
+        Alternate = "alternate",
+    }
+}
+
+vocabulary! {
+    /// What decides a knockout match.
+    MatchScoring {
+        /// Points (a draw counts half).
+        Points = "points",
+        /// Games won.
+        Wins = "wins",
+    }
+}
+
+vocabulary! {
+    /// A side of the board.
+    Side {
+        /// Red, who moves first.
+        Red = "red",
+        /// Black.
+        Black = "black",
+    }
+}
+
+vocabulary! {
+    /// How a section's entrants are split into new sections before round 1.
+    SplitMethod {
+        /// At random, from a seed that replays the split.
+        Random = "random",
+        /// By rating, in a snake (1, 2, …, k, k, …, 2, 1).
+        RatingSnake = "rating_snake",
+    }
+}
+
+vocabulary! {
+    /// A bye an entrant asked for ahead of a round.
+    ByeKind {
+        /// Half a point.
+        Half = "half",
+        /// No point (the entrant is away; any number of these).
+        Zero = "zero",
+        /// A full point.
+        Full = "full",
+    }
+}
+
+vocabulary! {
+    /// A game of a knockout match: a regular game, or a tiebreak game.
+    GameKind {
+        /// A game of the match proper.
+        Regular = "regular",
+        /// A rapid tiebreak game.
+        Rapid = "rapid",
+        /// The armageddon game (a draw goes to Black).
+        Armageddon = "armageddon",
+    }
+}
+
+vocabulary! {
+    /// What decided a knockout match (not stored: replayed from its games).
+    MatchDecision {
+        /// The regular games.
+        Regular = "regular",
+        /// Rapid tiebreak games.
+        Rapid = "rapid",
+        /// The armageddon game.
+        Armageddon = "armageddon",
+        /// A lot, after an exhausted tiebreak chain.
+        Lot = "lot",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -189,5 +397,86 @@ mod tests {
                 serde_json::json!(mode.as_str())
             );
         }
+    }
+
+    /// Each word reads back as its value, serde sends it, and the OpenAPI document lists it.
+    fn round_trips<T>(all: &[T])
+    where
+        T: Copy + PartialEq + std::fmt::Debug + std::fmt::Display + std::str::FromStr,
+        T: serde::Serialize + serde::de::DeserializeOwned + utoipa::PartialSchema,
+        <T as std::str::FromStr>::Err: std::fmt::Debug,
+    {
+        for value in all {
+            let word = value.to_string();
+            assert_eq!(word.parse::<T>().ok(), Some(*value));
+            assert_eq!(
+                serde_json::to_value(value).expect("json"),
+                serde_json::json!(word)
+            );
+            let back: T = serde_json::from_value(serde_json::json!(word)).expect("read");
+            assert_eq!(back, *value);
+        }
+        assert_eq!(schema_words::<T>(), words_of(all));
+        assert!("".parse::<T>().is_err());
+    }
+
+    /// The words are the ones the migrations' `check` constraints list, in their order.
+    #[test]
+    fn the_later_vocabularies_keep_the_words_of_the_schema() {
+        round_trips(Game::ALL);
+        assert_eq!(Game::WORDS, ["xiangqi", "jieqi", "banqi"]);
+        round_trips(TournamentStatus::ALL);
+        assert_eq!(
+            TournamentStatus::WORDS,
+            ["draft", "registration", "running", "finished", "cancelled"]
+        );
+        round_trips(EntrantStatus::ALL);
+        assert_eq!(EntrantStatus::WORDS, ["active", "withdrawn"]);
+        round_trips(RegistrationStatus::ALL);
+        assert_eq!(
+            RegistrationStatus::WORDS,
+            [
+                "pending",
+                "confirmed",
+                "waitlisted",
+                "withdrawn",
+                "cancelled"
+            ]
+        );
+        round_trips(PaymentState::ALL);
+        assert_eq!(
+            PaymentState::WORDS,
+            ["unpaid", "paid", "refund_due", "refunded"]
+        );
+        round_trips(PaymentKind::ALL);
+        assert_eq!(PaymentKind::WORDS, ["payment", "refund"]);
+        round_trips(UserRole::ALL);
+        assert_eq!(UserRole::WORDS, ["admin", "user"]);
+        round_trips(StaffRole::ALL);
+        assert_eq!(StaffRole::WORDS, ["chief_arbiter", "arbiter", "scorer"]);
+        round_trips(TieMethod::ALL);
+        assert_eq!(TieMethod::WORDS, ["lot", "manual"]);
+        round_trips(BracketKind::ALL);
+        assert_eq!(BracketKind::WORDS, ["knockout", "playoff"]);
+        round_trips(FirstGameColour::ALL);
+        assert_eq!(FirstGameColour::WORDS, ["lot", "higher_seed"]);
+        round_trips(LaterOddColours::ALL);
+        assert_eq!(LaterOddColours::WORDS, ["lot", "alternate"]);
+        round_trips(MatchScoring::ALL);
+        assert_eq!(MatchScoring::WORDS, ["points", "wins"]);
+        round_trips(Side::ALL);
+        assert_eq!(Side::WORDS, ["red", "black"]);
+        round_trips(ByeKind::ALL);
+        assert_eq!(ByeKind::WORDS, ["half", "zero", "full"]);
+        round_trips(GameKind::ALL);
+        assert_eq!(GameKind::WORDS, ["regular", "rapid", "armageddon"]);
+        round_trips(MatchDecision::ALL);
+        assert_eq!(
+            MatchDecision::WORDS,
+            ["regular", "rapid", "armageddon", "lot"]
+        );
+        // Not stored: the split's input and outcome only.
+        round_trips(SplitMethod::ALL);
+        assert_eq!(SplitMethod::WORDS, ["random", "rating_snake"]);
     }
 }

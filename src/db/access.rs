@@ -1,5 +1,6 @@
 //! Who may write to which tournament: the staff assignments (`tournament_staff`).
 
+use crate::vocab::StaffRole;
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
@@ -8,7 +9,7 @@ pub async fn staff_role(
     db: impl PgExecutor<'_>,
     tournament_id: Uuid,
     user_id: Uuid,
-) -> sqlx::Result<Option<String>> {
+) -> sqlx::Result<Option<StaffRole>> {
     sqlx::query_scalar(
         "select role from tournament_staff where tournament_id = $1 and user_id = $2",
     )
@@ -23,7 +24,7 @@ pub async fn assign(
     db: impl PgExecutor<'_>,
     tournament_id: Uuid,
     user_id: Uuid,
-    role: &str,
+    role: StaffRole,
 ) -> sqlx::Result<()> {
     sqlx::query(
         "insert into tournament_staff (tournament_id, user_id, role) values ($1, $2, $3)

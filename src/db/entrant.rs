@@ -1,5 +1,6 @@
 //! Entrants, their players, requested byes and forbidden pairs.
 
+use crate::vocab::{ByeKind, EntrantStatus};
 use chrono::NaiveDate;
 use sqlx::PgExecutor;
 use uuid::Uuid;
@@ -19,8 +20,8 @@ pub struct EntrantRow {
     pub rating: Option<i32>,
     /// Club.
     pub club: Option<String>,
-    /// `active` or `withdrawn`.
-    pub status: String,
+    /// Active or withdrawn.
+    pub status: EntrantStatus,
     /// Present at the venue.
     pub checked_in: bool,
     /// Registration order.
@@ -108,13 +109,13 @@ pub async fn find(db: impl PgExecutor<'_>, entrant_id: Uuid) -> sqlx::Result<Opt
 pub async fn set_status(
     db: impl PgExecutor<'_>,
     entrant_id: Uuid,
-    status: &str,
+    status: EntrantStatus,
     withdrawn_from_round: Option<i32>,
 ) -> sqlx::Result<()> {
     sqlx::query!(
         "update entrant set status = $2, withdrawn_from_round = $3 where entrant_id = $1",
         entrant_id,
-        status,
+        status.as_str(),
         withdrawn_from_round
     )
     .execute(db)
@@ -280,14 +281,14 @@ pub async fn members(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<
 }
 
 /// A requested bye.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct ByeRow {
     /// Entrant.
     pub entrant_id: Uuid,
     /// Round.
     pub round: i32,
-    /// `half`, `zero`, `full`.
-    pub kind: String,
+    /// Half, zero or full point.
+    pub kind: ByeKind,
 }
 
 /// Requested byes of a section.
@@ -295,12 +296,11 @@ pub async fn requested_byes(
     db: impl PgExecutor<'_>,
     section_id: Uuid,
 ) -> sqlx::Result<Vec<ByeRow>> {
-    sqlx::query_as!(
-        ByeRow,
+    sqlx::query_as::<_, ByeRow>(
         "select b.entrant_id, b.round, b.kind from requested_bye b join entrant e using (entrant_id)
          where e.section_id = $1",
-        section_id
     )
+    .bind(section_id)
     .fetch_all(db)
     .await
 }
@@ -310,14 +310,14 @@ pub async fn upsert_requested_bye(
     db: impl PgExecutor<'_>,
     entrant_id: Uuid,
     round: i32,
-    kind: &str,
+    kind: ByeKind,
 ) -> sqlx::Result<()> {
     sqlx::query!(
         "insert into requested_bye (entrant_id, round, kind) values ($1, $2, $3)
          on conflict (entrant_id, round) do update set kind = excluded.kind",
         entrant_id,
         round,
-        kind
+        kind.as_str()
     )
     .execute(db)
     .await?;

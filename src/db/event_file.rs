@@ -122,8 +122,8 @@ pub struct StaffEntry {
     pub user_id: Uuid,
     /// Its login name.
     pub username: String,
-    /// `chief_arbiter`, `arbiter` or `scorer`.
-    pub role: String,
+    /// Chief arbiter, arbiter or scorer.
+    pub role: crate::vocab::StaffRole,
     /// Since when.
     pub created_at: chrono::DateTime<chrono::Utc>,
 }

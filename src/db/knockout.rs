@@ -1,10 +1,11 @@
 //! Knockout brackets (and playoffs), their matches and games.
 
+use crate::vocab::{BracketKind, FirstGameColour, GameKind, LaterOddColours, MatchScoring};
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
 /// A bracket row.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BracketRow {
     /// Id.
     pub bracket_id: Uuid,
@@ -12,20 +13,20 @@ pub struct BracketRow {
     pub tournament_id: Uuid,
     /// Section (None for a playoff between sections).
     pub section_id: Option<Uuid>,
-    /// `knockout` or `playoff`.
-    pub kind: String,
+    /// Knockout or playoff.
+    pub kind: BracketKind,
     /// Entrants.
     pub size: i32,
     /// Games per match.
     pub best_of: i32,
     /// 3rd-place match.
     pub third_place: bool,
-    /// `lot` or `higher_seed`.
-    pub game1_colour: String,
-    /// `points` or `wins`.
-    pub decide_by: String,
-    /// `lot` or `alternate`.
-    pub later_odd_games: String,
+    /// Who has Red in game 1.
+    pub game1_colour: FirstGameColour,
+    /// What decides the match.
+    pub decide_by: MatchScoring,
+    /// Who has Red in the odd games after the first.
+    pub later_odd_games: LaterOddColours,
     /// Fouls in one game that lose it.
     pub foul_threshold: i32,
 }
@@ -60,7 +61,7 @@ pub struct MatchRow {
 }
 
 /// A game of a match.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct MatchGameRow {
     /// Id.
     pub game_id: Uuid,
@@ -68,8 +69,8 @@ pub struct MatchGameRow {
     pub match_id: Uuid,
     /// Number within the match.
     pub number: i32,
-    /// `regular`, `rapid` or `armageddon`.
-    pub kind: String,
+    /// Regular, rapid or armageddon.
+    pub kind: GameKind,
     /// Red.
     pub red_entrant_id: Uuid,
     /// Black.
@@ -92,13 +93,13 @@ pub async fn insert_bracket(db: impl PgExecutor<'_>, b: &BracketRow) -> sqlx::Re
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) returning bracket_id",
         b.tournament_id,
         b.section_id,
-        b.kind,
+        b.kind.as_str(),
         b.size,
         b.best_of,
         b.third_place,
-        b.game1_colour,
-        b.decide_by,
-        b.later_odd_games,
+        b.game1_colour.as_str(),
+        b.decide_by.as_str(),
+        b.later_odd_games.as_str(),
         b.foul_threshold
     )
     .fetch_one(db)
@@ -110,13 +111,12 @@ pub async fn bracket_of_section(
     db: impl PgExecutor<'_>,
     section_id: Uuid,
 ) -> sqlx::Result<Option<BracketRow>> {
-    sqlx::query_as!(
-        BracketRow,
+    sqlx::query_as::<_, BracketRow>(
         "select bracket_id, tournament_id, section_id, kind, size, best_of, third_place, game1_colour, decide_by,
                 later_odd_games, foul_threshold
          from knockout_bracket where section_id = $1 and kind = 'knockout'",
-        section_id
     )
+    .bind(section_id)
     .fetch_optional(db)
     .await
 }
@@ -126,13 +126,12 @@ pub async fn playoff_of_tournament(
     db: impl PgExecutor<'_>,
     tournament_id: Uuid,
 ) -> sqlx::Result<Option<BracketRow>> {
-    sqlx::query_as!(
-        BracketRow,
+    sqlx::query_as::<_, BracketRow>(
         "select bracket_id, tournament_id, section_id, kind, size, best_of, third_place, game1_colour, decide_by,
                 later_odd_games, foul_threshold
          from knockout_bracket where tournament_id = $1 and kind = 'playoff'",
-        tournament_id
     )
+    .bind(tournament_id)
     .fetch_optional(db)
     .await
 }
@@ -142,13 +141,12 @@ pub async fn bracket_for_update(
     db: impl PgExecutor<'_>,
     bracket_id: Uuid,
 ) -> sqlx::Result<Option<BracketRow>> {
-    sqlx::query_as!(
-        BracketRow,
+    sqlx::query_as::<_, BracketRow>(
         "select bracket_id, tournament_id, section_id, kind, size, best_of, third_place, game1_colour, decide_by,
                 later_odd_games, foul_threshold
          from knockout_bracket where bracket_id = $1 for update",
-        bracket_id
     )
+    .bind(bracket_id)
     .fetch_optional(db)
     .await
 }
@@ -243,16 +241,15 @@ pub async fn set_progress(
 
 /// The games of every match of a bracket, in order.
 pub async fn games(db: impl PgExecutor<'_>, bracket_id: Uuid) -> sqlx::Result<Vec<MatchGameRow>> {
-    sqlx::query_as!(
-        MatchGameRow,
-        "select g.game_id, g.match_id as \"match_id!\", g.number, g.kind, g.red_entrant_id, g.black_entrant_id, g.result,
+    sqlx::query_as::<_, MatchGameRow>(
+        "select g.game_id, g.match_id, g.number, g.kind, g.red_entrant_id, g.black_entrant_id, g.result,
                 g.reported_result,
-                (select count(*) from foul f where f.game_id = g.game_id and f.side = 'red') as \"red_fouls!\",
-                (select count(*) from foul f where f.game_id = g.game_id and f.side = 'black') as \"black_fouls!\"
+                (select count(*) from foul f where f.game_id = g.game_id and f.side = 'red') as red_fouls,
+                (select count(*) from foul f where f.game_id = g.game_id and f.side = 'black') as black_fouls
          from game g join knockout_match m using (match_id)
          where m.bracket_id = $1 order by g.match_id, g.number",
-        bracket_id
     )
+    .bind(bracket_id)
     .fetch_all(db)
     .await
 }
@@ -262,7 +259,7 @@ pub async fn insert_game(
     db: impl PgExecutor<'_>,
     match_id: Uuid,
     number: i32,
-    kind: &str,
+    kind: GameKind,
     red: Uuid,
     black: Uuid,
     results: (&str, &str),
@@ -272,7 +269,7 @@ pub async fn insert_game(
          values ($1, $2, $3, $4, $5, $6, $7) returning game_id",
         match_id,
         number,
-        kind,
+        kind.as_str(),
         red,
         black,
         results.0,

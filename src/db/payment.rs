@@ -1,5 +1,6 @@
 //! The payment ledger: payments and refunds of registrations, voided but never deleted.
 
+use crate::vocab::PaymentKind;
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
@@ -10,8 +11,8 @@ pub struct PaymentRow {
     pub payment_id: Uuid,
     /// The registration paid for.
     pub registration_id: Uuid,
-    /// `payment` or `refund`.
-    pub kind: String,
+    /// Payment or refund.
+    pub kind: PaymentKind,
     /// Amount (positive, in the fees' unit).
     pub amount: i32,
     /// Cash, transfer, …
@@ -33,7 +34,7 @@ const COLUMNS: &str =
 pub async fn insert(
     db: impl PgExecutor<'_>,
     registration_id: Uuid,
-    kind: &str,
+    kind: PaymentKind,
     amount: i32,
     method: &str,
     note: Option<&str>,

@@ -1,7 +1,7 @@
 //! Game records (issue #18): one row per game, and the game's context (tournament, round,
 //! players, set-up) that entering, showing and exporting a record need.
 
-use crate::vocab::RoundStatus;
+use crate::vocab::{Game, RoundStatus};
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
@@ -14,8 +14,8 @@ pub struct GameContext {
     pub tournament_id: Uuid,
     /// Tournament name (PGN `Event`).
     pub tournament_name: String,
-    /// `xiangqi`, `jieqi` or `banqi`.
-    pub game: String,
+    /// The tournament's game.
+    pub game: Game,
     /// Venue (PGN `Site`).
     pub venue: Option<String>,
     /// First day (PGN `Date`).

@@ -1,10 +1,11 @@
 //! Registrations: applications to a section, in arrival order.
 
+use crate::vocab::{PaymentState, RegistrationStatus};
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
 /// A registration with its player's public and private data.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct RegistrationRow {
     /// Id.
     pub registration_id: Uuid,
@@ -19,13 +20,13 @@ pub struct RegistrationRow {
     /// Arrival order.
     pub seq: i64,
     /// Status.
-    pub status: String,
+    pub status: RegistrationStatus,
     /// Fee tier name.
     pub fee_tier: Option<String>,
     /// Fee.
     pub fee_amount: i32,
     /// Payment state.
-    pub payment_state: String,
+    pub payment_state: PaymentState,
     /// Payment method.
     pub payment_method: Option<String>,
     /// Payment note.
@@ -52,7 +53,7 @@ pub async fn insert(
     section_id: Uuid,
     player_id: Uuid,
     partner_id: Option<Uuid>,
-    status: &str,
+    status: RegistrationStatus,
     fee: (Option<&str>, i32),
     waiver_accepted: bool,
 ) -> sqlx::Result<Uuid> {
@@ -62,7 +63,7 @@ pub async fn insert(
         section_id,
         player_id,
         partner_id,
-        status,
+        status.as_str(),
         fee.0,
         fee.1,
         waiver_accepted
@@ -73,30 +74,28 @@ pub async fn insert(
 
 /// A section's registrations in arrival order.
 pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec<RegistrationRow>> {
-    sqlx::query_as!(
-        RegistrationRow,
+    sqlx::query_as::<_, RegistrationRow>(
         "select r.registration_id, r.section_id, r.entrant_id, r.player_id, r.partner_id, r.seq, r.status, r.fee_tier,
-                r.fee_amount, r.payment_state, r.payment_method, r.payment_note, p.name, q.name as \"partner_name?\",
+                r.fee_amount, r.payment_state, r.payment_method, r.payment_note, p.name, q.name as partner_name,
                 p.club, p.email, p.phone, r.created_at, r.version
          from registration r join player p using (player_id) left join player q on q.player_id = r.partner_id
          where r.section_id = $1 order by r.seq",
-        section_id
     )
+    .bind(section_id)
     .fetch_all(db)
     .await
 }
 
 /// One registration.
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<RegistrationRow>> {
-    sqlx::query_as!(
-        RegistrationRow,
+    sqlx::query_as::<_, RegistrationRow>(
         "select r.registration_id, r.section_id, r.entrant_id, r.player_id, r.partner_id, r.seq, r.status, r.fee_tier,
-                r.fee_amount, r.payment_state, r.payment_method, r.payment_note, p.name, q.name as \"partner_name?\",
+                r.fee_amount, r.payment_state, r.payment_method, r.payment_note, p.name, q.name as partner_name,
                 p.club, p.email, p.phone, r.created_at, r.version
          from registration r join player p using (player_id) left join player q on q.player_id = r.partner_id
          where r.registration_id = $1",
-        id
     )
+    .bind(id)
     .fetch_optional(db)
     .await
 }
@@ -105,13 +104,13 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<Regi
 pub async fn set_status(
     db: impl PgExecutor<'_>,
     id: Uuid,
-    status: &str,
+    status: RegistrationStatus,
     entrant_id: Option<Uuid>,
 ) -> sqlx::Result<()> {
     sqlx::query!(
         "update registration set status = $2, entrant_id = coalesce($3, entrant_id) where registration_id = $1",
         id,
-        status,
+        status.as_str(),
         entrant_id
     )
     .execute(db)
@@ -123,7 +122,7 @@ pub async fn set_status(
 pub async fn set_payment(
     db: impl PgExecutor<'_>,
     id: Uuid,
-    state: &str,
+    state: PaymentState,
     method: Option<&str>,
     note: Option<&str>,
 ) -> sqlx::Result<()> {
@@ -132,7 +131,7 @@ pub async fn set_payment(
                 payment_note = coalesce($4, payment_note)
          where registration_id = $1",
         id,
-        state,
+        state.as_str(),
         method,
         note
     )

@@ -1,6 +1,6 @@
 //! Self-reported results (SPEC §5): the board a report code opens, and the reports of a board.
 
-use crate::vocab::{RoundStatus, SelfReport};
+use crate::vocab::{RoundStatus, SelfReport, Side};
 use sqlx::{FromRow, PgExecutor};
 use uuid::Uuid;
 
@@ -89,8 +89,8 @@ pub struct ReportRow {
     pub report_id: Uuid,
     /// Board.
     pub board_id: Uuid,
-    /// `red` or `black`: the side that reported.
-    pub side: String,
+    /// The side that reported.
+    pub side: Side,
     /// The result reported.
     pub result: String,
     /// Red's fouls reported.
@@ -116,7 +116,7 @@ pub async fn open_reports(db: impl PgExecutor<'_>, board_id: Uuid) -> sqlx::Resu
 pub async fn put_report(
     conn: &mut sqlx::PgConnection,
     board_id: Uuid,
-    side: &str,
+    side: Side,
     result: &str,
     red_fouls: i32,
     black_fouls: i32,

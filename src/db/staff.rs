@@ -1,5 +1,6 @@
 //! A tournament's staff list and its invitation links.
 
+use crate::vocab::StaffRole;
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
@@ -10,8 +11,8 @@ pub struct StaffRow {
     pub user_id: Uuid,
     /// Login name.
     pub username: String,
-    /// `chief_arbiter`, `arbiter` or `scorer`.
-    pub role: String,
+    /// Chief arbiter, arbiter or scorer.
+    pub role: StaffRole,
 }
 
 /// The staff of a tournament, chief first, then by name.
@@ -76,8 +77,8 @@ pub struct InvitationRow {
     pub tournament_id: Uuid,
     /// The tournament's name.
     pub tournament_name: String,
-    /// `arbiter` or `scorer`.
-    pub role: String,
+    /// Arbiter or scorer.
+    pub role: StaffRole,
     /// Ends.
     pub expires_at: chrono::DateTime<chrono::Utc>,
     /// Whether it was used or withdrawn.
@@ -92,7 +93,7 @@ pub async fn insert_invitation(
     db: impl PgExecutor<'_>,
     token_hash: &[u8],
     tournament_id: Uuid,
-    role: &str,
+    role: StaffRole,
     created_by: Uuid,
     minutes: i32,
 ) -> sqlx::Result<Uuid> {
@@ -144,7 +145,7 @@ pub async fn use_invitation(
     db: impl PgExecutor<'_>,
     token_hash: &[u8],
     user_id: Option<Uuid>,
-) -> sqlx::Result<Option<(Uuid, Uuid, String)>> {
+) -> sqlx::Result<Option<(Uuid, Uuid, StaffRole)>> {
     sqlx::query_as(
         "update staff_invitation set used_at = now(), used_by = $2
          where token_hash = $1 and used_at is null and expires_at > now()

@@ -1,5 +1,6 @@
 //! The arbiter's decisions for entrants tied after the whole tiebreak chain.
 
+use crate::vocab::TieMethod;
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
@@ -12,8 +13,8 @@ pub struct TieOrderRow {
     pub decision_id: Uuid,
     /// Place inside the group, 1 first.
     pub position: i32,
-    /// `lot` or `manual`.
-    pub method: String,
+    /// By lot or by the arbiter's order.
+    pub method: TieMethod,
     /// The lot's seed (hex).
     pub seed: Option<String>,
 }
@@ -34,7 +35,7 @@ pub async fn replace(
     conn: &mut sqlx::PgConnection,
     section_id: Uuid,
     order: &[Uuid],
-    method: &str,
+    method: TieMethod,
     seed: Option<&str>,
 ) -> sqlx::Result<Uuid> {
     sqlx::query("delete from tie_order where section_id = $1 and entrant_id = any($2)")

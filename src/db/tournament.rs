@@ -1,20 +1,21 @@
 //! Tournaments.
 
+use crate::vocab::{Game, TournamentStatus};
 use chrono::NaiveDate;
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
 /// A tournament as listed on the home page.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct TournamentSummary {
     /// Id.
     pub tournament_id: Uuid,
     /// Name.
     pub name: String,
-    /// `xiangqi`, `jieqi` or `banqi`.
-    pub game: String,
+    /// The game played.
+    pub game: Game,
     /// Lifecycle status.
-    pub status: String,
+    pub status: TournamentStatus,
     /// First day, if set.
     pub starts_on: Option<NaiveDate>,
     /// Venue, if set.
@@ -24,24 +25,23 @@ pub struct TournamentSummary {
 /// All tournaments that are not drafts or cancelled… and drafts too: the home page shows
 /// everything, newest first.
 pub async fn list_summaries(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<TournamentSummary>> {
-    sqlx::query_as!(
-        TournamentSummary,
+    sqlx::query_as::<_, TournamentSummary>(
         "select tournament_id, name, game, status, starts_on, venue
-         from tournament order by starts_on desc nulls last, created_at desc"
+         from tournament order by starts_on desc nulls last, created_at desc",
     )
     .fetch_all(db)
     .await
 }
 
 /// A full tournament row.
-#[derive(Debug, Clone, serde::Serialize)]
+#[derive(Debug, Clone, serde::Serialize, sqlx::FromRow)]
 pub struct TournamentRow {
     /// Id.
     pub tournament_id: Uuid,
     /// Name.
     pub name: String,
     /// Game.
-    pub game: String,
+    pub game: Game,
     /// Time control text.
     pub time_control: Option<String>,
     /// TRF-26 time-control code.
@@ -59,7 +59,7 @@ pub struct TournamentRow {
     /// Waiver text.
     pub waiver_text: Option<String>,
     /// Status.
-    pub status: String,
+    pub status: TournamentStatus,
     /// IANA time zone the event's times are entered and shown in.
     pub time_zone: String,
     /// Created.
@@ -72,7 +72,7 @@ pub struct TournamentFields {
     /// Name.
     pub name: String,
     /// Game.
-    pub game: String,
+    pub game: Game,
     /// Time control text.
     pub time_control: Option<String>,
     /// TRF-26 time-control code.
@@ -90,33 +90,32 @@ pub struct TournamentFields {
     /// Waiver text.
     pub waiver_text: Option<String>,
     /// Status.
-    pub status: String,
+    pub status: TournamentStatus,
     /// IANA time zone.
     pub time_zone: String,
 }
 
 /// Inserts a tournament.
 pub async fn insert(db: impl PgExecutor<'_>, f: &TournamentFields) -> sqlx::Result<TournamentRow> {
-    sqlx::query_as!(
-        TournamentRow,
+    sqlx::query_as::<_, TournamentRow>(
         "insert into tournament (name, game, time_control, time_control_code, venue, starts_on, ends_on,
                                  organiser, default_language, waiver_text, status, time_zone)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
          returning tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
                    organiser, default_language, waiver_text, status, time_zone, created_at",
-        f.name,
-        f.game,
-        f.time_control,
-        f.time_control_code,
-        f.venue,
-        f.starts_on,
-        f.ends_on,
-        f.organiser,
-        f.default_language,
-        f.waiver_text,
-        f.status,
-        f.time_zone
     )
+    .bind(&f.name)
+    .bind(f.game)
+    .bind(&f.time_control)
+    .bind(&f.time_control_code)
+    .bind(&f.venue)
+    .bind(f.starts_on)
+    .bind(f.ends_on)
+    .bind(&f.organiser)
+    .bind(&f.default_language)
+    .bind(&f.waiver_text)
+    .bind(f.status)
+    .bind(&f.time_zone)
     .fetch_one(db)
     .await
 }
@@ -127,52 +126,49 @@ pub async fn update(
     id: Uuid,
     f: &TournamentFields,
 ) -> sqlx::Result<TournamentRow> {
-    sqlx::query_as!(
-        TournamentRow,
+    sqlx::query_as::<_, TournamentRow>(
         "update tournament set name = $2, game = $3, time_control = $4, time_control_code = $5, venue = $6,
                 starts_on = $7, ends_on = $8, organiser = $9, default_language = $10, waiver_text = $11, status = $12,
                 time_zone = $13
          where tournament_id = $1
          returning tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
                    organiser, default_language, waiver_text, status, time_zone, created_at",
-        id,
-        f.name,
-        f.game,
-        f.time_control,
-        f.time_control_code,
-        f.venue,
-        f.starts_on,
-        f.ends_on,
-        f.organiser,
-        f.default_language,
-        f.waiver_text,
-        f.status,
-        f.time_zone
     )
+    .bind(id)
+    .bind(&f.name)
+    .bind(f.game)
+    .bind(&f.time_control)
+    .bind(&f.time_control_code)
+    .bind(&f.venue)
+    .bind(f.starts_on)
+    .bind(f.ends_on)
+    .bind(&f.organiser)
+    .bind(&f.default_language)
+    .bind(&f.waiver_text)
+    .bind(f.status)
+    .bind(&f.time_zone)
     .fetch_one(db)
     .await
 }
 
 /// One tournament.
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<TournamentRow>> {
-    sqlx::query_as!(
-        TournamentRow,
+    sqlx::query_as::<_, TournamentRow>(
         "select tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
                 organiser, default_language, waiver_text, status, time_zone, created_at
          from tournament where tournament_id = $1",
-        id
     )
+    .bind(id)
     .fetch_optional(db)
     .await
 }
 
 /// Every tournament, newest first.
 pub async fn list(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<TournamentRow>> {
-    sqlx::query_as!(
-        TournamentRow,
+    sqlx::query_as::<_, TournamentRow>(
         "select tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
                 organiser, default_language, waiver_text, status, time_zone, created_at
-         from tournament order by created_at desc"
+         from tournament order by created_at desc",
     )
     .fetch_all(db)
     .await
@@ -182,11 +178,11 @@ pub async fn list(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<TournamentRow>> {
 pub async fn move_status(
     db: impl PgExecutor<'_>,
     id: Uuid,
-    from: &[&str],
-    to: &str,
-) -> sqlx::Result<Option<String>> {
-    let from: Vec<String> = from.iter().map(|s| (*s).to_string()).collect();
-    sqlx::query_scalar::<_, String>(
+    from: &[TournamentStatus],
+    to: TournamentStatus,
+) -> sqlx::Result<Option<TournamentStatus>> {
+    let from: Vec<&str> = from.iter().map(|s| s.as_str()).collect();
+    sqlx::query_scalar::<_, TournamentStatus>(
         "update tournament t set status = $3 from tournament old
          where t.tournament_id = $1 and old.tournament_id = t.tournament_id
            and t.status = any($2) and t.status <> $3

@@ -1,5 +1,6 @@
 //! Users and their sessions.
 
+use crate::vocab::UserRole;
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
@@ -12,8 +13,8 @@ pub struct UserRow {
     pub username: String,
     /// argon2id PHC string.
     pub password_hash: String,
-    /// `admin` or `user`.
-    pub role: String,
+    /// Admin or user.
+    pub role: UserRole,
     /// Whether the account is disabled (no sign-in, no sessions).
     pub disabled: bool,
     /// When the account was made.
@@ -28,7 +29,7 @@ pub async fn insert_user(
     db: impl PgExecutor<'_>,
     username: &str,
     password_hash: &str,
-    role: &str,
+    role: UserRole,
 ) -> sqlx::Result<Uuid> {
     sqlx::query_scalar(
         "insert into app_user (username, password_hash, role) values ($1, $2, $3) returning user_id",

@@ -3,6 +3,7 @@
 use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
+use crate::vocab::StaffRole;
 use serde_json::Value;
 use sqlx::PgConnection;
 use uuid::Uuid;
@@ -20,11 +21,14 @@ pub enum Need {
 }
 
 impl Need {
-    fn allows(self, role: &str) -> bool {
+    fn allows(self, role: StaffRole) -> bool {
         match self {
-            Need::Chief => role == "chief_arbiter",
-            Need::Arbiter => matches!(role, "chief_arbiter" | "arbiter"),
-            Need::Scorer => matches!(role, "chief_arbiter" | "arbiter" | "scorer"),
+            Need::Chief => role == StaffRole::ChiefArbiter,
+            Need::Arbiter => matches!(role, StaffRole::ChiefArbiter | StaffRole::Arbiter),
+            Need::Scorer => matches!(
+                role,
+                StaffRole::ChiefArbiter | StaffRole::Arbiter | StaffRole::Scorer
+            ),
         }
     }
 }
@@ -42,7 +46,7 @@ pub async fn require(
     }
     let role = db::access::staff_role(&mut *conn, tournament_id, actor.user_id).await?;
     match role {
-        Some(role) if need.allows(&role) => Ok(()),
+        Some(role) if need.allows(role) => Ok(()),
         Some(_) if need == Need::Chief => Err(Error::Forbidden(
             "only the chief arbiter of this tournament may do this".into(),
         )),
@@ -105,7 +109,8 @@ pub async fn role_in(
     if actor.is_admin() {
         return Ok(Some("admin".into()));
     }
-    Ok(db::access::staff_role(&mut *conn, tournament_id, actor.user_id).await?)
+    let role = db::access::staff_role(&mut *conn, tournament_id, actor.user_id).await?;
+    Ok(role.map(|role| role.as_str().to_string()))
 }
 
 /// One change for the audit log.

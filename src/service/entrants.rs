@@ -7,7 +7,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::entrant::{EntrantRow, MemberRow, PlayerRow};
-use crate::vocab::{EntryType, SectionStatus};
+use crate::vocab::{ByeKind, EntrantStatus, EntryType, RegistrationStatus, SectionStatus};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use sqlx::{PgConnection, PgPool};
@@ -109,7 +109,7 @@ pub struct EntrantView {
     /// Club.
     pub club: Option<String>,
     /// `active` or `withdrawn`.
-    pub status: String,
+    pub status: EntrantStatus,
     /// Present at the venue.
     pub checked_in: bool,
     /// First round the entrant is paired in (late entries join later).
@@ -153,7 +153,7 @@ pub fn views(entrants: &[EntrantRow], members: &[MemberRow], private: bool) -> V
             name: e.name.clone(),
             rating: e.rating,
             club: e.club.clone(),
-            status: e.status.clone(),
+            status: e.status,
             checked_in: e.checked_in,
             joined_round: e.joined_round,
             withdrawn_from_round: e.withdrawn_from_round,
@@ -348,7 +348,7 @@ pub async fn add(
             section_id,
             *player_id,
             player_ids.get(1).copied(),
-            "confirmed",
+            RegistrationStatus::Confirmed,
             (fee.0.as_deref(), fee.1),
             false,
         )
@@ -356,7 +356,7 @@ pub async fn add(
         db::registration::set_status(
             &mut *tx,
             registration_id,
-            "confirmed",
+            RegistrationStatus::Confirmed,
             Some(entrant.entrant_id),
         )
         .await?;
@@ -438,17 +438,18 @@ pub async fn change_status(
     let next = db::round::count(&mut *tx, section.section_id).await? as i32 + 1;
     let action = match change {
         StatusChange::Withdraw => {
-            if entrant.status == "withdrawn" {
+            if entrant.status == EntrantStatus::Withdrawn {
                 return Err(Error::Conflict("the entrant is already withdrawn".into()));
             }
-            db::entrant::set_status(&mut *tx, entrant_id, "withdrawn", Some(next)).await?;
+            db::entrant::set_status(&mut *tx, entrant_id, EntrantStatus::Withdrawn, Some(next))
+                .await?;
             "withdraw"
         }
         StatusChange::Readmit => {
-            if entrant.status != "withdrawn" {
+            if entrant.status != EntrantStatus::Withdrawn {
                 return Err(Error::Conflict("the entrant is not withdrawn".into()));
             }
-            db::entrant::set_status(&mut *tx, entrant_id, "active", None).await?;
+            db::entrant::set_status(&mut *tx, entrant_id, EntrantStatus::Active, None).await?;
             "readmit"
         }
         StatusChange::CheckIn => {
@@ -587,7 +588,7 @@ async fn mark_present(
     section_id: Uuid,
     rows: &[EntrantRow],
 ) -> Result<usize> {
-    if let Some(gone) = rows.iter().find(|e| e.status == "withdrawn") {
+    if let Some(gone) = rows.iter().find(|e| e.status == EntrantStatus::Withdrawn) {
         return Err(Error::Conflict(format!(
             "{} is withdrawn; re-admit them before checking them in",
             gone.name
@@ -687,17 +688,18 @@ pub async fn request_bye(
         paired + 1,
         i64::from(section.rounds).max(paired + 1),
     );
-    let kind = check.one_of(
+    let kind = check.word(
         "kind",
         request.kind.as_deref().unwrap_or("half"),
-        &["half", "zero", "full"],
+        ByeKind::ALL,
+        ByeKind::Half,
     );
     check.finish()?;
-    if kind != "zero" {
+    if kind != ByeKind::Zero {
         let byes = db::entrant::requested_byes(&mut *tx, section.section_id).await?;
         if byes
             .iter()
-            .any(|b| b.entrant_id == entrant_id && b.kind != "zero" && b.round != round)
+            .any(|b| b.entrant_id == entrant_id && b.kind != ByeKind::Zero && b.round != round)
         {
             return Err(Error::invalid(
                 "kind",
@@ -705,7 +707,7 @@ pub async fn request_bye(
             ));
         }
     }
-    db::entrant::upsert_requested_bye(&mut *tx, entrant_id, round, &kind).await?;
+    db::entrant::upsert_requested_bye(&mut *tx, entrant_id, round, kind).await?;
     access::audit(
         &mut tx,
         section.tournament_id,
@@ -789,7 +791,7 @@ pub struct RequestedBye {
     /// The round.
     pub round: i32,
     /// `half`, `zero` or `full`.
-    pub kind: String,
+    pub kind: ByeKind,
     /// Whether the round is already paired (the bye is used and can no longer be cancelled).
     pub paired: bool,
 }
@@ -1158,7 +1160,7 @@ mod search_tests {
             name: name.into(),
             rating: None,
             club: Some(club.into()),
-            status: "active".into(),
+            status: EntrantStatus::Active,
             checked_in: false,
             joined_round: 1,
             withdrawn_from_round: None,

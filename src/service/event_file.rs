@@ -23,6 +23,7 @@ use super::access::{self, Change, Need};
 use super::users::Actor;
 use super::{sections, state, Error, FieldErrors, Result};
 use crate::db;
+use crate::vocab::StaffRole;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
@@ -370,7 +371,7 @@ pub struct StaffOutcome {
     /// `role_here`) or `skipped` (no active account of that name here).
     pub outcome: String,
     /// The role here, when linked.
-    pub role_here: Option<String>,
+    pub role_here: Option<StaffRole>,
 }
 
 /// The tournament an import created.
@@ -415,7 +416,7 @@ pub async fn export(pool: &PgPool, actor: &Actor, tournament_id: Uuid) -> Result
         .into_iter()
         .map(|s| StaffRecord {
             username: s.username,
-            role: s.role,
+            role: s.role.as_str().to_string(),
             created_at: Some(s.created_at),
         })
         .collect();
@@ -838,17 +839,24 @@ pub async fn import(pool: &PgPool, actor: &Actor, file: EventFile) -> Result<Imp
     }
     let tournament_id = prepared.tournament_id;
     // The staff: the importer is the chief; the others by name, when they have an account.
-    db::access::assign(&mut *tx, tournament_id, actor.user_id, "chief_arbiter").await?;
+    db::access::assign(
+        &mut *tx,
+        tournament_id,
+        actor.user_id,
+        StaffRole::ChiefArbiter,
+    )
+    .await?;
     let mut staff = Vec::new();
     for member in staff_in_file {
         let (outcome, role_here) = if member.username == actor.username {
-            ("importer", Some("chief_arbiter".to_string()))
+            ("importer", Some(StaffRole::ChiefArbiter))
         } else if let Some(&user_id) = users.get(&member.username) {
-            let role = match member.role.as_str() {
-                "arbiter" | "scorer" => member.role.clone(),
-                _ => "arbiter".to_string(),
+            // The file's word may be any text: a chief there is an arbiter here.
+            let role = match member.role.parse::<StaffRole>() {
+                Ok(role @ (StaffRole::Arbiter | StaffRole::Scorer)) => role,
+                _ => StaffRole::Arbiter,
             };
-            db::access::assign(&mut *tx, tournament_id, user_id, &role).await?;
+            db::access::assign(&mut *tx, tournament_id, user_id, role).await?;
             ("linked", Some(role))
         } else {
             ("skipped", None)

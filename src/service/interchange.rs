@@ -9,7 +9,7 @@ use super::state;
 use super::users::Actor;
 use super::{sections, Error, FieldErrors, Result};
 use crate::db;
-use crate::vocab::{EntryType, PairingSystem, RoundStatus, SectionStatus, SetupMode};
+use crate::vocab::{ByeKind, EntryType, PairingSystem, RoundStatus, SectionStatus, SetupMode};
 use arbiter_core::model::{ResultCode, Side};
 use arbiter_core::trf::SectionSettings;
 use serde::Serialize;
@@ -338,9 +338,9 @@ pub async fn import_trf(
                 None if r.result == ResultCode::PairingBye => boards.push((0, me, None)),
                 // TRF-16: `+` without an opponent is a full point without a game.
                 None => match r.result {
-                    ResultCode::HalfBye => byes.push((me, "half")),
-                    ResultCode::FullBye | ResultCode::ForfeitWin => byes.push((me, "full")),
-                    _ => byes.push((me, "zero")),
+                    ResultCode::HalfBye => byes.push((me, ByeKind::Half)),
+                    ResultCode::FullBye | ResultCode::ForfeitWin => byes.push((me, ByeKind::Full)),
+                    _ => byes.push((me, ByeKind::Zero)),
                 },
             }
         }
@@ -405,9 +405,9 @@ pub async fn import_trf(
         for (index, r) in e.rounds.iter().enumerate().skip(played as usize) {
             let round = index as i32 + 1;
             let kind = match r.result {
-                ResultCode::HalfBye => "half",
-                ResultCode::FullBye => "full",
-                ResultCode::ZeroBye => "zero",
+                ResultCode::HalfBye => ByeKind::Half,
+                ResultCode::FullBye => ByeKind::Full,
+                ResultCode::ZeroBye => ByeKind::Zero,
                 _ => continue,
             };
             if r.opponent.is_none() && round <= section.rounds {

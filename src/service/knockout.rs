@@ -9,7 +9,10 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::knockout::{BracketRow, MatchGameRow, MatchRow};
-use crate::vocab::{RoundStatus, SetupMode};
+use crate::vocab::{
+    BracketKind, EntrantStatus, FirstGameColour, Game, GameKind, LaterOddColours, MatchDecision,
+    MatchScoring, RoundStatus, SetupMode,
+};
 use arbiter_core::knockout::{
     self, Bracket, BracketSlot, DecideBy, GameOutcome, GamePhase, LaterOddGames, Match, MatchGame,
     MatchRules, MatchState, NextColours, OpenColours, TiebreakKind,
@@ -57,7 +60,7 @@ pub struct MatchGameView {
     /// Number within the match.
     pub number: i32,
     /// `regular`, `rapid` or `armageddon`.
-    pub kind: String,
+    pub kind: GameKind,
     /// Red.
     pub red: Uuid,
     /// Black.
@@ -79,7 +82,7 @@ pub struct MatchGameView {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct NextGame {
     /// `regular`, `rapid` or `armageddon`.
-    pub kind: String,
+    pub kind: GameKind,
     /// Number within its phase.
     pub number: u32,
     /// Time control of a tiebreak game.
@@ -127,7 +130,7 @@ pub struct MatchView {
     /// Winner, once decided.
     pub winner: Option<Uuid>,
     /// `regular`, `rapid`, `armageddon` or `lot`, once decided.
-    pub decided_by: Option<String>,
+    pub decided_by: Option<MatchDecision>,
     /// The 3rd-place match.
     pub third_place: bool,
     /// Version for compare-and-set: the number of games recorded (send it back with the next
@@ -141,7 +144,7 @@ pub struct BracketView {
     /// Id.
     pub id: Uuid,
     /// `knockout` or `playoff`.
-    pub kind: String,
+    pub kind: BracketKind,
     /// Entrants.
     pub size: i32,
     /// Games per match.
@@ -149,9 +152,9 @@ pub struct BracketView {
     /// A 3rd-place match is played.
     pub third_place: bool,
     /// `lot` or `higher_seed`.
-    pub game1_colour: String,
+    pub game1_colour: FirstGameColour,
     /// `points` or `wins`.
-    pub decide_by: String,
+    pub decide_by: MatchScoring,
     /// Matches by round and slot; the 3rd-place match with the final's round.
     pub matches: Vec<MatchView>,
     /// The champion, once the final is decided.
@@ -176,20 +179,17 @@ pub struct MatchGameInput {
 
 fn rules(b: &BracketRow) -> MatchRules {
     let mut rules = MatchRules::best_of(b.best_of as u32);
-    rules.decide_by = if b.decide_by == "wins" {
-        DecideBy::Wins
-    } else {
-        DecideBy::Points
+    rules.decide_by = match b.decide_by {
+        MatchScoring::Wins => DecideBy::Wins,
+        MatchScoring::Points => DecideBy::Points,
     };
-    rules.first_game = if b.game1_colour == "higher_seed" {
-        OpenColours::HigherSeedRed
-    } else {
-        OpenColours::ByLot
+    rules.first_game = match b.game1_colour {
+        FirstGameColour::HigherSeed => OpenColours::HigherSeedRed,
+        FirstGameColour::Lot => OpenColours::ByLot,
     };
-    rules.later_odd_games = if b.later_odd_games == "alternate" {
-        LaterOddGames::Alternate
-    } else {
-        LaterOddGames::NewLot
+    rules.later_odd_games = match b.later_odd_games {
+        LaterOddColours::Alternate => LaterOddGames::Alternate,
+        LaterOddColours::Lot => LaterOddGames::NewLot,
     };
     rules
 }
@@ -290,7 +290,7 @@ fn slot_of(core: &Bracket, m: &MatchRow) -> Option<BracketSlot> {
 async fn advance(
     conn: &mut PgConnection,
     bracket_id: Uuid,
-    game: &str,
+    game: Game,
     setup_section: Uuid,
 ) -> Result<()> {
     loop {
@@ -431,7 +431,7 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
                     .find(|s| s.match_id == Some(m.match_id) && s.game_id.is_none());
                 Some(match phase {
                     GamePhase::Regular { number } => NextGame {
-                        kind: "regular".into(),
+                        kind: GameKind::Regular,
                         number: *number,
                         time_control: None,
                         setup: pending.map(|s| super::setups::view(s, None, arbiter)),
@@ -443,11 +443,10 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
                         ..
                     } => NextGame {
                         kind: if *kind == TiebreakKind::Armageddon {
-                            "armageddon"
+                            GameKind::Armageddon
                         } else {
-                            "rapid"
-                        }
-                        .into(),
+                            GameKind::Rapid
+                        },
                         number: *number,
                         time_control: Some(time_control.clone()),
                         setup: pending.map(|s| super::setups::view(s, None, arbiter)),
@@ -458,14 +457,14 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
         };
         let decided_by = match &state {
             Some(MatchState::Decided { by, .. }) => Some(match by {
-                knockout::DecidedBy::Regular => "regular".to_string(),
+                knockout::DecidedBy::Regular => MatchDecision::Regular,
                 knockout::DecidedBy::Tiebreak(stage) => {
                     match rules(&loaded.bracket).tiebreaks.get(*stage).map(|s| s.kind) {
-                        Some(TiebreakKind::Armageddon) => "armageddon".into(),
-                        _ => "rapid".into(),
+                        Some(TiebreakKind::Armageddon) => MatchDecision::Armageddon,
+                        _ => MatchDecision::Rapid,
                     }
                 }
-                knockout::DecidedBy::Lot => "lot".into(),
+                knockout::DecidedBy::Lot => MatchDecision::Lot,
             }),
             _ => None,
         };
@@ -487,7 +486,7 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
                 .filter(|g| g.match_id == m.match_id)
                 .map(|g| MatchGameView {
                     number: g.number,
-                    kind: g.kind.clone(),
+                    kind: g.kind,
                     red: g.red_entrant_id,
                     black: g.black_entrant_id,
                     result: g.result.clone(),
@@ -520,12 +519,12 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
         .and_then(|s| loaded.seeds.get(&s).copied());
     Ok(BracketView {
         id: loaded.bracket.bracket_id,
-        kind: loaded.bracket.kind.clone(),
+        kind: loaded.bracket.kind,
         size: loaded.bracket.size,
         best_of: loaded.bracket.best_of,
         third_place: loaded.bracket.third_place,
-        game1_colour: loaded.bracket.game1_colour.clone(),
-        decide_by: loaded.bracket.decide_by.clone(),
+        game1_colour: loaded.bracket.game1_colour,
+        decide_by: loaded.bracket.decide_by,
         matches,
         champion,
     })
@@ -535,26 +534,36 @@ fn settings(
     input: &KnockoutInput,
     default_size: i64,
     check: &mut Check,
-) -> (i32, i32, bool, String, String, String) {
+) -> (
+    i32,
+    i32,
+    bool,
+    FirstGameColour,
+    LaterOddColours,
+    MatchScoring,
+) {
     let size = input.size.unwrap_or(default_size);
     if !(2..=64).contains(&size) || (size & (size - 1)) != 0 {
         check.error("size", "must be a power of two from 2 to 64");
     }
     let best_of = check.range("best_of", input.best_of.unwrap_or(3), 1, 9);
-    let game1 = check.one_of(
+    let game1 = check.word(
         "game1_colour",
         input.game1_colour.as_deref().unwrap_or("lot"),
-        &["lot", "higher_seed"],
+        FirstGameColour::ALL,
+        FirstGameColour::Lot,
     );
-    let game3 = check.one_of(
+    let game3 = check.word(
         "game3_colour",
         input.game3_colour.as_deref().unwrap_or("lot"),
-        &["lot", "alternate"],
+        LaterOddColours::ALL,
+        LaterOddColours::Lot,
     );
-    let decide = check.one_of(
+    let decide = check.word(
         "decide_by",
         input.decide_by.as_deref().unwrap_or("points"),
-        &["points", "wins"],
+        MatchScoring::ALL,
+        MatchScoring::Points,
     );
     (
         size as i32,
@@ -685,7 +694,7 @@ pub async fn create(
             decided
                 .state
                 .entrant(p.entrant_id)
-                .is_some_and(|e| e.status == "active")
+                .is_some_and(|e| e.status == EntrantStatus::Active)
         })
         .collect();
     let qualified: Vec<(Uuid, Uuid)> = active
@@ -714,7 +723,7 @@ pub async fn create(
         bracket_id: Uuid::nil(),
         tournament_id: section.tournament_id,
         section_id: Some(section_id),
-        kind: "knockout".into(),
+        kind: BracketKind::Knockout,
         size,
         best_of,
         third_place,
@@ -726,9 +735,9 @@ pub async fn create(
     let bracket_id = db::knockout::insert_bracket(&mut *tx, &bracket).await?;
     create_matches(&mut tx, bracket_id, size as u32, third_place, &qualified).await?;
     let game = if section.setup_mode == SetupMode::None {
-        "xiangqi"
+        Game::Xiangqi
     } else {
-        tournament.game.as_str()
+        tournament.game
     };
     advance(&mut tx, bracket_id, game, section_id).await?;
     let bracket = db::knockout::bracket_for_update(&mut *tx, bracket_id)
@@ -838,7 +847,7 @@ pub async fn record_game(
         MatchState::NextGame {
             phase: GamePhase::Regular { .. },
             ..
-        } => "regular",
+        } => GameKind::Regular,
         MatchState::NextGame {
             phase:
                 GamePhase::Tiebreak {
@@ -846,8 +855,8 @@ pub async fn record_game(
                     ..
                 },
             ..
-        } => "armageddon",
-        MatchState::NextGame { .. } => "rapid",
+        } => GameKind::Armageddon,
+        MatchState::NextGame { .. } => GameKind::Rapid,
         _ => return Err(Error::Conflict("no game is due in this match".into())),
     };
     let (result, foul_note) = super::rounds::apply_foul_rule(
@@ -897,9 +906,9 @@ pub async fn record_game(
         .await?
         .map_or(SetupMode::None, |s| s.setup_mode);
     let game = if setup_mode == SetupMode::None {
-        "xiangqi"
+        Game::Xiangqi
     } else {
-        tournament.game.as_str()
+        tournament.game
     };
     advance(&mut tx, bracket.bracket_id, game, setup_section).await?;
     let bracket_now = db::knockout::bracket_for_update(&mut *tx, bracket.bracket_id)
@@ -1004,7 +1013,7 @@ pub async fn create_playoff(
         bracket_id: Uuid::nil(),
         tournament_id,
         section_id: None,
-        kind: "playoff".into(),
+        kind: BracketKind::Playoff,
         size: champions.len().next_power_of_two() as i32,
         best_of,
         third_place: false,
@@ -1020,9 +1029,9 @@ pub async fn create_playoff(
         .await?
         .map_or(SetupMode::None, |s| s.setup_mode);
     let game = if setup_mode == SetupMode::None {
-        "xiangqi"
+        Game::Xiangqi
     } else {
-        tournament.game.as_str()
+        tournament.game
     };
     advance(&mut tx, bracket_id, game, first).await?;
     let row = db::knockout::bracket_for_update(&mut *tx, bracket_id)

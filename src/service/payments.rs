@@ -11,6 +11,7 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::payment::PaymentRow;
 use crate::db::registration::RegistrationRow;
+use crate::vocab::{PaymentKind, PaymentState, RegistrationStatus};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sqlx::{PgConnection, PgPool};
@@ -26,7 +27,7 @@ pub struct PaymentView {
     /// Id (void it with `POST /api/v1/payments/{id}/void`).
     pub id: Uuid,
     /// `payment` (money in) or `refund` (money back).
-    pub kind: String,
+    pub kind: PaymentKind,
     /// Amount, in the fees' unit.
     pub amount: i32,
     /// Cash, transfer, …
@@ -47,7 +48,7 @@ impl From<&PaymentRow> for PaymentView {
     fn from(p: &PaymentRow) -> PaymentView {
         PaymentView {
             id: p.payment_id,
-            kind: p.kind.clone(),
+            kind: p.kind,
             amount: p.amount,
             method: p.method.clone(),
             note: p.note.clone(),
@@ -75,7 +76,7 @@ impl Sums {
             .iter()
             .filter(|p| p.registration_id == registration_id && !p.voided)
         {
-            if p.kind == "refund" {
+            if p.kind == PaymentKind::Refund {
                 sums.refunded += i64::from(p.amount);
             } else {
                 sums.received += i64::from(p.amount);
@@ -93,40 +94,43 @@ impl Sums {
 /// The payment state a ledger means for a registration: an active one is `paid` once its fee
 /// is covered; a withdrawn or cancelled one owes back what it holds (`refund_due`), until it
 /// is paid back (`refunded`).
-pub fn state_of(status: &str, fee: i32, sums: Sums) -> &'static str {
+pub fn state_of(status: RegistrationStatus, fee: i32, sums: Sums) -> PaymentState {
     let net = sums.net();
-    if matches!(status, "withdrawn" | "cancelled") {
+    if matches!(
+        status,
+        RegistrationStatus::Withdrawn | RegistrationStatus::Cancelled
+    ) {
         if net > 0 {
-            "refund_due"
+            PaymentState::RefundDue
         } else if sums.refunded > 0 {
-            "refunded"
+            PaymentState::Refunded
         } else {
-            "unpaid"
+            PaymentState::Unpaid
         }
     } else if net > 0 && net >= i64::from(fee) {
-        "paid"
+        PaymentState::Paid
     } else if net <= 0 && sums.refunded > 0 {
-        "refunded"
+        PaymentState::Refunded
     } else {
-        "unpaid"
+        PaymentState::Unpaid
     }
 }
 
 /// Sets the registration's payment state from its ledger; returns it.
-pub async fn settle(conn: &mut PgConnection, registration_id: Uuid) -> Result<String> {
+pub async fn settle(conn: &mut PgConnection, registration_id: Uuid) -> Result<PaymentState> {
     let reg = db::registration::find(&mut *conn, registration_id)
         .await?
         .ok_or(Error::NotFound("registration"))?;
     let entries = db::payment::of_registration(&mut *conn, registration_id).await?;
     let state = state_of(
-        &reg.status,
+        reg.status,
         reg.fee_amount,
         Sums::of(&entries, registration_id),
     );
     if state != reg.payment_state {
         db::registration::set_payment(&mut *conn, registration_id, state, None, None).await?;
     }
-    Ok(state.to_string())
+    Ok(state)
 }
 
 /// Checks a method (required, short text).
@@ -142,11 +146,11 @@ pub async fn receive(
     amount: i32,
     method: &str,
     note: Option<&str>,
-) -> Result<String> {
+) -> Result<PaymentState> {
     db::payment::insert(
         &mut *conn,
         reg.registration_id,
-        "payment",
+        PaymentKind::Payment,
         amount,
         method,
         note,
@@ -155,7 +159,7 @@ pub async fn receive(
     db::registration::set_payment(
         &mut *conn,
         reg.registration_id,
-        &reg.payment_state,
+        reg.payment_state,
         Some(method),
         note,
     )
@@ -235,7 +239,7 @@ pub async fn refund(
     db::payment::insert(
         &mut *tx,
         registration_id,
-        "refund",
+        PaymentKind::Refund,
         amount,
         &method,
         note.as_deref(),

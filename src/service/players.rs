@@ -9,7 +9,7 @@ use super::users::Actor;
 use super::{access, standings, Error, Result};
 use crate::db;
 use crate::db::collation::Collation;
-use crate::vocab::{EntryType, RoundStatus};
+use crate::vocab::{EntrantStatus, EntryType, RoundStatus};
 use arbiter_core::model::{ResultCode, Side};
 use serde_json::Value;
 use sqlx::PgPool;
@@ -179,7 +179,7 @@ pub async fn get(
         name: row.name.clone(),
         club: row.club.clone(),
         members,
-        withdrawn: row.status == "withdrawn",
+        withdrawn: row.status == EntrantStatus::Withdrawn,
         rounds,
         rank: line.map(|l| l.rank),
         points: line.map(|l| l.points),

@@ -16,7 +16,7 @@ use super::{Error, Result};
 use crate::db;
 pub use crate::db::record::GameContext;
 use crate::db::record::RecordRow;
-use crate::vocab::RoundStatus;
+use crate::vocab::{Game, RoundStatus};
 use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell};
 use arbiter_core::game::record::tokens;
 use arbiter_core::game::{
@@ -111,7 +111,7 @@ pub struct BanqiAid {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Replay {
     /// `xiangqi`, `jieqi` or `banqi`.
-    pub game: String,
+    pub game: Game,
     /// The notation read.
     pub notation: String,
     /// The start position (FEN, or the Banqi rows).
@@ -174,14 +174,6 @@ pub struct RecordSaved {
     pub version: i32,
 }
 
-fn game_label(game: &str) -> &'static str {
-    match game {
-        "jieqi" => "jieqi",
-        "banqi" => "banqi",
-        _ => "xiangqi",
-    }
-}
-
 fn notation_of(name: &str) -> Option<Notation> {
     match name {
         "iccs" => Some(Notation::Iccs),
@@ -192,8 +184,8 @@ fn notation_of(name: &str) -> Option<Notation> {
 }
 
 /// The notations a game's records may be typed in.
-pub fn notations(game: &str) -> &'static [&'static str] {
-    if game == "banqi" {
+pub fn notations(game: Game) -> &'static [&'static str] {
+    if game == Game::Banqi {
         &["banqi"]
     } else {
         &["chinese", "iccs", "wxf"]
@@ -201,7 +193,7 @@ pub fn notations(game: &str) -> &'static [&'static str] {
 }
 
 /// Checks the size limits and the notation; the move tokens.
-fn check_input<'a>(check: &mut Check, game: &str, input: &'a RecordInput) -> Vec<&'a str> {
+fn check_input<'a>(check: &mut Check, game: Game, input: &'a RecordInput) -> Vec<&'a str> {
     let allowed = notations(game);
     if !allowed.contains(&input.notation.as_str()) {
         check.error(
@@ -336,19 +328,19 @@ fn status_name(status: Status) -> &'static str {
 /// its own; Jieqi and Banqi from `setup` when known (reveals then checked against it, and
 /// filled in when the text leaves them out). Stops at the first problem.
 pub fn replay(
-    game: &str,
+    game: Game,
     setup: Option<&Setup>,
     notation: &str,
     moves: &[&str],
     script: Script,
 ) -> Replay {
-    if game == "banqi" {
+    if game == Game::Banqi {
         return replay_banqi(setup, moves);
     }
     let notation_used = notation_of(notation).unwrap_or(Notation::Iccs);
     let start = match (game, setup) {
-        ("jieqi", Some(Setup::Jieqi(s))) => Position::jieqi_from_setup(s),
-        ("jieqi", _) => Position::jieqi_start(),
+        (Game::Jieqi, Some(Setup::Jieqi(s))) => Position::jieqi_from_setup(s),
+        (Game::Jieqi, _) => Position::jieqi_start(),
         _ => Position::xiangqi_start(),
     };
     let mut pos = start.clone();
@@ -379,7 +371,7 @@ pub fn replay(
         });
     }
     Replay {
-        game: game_label(game).into(),
+        game,
         notation: notation.into(),
         start_fen: start.to_fen(),
         plies,
@@ -429,7 +421,7 @@ fn replay_banqi(setup: Option<&Setup>, moves: &[&str]) -> Replay {
         BanqiStatus::Draw => "draw",
     };
     Replay {
-        game: "banqi".into(),
+        game: Game::Banqi,
         notation: "banqi".into(),
         start_fen: banqi_rows(&start),
         plies,
@@ -479,7 +471,7 @@ async fn tournament_of(conn: &mut PgConnection, key: GameKey) -> Result<Uuid> {
 
 async fn load(conn: &mut PgConnection, key: GameKey) -> Result<Loaded> {
     let ctx = context(conn, key).await?;
-    let setup = if ctx.game == "xiangqi" {
+    let setup = if ctx.game == Game::Xiangqi {
         None
     } else {
         db::record::setup_of_game(&mut *conn, ctx.game_id)
@@ -530,10 +522,10 @@ pub async fn check(
     access::require(&mut conn, actor, tournament, Need::Scorer).await?;
     let loaded = load(&mut conn, key).await?;
     let mut check = Check::new();
-    let moves = check_input(&mut check, &loaded.ctx.game, input);
+    let moves = check_input(&mut check, loaded.ctx.game, input);
     check.finish()?;
     Ok(replay(
-        &loaded.ctx.game,
+        loaded.ctx.game,
         loaded.setup.as_ref(),
         &input.notation,
         &moves,
@@ -567,10 +559,10 @@ pub(crate) async fn store(
     let mut tx = pool.begin().await?;
     let loaded = load(&mut tx, key).await?;
     let mut check = Check::new();
-    let moves = check_input(&mut check, &loaded.ctx.game, input);
+    let moves = check_input(&mut check, loaded.ctx.game, input);
     check.finish()?;
     let replay = replay(
-        &loaded.ctx.game,
+        loaded.ctx.game,
         loaded.setup.as_ref(),
         &input.notation,
         &moves,
@@ -699,9 +691,9 @@ async fn tournament_for(pool: &PgPool, key: GameKey) -> Result<Uuid> {
 
 /// Replays a stored record from its normalised moves (no set-up needed: the reveals are in
 /// the moves).
-pub fn replay_stored(game: &str, row: &RecordRow, script: Script) -> Replay {
+pub fn replay_stored(game: Game, row: &RecordRow, script: Script) -> Replay {
     let moves: Vec<&str> = row.moves.split_whitespace().collect();
-    let notation = if game == "banqi" { "banqi" } else { "iccs" };
+    let notation = if game == Game::Banqi { "banqi" } else { "iccs" };
     let mut replay = replay(game, None, notation, &moves, script);
     for p in &mut replay.plies {
         p.text.clear();
@@ -725,11 +717,11 @@ async fn visible(
 
 fn view(ctx: &GameContext, row: Option<&RecordRow>, staff: bool, script: Script) -> RecordView {
     let replay = match row {
-        Some(row) => replay_stored(&ctx.game, row, script),
+        Some(row) => replay_stored(ctx.game, row, script),
         None => replay(
-            &ctx.game,
+            ctx.game,
             None,
-            notations(&ctx.game)[0],
+            notations(ctx.game)[0],
             &[],
             Script::Simplified,
         ),
@@ -744,7 +736,7 @@ fn view(ctx: &GameContext, row: Option<&RecordRow>, staff: bool, script: Script)
         black: ctx.black_name.clone(),
         result: ctx.result.clone(),
         notation: row.map_or_else(
-            || notations(&ctx.game)[0].to_string(),
+            || notations(ctx.game)[0].to_string(),
             |r| r.notation.clone(),
         ),
         source: if staff {
@@ -792,13 +784,13 @@ pub async fn desk(
         // The desk replays the stored moves with the set-up, so the Banqi counts and the
         // Jieqi reveals are those of the real game.
         let moves: Vec<&str> = row.moves.split_whitespace().collect();
-        let notation = if loaded.ctx.game == "banqi" {
+        let notation = if loaded.ctx.game == Game::Banqi {
             "banqi"
         } else {
             "iccs"
         };
         view.replay = replay(
-            &loaded.ctx.game,
+            loaded.ctx.game,
             loaded.setup.as_ref(),
             notation,
             &moves,
@@ -854,7 +846,7 @@ async fn public_page(
         .await?
         .ok_or(Error::NotFound("record"))?;
     // The set-up is shown only once public (the staff see it on the desk page).
-    let setup = if setup_public(&ctx) && ctx.game != "xiangqi" {
+    let setup = if setup_public(&ctx) && ctx.game != Game::Xiangqi {
         db::record::setup_of_game(&mut *conn, ctx.game_id)
             .await?
             .and_then(|c| Setup::parse_canonical(&c).ok())
@@ -911,7 +903,7 @@ fn move_texts(replay: &Replay, format: MoveFormat, pgn: bool) -> Vec<String> {
         .plies
         .iter()
         .map(|p| match format {
-            MoveFormat::Iccs if pgn && replay.game == "xiangqi" => {
+            MoveFormat::Iccs if pgn && replay.game == Game::Xiangqi => {
                 let up = p.iccs.to_ascii_uppercase();
                 format!("{}-{}", &up[..2], &up[2..])
             }
@@ -938,12 +930,12 @@ pub fn pgn(ctx: &GameContext, replay: &Replay, format: MoveFormat) -> String {
     let mut tag = |name: &str, value: &str| {
         out.push_str(&format!("[{name} \"{}\"]\n", pgn_escape(value)));
     };
-    let game_tag = match ctx.game.as_str() {
-        "banqi" => "Banqi",
-        _ => "Chinese Chess",
+    let game_tag = match ctx.game {
+        Game::Banqi => "Banqi",
+        Game::Xiangqi | Game::Jieqi => "Chinese Chess",
     };
     tag("Game", game_tag);
-    if ctx.game == "jieqi" {
+    if ctx.game == Game::Jieqi {
         tag("Variant", "Jieqi");
     }
     tag("Event", &ctx.tournament_name);
@@ -966,11 +958,11 @@ pub fn pgn(ctx: &GameContext, replay: &Replay, format: MoveFormat) -> String {
     tag("Black", &ctx.black_name);
     let result = result_tag(ctx.result.as_deref());
     tag("Result", result);
-    if ctx.game != "banqi" && replay.start_fen != Position::xiangqi_start().to_fen() {
+    if ctx.game != Game::Banqi && replay.start_fen != Position::xiangqi_start().to_fen() {
         tag("FEN", &replay.start_fen);
     }
-    let format_name = match (ctx.game.as_str(), format) {
-        ("banqi", _) => "Banqi",
+    let format_name = match (ctx.game, format) {
+        (Game::Banqi, _) => "Banqi",
         (_, MoveFormat::Iccs) => "ICCS",
         (_, MoveFormat::Chinese) => "Chinese",
         (_, MoveFormat::Wxf) => "WXF",
@@ -1093,7 +1085,7 @@ mod tests {
     #[test]
     fn a_chinese_record_replays_and_stops_at_the_first_bad_half_move() {
         let moves = tokens("1. 炮二平五 马8进7 2. 马二进三 車9平8 3. 车一进五 卒7进1");
-        let r = replay("xiangqi", None, "chinese", &moves, Script::Simplified);
+        let r = replay(Game::Xiangqi, None, "chinese", &moves, Script::Simplified);
         let iccs: Vec<&str> = r.plies.iter().map(|p| p.iccs.as_str()).collect();
         assert_eq!(iccs, ["h2e2", "h9g7", "h0g2", "i9h9"]);
         assert_eq!(r.plies[3].chinese, "车9平8");
@@ -1111,13 +1103,13 @@ mod tests {
 
     #[test]
     fn a_jieqi_move_of_a_face_down_piece_needs_its_reveal_without_a_set_up() {
-        let r = replay("jieqi", None, "iccs", &["b0c2"], Script::Simplified);
+        let r = replay(Game::Jieqi, None, "iccs", &["b0c2"], Script::Simplified);
         assert_eq!(
             r.error.expect("no set-up, no reveal").kind,
             "missing_reveal"
         );
         let r = replay(
-            "jieqi",
+            Game::Jieqi,
             None,
             "iccs",
             &["b0c2R", "b9c7"],
@@ -1151,7 +1143,7 @@ mod tests {
             game_id: Uuid::nil(),
             tournament_id: Uuid::nil(),
             tournament_name: "Open \"A\"".into(),
-            game: "xiangqi".into(),
+            game: Game::Xiangqi,
             venue: None,
             starts_on: chrono::NaiveDate::from_ymd_opt(2026, 12, 5),
             default_language: "en".into(),
@@ -1169,7 +1161,7 @@ mod tests {
             result: Some("black_forfeits".into()),
         };
         let r = replay(
-            "xiangqi",
+            Game::Xiangqi,
             None,
             "iccs",
             &["h2e2", "h9g7", "h0g2"],

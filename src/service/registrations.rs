@@ -12,7 +12,10 @@ use crate::db;
 use crate::db::payment::PaymentRow;
 use crate::db::registration::RegistrationRow;
 use crate::db::section::SectionRow;
-use crate::vocab::{EntryType, SectionStatus};
+use crate::vocab::{
+    EntrantStatus, EntryType, PaymentKind, PaymentState, RegistrationStatus, SectionStatus,
+    SplitMethod, TournamentStatus,
+};
 use chrono::{NaiveDate, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -64,7 +67,7 @@ pub struct RegistrationView {
     /// Club.
     pub club: Option<String>,
     /// `pending`, `confirmed`, `waitlisted`, `withdrawn` or `cancelled`.
-    pub status: String,
+    pub status: RegistrationStatus,
     /// The entrant, once confirmed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub entrant_id: Option<Uuid>,
@@ -79,7 +82,7 @@ pub struct RegistrationView {
     pub fee_amount: Option<i32>,
     /// `unpaid`, `paid`, `refund_due` or `refunded` (arbiters only).
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub payment_state: Option<String>,
+    pub payment_state: Option<PaymentState>,
     /// How it was paid: cash, transfer, … (arbiters only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub payment_method: Option<String>,
@@ -109,7 +112,7 @@ pub(crate) fn views(
     let mut waiting = 0;
     rows.iter()
         .map(|r| {
-            let waitlist_position = (r.status == "waitlisted").then(|| {
+            let waitlist_position = (r.status == RegistrationStatus::Waitlisted).then(|| {
                 waiting += 1;
                 waiting
             });
@@ -120,12 +123,12 @@ pub(crate) fn views(
                     None => r.name.clone(),
                 },
                 club: r.club.clone(),
-                status: r.status.clone(),
+                status: r.status,
                 entrant_id: r.entrant_id.filter(|_| private),
                 waitlist_position,
                 fee_tier: r.fee_tier.clone().filter(|_| private),
                 fee_amount: private.then_some(r.fee_amount),
-                payment_state: private.then(|| r.payment_state.clone()),
+                payment_state: private.then_some(r.payment_state),
                 payment_method: r.payment_method.clone().filter(|_| private),
                 email: r.email.clone().filter(|_| private),
                 phone: r.phone.clone().filter(|_| private),
@@ -148,7 +151,10 @@ pub(crate) fn views(
 /// Places held: confirmed registrations, plus pending ones when payment is not required first.
 fn places_taken(section: &SectionRow, rows: &[RegistrationRow]) -> i64 {
     rows.iter()
-        .filter(|r| r.status == "confirmed" || (r.status == "pending" && !section.payment_required))
+        .filter(|r| {
+            r.status == RegistrationStatus::Confirmed
+                || (r.status == RegistrationStatus::Pending && !section.payment_required)
+        })
         .count() as i64
 }
 
@@ -190,7 +196,7 @@ async fn confirm(
     db::registration::set_status(
         &mut *conn,
         reg.registration_id,
-        "confirmed",
+        RegistrationStatus::Confirmed,
         Some(entrant.entrant_id),
     )
     .await?;
@@ -269,7 +275,9 @@ pub async fn register(
     let tournament = db::tournament::find(&mut *tx, section.tournament_id)
         .await?
         .ok_or(Error::NotFound("tournament"))?;
-    if section.status == SectionStatus::Cancelled || tournament.status == "cancelled" {
+    if section.status == SectionStatus::Cancelled
+        || tournament.status == TournamentStatus::Cancelled
+    {
         return Err(Error::Conflict("this section is cancelled".into()));
     }
     let now = Utc::now();
@@ -339,19 +347,19 @@ pub async fn register(
     };
     let place = has_place(&section, &rows);
     let status = if !place {
-        "waitlisted"
+        RegistrationStatus::Waitlisted
     } else if section.payment_required && fee.1 > 0 {
-        "pending"
+        RegistrationStatus::Pending
     } else {
-        "confirmed"
+        RegistrationStatus::Confirmed
     };
     let id = db::registration::insert(
         &mut *tx,
         section_id,
         player_id,
         partner_id,
-        if status == "confirmed" {
-            "pending"
+        if status == RegistrationStatus::Confirmed {
+            RegistrationStatus::Pending
         } else {
             status
         },
@@ -359,7 +367,7 @@ pub async fn register(
         input.waiver_accepted.unwrap_or(false),
     )
     .await?;
-    if status == "confirmed" {
+    if status == RegistrationStatus::Confirmed {
         let reg = db::registration::find(&mut *tx, id)
             .await?
             .ok_or(Error::NotFound("registration"))?;
@@ -458,7 +466,7 @@ impl DeskTotals {
         let held = r.paid_amount.unwrap_or(0);
         let fee = i64::from(r.fee_amount.unwrap_or(0));
         let due = if owes(r) { (fee - held).max(0) } else { 0 };
-        let (paid, refund_due) = if r.payment_state.as_deref() == Some("refund_due") {
+        let (paid, refund_due) = if r.payment_state == Some(PaymentState::RefundDue) {
             (0, held)
         } else {
             (held, 0)
@@ -477,7 +485,12 @@ impl DeskTotals {
                 &mut self.by_tier[last]
             }
         };
-        if matches!(r.status.as_str(), "pending" | "confirmed" | "waitlisted") {
+        if matches!(
+            r.status,
+            RegistrationStatus::Pending
+                | RegistrationStatus::Confirmed
+                | RegistrationStatus::Waitlisted
+        ) {
             tier.entries += 1;
         }
         tier.paid += paid;
@@ -486,7 +499,7 @@ impl DeskTotals {
         for p in r.payments.iter().filter(|p| !p.voided) {
             let amount = i64::from(p.amount);
             let method = self.method(&p.method);
-            if p.kind == "refund" {
+            if p.kind == PaymentKind::Refund {
                 method.refunded += amount;
                 self.refunded += amount;
             } else {
@@ -539,9 +552,12 @@ impl DeskTotals {
 /// or waiting to be confirmed by payment (a waitlisted, withdrawn or cancelled one owes
 /// nothing).
 pub fn owes(r: &RegistrationView) -> bool {
-    r.payment_state.as_deref() == Some("unpaid")
+    r.payment_state == Some(PaymentState::Unpaid)
         && r.fee_amount.unwrap_or(0) > 0
-        && matches!(r.status.as_str(), "pending" | "confirmed")
+        && matches!(
+            r.status,
+            RegistrationStatus::Pending | RegistrationStatus::Confirmed
+        )
 }
 
 /// One section of the desk list.
@@ -654,17 +670,27 @@ async fn promote_waitlist(
         if !has_place(section, &rows) {
             return Ok(());
         }
-        let Some(next) = rows.iter().find(|r| r.status == "waitlisted") else {
+        let Some(next) = rows
+            .iter()
+            .find(|r| r.status == RegistrationStatus::Waitlisted)
+        else {
             return Ok(());
         };
-        let pending =
-            section.payment_required && next.fee_amount > 0 && next.payment_state != "paid";
+        let pending = section.payment_required
+            && next.fee_amount > 0
+            && next.payment_state != PaymentState::Paid;
         let status = if pending {
-            db::registration::set_status(&mut *conn, next.registration_id, "pending", None).await?;
-            "pending"
+            db::registration::set_status(
+                &mut *conn,
+                next.registration_id,
+                RegistrationStatus::Pending,
+                None,
+            )
+            .await?;
+            RegistrationStatus::Pending
         } else {
             confirm(conn, section, next).await?;
-            "confirmed"
+            RegistrationStatus::Confirmed
         };
         access::audit(
             conn,
@@ -674,7 +700,7 @@ async fn promote_waitlist(
                 action: "promote",
                 entity: "registration",
                 entity_id: Some(next.registration_id),
-                before: Some(json!({"status": "waitlisted"})),
+                before: Some(json!({"status": RegistrationStatus::Waitlisted})),
                 after: Some(json!({"status": status})),
             },
         )
@@ -713,12 +739,15 @@ pub async fn act(
     let before = json!({"status": reg.status, "payment_state": reg.payment_state});
     let name = match &action {
         RegistrationAction::Confirm => {
-            if reg.status == "confirmed" {
+            if reg.status == RegistrationStatus::Confirmed {
                 return Err(Error::Conflict(
                     "the registration is already confirmed".into(),
                 ));
             }
-            if !matches!(reg.status.as_str(), "pending" | "waitlisted") {
+            if !matches!(
+                reg.status,
+                RegistrationStatus::Pending | RegistrationStatus::Waitlisted
+            ) {
                 return Err(Error::Conflict(format!(
                     "a {} registration cannot be confirmed",
                     reg.status
@@ -739,41 +768,43 @@ pub async fn act(
         }
         RegistrationAction::Payment(payment) => {
             let mut check = Check::new();
-            let state = check.one_of(
+            let state = check.word(
                 "state",
                 &payment.state,
-                &["unpaid", "paid", "refund_due", "refunded"],
+                PaymentState::ALL,
+                reg.payment_state,
             );
             let note = check.optional_note("note", payment.note.as_deref(), 1000);
             let entries = db::payment::of_registration(&mut *tx, id).await?;
             let held = Sums::of(&entries, id).net();
             let amount = match payment.amount {
                 Some(a) => i64::from(check.range("amount", a, 1, 1_000_000)),
-                None if state == "paid" => (i64::from(reg.fee_amount) - held).max(0),
+                None if state == PaymentState::Paid => (i64::from(reg.fee_amount) - held).max(0),
                 None => held.max(0),
             };
-            let method = if amount > 0 && matches!(state.as_str(), "paid" | "refunded") {
-                Some(payments::check_method(
-                    &mut check,
-                    "method",
-                    payment.method.as_deref(),
-                ))
-            } else {
-                check.optional_text("method", payment.method.as_deref(), 100)
-            };
-            if state == "refunded" && amount > held {
+            let method =
+                if amount > 0 && matches!(state, PaymentState::Paid | PaymentState::Refunded) {
+                    Some(payments::check_method(
+                        &mut check,
+                        "method",
+                        payment.method.as_deref(),
+                    ))
+                } else {
+                    check.optional_text("method", payment.method.as_deref(), 100)
+                };
+            if state == PaymentState::Refunded && amount > held {
                 check.error("amount", format!("is more than is held ({held})"));
             }
             check.finish()?;
-            let state = match (state.as_str(), method.as_deref()) {
-                ("paid", Some(method)) if amount > 0 => {
+            let state = match (state, method.as_deref()) {
+                (PaymentState::Paid, Some(method)) if amount > 0 => {
                     payments::receive(&mut tx, &reg, amount as i32, method, note.as_deref()).await?
                 }
-                ("refunded", Some(method)) if amount > 0 => {
+                (PaymentState::Refunded, Some(method)) if amount > 0 => {
                     db::payment::insert(
                         &mut *tx,
                         id,
-                        "refund",
+                        PaymentKind::Refund,
                         amount as i32,
                         method,
                         note.as_deref(),
@@ -786,7 +817,7 @@ pub async fn act(
                     db::registration::set_payment(
                         &mut *tx,
                         id,
-                        &state,
+                        state,
                         method.as_deref(),
                         note.as_deref(),
                     )
@@ -794,7 +825,7 @@ pub async fn act(
                     state
                 }
             };
-            if state == "paid" && reg.status == "pending" {
+            if state == PaymentState::Paid && reg.status == RegistrationStatus::Pending {
                 let others: Vec<RegistrationRow> = rows
                     .iter()
                     .filter(|r| r.registration_id != id)
@@ -806,21 +837,31 @@ pub async fn act(
                         .ok_or(Error::NotFound("registration"))?;
                     confirm(&mut tx, &section, &reg).await?;
                 } else {
-                    db::registration::set_status(&mut *tx, id, "waitlisted", None).await?;
+                    db::registration::set_status(
+                        &mut *tx,
+                        id,
+                        RegistrationStatus::Waitlisted,
+                        None,
+                    )
+                    .await?;
                 }
             }
             "payment"
         }
         RegistrationAction::Withdraw => {
-            if matches!(reg.status.as_str(), "withdrawn" | "cancelled") {
+            if matches!(
+                reg.status,
+                RegistrationStatus::Withdrawn | RegistrationStatus::Cancelled
+            ) {
                 return Err(Error::Conflict(format!(
                     "the registration is already {}",
                     reg.status
                 )));
             }
-            db::registration::set_status(&mut *tx, id, "withdrawn", None).await?;
-            if reg.payment_state == "paid" {
-                db::registration::set_payment(&mut *tx, id, "refund_due", None, None).await?;
+            db::registration::set_status(&mut *tx, id, RegistrationStatus::Withdrawn, None).await?;
+            if reg.payment_state == PaymentState::Paid {
+                db::registration::set_payment(&mut *tx, id, PaymentState::RefundDue, None, None)
+                    .await?;
             }
             if !db::payment::of_registration(&mut *tx, id).await?.is_empty() {
                 // What it holds (a part payment too) is owed back.
@@ -834,7 +875,7 @@ pub async fn act(
                     db::entrant::set_status(
                         &mut *tx,
                         entrant_id,
-                        "withdrawn",
+                        EntrantStatus::Withdrawn,
                         Some(paired as i32 + 1),
                     )
                     .await?;
@@ -921,15 +962,29 @@ pub async fn cancel_section(
     }
     let mut refunds = Vec::new();
     let mut cancelled = 0;
-    for r in rows
-        .iter()
-        .filter(|r| !matches!(r.status.as_str(), "withdrawn" | "cancelled"))
-    {
-        db::registration::set_status(&mut *tx, r.registration_id, "cancelled", None).await?;
+    for r in rows.iter().filter(|r| {
+        !matches!(
+            r.status,
+            RegistrationStatus::Withdrawn | RegistrationStatus::Cancelled
+        )
+    }) {
+        db::registration::set_status(
+            &mut *tx,
+            r.registration_id,
+            RegistrationStatus::Cancelled,
+            None,
+        )
+        .await?;
         cancelled += 1;
-        if r.payment_state == "paid" {
-            db::registration::set_payment(&mut *tx, r.registration_id, "refund_due", None, None)
-                .await?;
+        if r.payment_state == PaymentState::Paid {
+            db::registration::set_payment(
+                &mut *tx,
+                r.registration_id,
+                PaymentState::RefundDue,
+                None,
+                None,
+            )
+            .await?;
             refunds.push(Refund {
                 registration_id: r.registration_id,
                 name: r.name.clone(),
@@ -939,7 +994,10 @@ pub async fn cancel_section(
         }
     }
     // Refunds also stay due for fees paid by people who withdrew earlier.
-    for r in rows.iter().filter(|r| r.payment_state == "refund_due") {
+    for r in rows
+        .iter()
+        .filter(|r| r.payment_state == PaymentState::RefundDue)
+    {
         refunds.push(Refund {
             registration_id: r.registration_id,
             name: r.name.clone(),
@@ -1015,7 +1073,7 @@ pub struct SplitOutcome {
     /// The seed used (random method).
     pub seed: u64,
     /// `random` or `rating_snake`.
-    pub method: String,
+    pub method: SplitMethod,
     /// Whether the sections were created.
     pub applied: bool,
     /// The new sections.
@@ -1041,10 +1099,11 @@ pub async fn split(
     if names.len() < 2 {
         check.error("sections", "name at least two new sections");
     }
-    let method = check.one_of(
+    let method = check.word(
         "method",
         input.method.as_deref().unwrap_or("random"),
-        &["random", "rating_snake"],
+        SplitMethod::ALL,
+        SplitMethod::Random,
     );
     check.finish()?;
     let mut tx = pool.begin().await?;
@@ -1067,13 +1126,13 @@ pub async fn split(
         db::entrant::list(&mut *tx, source.section_id)
             .await?
             .into_iter()
-            .filter(|e| e.status == "active")
+            .filter(|e| e.status == EntrantStatus::Active)
             .collect();
     pool_entrants.sort_by_key(|e| e.seq);
     let seed = input.seed.unwrap_or_else(|| rand_core::OsRng.next_u64());
     let k = names.len();
     let mut groups: Vec<Vec<db::entrant::EntrantRow>> = vec![Vec::new(); k];
-    if method == "rating_snake" {
+    if method == SplitMethod::RatingSnake {
         pool_entrants.sort_by_key(|e| (std::cmp::Reverse(e.rating.unwrap_or(-1)), e.seq));
         for (i, e) in pool_entrants.into_iter().enumerate() {
             let lap = i / k;

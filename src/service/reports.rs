@@ -14,7 +14,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::report::{CodeBoard, ReportRow};
-use crate::vocab::{RoundStatus, SelfReport};
+use crate::vocab::{RoundStatus, SelfReport, Side};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sqlx::PgPool;
@@ -62,7 +62,7 @@ pub fn display_code(code: &str) -> String {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct Report {
     /// `red` or `black`: who reported.
-    pub side: String,
+    pub side: Side,
     /// The result reported.
     pub result: String,
     /// Red's fouls.
@@ -284,7 +284,7 @@ pub async fn submit(
     input: &ReportInput,
 ) -> Result<ReportOutcome> {
     let mut check = Check::new();
-    let side = check.one_of("side", &input.side, &["red", "black"]);
+    let side = check.word("side", &input.side, Side::ALL, Side::Red);
     let result = check.one_of("result", &input.result, RESULTS);
     let red_fouls = input.red_fouls.unwrap_or(0);
     let black_fouls = input.black_fouls.unwrap_or(0);
@@ -308,7 +308,7 @@ pub async fn submit(
     db::report::put_report(
         &mut tx,
         board.board_id,
-        &side,
+        side,
         &result,
         red_fouls as i32,
         black_fouls as i32,
@@ -601,7 +601,7 @@ mod tests {
 
     fn report(side: &str, result: &str, fouls: (i32, i32)) -> Report {
         Report {
-            side: side.into(),
+            side: side.parse().expect("a side"),
             result: result.into(),
             red_fouls: fouls.0,
             black_fouls: fouls.1,

@@ -7,7 +7,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
-use crate::vocab::{PairingSystem, RoundStatus, SectionStatus, SetupMode};
+use crate::vocab::{Game, PairingSystem, RoundStatus, SectionStatus, SetupMode};
 use arbiter_core::model::Side;
 use arbiter_core::pairing::{self, PairingError, RoundPairing};
 use rand_chacha::rand_core::{RngCore as _, SeedableRng as _};
@@ -193,7 +193,7 @@ async fn number_for_round_one(
 }
 
 /// Runs the section's pairing system: the pairing and its report.
-fn run_engine(state: &SectionState, game: &str) -> Result<(RoundPairing, Value)> {
+fn run_engine(state: &SectionState, game: Game) -> Result<(RoundPairing, Value)> {
     let t = &state.tournament;
     let system = match state.section.pairing_system {
         PairingSystem::Dutch => pairing::System::Dutch(pairing::dutch::DutchOptions {
@@ -215,7 +215,7 @@ fn run_engine(state: &SectionState, game: &str) -> Result<(RoundPairing, Value)>
                 Side::Black
             }),
             tie_order: None,
-            moves_first_naming: game == "banqi",
+            moves_first_naming: game == Game::Banqi,
         }),
     };
     let started = std::time::Instant::now();
@@ -302,7 +302,7 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
             "at least two entrants must be available to pair a round".into(),
         ));
     }
-    let (pairing, mut report) = run_engine(&state, &tournament.game)?;
+    let (pairing, mut report) = run_engine(&state, tournament.game)?;
     if let Some(seed) = lot_seed {
         report["lot_seed"] = json!(seed);
     }
@@ -330,7 +330,7 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
         &mut tx,
         section_id,
         state.section.setup_mode,
-        &tournament.game,
+        tournament.game,
         round_id,
     )
     .await?;
@@ -1063,7 +1063,7 @@ pub async fn edit(
             &mut tx,
             section_id,
             SetupMode::PerBoard,
-            &tournament.game,
+            tournament.game,
             round.round_id,
         )
         .await?;

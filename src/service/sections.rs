@@ -6,7 +6,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
-use crate::vocab::{EntryType, PairingSystem, SectionStatus, SelfReport, SetupMode};
+use crate::vocab::{EntryType, Game, PairingSystem, SectionStatus, SelfReport, SetupMode};
 use arbiter_core::model::{Points, Scoring};
 use arbiter_core::standings::{Preset, StandingsOptions, TiebreakKey, UnplayedMode};
 use chrono::{DateTime, Utc};
@@ -317,7 +317,7 @@ fn apply(
     mut row: SectionRow,
     input: &SectionInput,
     creating: bool,
-    game: &str,
+    game: Game,
 ) -> Result<SectionRow> {
     let mut check = Check::new();
     match (&input.name, creating) {
@@ -477,7 +477,7 @@ fn apply(
             row.setup_mode = check.word("setup_mode", mode, SetupMode::ALL, row.setup_mode)
         }
         None if creating => {
-            row.setup_mode = if game == "xiangqi" {
+            row.setup_mode = if game == Game::Xiangqi {
                 SetupMode::None
             } else {
                 SetupMode::Duplicate
@@ -485,7 +485,7 @@ fn apply(
         }
         None => {}
     }
-    if row.setup_mode != SetupMode::None && game == "xiangqi" {
+    if row.setup_mode != SetupMode::None && game == Game::Xiangqi {
         check.error(
             "setup_mode",
             "hidden-piece set-ups exist only for Jieqi and Banqi",
@@ -554,7 +554,7 @@ pub async fn create(
         .await?
         .ok_or(Error::NotFound("tournament"))?;
     access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
-    let row = apply(new_row(tournament_id), input, true, &tournament.game)?;
+    let row = apply(new_row(tournament_id), input, true, tournament.game)?;
     let section = Section::from(
         db::section::insert(&mut *tx, &row)
             .await
@@ -628,7 +628,7 @@ pub async fn update(
     let tournament = db::tournament::find(&mut *tx, before.tournament_id)
         .await?
         .ok_or(Error::NotFound("tournament"))?;
-    let row = apply(before.clone(), input, false, &tournament.game)?;
+    let row = apply(before.clone(), input, false, tournament.game)?;
     let paired = db::round::count(&mut *tx, id).await?;
     if row.entry_type != before.entry_type && db::entrant::count(&mut *tx, id).await? > 0 {
         return Err(Error::invalid(

@@ -7,8 +7,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::setup::SetupRow;
-use crate::vocab::RoundStatus;
-use crate::vocab::SetupMode;
+use crate::vocab::{self, RoundStatus, SetupMode};
 use arbiter_core::setup::{self, Game, Setup};
 use serde::Serialize;
 use sqlx::{PgConnection, PgPool};
@@ -16,11 +15,11 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// The core's game for a tournament's game, if it has hidden pieces.
-pub fn variant(game: &str) -> Option<Game> {
+pub fn variant(game: vocab::Game) -> Option<Game> {
     match game {
-        "jieqi" => Some(Game::Jieqi),
-        "banqi" => Some(Game::Banqi),
-        _ => None,
+        vocab::Game::Jieqi => Some(Game::Jieqi),
+        vocab::Game::Banqi => Some(Game::Banqi),
+        vocab::Game::Xiangqi => None,
     }
 }
 
@@ -52,7 +51,7 @@ pub async fn create_for_round(
     conn: &mut PgConnection,
     section_id: Uuid,
     mode: SetupMode,
-    game: &str,
+    game: vocab::Game,
     round_id: Uuid,
 ) -> Result<()> {
     let Some(game) = variant(game) else {
@@ -88,7 +87,7 @@ pub async fn create_for_round(
 pub async fn create_for_match(
     conn: &mut PgConnection,
     section_id: Uuid,
-    game: &str,
+    game: vocab::Game,
     match_id: Uuid,
 ) -> Result<()> {
     let Some(game) = variant(game) else {

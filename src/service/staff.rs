@@ -5,6 +5,7 @@ use super::access::{self, Change, Need};
 use super::users::{self, Actor};
 use super::{Error, Result};
 use crate::db;
+use crate::vocab::{StaffRole, UserRole};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sqlx::PgPool;
@@ -19,7 +20,7 @@ pub struct StaffMember {
     /// Login name.
     pub username: String,
     /// `chief_arbiter`, `arbiter` or `scorer`.
-    pub role: String,
+    pub role: StaffRole,
 }
 
 impl From<db::staff::StaffRow> for StaffMember {
@@ -61,10 +62,10 @@ pub async fn list(pool: &PgPool, actor: &Actor, tournament_id: Uuid) -> Result<V
         .collect())
 }
 
-fn check_role(role: &str, chief_allowed: bool) -> Result<()> {
-    match role {
-        "arbiter" | "scorer" => Ok(()),
-        "chief_arbiter" if chief_allowed => Ok(()),
+fn check_role(role: &str, chief_allowed: bool) -> Result<StaffRole> {
+    match role.parse::<StaffRole>() {
+        Ok(role @ (StaffRole::Arbiter | StaffRole::Scorer)) => Ok(role),
+        Ok(StaffRole::ChiefArbiter) if chief_allowed => Ok(StaffRole::ChiefArbiter),
         _ if chief_allowed => Err(Error::invalid(
             "role",
             "must be one of: chief_arbiter, arbiter, scorer",
@@ -81,11 +82,11 @@ pub async fn assign(
     tournament_id: Uuid,
     input: &StaffInput,
 ) -> Result<StaffMember> {
-    check_role(&input.role, true)?;
+    let role = check_role(&input.role, true)?;
     tournament_exists(pool, tournament_id).await?;
     let mut tx = pool.begin().await?;
     access::require(&mut tx, actor, tournament_id, Need::Chief).await?;
-    if input.role == "chief_arbiter" && !actor.is_admin() {
+    if role == StaffRole::ChiefArbiter && !actor.is_admin() {
         return Err(Error::Forbidden(
             "only an admin names the chief arbiter".into(),
         ));
@@ -96,15 +97,15 @@ pub async fn assign(
         .filter(|u| !u.disabled)
         .ok_or_else(|| Error::invalid("username", "no such active user"))?;
     let before = db::access::staff_role(&mut *tx, tournament_id, user.user_id).await?;
-    if before.as_deref() == Some("chief_arbiter") && input.role != "chief_arbiter" {
+    if before == Some(StaffRole::ChiefArbiter) && role != StaffRole::ChiefArbiter {
         return Err(Error::Conflict(
             "the chief arbiter keeps the role until an admin names another".into(),
         ));
     }
-    if input.role == "chief_arbiter" {
+    if role == StaffRole::ChiefArbiter {
         db::staff::demote_chiefs(&mut *tx, tournament_id, user.user_id).await?;
     }
-    db::access::assign(&mut *tx, tournament_id, user.user_id, &input.role).await?;
+    db::access::assign(&mut *tx, tournament_id, user.user_id, role).await?;
     access::audit(
         &mut tx,
         tournament_id,
@@ -114,7 +115,7 @@ pub async fn assign(
             entity: "staff",
             entity_id: Some(user.user_id),
             before: before.map(|role| json!({"username": user.username, "role": role})),
-            after: Some(json!({"username": user.username, "role": input.role})),
+            after: Some(json!({"username": user.username, "role": role})),
         },
     )
     .await?;
@@ -122,7 +123,7 @@ pub async fn assign(
     Ok(StaffMember {
         user_id: user.user_id,
         username: user.username,
-        role: input.role.clone(),
+        role,
     })
 }
 
@@ -141,7 +142,7 @@ pub async fn remove(
     let role = db::access::staff_role(&mut *tx, tournament_id, user_id)
         .await?
         .ok_or(Error::NotFound("staff member"))?;
-    if role == "chief_arbiter" && !actor.is_admin() {
+    if role == StaffRole::ChiefArbiter && !actor.is_admin() {
         return Err(Error::Conflict(
             "the chief arbiter keeps the role until an admin names another".into(),
         ));
@@ -184,7 +185,7 @@ pub struct InvitationView {
     /// The tournament's name.
     pub tournament_name: String,
     /// `arbiter` or `scorer`.
-    pub role: String,
+    pub role: StaffRole,
     /// The link stops working then.
     pub expires_at: chrono::DateTime<chrono::Utc>,
 }
@@ -217,7 +218,7 @@ pub async fn invite(
     tournament_id: Uuid,
     input: &InvitationInput,
 ) -> Result<NewInvitation> {
-    check_role(&input.role, false)?;
+    let role = check_role(&input.role, false)?;
     let minutes = input.expires_in_minutes.unwrap_or(60);
     if !(1..=7 * 24 * 60).contains(&minutes) {
         return Err(Error::invalid(
@@ -233,7 +234,7 @@ pub async fn invite(
         &mut *tx,
         &users::token_hash(&token),
         tournament_id,
-        &input.role,
+        role,
         actor.user_id,
         minutes,
     )
@@ -247,7 +248,7 @@ pub async fn invite(
             entity: "staff",
             entity_id: Some(id),
             before: None,
-            after: Some(json!({"role": input.role, "minutes": minutes})),
+            after: Some(json!({"role": role, "minutes": minutes})),
         },
     )
     .await?;
@@ -348,9 +349,14 @@ pub async fn accept(
     let (user_id, username) = match (actor, account) {
         (Some(actor), _) => (actor.user_id, actor.username.clone()),
         (None, Some(account)) => {
-            let id = users::insert_checked(&mut tx, &account.username, &account.password, "user")
-                .await?;
-            let after = json!({"username": account.username.trim(), "role": "user"});
+            let id = users::insert_checked(
+                &mut tx,
+                &account.username,
+                &account.password,
+                UserRole::User.as_str(),
+            )
+            .await?;
+            let after = json!({"username": account.username.trim(), "role": UserRole::User});
             users::audit_account(&mut tx, None, "create", id, Some(after)).await?;
             (id, account.username.trim().to_string())
         }
@@ -366,16 +372,16 @@ pub async fn accept(
     let before = db::access::staff_role(&mut *tx, tournament_id, user_id).await?;
     // An invitation never lowers a role the person already holds there.
     let keep = matches!(
-        (before.as_deref(), role.as_str()),
-        (Some("chief_arbiter"), _) | (Some("arbiter"), "scorer")
+        (before, role),
+        (Some(StaffRole::ChiefArbiter), _) | (Some(StaffRole::Arbiter), StaffRole::Scorer)
     );
     if !keep {
-        db::access::assign(&mut *tx, tournament_id, user_id, &role).await?;
+        db::access::assign(&mut *tx, tournament_id, user_id, role).await?;
     }
     let newcomer = Actor {
         user_id,
         username,
-        role: "user".into(),
+        role: UserRole::User,
         session_id: None,
     };
     access::audit(

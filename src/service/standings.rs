@@ -4,6 +4,7 @@
 use super::ties;
 use super::{Error, Result};
 use crate::db;
+use crate::vocab::{EntrantStatus, TieMethod};
 use arbiter_core::standings::TiebreakValue;
 use serde::Serialize;
 use serde_json::Value;
@@ -26,14 +27,14 @@ pub struct StandingRow {
     /// Club.
     pub club: Option<String>,
     /// `active` or `withdrawn`.
-    pub status: String,
+    pub status: EntrantStatus,
     /// Points.
     pub points: f64,
     /// Every tiebreak's value by key (numbers; PREV/CUT_EARLY give a list).
     #[schema(value_type = Object)]
     pub tiebreaks: BTreeMap<String, Value>,
     /// `lot` or `manual` when the arbiter decided the order of a tie the chain left.
-    pub tie_decided_by: Option<String>,
+    pub tie_decided_by: Option<TieMethod>,
 }
 
 /// The standings of a section.
@@ -85,7 +86,7 @@ pub async fn compute(pool: &PgPool, section_id: Uuid) -> Result<StandingsView> {
                 start_no: row.start_no,
                 name: e.name.clone(),
                 club: e.club.clone(),
-                status: e.status.clone(),
+                status: e.status,
                 points: row.points.tenths() as f64 / 10.0,
                 tiebreaks: table
                     .labels
@@ -93,7 +94,7 @@ pub async fn compute(pool: &PgPool, section_id: Uuid) -> Result<StandingsView> {
                     .cloned()
                     .zip(row.values.iter().map(value_json))
                     .collect(),
-                tie_decided_by: placed.decided_by.clone(),
+                tie_decided_by: placed.decided_by,
             })
         })
         .collect();

@@ -7,7 +7,7 @@ use crate::db;
 use crate::db::entrant::EntrantRow;
 use crate::db::round::{BoardRow, RoundRow};
 use crate::db::section::SectionRow;
-use crate::vocab::RoundStatus;
+use crate::vocab::{ByeKind, RoundStatus};
 use arbiter_core::model::{
     Entrant, ForbiddenPairs, ResultCode, RoundRecord, Side, StartNo, Tournament,
 };
@@ -64,11 +64,11 @@ pub fn result_codes(result: Option<&str>) -> (ResultCode, ResultCode) {
     }
 }
 
-fn bye_code(kind: &str) -> ResultCode {
+fn bye_code(kind: ByeKind) -> ResultCode {
     match kind {
-        "half" => ResultCode::HalfBye,
-        "full" => ResultCode::FullBye,
-        _ => ResultCode::ZeroBye,
+        ByeKind::Half => ResultCode::HalfBye,
+        ByeKind::Full => ResultCode::FullBye,
+        ByeKind::Zero => ResultCode::ZeroBye,
     }
 }
 
@@ -150,9 +150,9 @@ async fn load_until(
             }
         }
     }
-    let requested: BTreeMap<(Uuid, u32), &str> = byes
+    let requested: BTreeMap<(Uuid, u32), ByeKind> = byes
         .iter()
-        .map(|b| ((b.entrant_id, b.round as u32), b.kind.as_str()))
+        .map(|b| ((b.entrant_id, b.round as u32), b.kind))
         .collect();
 
     let next = paired + 1;
@@ -167,14 +167,14 @@ async fn load_until(
                     RoundRecord::bye(
                         requested
                             .get(&(e.entrant_id, r))
-                            .map_or(ResultCode::ZeroBye, |k| bye_code(k)),
+                            .map_or(ResultCode::ZeroBye, |k| bye_code(*k)),
                     )
                 })
             })
             .collect();
         if include_next {
             let absent = if let Some(kind) = requested.get(&(e.entrant_id, next)) {
-                Some(bye_code(kind))
+                Some(bye_code(*kind))
             } else if e.withdrawn_from_round.is_some_and(|w| w as u32 <= next)
                 || e.joined_round as u32 > next
                 || (next == 1 && section.pair_checked_in_only && !e.checked_in)

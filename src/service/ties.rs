@@ -16,6 +16,7 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
 use crate::db::tie::TieOrderRow;
+use crate::vocab::TieMethod;
 use arbiter_core::standings::{self, Standings as StandingsTable};
 use rand_core::{RngCore as _, SeedableRng as _};
 use serde::{Deserialize, Serialize};
@@ -34,7 +35,7 @@ pub struct Placed {
     /// Rank: shared while still tied, distinct once decided.
     pub rank: u32,
     /// `lot` or `manual` when a decision ordered this entrant's group.
-    pub decided_by: Option<String>,
+    pub decided_by: Option<TieMethod>,
 }
 
 /// Applies the decisions to rows in the chain's order (`(entrant, rank)`, tied rows sharing
@@ -59,7 +60,7 @@ pub fn apply(rows: &[(Uuid, u32)], decisions: &[TieOrderRow]) -> Vec<Placed> {
                     .iter()
                     .filter(|d| d.decision_id == first.decision_id)
                     .count();
-                (same && size == group.len()).then_some(first.method.clone())
+                (same && size == group.len()).then_some(first.method)
             }
             _ => None,
         };
@@ -76,7 +77,7 @@ pub fn apply(rows: &[(Uuid, u32)], decisions: &[TieOrderRow]) -> Vec<Placed> {
                         index: i,
                         entrant_id: rows[i].0,
                         rank: rank + k as u32,
-                        decided_by: Some(method.clone()),
+                        decided_by: Some(method),
                     });
                 }
             }
@@ -172,7 +173,7 @@ pub fn tied_error(what: &str, names: &[String]) -> Error {
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct DecisionView {
     /// `lot` or `manual`.
-    pub method: String,
+    pub method: TieMethod,
     /// The lot's seed (hex), to replay the draw.
     pub seed: Option<String>,
 }
@@ -213,7 +214,7 @@ fn groups(decided: &Decided, decisions: &[TieOrderRow]) -> Vec<TieGroup> {
                 .iter()
                 .filter(|p| members.contains(&p.index))
                 .collect();
-            let decision = placed.first().and_then(|p| p.decided_by.clone()).map(|m| {
+            let decision = placed.first().and_then(|p| p.decided_by).map(|m| {
                 let seed = decisions
                     .iter()
                     .find(|d| d.entrant_id == placed[0].entrant_id)
@@ -286,7 +287,7 @@ pub async fn resolve(
         .ok_or(Error::NotFound("section"))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let mut check = super::check::Check::new();
-    let method = check.one_of("method", &input.method, &["lot", "manual"]);
+    let method = check.word("method", &input.method, TieMethod::ALL, TieMethod::Lot);
     if input.entrants.len() < 2 {
         check.error("entrants", "name at least two tied entrants");
     }
@@ -330,14 +331,14 @@ pub async fn resolve(
         ));
     }
     let by_number: Vec<Uuid> = group.iter().map(|g| g.1).collect();
-    let (order, seed) = if method == "lot" {
+    let (order, seed) = if method == TieMethod::Lot {
         let mut seed = [0u8; 32];
         rand_core::OsRng.fill_bytes(&mut seed);
         (draw(&by_number, seed), Some(hex::encode(seed)))
     } else {
         (input.entrants.clone(), None)
     };
-    db::tie::replace(&mut tx, section_id, &order, &method, seed.as_deref()).await?;
+    db::tie::replace(&mut tx, section_id, &order, method, seed.as_deref()).await?;
     access::audit(
         &mut tx,
         section.tournament_id,
@@ -377,7 +378,7 @@ mod tests {
             entrant_id: id(entrant),
             decision_id: id(decision),
             position,
-            method: "manual".into(),
+            method: TieMethod::Manual,
             seed: None,
         }
     }

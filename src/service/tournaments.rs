@@ -6,6 +6,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::tournament::{TournamentFields, TournamentRow};
+use crate::vocab::{Game, StaffRole, TournamentStatus};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
@@ -28,7 +29,7 @@ pub struct Tournament {
     /// Name.
     pub name: String,
     /// `xiangqi`, `jieqi` or `banqi`.
-    pub game: String,
+    pub game: Game,
     /// Time control as text (e.g. `10′+3″`).
     pub time_control: Option<String>,
     /// TRF-26 time-control code (e.g. `600+3`).
@@ -49,7 +50,7 @@ pub struct Tournament {
     /// opening registration moves a draft to `registration`, the first pairing to `running`,
     /// the last round of the last section to `finished` (a correction that reopens it back to
     /// `running`); the arbiter may set any status.
-    pub status: String,
+    pub status: TournamentStatus,
     /// IANA time zone (e.g. `Asia/Hong_Kong`) the event's times are entered and shown in;
     /// the API's times are UTC.
     pub time_zone: String,
@@ -105,10 +106,7 @@ pub struct TournamentInput {
     pub time_zone: Option<String>,
 }
 
-const GAMES: &[&str] = &["xiangqi", "jieqi", "banqi"];
 const LANGUAGES: &[&str] = &["zh-Hant", "zh-Hans", "en"];
-/// An event's statuses, in the order it goes through them.
-pub const STATUSES: &[&str] = &["draft", "registration", "running", "finished", "cancelled"];
 
 fn merge(
     base: TournamentFields,
@@ -125,10 +123,10 @@ fn merge(
         (None, false) => base.name,
     };
     let game = match (&input.game, creating) {
-        (Some(game), _) => check.one_of("game", game, GAMES),
+        (Some(game), _) => check.word("game", game, Game::ALL, base.game),
         (None, true) => {
             check.error("game", "is required (xiangqi, jieqi or banqi)");
-            String::new()
+            base.game
         }
         (None, false) => base.game,
     };
@@ -183,7 +181,7 @@ fn merge(
         None => base.default_language,
     };
     let status = match &input.status {
-        Some(status) => check.one_of("status", status, STATUSES),
+        Some(status) => check.word("status", status, TournamentStatus::ALL, base.status),
         None => base.status,
     };
     let time_zone = match &input.time_zone {
@@ -227,7 +225,8 @@ fn merge(
 pub async fn create(pool: &PgPool, actor: &Actor, input: &TournamentInput) -> Result<Tournament> {
     let base = TournamentFields {
         name: String::new(),
-        game: String::new(),
+        // A placeholder: creating requires the game (`merge`).
+        game: Game::Xiangqi,
         time_control: None,
         time_control_code: None,
         venue: None,
@@ -236,13 +235,19 @@ pub async fn create(pool: &PgPool, actor: &Actor, input: &TournamentInput) -> Re
         organiser: None,
         default_language: "zh-Hant".into(),
         waiver_text: None,
-        status: "draft".into(),
+        status: TournamentStatus::Draft,
         time_zone: "UTC".into(),
     };
     let fields = merge(base, input, true)?;
     let mut tx = pool.begin().await?;
     let row = db::tournament::insert(&mut *tx, &fields).await?;
-    db::access::assign(&mut *tx, row.tournament_id, actor.user_id, "chief_arbiter").await?;
+    db::access::assign(
+        &mut *tx,
+        row.tournament_id,
+        actor.user_id,
+        StaffRole::ChiefArbiter,
+    )
+    .await?;
     let tournament = Tournament::from(row);
     access::audit(
         &mut tx,
@@ -292,7 +297,7 @@ pub async fn update(
     access::require(&mut tx, actor, id, Need::Arbiter).await?;
     let base = TournamentFields {
         name: before.name.clone(),
-        game: before.game.clone(),
+        game: before.game,
         time_control: before.time_control.clone(),
         time_control_code: before.time_control_code.clone(),
         venue: before.venue.clone(),
@@ -301,7 +306,7 @@ pub async fn update(
         organiser: before.organiser.clone(),
         default_language: before.default_language.clone(),
         waiver_text: before.waiver_text.clone(),
-        status: before.status.clone(),
+        status: before.status,
         time_zone: before.time_zone.clone(),
     };
     let fields = merge(base, input, false)?;
@@ -393,23 +398,43 @@ pub(crate) async fn follow_progress(
         .all(|s| matches!(s, SectionStatus::Finished | SectionStatus::Cancelled))
         && statuses.contains(&SectionStatus::Finished);
     let moved = if all_finished {
-        db::tournament::move_status(&mut *conn, tournament_id, &["running"], "finished").await?
+        db::tournament::move_status(
+            &mut *conn,
+            tournament_id,
+            &[TournamentStatus::Running],
+            TournamentStatus::Finished,
+        )
+        .await?
     } else if section_due == SectionStatus::Running {
         db::tournament::move_status(
             &mut *conn,
             tournament_id,
-            &["draft", "registration", "finished"],
-            "running",
+            &[
+                TournamentStatus::Draft,
+                TournamentStatus::Registration,
+                TournamentStatus::Finished,
+            ],
+            TournamentStatus::Running,
         )
         .await?
     } else if section_due == SectionStatus::Open {
         // A section unpaired back to nothing: the event is not over.
-        db::tournament::move_status(&mut *conn, tournament_id, &["finished"], "running").await?
+        db::tournament::move_status(
+            &mut *conn,
+            tournament_id,
+            &[TournamentStatus::Finished],
+            TournamentStatus::Running,
+        )
+        .await?
     } else {
         None
     };
     if let Some(before) = moved {
-        let after = if all_finished { "finished" } else { "running" };
+        let after = if all_finished {
+            TournamentStatus::Finished
+        } else {
+            TournamentStatus::Running
+        };
         access::audit(
             &mut *conn,
             tournament_id,

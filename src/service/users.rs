@@ -4,6 +4,7 @@
 use super::throttle::{self, Limits};
 use super::{Error, Result};
 use crate::db;
+use crate::vocab::{StaffRole, UserRole};
 use argon2::password_hash::{
     rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
 };
@@ -114,11 +115,9 @@ pub fn check_username(username: &str) -> Result<String> {
     Ok(username.to_string())
 }
 
-fn check_account_role(role: &str) -> Result<()> {
-    if !matches!(role, "admin" | "user") {
-        return Err(Error::invalid("role", "must be admin or user"));
-    }
-    Ok(())
+fn check_account_role(role: &str) -> Result<UserRole> {
+    role.parse()
+        .map_err(|_| Error::invalid("role", "must be admin or user"))
 }
 
 /// Who is acting: a logged-in user.
@@ -128,8 +127,8 @@ pub struct Actor {
     pub user_id: Uuid,
     /// Login name.
     pub username: String,
-    /// `admin` or `user` (what a user may do in a tournament is its staff role).
-    pub role: String,
+    /// Admin or user (what a user may do in a tournament is its staff role).
+    pub role: UserRole,
     /// The session the request came with (None outside a request).
     pub session_id: Option<Uuid>,
 }
@@ -137,7 +136,7 @@ pub struct Actor {
 impl Actor {
     /// Whether the actor is an admin.
     pub fn is_admin(&self) -> bool {
-        self.role == "admin"
+        self.role == UserRole::Admin
     }
 }
 
@@ -175,7 +174,7 @@ pub(crate) async fn insert_checked(
 ) -> Result<Uuid> {
     let username = check_username(username)?;
     check_new_password("password", password)?;
-    check_account_role(role)?;
+    let role = check_account_role(role)?;
     let hash = hash_password_blocking(password).await?;
     match db::user::insert_user(&mut *conn, &username, &hash, role).await {
         Ok(id) => Ok(id),
@@ -335,7 +334,7 @@ pub struct UserView {
     /// Login name.
     pub username: String,
     /// `admin` or `user`.
-    pub role: String,
+    pub role: UserRole,
     /// Whether the account is disabled.
     pub disabled: bool,
     /// When it was made.
@@ -420,17 +419,15 @@ pub async fn update_user(
     patch: &UserPatch,
 ) -> Result<UserView> {
     require_admin(actor)?;
-    if let Some(role) = &patch.role {
-        check_account_role(role)?;
-    }
+    let role = patch.role.as_deref().map(check_account_role).transpose()?;
     let mut tx = pool.begin().await?;
     let admins = db::user::lock_active_admins(&mut *tx).await?;
     let user = db::user::find_for_update(&mut *tx, user_id)
         .await?
         .ok_or(Error::NotFound("user"))?;
-    let loses_admin = user.role == "admin"
+    let loses_admin = user.role == UserRole::Admin
         && !user.disabled
-        && (patch.disabled == Some(true) || patch.role.as_deref() == Some("user"));
+        && (patch.disabled == Some(true) || role == Some(UserRole::User));
     if loses_admin && admins <= 1 {
         return Err(Error::Conflict(
             "the last admin cannot be disabled or made a user".into(),
@@ -444,7 +441,7 @@ pub async fn update_user(
         let action = if disabled { "disable" } else { "enable" };
         audit_account(&mut tx, Some(actor), action, user_id, None).await?;
     }
-    if let Some(role) = &patch.role {
+    if let Some(role) = role {
         sqlx::query("update app_user set role = $2 where user_id = $1")
             .bind(user_id)
             .bind(role)
@@ -470,7 +467,7 @@ pub async fn delete_user(pool: &PgPool, actor: &Actor, user_id: Uuid) -> Result<
     let user = db::user::find_for_update(&mut *tx, user_id)
         .await?
         .ok_or(Error::NotFound("user"))?;
-    if user.role == "admin" && !user.disabled && admins <= 1 {
+    if user.role == UserRole::Admin && !user.disabled && admins <= 1 {
         return Err(Error::Conflict("the last admin cannot be deleted".into()));
     }
     if db::user::is_referenced(&mut *tx, user_id).await? {
@@ -557,7 +554,7 @@ pub struct Assignment {
     /// Tournament name.
     pub tournament_name: String,
     /// `chief_arbiter`, `arbiter` or `scorer`.
-    pub role: String,
+    pub role: StaffRole,
 }
 
 /// The signed-in user and their assignments.

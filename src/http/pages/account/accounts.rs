@@ -197,8 +197,8 @@ pub struct UsersPage {
 
 impl UsersPage {
     /// A role's name in the page's language.
-    pub fn role_name(&self, role: &str) -> &'static str {
-        role_name(self.tr, role)
+    pub fn role_name(&self, role: impl std::fmt::Display) -> &'static str {
+        role_name(self.tr, &role.to_string())
     }
 }
 

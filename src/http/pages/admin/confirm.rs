@@ -17,6 +17,7 @@ use crate::service::desk::Desk;
 use crate::service::entrants::EntrantView;
 use crate::service::users::Actor;
 use crate::service::{self, Error};
+use crate::vocab::PaymentKind;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
 use axum::routing::get;
@@ -276,7 +277,7 @@ pub async fn confirm_void(
                 .map(|p| (r, p))
         })
         .ok_or_else(|| not_found(&ctx, "payment"))?;
-    let kind = if p.kind == "refund" {
+    let kind = if p.kind == PaymentKind::Refund {
         tr.t("adm.ledger.refund")
     } else {
         tr.t("adm.ledger.payment")

@@ -11,6 +11,7 @@ use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
 use crate::service::registrations::{DeskList, RegistrationView};
+use crate::vocab::PaymentState;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -55,7 +56,7 @@ impl DeskPrint {
     pub fn payment_key(&self, r: &RegistrationView) -> String {
         format!(
             "adm.payment.{}",
-            r.payment_state.as_deref().unwrap_or("unpaid")
+            r.payment_state.unwrap_or(PaymentState::Unpaid)
         )
     }
 

@@ -51,7 +51,7 @@ fn filled(t: &Tournament) -> Fields {
         form.insert(k.to_string(), v.unwrap_or_default());
     };
     put("name", Some(t.name.clone()));
-    put("game", Some(t.game.clone()));
+    put("game", Some(t.game.to_string()));
     put("starts_on", t.starts_on.map(|d| d.to_string()));
     put("ends_on", t.ends_on.map(|d| d.to_string()));
     put("venue", t.venue.clone());
@@ -61,7 +61,7 @@ fn filled(t: &Tournament) -> Fields {
     put("time_zone", Some(t.time_zone.clone()));
     put("default_language", Some(t.default_language.clone()));
     put("waiver_text", t.waiver_text.clone());
-    put("status", Some(t.status.clone()));
+    put("status", Some(t.status.to_string()));
     form
 }
 
@@ -70,7 +70,12 @@ fn fields(form: &Fields, tr: Tr) -> Vec<Field> {
     fields.push(
         Field::new("status", "table.status", "select", form)
             .required()
-            .select(service::tournaments::STATUSES, Some("status"), tr, "draft"),
+            .select(
+                crate::vocab::TournamentStatus::WORDS,
+                Some("status"),
+                tr,
+                crate::vocab::TournamentStatus::Draft.as_str(),
+            ),
     );
     fields
 }

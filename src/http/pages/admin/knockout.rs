@@ -182,7 +182,7 @@ pub fn match_rows(b: &BracketView) -> Vec<MatchRow> {
             next_kind: m
                 .next_game
                 .as_ref()
-                .map(|g| g.kind.clone())
+                .map(|g| g.kind.as_str().to_string())
                 .unwrap_or_default(),
             winner: name(m.winner),
         })

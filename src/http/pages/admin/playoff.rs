@@ -17,6 +17,7 @@ use crate::service::knockout::{BracketView, PlayoffInput};
 use crate::service::tournaments::Tournament;
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
+use crate::vocab::{FirstGameColour, MatchScoring};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -82,10 +83,10 @@ fn playoff_fields(form: &Fields, tr: Tr) -> Vec<Field> {
     vec![
         Field::plain("best_of", "adm.ko.best_of", "number", form, "1"),
         Field::new("decide_by", "adm.playoff.decide_by", "select", form).select(
-            &["points", "wins"],
+            MatchScoring::WORDS,
             Some("adm.playoff.decide_by"),
             tr,
-            "points",
+            MatchScoring::Points.as_str(),
         ),
         Field::new("game1_higher", "adm.ko.game1_higher", "checkbox", form),
     ]
@@ -204,9 +205,9 @@ pub async fn create_playoff(
         best_of: number(&form, "best_of", tr, &mut errors),
         game1_colour: Some(
             if checkbox(&form, "game1_higher") {
-                "higher_seed"
+                FirstGameColour::HigherSeed
             } else {
-                "lot"
+                FirstGameColour::Lot
             }
             .to_string(),
         ),

@@ -18,7 +18,7 @@ use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::records::{BanqiAid, GameContext, GameKey, RecordInput, Replay};
 use crate::service::{self, Error, FieldErrors};
-use crate::vocab::RoundStatus;
+use crate::vocab::{Game, RoundStatus};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -97,7 +97,7 @@ pub struct RecordDeskPage {
     /// Black.
     pub black: String,
     /// `xiangqi`, `jieqi`, `banqi`.
-    pub game: String,
+    pub game: Game,
     /// Notations offered.
     pub notations: Vec<NotationChoice>,
     /// The text in the field.
@@ -210,8 +210,8 @@ async fn render(
         .plies
         .last()
         .map_or(shown.replay.start_fen.clone(), |p| p.fen.clone());
-    let svg = board_svg(&shown.replay.game, &fen, &[], tr);
-    let notations = service::records::notations(&game_ctx.game)
+    let svg = board_svg(shown.replay.game, &fen, &[], tr);
+    let notations = service::records::notations(game_ctx.game)
         .iter()
         .map(|&value| NotationChoice {
             value,
@@ -234,7 +234,7 @@ async fn render(
             heading,
             red: game_ctx.red_name.clone(),
             black: game_ctx.black_name.clone(),
-            game: game_ctx.game.clone(),
+            game: game_ctx.game,
             notations,
             text: shown.text,
             version: shown.version,

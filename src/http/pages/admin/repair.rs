@@ -29,7 +29,7 @@ use crate::service::rounds::{BoardInput, ManualPairing, RoundView};
 use crate::service::sections::Section;
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
-use crate::vocab::RoundStatus;
+use crate::vocab::{EntrantStatus, RoundStatus};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -334,7 +334,7 @@ async fn page(
         .collect();
     let players: Vec<Player> = entrants
         .iter()
-        .filter(|e: &&EntrantView| e.status == "active" || on_board.contains(&e.id))
+        .filter(|e: &&EntrantView| e.status == EntrantStatus::Active || on_board.contains(&e.id))
         .map(|e| Player {
             id: e.id,
             label: match e.start_no {

@@ -65,8 +65,8 @@ pub struct QueueRow {
     pub red: String,
     /// Black's name.
     pub black: String,
-    /// `agreed`, `disputed`, `waiting`.
-    pub state: String,
+    /// Agreed, disputed or waiting.
+    pub state: Agreement,
     /// The reports.
     pub reports: Vec<QueueReport>,
     /// The first agreed board: the one key accepts it.
@@ -106,7 +106,7 @@ fn rows(items: Vec<QueueItem>) -> Vec<QueueRow> {
                 board: b.board,
                 red: b.red.name,
                 black: b.black.name,
-                state: b.agreement.as_str().to_string(),
+                state: b.agreement,
                 reports: b
                     .reports
                     .into_iter()
@@ -150,7 +150,7 @@ async fn queue_page(
         .await
         .or_page(&ctx)?;
     let rows = rows(items);
-    let agreed = rows.iter().filter(|r| r.state == "agreed").count();
+    let agreed = rows.iter().filter(|r| r.state == Agreement::Agreed).count();
     let (status, error) = match error {
         Some((status, message)) => (status, Some(message)),
         None => (StatusCode::OK, None),

@@ -24,7 +24,7 @@ use crate::service::sections::Section;
 use crate::service::tournaments::Tournament;
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
-use crate::vocab::EntryType;
+use crate::vocab::{EntrantStatus, EntryType, RegistrationStatus};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -192,7 +192,12 @@ impl SectionPage {
     pub fn waiting_registrations(&self) -> usize {
         self.registrations
             .iter()
-            .filter(|r| matches!(r.registration.status.as_str(), "pending" | "waitlisted"))
+            .filter(|r| {
+                matches!(
+                    r.registration.status,
+                    RegistrationStatus::Pending | RegistrationStatus::Waitlisted
+                )
+            })
             .count()
     }
 
@@ -333,10 +338,13 @@ pub async fn section_page(
         .into_iter()
         .filter(|e| service::entrants::matches_query(e, &extras.query))
         .collect();
-    let active_shown = entrants.iter().filter(|e| e.status != "withdrawn").count();
+    let active_shown = entrants
+        .iter()
+        .filter(|e| e.status != EntrantStatus::Withdrawn)
+        .count();
     let present_shown = entrants
         .iter()
-        .filter(|e| e.status != "withdrawn" && e.checked_in)
+        .filter(|e| e.status != EntrantStatus::Withdrawn && e.checked_in)
         .count();
     let round_rows: Vec<RoundRow> = rounds
         .iter()
@@ -386,7 +394,6 @@ pub async fn section_page(
                     status_key: format!("registration.{}", r.status),
                     payment: r
                         .payment_state
-                        .as_deref()
                         .map(|p| tr.t(&format!("adm.payment.{p}")).to_string())
                         .unwrap_or_default(),
                     registration: r,
@@ -444,10 +451,13 @@ fn flash_notice(
     };
     let label = super::confirm::entrant_label(tr, &e.name, e.start_no);
     // The undo only while it still applies (not after a re-admission elsewhere).
-    let undo = (matches!(flash, Flash::Withdrawn(_)) && e.status == "withdrawn").then(|| Undo {
-        action: format!("/admin/s/{section_id}/entrants/{id}/readmit"),
-        label_key: "adm.undo.readmit",
-    });
+    let undo =
+        (matches!(flash, Flash::Withdrawn(_)) && e.status == EntrantStatus::Withdrawn).then(|| {
+            Undo {
+                action: format!("/admin/s/{section_id}/entrants/{id}/readmit"),
+                label_key: "adm.undo.readmit",
+            }
+        });
     (Some(tr.fmt(key, label)), undo)
 }
 

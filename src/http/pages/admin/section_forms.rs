@@ -10,6 +10,7 @@ use crate::service::payments::METHODS;
 use crate::service::rounds::BoardView;
 use crate::service::sections::FeeTier;
 use crate::service::FieldErrors;
+use crate::vocab::{ByeKind, EntrantStatus};
 
 /// The payment method select (`name`), cash first.
 pub fn method_field(name: &'static str, form: &Fields, tr: Tr) -> Field {
@@ -151,7 +152,10 @@ fn entrant_select(
 
 /// The requested-bye form: who, which round (the next by default), which kind.
 pub fn bye_fields(form: &Fields, tr: Tr, entrants: &[EntrantView], next_round: i32) -> Vec<Field> {
-    let active: Vec<&EntrantView> = entrants.iter().filter(|e| e.status == "active").collect();
+    let active: Vec<&EntrantView> = entrants
+        .iter()
+        .filter(|e| e.status == EntrantStatus::Active)
+        .collect();
     vec![
         entrant_select("bye_entrant", "adm.byes.entrant", form, tr, &active),
         Field::plain(
@@ -163,7 +167,7 @@ pub fn bye_fields(form: &Fields, tr: Tr, entrants: &[EntrantView], next_round: i
         )
         .required(),
         Field::new("bye_kind", "adm.byes.kind", "select", form).select(
-            &["half", "zero", "full"],
+            ByeKind::WORDS,
             Some("absence"),
             tr,
             "half",

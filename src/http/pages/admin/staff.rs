@@ -15,6 +15,7 @@ use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::staff::{Acceptance, InvitationInput, InvitationView, StaffInput, StaffMember};
 use crate::service::{self};
+use crate::vocab::StaffRole;
 use askama::Template;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode};
@@ -68,7 +69,7 @@ pub struct StaffPage {
     /// Whether the visitor manages the staff.
     pub manages: bool,
     /// A link made just now: (URL, QR code SVG, role).
-    pub new_link: Option<(String, String, String)>,
+    pub new_link: Option<(String, String, StaffRole)>,
     /// Whether the visitor is an admin (who alone names a chief arbiter).
     pub is_admin: bool,
     /// The assign form's values.
@@ -79,8 +80,8 @@ pub struct StaffPage {
 
 impl StaffPage {
     /// A role's name in the page's language.
-    pub fn role_name(&self, role: &str) -> &'static str {
-        role_name(self.tr, role)
+    pub fn role_name(&self, role: impl std::fmt::Display) -> &'static str {
+        role_name(self.tr, &role.to_string())
     }
 }
 
@@ -90,7 +91,7 @@ impl StaffPage {
 struct Shown {
     username: String,
     errors: Errors,
-    new_link: Option<(String, String, String)>,
+    new_link: Option<(String, String, StaffRole)>,
 }
 
 async fn staff_page(
@@ -371,8 +372,8 @@ pub struct InvitePage {
 
 impl InvitePage {
     /// A role's name in the page's language.
-    pub fn role_name(&self, role: &str) -> &'static str {
-        role_name(self.tr, role)
+    pub fn role_name(&self, role: impl std::fmt::Display) -> &'static str {
+        role_name(self.tr, &role.to_string())
     }
 }
 

@@ -15,6 +15,7 @@ use crate::service::access::Need;
 use crate::service::sections::Section;
 use crate::service::ties::{TieGroup, TieInput};
 use crate::service::Error;
+use crate::vocab::TieMethod;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -123,7 +124,7 @@ pub async fn decide_tie(
     }
     .await;
     allowed.or_page(&ctx)?;
-    let entrants = if method == "manual" {
+    let entrants = if matches!(method.parse(), Ok(TieMethod::Manual)) {
         let mut placed: Vec<(i64, Uuid)> = entrants
             .iter()
             .map(|e| {

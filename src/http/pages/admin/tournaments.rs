@@ -19,7 +19,7 @@ use crate::service::sections::{Section, SectionInput};
 use crate::service::tournaments::{Tournament, TournamentInput};
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
-use crate::vocab::{EntryType, PairingSystem};
+use crate::vocab::{EntryType, Game, PairingSystem, TournamentStatus};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -40,7 +40,7 @@ pub fn router() -> Router<AppState> {
 // ---------------------------------------------------------------------------------------------
 // Tournaments
 
-const GAMES: &[&str] = &["xiangqi", "jieqi", "banqi"];
+const GAMES: &[&str] = Game::WORDS;
 const LANGUAGES: &[&str] = &["zh-Hant", "zh-Hans", "en"];
 
 /// The time zones offered (where the game's clubs play); the API takes any IANA zone, and an
@@ -127,7 +127,7 @@ pub(in crate::http::pages::admin) fn tournament_fields(form: &Fields, tr: Tr) ->
         Field::new("name", "table.name", "text", form).required(),
         Field::new("game", "table.game", "select", form)
             .required()
-            .select(GAMES, Some("game"), tr, "xiangqi"),
+            .select(GAMES, Some("game"), tr, Game::Xiangqi.as_str()),
         Field::new("starts_on", "adm.starts_on", "date", form),
         Field::new("ends_on", "adm.ends_on", "date", form),
         Field::new("venue", "table.venue", "text", form),
@@ -400,7 +400,7 @@ async fn tournament_page(
         headers,
         &format!("/t/{id}/register"),
     );
-    let register_qr = (tournament.status == "registration")
+    let register_qr = (tournament.status == TournamentStatus::Registration)
         .then(|| crate::http::pages::shared::qr_svg(&register_url));
     Ok(Page(
         status,

@@ -8,6 +8,7 @@ use crate::http::pages::shared::{load_section, nav, outcome_symbol, SectionNav, 
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
+use crate::vocab::MatchDecision;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -173,8 +174,7 @@ pub fn bracket_data(tr: Tr, view: Option<service::knockout::BracketView>) -> Bra
             third_place: m.third_place,
             decided_key: m
                 .decided_by
-                .as_deref()
-                .filter(|d| *d != "regular")
+                .filter(|d| *d != MatchDecision::Regular)
                 .map(|d| format!("bracket.decided_by.{d}"))
                 .unwrap_or_default(),
             match_id: m.id,

@@ -8,7 +8,7 @@ use crate::http::pages::shared::{load_section, nav, SectionNav, View};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
-use crate::vocab::EntryType;
+use crate::vocab::{EntrantStatus, EntryType};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -114,7 +114,7 @@ pub(super) async fn entrants(
                 name: e.name,
                 club: e.club.unwrap_or_default(),
                 rating: e.rating.map(|r| r.to_string()).unwrap_or_default(),
-                withdrawn: e.status == "withdrawn",
+                withdrawn: e.status == EntrantStatus::Withdrawn,
             })
             .collect(),
         doubles,

@@ -14,6 +14,7 @@ use crate::http::AppState;
 use crate::i18n::{Lang, Tr};
 use crate::service;
 use crate::service::records::{hidden_identities, PlyView, RecordView};
+use crate::vocab::Game;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -102,7 +103,7 @@ pub struct GamePage {
     /// Catalogue key of the result, or empty.
     pub result_key: String,
     /// `xiangqi`, `jieqi`, `banqi`.
-    pub game: String,
+    pub game: Game,
     /// The notation shown.
     pub notation: String,
     /// Notation choices (none for Banqi).
@@ -283,8 +284,8 @@ fn render(
     let query: GameQuery =
         serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
     let tr = ctx.tr();
-    let game = view.replay.game.clone();
-    let notation = if game == "banqi" {
+    let game = view.replay.game;
+    let notation = if game == Game::Banqi {
         "banqi"
     } else {
         chosen_notation(query.notation.as_deref(), ctx.lang)
@@ -301,8 +302,8 @@ fn render(
         view.replay.plies[at - 1].fen.clone()
     };
     let hidden = setup.map(hidden_identities).unwrap_or_default();
-    let svg = board_svg(&game, &fen, &hidden, tr);
-    let notations = if game == "banqi" {
+    let svg = board_svg(game, &fen, &hidden, tr);
+    let notations = if game == Game::Banqi {
         Vec::new()
     } else {
         ["chinese", "wxf", "iccs"]
@@ -336,7 +337,7 @@ fn render(
                 .as_ref()
                 .map(|r| format!("result.{r}"))
                 .unwrap_or_default(),
-            face_down_note: game != "xiangqi" && setup.is_none(),
+            face_down_note: game != Game::Xiangqi && setup.is_none(),
             hidden: hidden_attr(&hidden),
             game,
             notation: notation.to_string(),

@@ -12,6 +12,7 @@ use crate::i18n::Tr;
 use crate::service;
 use crate::service::reports::{display_code, normalise_code, ReportBoard, ReportInput};
 use crate::service::{Error, FieldErrors};
+use crate::vocab::Side;
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -241,7 +242,12 @@ fn render(
         .collect();
     let confirm = match board.reports.as_slice() {
         [only] if board.open => Some(Confirm {
-            side: if only.side == "red" { "black" } else { "red" }.into(),
+            side: match only.side {
+                Side::Red => Side::Black,
+                Side::Black => Side::Red,
+            }
+            .as_str()
+            .into(),
             result: only.result.clone(),
             red_fouls: only.red_fouls,
             black_fouls: only.black_fouls,

@@ -3,6 +3,7 @@
 
 use crate::i18n::{Lang, Tr};
 use crate::service::records::piece_glyph;
+use crate::vocab::Game;
 use arbiter_core::game::Script;
 use std::fmt::Write as _;
 
@@ -205,9 +206,9 @@ pub fn banqi_svg(rows: &str, hidden: &[(String, char)], label: &str) -> String {
 }
 
 /// The board of a game in a position.
-pub fn board_svg(game: &str, fen: &str, hidden: &[(String, char)], tr: Tr) -> String {
+pub fn board_svg(game: Game, fen: &str, hidden: &[(String, char)], tr: Tr) -> String {
     let label = tr.t("rec.board");
-    if game == "banqi" {
+    if game == Game::Banqi {
         banqi_svg(fen, hidden, label)
     } else {
         xiangqi_svg(fen, hidden, label)

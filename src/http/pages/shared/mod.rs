@@ -125,7 +125,7 @@ pub fn nav(
         planned_rounds: s.rounds,
         prizes,
         setups: s.setup_mode != SetupMode::None
-            && crate::service::setups::variant(&t.game).is_some(),
+            && crate::service::setups::variant(t.game).is_some(),
         query: String::new(),
     }
 }

@@ -5,6 +5,7 @@ use super::tiebreaks::{heads, TiebreakHead};
 use super::{format_number, format_value};
 use crate::i18n::Tr;
 use crate::service;
+use crate::vocab::{EntrantStatus, TieMethod};
 use uuid::Uuid;
 
 /// One line of the standings.
@@ -24,7 +25,7 @@ pub struct StandingLine {
     /// Withdrawn.
     pub withdrawn: bool,
     /// `lot` or `manual` when the arbiter ordered a tie the chain left.
-    pub tie_decided_by: Option<String>,
+    pub tie_decided_by: Option<TieMethod>,
 }
 
 /// What the standings page shows.
@@ -56,7 +57,7 @@ pub fn standings_data(
             .rows
             .into_iter()
             .map(|row| StandingLine {
-                tie_decided_by: row.tie_decided_by.clone(),
+                tie_decided_by: row.tie_decided_by,
                 rank: row.rank,
                 start_no: row.start_no,
                 club: row.club.unwrap_or_default(),
@@ -65,7 +66,7 @@ pub fn standings_data(
                     .iter()
                     .map(|k| format_value(row.tiebreaks.get(k)))
                     .collect(),
-                withdrawn: row.status == "withdrawn",
+                withdrawn: row.status == EntrantStatus::Withdrawn,
                 name: row.name,
             })
             .collect(),
