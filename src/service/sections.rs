@@ -443,9 +443,8 @@ fn apply(
             let field = format!("fee_tiers[{i}].name");
             let name = check.required_text(&field, &tier.name, 100);
             let currency = tier.currency.trim().to_ascii_uppercase();
-            if !currency.is_empty()
-                && !(currency.len() == 3 && currency.bytes().all(|b| b.is_ascii_uppercase()))
-            {
+            let is_code = currency.len() == 3 && currency.bytes().all(|b| b.is_ascii_uppercase());
+            if !currency.is_empty() && !is_code {
                 check.error(
                     &format!("fee_tiers[{i}].currency"),
                     "must be a three-letter currency code such as CAD, HKD or TWD",

@@ -88,7 +88,7 @@ pub async fn show_tournament(
     let (t, sections, playoff) = loaded.or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&t.default_language);
     // A phone at the poster opens the form (the address as the server is reached).
-    let register_qr = (t.status == "registration").then(|| {
+    let register_qr = (t.status == crate::vocab::TournamentStatus::Registration).then(|| {
         crate::http::pages::shared::qr_svg(&crate::http::public_url(
             state.security.public_url.as_deref(),
             &headers,
