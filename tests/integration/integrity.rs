@@ -3,7 +3,7 @@
 
 use crate::support::{
     add_entrants, admin_token, call, csrf_of, expect, get, lower_number_wins, play_round, send,
-    tournament_with_section, Browser, Reply,
+    tournament_with_section, Browser, Event, Reply,
 };
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
@@ -204,10 +204,13 @@ async fn of_two_settings_writers_with_the_same_version_exactly_one_wins(pool: Pg
 
 #[sqlx::test]
 async fn of_two_knockout_game_writers_with_the_same_version_exactly_one_wins(pool: PgPool) {
-    let token = admin_token(&pool).await;
-    let (_, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 1})).await;
-    add_entrants(&pool, &token, &sid, 16).await;
-    play_round(&pool, &token, &sid, lower_number_wins).await;
+    let event = Event::new(&pool)
+        .section(json!({"rounds": 1}))
+        .entrants(16)
+        .play(1, lower_number_wins)
+        .await;
+    assert_eq!(event.entrants[0].len(), 16);
+    let (token, sid) = (event.client.token.clone(), event.sections[0].to_string());
     expect(
         &call(
             &pool,

@@ -2,7 +2,7 @@
 
 use crate::support::{
     add_entrants, admin_token, call, expect, get, lower_number_wins, play_round,
-    tournament_with_section,
+    tournament_with_section, Event,
 };
 use axum::http::StatusCode;
 use serde_json::{json, Value};
@@ -48,9 +48,12 @@ fn match_at(bracket: &Value, round: i64, slot: i64, third: bool) -> &Value {
 
 #[sqlx::test]
 async fn a_snake_seeded_best_of_three_knockout_runs_to_a_final_ranking_and_prizes(pool: PgPool) {
-    let token = admin_token(&pool).await;
-    let (_, sid) = tournament_with_section(&pool, &token, "jieqi", json!({"rounds": 4})).await;
-    add_entrants(&pool, &token, &sid, 10).await;
+    let event = Event::new(&pool)
+        .game("jieqi")
+        .section(json!({"rounds": 4}))
+        .entrants(10)
+        .await;
+    let (token, sid) = (event.client.token, event.sections[0].to_string());
     let early = expect(
         &call(
             &pool,
@@ -378,30 +381,15 @@ async fn a_best_woman_prize_passes_down_when_she_wins_a_larger_one(pool: PgPool)
 
 #[sqlx::test]
 async fn a_grand_final_is_played_between_two_section_champions(pool: PgPool) {
-    let token = admin_token(&pool).await;
-    let (tid, s1) = tournament_with_section(
-        &pool,
-        &token,
-        "banqi",
-        json!({"rounds": 2, "name": "Public 1"}),
-    )
-    .await;
-    let s2 = expect(
-        &call(
-            &pool,
-            "POST",
-            &format!("/api/v1/tournaments/{tid}/sections"),
-            Some(&token),
-            Some(json!({"name": "Public 2", "rounds": 2})),
-        )
-        .await,
-        StatusCode::CREATED,
-    )["id"]
-        .as_str()
-        .unwrap()
-        .to_string();
-    add_entrants(&pool, &token, &s1, 4).await;
-    add_entrants(&pool, &token, &s2, 4).await;
+    let event = Event::new(&pool)
+        .game("banqi")
+        .section(json!({"rounds": 2, "name": "Public 1"}))
+        .section(json!({"rounds": 2, "name": "Public 2"}))
+        .entrants(4)
+        .await;
+    let token = event.client.token.clone();
+    let tid = event.tournament.to_string();
+    let (s1, s2) = (event.sections[0].to_string(), event.sections[1].to_string());
     play_swiss(&pool, &token, &s1, 2).await;
     let unfinished = call(
         &pool,
@@ -468,15 +456,15 @@ async fn a_grand_final_is_played_between_two_section_champions(pool: PgPool) {
     );
     assert_eq!(playoff["kind"], "playoff");
     let m = playoff["matches"][0].clone();
-    let c1 = expect(
-        &get(&pool, &format!("/api/v1/sections/{s1}/standings")).await,
-        StatusCode::OK,
-    )["rows"][0]["entrant_id"]
+    let c1 = event
+        .client
+        .get(&format!("/api/v1/sections/{s1}/standings"))
+        .await["rows"][0]["entrant_id"]
         .clone();
-    let c2 = expect(
-        &get(&pool, &format!("/api/v1/sections/{s2}/standings")).await,
-        StatusCode::OK,
-    )["rows"][0]["entrant_id"]
+    let c2 = event
+        .client
+        .get(&format!("/api/v1/sections/{s2}/standings"))
+        .await["rows"][0]["entrant_id"]
         .clone();
     assert_eq!(m["high"]["entrant_id"], c1);
     assert_eq!(m["low"]["entrant_id"], c2);
@@ -533,9 +521,12 @@ async fn a_grand_final_is_played_between_two_section_champions(pool: PgPool) {
 
 #[sqlx::test]
 async fn a_duplicate_set_up_is_committed_before_the_round_and_verifiable_after(pool: PgPool) {
-    let token = admin_token(&pool).await;
-    let (_, sid) = tournament_with_section(&pool, &token, "jieqi", json!({"rounds": 2})).await;
-    add_entrants(&pool, &token, &sid, 4).await;
+    let event = Event::new(&pool)
+        .game("jieqi")
+        .section(json!({"rounds": 2}))
+        .entrants(4)
+        .await;
+    let (token, sid) = (event.client.token.clone(), event.sections[0].to_string());
     let r1 = expect(
         &call(
             &pool,

@@ -446,3 +446,196 @@ pub fn lower_number_wins(board: &Value) -> &'static str {
         "black_wins"
     }
 }
+
+/// A tournament's id as the API gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct TournamentId(pub String);
+
+/// A section's id as the API gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SectionId(pub String);
+
+/// An entrant's id as the API gives it.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EntrantId(pub String);
+
+impl std::fmt::Display for TournamentId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::fmt::Display for SectionId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+impl std::fmt::Display for EntrantId {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+
+/// The JSON API as one signed-in user calls it: each call asserts the status it expects.
+#[derive(Clone)]
+pub struct Client {
+    pool: PgPool,
+    /// The bearer token.
+    pub token: String,
+}
+
+impl Client {
+    /// An admin (`chief`) of a new database.
+    pub async fn admin(pool: &PgPool) -> Client {
+        Client {
+            pool: pool.clone(),
+            token: admin_token(pool).await,
+        }
+    }
+
+    /// A call whatever its answer.
+    pub async fn send(&self, method: &str, uri: &str, body: Option<Value>) -> Reply {
+        call(&self.pool, method, uri, Some(&self.token), body).await
+    }
+
+    /// A call that must answer `status`; its JSON.
+    pub async fn expect(
+        &self,
+        status: StatusCode,
+        method: &str,
+        uri: &str,
+        body: Option<Value>,
+    ) -> Value {
+        expect(&self.send(method, uri, body).await, status)
+    }
+
+    /// `GET uri`, 200.
+    pub async fn get(&self, uri: &str) -> Value {
+        self.expect(StatusCode::OK, "GET", uri, None).await
+    }
+}
+
+/// How [`Event`] plays its rounds.
+type Outcome = fn(&Value) -> &'static str;
+
+/// A tournament made through the API for a test: `Event::new(&pool).section(json!({…}))
+/// .entrants(8).play(3, lower_number_wins).await` makes the tournament, each section with
+/// its settings merged over name "A" and 5 rounds, `n` entrants P1…Pn in each (ratings
+/// descending), and plays the rounds in each section.
+pub struct Event {
+    pool: PgPool,
+    game: &'static str,
+    sections: Vec<Value>,
+    entrants: usize,
+    rounds: usize,
+    outcome: Outcome,
+}
+
+/// What [`Event`] made.
+pub struct Made {
+    /// The admin who made it.
+    pub client: Client,
+    /// The tournament.
+    pub tournament: TournamentId,
+    /// Its sections, in the order given.
+    pub sections: Vec<SectionId>,
+    /// Each section's entrants, by starting order.
+    pub entrants: Vec<Vec<EntrantId>>,
+}
+
+impl Event {
+    /// A Xiangqi tournament with nothing in it yet.
+    pub fn new(pool: &PgPool) -> Event {
+        Event {
+            pool: pool.clone(),
+            game: "xiangqi",
+            sections: Vec::new(),
+            entrants: 0,
+            rounds: 0,
+            outcome: lower_number_wins,
+        }
+    }
+
+    /// The game (`xiangqi`, `jieqi`, `banqi`).
+    pub fn game(mut self, game: &'static str) -> Event {
+        self.game = game;
+        self
+    }
+
+    /// A section with these settings (over name "A" and 5 rounds).
+    pub fn section(mut self, settings: Value) -> Event {
+        self.sections.push(settings);
+        self
+    }
+
+    /// `n` entrants in each section.
+    pub fn entrants(mut self, n: usize) -> Event {
+        self.entrants = n;
+        self
+    }
+
+    /// `rounds` rounds played in each section, each board's result from `outcome`.
+    pub fn play(mut self, rounds: usize, outcome: Outcome) -> Event {
+        self.rounds = rounds;
+        self.outcome = outcome;
+        self
+    }
+
+    async fn make(self) -> Made {
+        let client = Client::admin(&self.pool).await;
+        let tournament = client
+            .expect(
+                StatusCode::CREATED,
+                "POST",
+                "/api/v1/tournaments",
+                Some(serde_json::json!({"name": "Open", "game": self.game})),
+            )
+            .await;
+        let tournament = TournamentId(tournament["id"].as_str().expect("id").to_string());
+        let specs = if self.sections.is_empty() {
+            vec![serde_json::json!({})]
+        } else {
+            self.sections
+        };
+        let (mut sections, mut entrants) = (Vec::new(), Vec::new());
+        for settings in specs {
+            let mut body = serde_json::json!({"name": "A", "rounds": 5});
+            if let (Some(body), Some(settings)) = (body.as_object_mut(), settings.as_object()) {
+                body.extend(settings.clone());
+            }
+            let section = client
+                .expect(
+                    StatusCode::CREATED,
+                    "POST",
+                    &format!("/api/v1/tournaments/{tournament}/sections"),
+                    Some(body),
+                )
+                .await;
+            let section = SectionId(section["id"].as_str().expect("id").to_string());
+            let ids = add_entrants(&self.pool, &client.token, &section.0, self.entrants).await;
+            entrants.push(ids.into_iter().map(EntrantId).collect());
+            sections.push(section);
+        }
+        for _ in 0..self.rounds {
+            for section in &sections {
+                play_round(&self.pool, &client.token, &section.0, self.outcome).await;
+            }
+        }
+        Made {
+            client,
+            tournament,
+            sections,
+            entrants,
+        }
+    }
+}
+
+impl std::future::IntoFuture for Event {
+    type Output = Made;
+    type IntoFuture = std::pin::Pin<Box<dyn std::future::Future<Output = Made> + Send>>;
+
+    fn into_future(self) -> Self::IntoFuture {
+        Box::pin(self.make())
+    }
+}
