@@ -303,6 +303,7 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.results", "Results", "成績", "成绩"),
     ("adm.results.bad_line", "Type the board number, a space, then 1 (Red wins), = (draw), 0 (Black wins), + (Black forfeits) or - (Red forfeits); fouls of Red and Black may follow.", "請輸入台次、空格，再輸入 1（紅勝）、=（和）、0（黑勝）、+（黑方棄權）或 -（紅方棄權）；其後可加紅、黑犯規次數。", "请输入台次、空格，再输入 1（红胜）、=（和）、0（黑胜）、+（黑方弃权）或 -（红方弃权）；其后可加红、黑犯规次数。"),
     ("adm.results.black_fouls", "Black fouls", "黑方犯規", "黑方犯规"),
+    ("adm.results.choose", "Choose the result first.", "請先選擇結果。", "请先选择结果。"),
     ("adm.results.converted", "Foul rule applied: the result counts as", "已依犯規規則改判為", "已依犯规规则改判为"),
     ("adm.results.converted_short", "Result saved; the foul rule changed it into a loss (see the board).", "成績已儲存；已依犯規規則改判為負（見該台）。", "成绩已保存；已依犯规规则改判为负（见该台）。"),
     ("adm.results.correct", "Enter or correct", "登錄或更正", "登记或更正"),

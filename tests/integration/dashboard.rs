@@ -397,6 +397,34 @@ async fn results_are_entered_by_board_and_key_with_stale_edits_refused(pool: PgP
     assert!(shown.text.contains(r#"name="line""#) && shown.text.contains("autofocus"));
     assert!(shown.text.contains(r#"name="v1" value="0""#));
     assert!(shown.text.contains("3 game(s) without a result"));
+    // A board without a result preselects none; sent unchosen, the form asks for one.
+    assert!(
+        shown.text.contains(
+            r#"<select id="result-1" name="result">
+          <option value="">–</option>"#
+        ),
+        "{}",
+        shown.text
+    );
+    assert!(!shown.text.contains(r#"value="red_wins" selected"#));
+    let unchosen = submit(
+        &mut browser,
+        &page,
+        &action,
+        &[("board", "1"), ("result", ""), ("version", "0")],
+    )
+    .await;
+    assert_eq!(
+        unchosen.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        unchosen.text
+    );
+    assert!(
+        unchosen.text.contains("Choose the result first."),
+        "{}",
+        unchosen.text
+    );
 
     // Quick line: board 1, Red wins.
     let saved = submit(&mut browser, &page, &action, &[("line", "1 1")]).await;

@@ -245,6 +245,8 @@ fn read_entry(form: &Fields, tr: Tr) -> Result<Entry, String> {
             from_line: false,
             confirmed: false,
         }),
+        // A board without a result offers none preselected: sent unchosen, it is asked again.
+        (Some(_), None, true) => Err(tr.t("adm.results.choose").to_string()),
         _ => Err(tr.t("adm.results.bad_line").to_string()),
     }
 }
@@ -394,6 +396,10 @@ pub async fn enter_board_result(
     let red_fouls = number(&form, "red_fouls", tr, &mut errors);
     let black_fouls = number(&form, "black_fouls", tr, &mut errors);
     let version = number(&form, "version", tr, &mut errors).and_then(|v| i32::try_from(v).ok());
+    // A board without a result offers no preselected one: sending it unchosen is asked again.
+    if text(&form, "result").is_none() {
+        errors.insert("result".into(), vec![tr.t("adm.results.choose").into()]);
+    }
     if !errors.is_empty() {
         let err = Error::Invalid {
             message: tr.t("error.form_invalid").to_string(),
