@@ -776,6 +776,14 @@ pub async fn get(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) -> Resu
     view(&mut conn, bracket, arbiter).await
 }
 
+/// Whether the tournament has a playoff between section champions (one query: the event page
+/// links the playoff only then, without loading its matches).
+pub async fn has_playoff(pool: &PgPool, tournament_id: Uuid) -> Result<bool> {
+    Ok(db::knockout::playoff_of_tournament(pool, tournament_id)
+        .await?
+        .is_some())
+}
+
 /// The tournament's playoff between section champions.
 pub async fn get_playoff(
     pool: &PgPool,

@@ -61,15 +61,6 @@ pub struct PlayoffPage {
     pub prizes: Vec<PrizeLine>,
 }
 
-/// Whether the tournament has a playoff (its home page links this page only then).
-pub async fn exists(state: &AppState, tournament_id: Uuid) -> service::Result<bool> {
-    match service::knockout::get_playoff(&state.db, None, tournament_id).await {
-        Ok(_) => Ok(true),
-        Err(service::Error::NotFound(_)) => Ok(false),
-        Err(err) => Err(err),
-    }
-}
-
 /// `GET /t/{tournament_id}/playoff`
 pub async fn show_playoff(
     State(state): State<AppState>,

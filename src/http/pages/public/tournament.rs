@@ -81,7 +81,7 @@ pub async fn show_tournament(
     let loaded = async {
         let t = service::tournaments::get(&state.db, id).await?;
         let sections = service::sections::list(&state.db, id).await?;
-        let playoff = super::playoff::exists(&state, id).await?;
+        let playoff = service::knockout::has_playoff(&state.db, id).await?;
         Ok::<_, service::Error>((t, sections, playoff))
     }
     .await;
