@@ -42,12 +42,13 @@ fn request(
 ) -> anyhow::Result<(u16, String)> {
     let mut stream = TcpStream::connect(("127.0.0.1", port))?;
     stream.set_nodelay(true)?;
-    write!(
-        stream,
+    // One write (see `Conn::send`).
+    let request = format!(
         "{method} {path} HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n{headers}\
          Content-Length: {}\r\n\r\n{body}",
         body.len()
-    )?;
+    );
+    stream.write_all(request.as_bytes())?;
     let mut response = String::new();
     stream.read_to_string(&mut response)?;
     let status = response
@@ -724,11 +725,13 @@ impl Conn {
         body: &str,
     ) -> anyhow::Result<(u16, Vec<String>, String)> {
         use std::io::BufRead as _;
-        write!(
-            self.reader.get_mut(),
+        // One write, as a browser or `wrk` sends a request: `write!` on the socket would send
+        // each formatted piece as its own segment (no delay), and wake the server for each.
+        let request = format!(
             "{method} {path} HTTP/1.1\r\nHost: localhost\r\n{headers}Content-Length: {}\r\n\r\n{body}",
             body.len()
-        )?;
+        );
+        self.reader.get_mut().write_all(request.as_bytes())?;
         let mut line = String::new();
         self.reader.read_line(&mut line)?;
         let status = line
