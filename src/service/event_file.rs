@@ -23,6 +23,7 @@ use super::access::{self, Change, Need};
 use super::users::Actor;
 use super::{sections, state, Error, FieldErrors, Result};
 use crate::db;
+use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::StaffRole;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -392,7 +393,7 @@ pub struct ImportedEvent {
 pub async fn export(pool: &PgPool, actor: &Actor, tournament_id: Uuid) -> Result<EventFile> {
     db::tournament::find(pool, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     // One snapshot: a result entered while the file is read is in all of it or none of it.
     let mut tx = pool.begin().await?;
     sqlx::query("set transaction isolation level repeatable read, read only")
@@ -438,12 +439,12 @@ pub async fn export(pool: &PgPool, actor: &Actor, tournament_id: Uuid) -> Result
 }
 
 /// A problem with the file: 422, on the field that names the row and column.
-fn bad(field: String, message: impl Into<String>) -> Error {
+fn bad(field: String, message: impl Into<Msg>) -> Error {
     let message = message.into();
     let mut fields = FieldErrors::new();
     fields.insert(field.clone(), vec![message.clone()]);
     Error::Invalid {
-        message: format!("{field}: {message}"),
+        message: Msg::field(&field, message),
         fields,
     }
 }
@@ -878,7 +879,7 @@ pub async fn import(pool: &PgPool, actor: &Actor, file: EventFile) -> Result<Imp
     for section_id in section_ids {
         let section = db::section::find(&mut *tx, section_id)
             .await?
-            .ok_or(Error::NotFound("section"))?;
+            .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
         let name = section.name.clone();
         let options = sections::standings_options(&section);
         let loaded = state::load(&mut tx, section, false)

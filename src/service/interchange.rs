@@ -9,6 +9,7 @@ use super::state;
 use super::users::Actor;
 use super::{sections, Error, FieldErrors, Result};
 use crate::db;
+use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::{ByeKind, EntryType, PairingSystem, RoundStatus, SectionStatus, SetupMode};
 use arbiter_core::model::{ResultCode, Side};
 use arbiter_core::trf::SectionSettings;
@@ -26,11 +27,11 @@ pub async fn export_trf(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) 
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     let tournament = db::tournament::find(&mut *conn, section.tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     let options = sections::standings_options(&section);
     let members = db::entrant::members(&mut *conn, section_id).await?;
     let state = if private {
@@ -182,7 +183,7 @@ pub async fn import_trf(
     let mut tx = pool.begin().await?;
     let tournament = db::tournament::find(&mut *tx, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
     let file_name = t.name.trim();
     let file_name = file_name
@@ -487,7 +488,7 @@ pub async fn import_csv(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
@@ -495,7 +496,7 @@ pub async fn import_csv(
     if let Some(reason) = broken.remove(&1) {
         return Err(Error::invalid(
             "file",
-            format!("line 1 (header row): {reason}"),
+            m::CSV_LINE_1_HEADER_ROW.with(&[&reason]),
         ));
     }
     let mut last_line = 1;
@@ -507,7 +508,7 @@ pub async fn import_csv(
                 last_line = line;
                 errors.push(RowErrors {
                     line,
-                    errors: [("row".to_string(), vec![e.to_string()])].into(),
+                    errors: [("row".to_string(), vec![Msg::from(e.to_string())])].into(),
                 });
                 continue;
             }
@@ -521,9 +522,9 @@ pub async fn import_csv(
                 .map(|f| f.matches('\n').count())
                 .sum::<usize>();
         last_line = end_line;
-        let structure: Vec<String> = broken
+        let structure: Vec<Msg> = broken
             .range(line..=end_line)
-            .map(|(_, reason)| reason.clone())
+            .map(|(_, reason)| reason.clone().into())
             .collect();
         if !structure.is_empty() {
             errors.push(RowErrors {
@@ -542,7 +543,7 @@ pub async fn import_csv(
         let mut check = Check::new();
         let rating = get("rating").and_then(|r| {
             r.parse::<i64>()
-                .map_err(|_| check.error("rating", "must be a whole number"))
+                .map_err(|_| check.error("rating", m::CHECK_MUST_WHOLE_NUMBER.msg()))
                 .ok()
         });
         let member = get("member").map(|m| {
@@ -553,7 +554,7 @@ pub async fn import_csv(
         });
         let birth_date = get("birth_date").and_then(|d| {
             chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d")
-                .map_err(|_| check.error("birth_date", "must be YYYY-MM-DD"))
+                .map_err(|_| check.error("birth_date", m::CHECK_MUST_YYYY_MM_DD.msg()))
                 .ok()
         });
         let gender = get("gender").map(|g| match g.to_ascii_lowercase().as_str() {
@@ -805,7 +806,7 @@ pub async fn audit_log(
     let mut conn = pool.acquire().await?;
     db::tournament::find(&mut *conn, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     access::require(&mut conn, actor, tournament_id, Need::Scorer).await?;
     let rows = db::audit::list(&mut *conn, tournament_id, after, limit.clamp(1, 1000)).await?;
     Ok(rows

@@ -16,6 +16,7 @@ use super::{Error, Result};
 use crate::db;
 pub use crate::db::record::GameContext;
 use crate::db::record::RecordRow;
+use crate::i18n::messages as m;
 use crate::vocab::{Game, RoundStatus};
 use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell};
 use arbiter_core::game::record::tokens;
@@ -196,22 +197,19 @@ pub fn notations(game: Game) -> &'static [&'static str] {
 fn check_input<'a>(check: &mut Check, game: Game, input: &'a RecordInput) -> Vec<&'a str> {
     let allowed = notations(game);
     if !allowed.contains(&input.notation.as_str()) {
-        check.error(
-            "notation",
-            format!("must be one of: {}", allowed.join(", ")),
-        );
+        check.error("notation", m::CHECK_ONE_OF.with(&[&allowed.join(", ")]));
     }
     if input.text.len() > MAX_TEXT_BYTES {
-        check.error("text", "a record may have at most 16384 bytes");
+        check.error("text", m::RECORD_TOO_MANY_BYTES.msg());
         return Vec::new();
     }
     if input.text.contains('\0') {
-        check.error("text", "contains a NUL character");
+        check.error("text", m::CSV_CONTAINS_NUL_CHARACTER.msg());
         return Vec::new();
     }
     let moves = tokens(&input.text);
     if moves.len() > MAX_PLIES {
-        check.error("text", "a record may have at most 600 half-moves");
+        check.error("text", m::RECORD_TOO_MANY_PLIES.msg());
     }
     moves
 }
@@ -454,7 +452,7 @@ async fn context(conn: &mut PgConnection, key: GameKey) -> Result<GameContext> {
         GameKey::Board(id) => db::record::context_of_board(&mut *conn, id).await?,
         GameKey::MatchGame(id, n) => db::record::context_of_match_game(&mut *conn, id, n).await?,
     };
-    found.ok_or(Error::NotFound("game"))
+    found.ok_or(Error::NotFound(m::NOT_FOUND_GAME))
 }
 
 /// The tournament of a key, for the access check before anything else is read.
@@ -464,8 +462,8 @@ async fn tournament_of(conn: &mut PgConnection, key: GameKey) -> Result<Uuid> {
         GameKey::MatchGame(id, _) => db::record::tournament_of_match(&mut *conn, id).await?,
     };
     found.ok_or(Error::NotFound(match key {
-        GameKey::Board(_) => "board",
-        GameKey::MatchGame(..) => "match",
+        GameKey::Board(_) => m::NOT_FOUND_BOARD,
+        GameKey::MatchGame(..) => m::NOT_FOUND_MATCH,
     }))
 }
 
@@ -570,9 +568,9 @@ pub(crate) async fn store(
     );
     if let Some(problem) = &replay.error {
         let mut fields = super::FieldErrors::new();
-        fields.insert("text".into(), vec![problem.message.clone()]);
+        fields.insert("text".into(), vec![problem.message.clone().into()]);
         return Err(Error::Invalid {
-            message: problem.message.clone(),
+            message: problem.message.clone().into(),
             fields,
         });
     }
@@ -581,14 +579,14 @@ pub(crate) async fn store(
     // the version compared is read after it.
     db::round::lock_game(&mut *tx, game_id)
         .await?
-        .ok_or(Error::NotFound("game"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_GAME))?;
     let stored = db::record::lock(&mut *tx, game_id).await?;
     let current = stored.as_ref().map_or(0, |r| r.version);
     if let Some(expected) = expected.or(input.version) {
         if expected != current {
-            return Err(Error::Conflict(format!(
-                "the record was changed meanwhile (version {current}, you sent {expected}); reload and try again"
-            )));
+            return Err(Error::conflict(
+                m::STALE_RECORD.with(&[&current, &expected]),
+            ));
         }
     }
     let normal: Vec<&str> = replay.plies.iter().map(|p| p.iccs.as_str()).collect();
@@ -603,11 +601,7 @@ pub(crate) async fn store(
         i32::try_from(plies).unwrap_or(i32::MAX),
     )
     .await?
-    .ok_or_else(|| {
-        Error::Conflict(format!(
-            "the record was changed meanwhile (version {current}, you sent {current}); reload and try again"
-        ))
-    })?;
+    .ok_or_else(|| Error::conflict(m::STALE_RECORD.with(&[&current, &current])))?;
     access::audit(
         &mut tx,
         loaded.ctx.tournament_id,
@@ -651,16 +645,15 @@ pub async fn delete(
     let ctx = context(&mut tx, key).await?;
     db::round::lock_game(&mut *tx, ctx.game_id)
         .await?
-        .ok_or(Error::NotFound("game"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_GAME))?;
     let stored = db::record::lock(&mut *tx, ctx.game_id)
         .await?
-        .ok_or(Error::NotFound("record"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_RECORD))?;
     if let Some(expected) = expected {
         if expected != stored.version {
-            return Err(Error::Conflict(format!(
-                "the record was changed meanwhile (version {}, you sent {expected}); reload and try again",
-                stored.version
-            )));
+            return Err(Error::conflict(
+                m::STALE_RECORD.with(&[&stored.version, &expected]),
+            ));
         }
     }
     db::record::delete(&mut *tx, ctx.game_id).await?;
@@ -710,7 +703,7 @@ async fn visible(
     let staff = is_staff(conn, actor, ctx.tournament_id).await;
     if !staff && ctx.round_status == Some(RoundStatus::Paired) {
         // A paired round is the arbiters' draft until they publish it.
-        return Err(Error::NotFound("round"));
+        return Err(Error::NotFound(m::NOT_FOUND_ROUND));
     }
     Ok(staff)
 }
@@ -762,7 +755,7 @@ pub async fn get(
     let staff = visible(&mut conn, actor, &ctx).await?;
     let row = db::record::find(&mut *conn, ctx.game_id)
         .await?
-        .ok_or(Error::NotFound("record"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_RECORD))?;
     Ok(view(&ctx, Some(&row), staff, script))
 }
 
@@ -814,7 +807,7 @@ pub async fn board_page(
     let mut conn = pool.acquire().await?;
     let ctx = db::record::context_of_board_number(&mut *conn, section_id, round, board)
         .await?
-        .ok_or(Error::NotFound("game"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_GAME))?;
     public_page(&mut conn, actor, ctx, script).await
 }
 
@@ -831,7 +824,7 @@ pub async fn match_game_page(
     let mut conn = pool.acquire().await?;
     let ctx = db::record::context_of_match_game(&mut *conn, match_id, number)
         .await?
-        .ok_or(Error::NotFound("game"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_GAME))?;
     public_page(&mut conn, actor, ctx, script).await
 }
 
@@ -844,7 +837,7 @@ async fn public_page(
     let staff = visible(conn, actor, &ctx).await?;
     let row = db::record::find(&mut *conn, ctx.game_id)
         .await?
-        .ok_or(Error::NotFound("record"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_RECORD))?;
     // The set-up is shown only once public (the staff see it on the desk page).
     let setup = if setup_public(&ctx) && ctx.game != Game::Xiangqi {
         db::record::setup_of_game(&mut *conn, ctx.game_id)
@@ -989,7 +982,7 @@ pub async fn export_pgn(
     let staff = visible(&mut conn, actor, &ctx).await?;
     let row = db::record::find(&mut *conn, ctx.game_id)
         .await?
-        .ok_or(Error::NotFound("record"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_RECORD))?;
     let record = view(&ctx, Some(&row), staff, Script::Simplified);
     Ok(pgn(&ctx, &record.replay, format))
 }
@@ -1018,10 +1011,10 @@ pub async fn export_round_pgn(
     let mut conn = pool.acquire().await?;
     let round_row = db::round::find(&mut *conn, section_id, round)
         .await?
-        .ok_or(Error::NotFound("round"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ROUND))?;
     let games = db::record::contexts_of_round(&mut *conn, round_row.round_id).await?;
     let Some(first) = games.first() else {
-        return Err(Error::NotFound("record"));
+        return Err(Error::NotFound(m::NOT_FOUND_RECORD));
     };
     let staff = visible(&mut conn, actor, first).await?;
     let ids: Vec<Uuid> = games.iter().map(|g| g.game_id).collect();
@@ -1034,7 +1027,7 @@ pub async fn export_round_pgn(
         }
     }
     if out.is_empty() {
-        return Err(Error::NotFound("record"));
+        return Err(Error::NotFound(m::NOT_FOUND_RECORD));
     }
     Ok(out.join("\n"))
 }

@@ -12,6 +12,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::PageCtx;
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::i18n::Tr;
 use crate::service::entrants::{ByeRequest, ForbiddenPairInput};
 use crate::service::users::Actor;
@@ -93,7 +94,7 @@ async fn in_section(state: &AppState, actor: &Actor, id: Uuid, entrant: Uuid) ->
     if list.iter().any(|e| e.id == entrant) {
         Ok(())
     } else {
-        Err(Error::NotFound("entrant"))
+        Err(Error::NotFound(m::NOT_FOUND_ENTRANT))
     }
 }
 
@@ -130,7 +131,7 @@ pub async fn request_bye(
             Err(Error::invalid("bye_round", tr.t("register.not_a_number")))
         }
         _ => Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: tr.t("error.form_invalid").into(),
             fields: errors,
         }),
     };
@@ -179,7 +180,7 @@ pub async fn forbid_pair(
             service::entrants::set_forbidden_pair(&state.db, &actor, id, &pair, true).await
         }
         _ => Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: tr.t("error.form_invalid").into(),
             fields: errors,
         }),
     };

@@ -9,6 +9,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::i18n::Tr;
 use crate::service;
 use crate::service::entrants::{EntrantPatch, EntrantView, PlayerPatch};
@@ -207,7 +208,7 @@ async fn render(
     let (section, entrant) = loaded.or_page(&ctx)?;
     if !entrant_in(&section, &entrant, state, actor).await {
         return Err(PageError::from_service(
-            service::Error::NotFound("entrant"),
+            service::Error::NotFound(m::NOT_FOUND_ENTRANT),
             ctx.lang,
         ));
     }
@@ -314,7 +315,7 @@ pub async fn save(
         Ok(list) if list.iter().any(|e| e.id == entrant_id) => {}
         Ok(_) => {
             return Err(PageError::from_service(
-                service::Error::NotFound("entrant"),
+                service::Error::NotFound(m::NOT_FOUND_ENTRANT),
                 ctx.lang,
             ))
         }
@@ -329,9 +330,11 @@ pub async fn save(
             let (message, errors, status) = match invalid_fields(&err) {
                 Some((message, fields)) => (message, fields, StatusCode::UNPROCESSABLE_ENTITY),
                 None => match err {
-                    service::Error::Conflict(message) => {
-                        (message, service::FieldErrors::new(), StatusCode::CONFLICT)
-                    }
+                    service::Error::Conflict(message) => (
+                        message.render(ctx.lang),
+                        service::FieldErrors::new(),
+                        StatusCode::CONFLICT,
+                    ),
                     other => return Err(PageError::from_service(other, ctx.lang)),
                 },
             };

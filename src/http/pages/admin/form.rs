@@ -2,6 +2,7 @@
 //! errors placed next to their fields, and the access check pages make before they render.
 
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::users::Actor;
@@ -190,13 +191,13 @@ pub fn place_errors(
             .map_or(key.as_str(), |(_, to)| to);
         match fields.iter_mut().find(|f| f.name == target) {
             Some(field) => {
-                let joined = messages.join("; ");
+                let joined = Msg::list(messages.iter().cloned()).to_string();
                 field.error = Some(match field.error.take() {
                     Some(before) => format!("{before}; {joined}"),
                     None => joined,
                 });
             }
-            None => rest.push(format!("{key}: {}", messages.join("; "))),
+            None => rest.push(Msg::field(key, Msg::list(messages.iter().cloned())).to_string()),
         }
     }
     rest
@@ -205,7 +206,7 @@ pub fn place_errors(
 /// The field errors of an `Invalid` service error (empty for other errors).
 pub fn invalid_fields(err: &Error) -> Option<(String, FieldErrors)> {
     match err {
-        Error::Invalid { message, fields } => Some((message.clone(), fields.clone())),
+        Error::Invalid { message, fields } => Some((message.to_string(), fields.clone())),
         _ => None,
     }
 }

@@ -11,6 +11,7 @@ use crate::http::extract::{PagePath, UploadForm, UPLOAD_LIMIT};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::interchange::CsvImport;
@@ -168,7 +169,10 @@ pub async fn import_csv(
                     message: e
                         .errors
                         .iter()
-                        .map(|(f, m)| format!("{f}: {}", m.join(", ")))
+                        .map(|(f, m)| {
+                            let each: Vec<String> = m.iter().map(Msg::to_string).collect();
+                            format!("{f}: {}", each.join(", "))
+                        })
                         .collect::<Vec<_>>()
                         .join("; "),
                 })
@@ -211,7 +215,7 @@ pub async fn import_trf(
         Ok(trf) => trf,
         Err(message) => {
             let err = Error::Invalid {
-                message,
+                message: message.into(),
                 fields: crate::service::FieldErrors::new(),
             };
             return super::tournaments::tournament_refused(&state, &actor, ctx, &headers, tid, err)

@@ -9,6 +9,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::knockout::{BracketView, KnockoutInput, MatchGameInput};
@@ -124,7 +125,9 @@ async fn page(
     let matches = bracket.as_ref().map(match_rows).unwrap_or_default();
     let mut fields = creation_fields(form);
     for f in &mut fields {
-        f.error = errors.get(f.name).map(|m| m.join("; "));
+        f.error = errors
+            .get(f.name)
+            .map(|m| Msg::list(m.iter().cloned()).to_string());
     }
     Ok(Page(
         status,
@@ -293,7 +296,7 @@ pub async fn record_game_form(
     };
     if !errors.is_empty() {
         return Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: tr.t("error.form_invalid").into(),
             fields: errors,
         });
     }

@@ -302,7 +302,7 @@ fn read(form: &Fields, tr: Tr) -> Result<(RecordInput, Option<i32>), Error> {
     let version = number(form, "version", tr, &mut errors).and_then(|v| i32::try_from(v).ok());
     if !errors.is_empty() {
         return Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: tr.t("error.form_invalid").into(),
             fields: errors,
         });
     }

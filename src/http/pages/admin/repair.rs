@@ -21,6 +21,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::entrants::EntrantView;
@@ -160,7 +161,12 @@ fn rows(
     let value = |key: String| form.get(&key).cloned().unwrap_or_default();
     (1..=row_count(form))
         .map(|i| {
-            let error = |key: String| errors.get(&key).map(|m| m.join(" "));
+            let error = |key: String| {
+                errors.get(&key).map(|m| {
+                    let each: Vec<String> = m.iter().map(Msg::to_string).collect();
+                    each.join(" ")
+                })
+            };
             let (red, black) = (value(format!("red_{i}")), value(format!("black_{i}")));
             EditRow {
                 number: i,
@@ -347,7 +353,12 @@ async fn page(
         round.status == RoundStatus::Paired && round.boards.iter().all(|b| b.result.is_none());
     let form = shown.form.cloned().unwrap_or_else(|| stored(&round));
     let mut errors = shown.errors;
-    let warnings = errors.remove("boards").unwrap_or_default();
+    let warnings: Vec<String> = errors
+        .remove("boards")
+        .unwrap_or_default()
+        .iter()
+        .map(Msg::to_string)
+        .collect();
     // The service's sentence speaks JSON (`"confirm": true`) and field paths; the page has
     // its button, and says the rows' problems by board and name.
     let name = |id: &str| {
@@ -463,7 +474,7 @@ pub async fn save_edit(
         Err(Error::Invalid { message, fields }) => Shown {
             form: Some(&form),
             errors: on_rows(fields, &rows),
-            error: Some(message),
+            error: Some(message.to_string()),
             status: StatusCode::UNPROCESSABLE_ENTITY,
             ..Shown::plain()
         },

@@ -363,8 +363,8 @@ pub async fn enter_result(
             Err(err) => {
                 let status = crate::http::error::status(&err);
                 let message = match &err {
-                    Error::Conflict(detail) if detail.contains("changed meanwhile") => {
-                        format!("{} ({detail})", tr.t("adm.results.stale"))
+                    Error::Conflict(detail) if detail.code().starts_with("stale.") => {
+                        format!("{} ({})", tr.t("adm.results.stale"), tr.msg(detail))
                     }
                     Error::Invalid { .. } | Error::Conflict(_) => err.to_string(),
                     _ => return Err(PageError::from_service(err, ctx.lang)),
@@ -402,7 +402,7 @@ pub async fn enter_board_result(
     }
     if !errors.is_empty() {
         let err = Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: tr.t("error.form_invalid").into(),
             fields: errors,
         };
         return Ok(super::section::action_failed(
@@ -432,8 +432,12 @@ pub async fn enter_board_result(
                 };
                 crate::http::session::see_other(&format!("/admin/s/{sid}/rounds?done={done}"))
             }
-            Err(Error::Conflict(detail)) if detail.contains("changed meanwhile") => {
-                let err = Error::Conflict(format!("{} ({detail})", tr.t("adm.results.stale")));
+            Err(Error::Conflict(detail)) if detail.code().starts_with("stale.") => {
+                let err = Error::conflict(format!(
+                    "{} ({})",
+                    tr.t("adm.results.stale"),
+                    tr.msg(&detail)
+                ));
                 super::section::action_failed(
                     &state,
                     &actor,

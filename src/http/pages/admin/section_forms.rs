@@ -292,7 +292,7 @@ pub(super) fn rounds_table(
             None => errors
                 .entry("rounds_by_entries".into())
                 .or_default()
-                .push(tr.fmt("adm.settings.bad_rounds_line", i + 1)),
+                .push(tr.fmt("adm.settings.bad_rounds_line", i + 1).into()),
         }
     }
     rows
@@ -345,7 +345,7 @@ pub(super) fn fee_tiers(
             None => errors
                 .entry("fee_tiers".into())
                 .or_default()
-                .push(tr.fmt("adm.settings.bad_fee_line", i + 1)),
+                .push(tr.fmt("adm.settings.bad_fee_line", i + 1).into()),
         }
     }
     tiers
@@ -370,7 +370,7 @@ pub(super) fn group_list_errors(
 #[cfg(test)]
 mod fee_tier_tests {
     use super::*;
-    use crate::i18n::{Lang, Tr};
+    use crate::i18n::{Lang, Msg, Tr};
 
     #[test]
     fn fee_tiers_are_read_with_an_optional_currency_and_written_back_alike() {
@@ -396,7 +396,10 @@ mod fee_tier_tests {
         );
         // Lines 5 and 6 (1-based, the empty line counted) are no tiers.
         assert_eq!(errors["fee_tiers"].len(), 2, "{errors:?}");
-        assert!(errors["fee_tiers"][0].contains('5'), "{errors:?}");
+        assert!(
+            errors["fee_tiers"][0].to_string().contains('5'),
+            "{errors:?}"
+        );
         assert_eq!(fee_tiers_text(&tiers[..2]), "Member: 10 CAD\n會員: 20");
     }
 
@@ -408,7 +411,7 @@ mod fee_tier_tests {
         errors.insert("cap".into(), vec!["c".into()]);
         let grouped = group_list_errors(errors);
         assert_eq!(grouped["fee_tiers"].len(), 2);
-        assert_eq!(grouped["cap"], ["c"]);
+        assert_eq!(grouped["cap"], [Msg::from("c")]);
     }
 }
 

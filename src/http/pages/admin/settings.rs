@@ -17,6 +17,7 @@ use crate::http::pages::shared::tiebreaks::{
 };
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::sections::{ScoringInput, Section, SectionInput};
@@ -448,7 +449,7 @@ async fn page(
     // The chain's refusals (`tiebreaks`, `tiebreaks[1]`) go under its rows.
     let chain_error = grouped
         .remove("tiebreaks")
-        .map(|messages| messages.join("; "));
+        .map(|messages| Msg::list(messages).to_string());
     let rest = place_errors(&mut fields, &grouped, ALIASES);
     let form_error = form_error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
     let after = fields

@@ -165,7 +165,7 @@ pub async fn decide_tie(
                     &actor,
                     ctx,
                     id,
-                    Some(message),
+                    Some(message.to_string()),
                     StatusCode::UNPROCESSABLE_ENTITY,
                 )
                 .await?

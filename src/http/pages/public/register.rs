@@ -8,6 +8,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::ClientIp;
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service;
 use crate::service::registrations::RegistrationInput;
@@ -194,7 +195,9 @@ fn genders(tr: Tr, chosen: &str) -> Vec<Choice> {
 }
 
 fn first_error(errors: &FieldErrors, field: &str) -> Option<String> {
-    errors.get(field).map(|messages| messages.join("; "))
+    errors
+        .get(field)
+        .map(|messages| Msg::list(messages.iter().cloned()).to_string())
 }
 
 fn input(
@@ -519,12 +522,15 @@ pub async fn create_registration(
             )
             .into_response(),
             Err(service::Error::Invalid { fields, message }) => {
-                let form_error = fields.is_empty().then_some(message);
+                let form_error = fields.is_empty().then(|| message.to_string());
                 again(ctx, StatusCode::UNPROCESSABLE_ENTITY, fields, form_error)
             }
-            Err(service::Error::Conflict(message)) => {
-                again(ctx, StatusCode::CONFLICT, FieldErrors::new(), Some(message))
-            }
+            Err(service::Error::Conflict(message)) => again(
+                ctx,
+                StatusCode::CONFLICT,
+                FieldErrors::new(),
+                Some(message.to_string()),
+            ),
             Err(err) => return Err(PageError::from_service(err, ctx.lang)),
         },
     )

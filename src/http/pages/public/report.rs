@@ -8,6 +8,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, ClientIp};
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service;
 use crate::service::reports::{display_code, normalise_code, ReportBoard, ReportInput};
@@ -146,7 +147,7 @@ pub const NOTATIONS: &[&str] = &["chinese", "wxf", "iccs"];
 
 impl ReportPage {
     /// The first error of a field.
-    pub fn field_error(&self, field: &str) -> Option<&String> {
+    pub fn field_error(&self, field: &str) -> Option<&Msg> {
         self.errors.get(field).and_then(|e| e.first())
     }
 }
@@ -332,7 +333,7 @@ fn number(text: &str, field: &str, tr: Tr, errors: &mut FieldErrors) -> Option<i
             errors
                 .entry(field.to_string())
                 .or_default()
-                .push(tr.t("register.not_a_number").to_string());
+                .push(tr.t("register.not_a_number").into());
             None
         }
     }
@@ -361,7 +362,7 @@ pub async fn post_report(
         service::reports::submit(&state.db, &state.security.limits, ip, &code, &input).await
     } else {
         Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: tr.t("error.form_invalid").into(),
             fields: errors,
         })
     };
@@ -385,14 +386,18 @@ pub async fn post_report(
                 Error::Invalid { message, fields } => {
                     (StatusCode::UNPROCESSABLE_ENTITY, message, fields)
                 }
-                other => (StatusCode::CONFLICT, other.to_string(), FieldErrors::new()),
+                other => (
+                    StatusCode::CONFLICT,
+                    other.msg().unwrap_or_else(|| other.to_string().into()),
+                    FieldErrors::new(),
+                ),
             };
             Ok(render(
                 ctx,
                 &code,
                 board,
                 form,
-                Some(message),
+                Some(message.to_string()),
                 fields,
                 None,
                 status,
@@ -445,7 +450,8 @@ pub async fn post_record(
                     .flatten()
                     .next()
                     .cloned()
-                    .unwrap_or_else(|| message.clone()),
+                    .unwrap_or_else(|| message.clone())
+                    .to_string(),
                 other => other.to_string(),
             };
             // The page again with the record form as posted and the reason beside it.
