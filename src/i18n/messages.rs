@@ -66,6 +66,8 @@ enum Repr {
     Join(Text),
     /// An English sentence not (yet) keyed: shown through the reverse translation.
     Legacy(String),
+    /// A text a page has already put in its visitor's language (never a service's).
+    Shown(String),
 }
 
 /// A message for a person: a catalogue text and its values. `Display` is the English.
@@ -116,6 +118,15 @@ impl Msg {
         }
     }
 
+    /// A text a page has already rendered in its visitor's language (a page's own note
+    /// next to a field, a message rendered for a script): shown as it is.
+    pub fn shown(text: impl Into<String>) -> Msg {
+        Msg {
+            repr: Repr::Shown(text.into()),
+            args: Vec::new(),
+        }
+    }
+
     /// An English sentence without a key (until its site is converted).
     pub fn legacy(message: impl Into<String>) -> Msg {
         Msg {
@@ -135,6 +146,7 @@ impl Msg {
             Repr::Text(text) => text.key,
             Repr::Join(_) => "several",
             Repr::Legacy(message) => lookup_text(message).map_or("message", |t| t.key),
+            Repr::Shown(_) => "shown",
         }
     }
 
@@ -158,6 +170,7 @@ impl Msg {
                 .collect::<Vec<_>>()
                 .join(sep.get(lang)),
             Repr::Legacy(message) => localise(lang, message).into_owned(),
+            Repr::Shown(text) => text.clone(),
         }
     }
 }
@@ -179,6 +192,20 @@ fn fill(template: &str, values: impl Iterator<Item = String>) -> String {
 impl fmt::Display for Msg {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         f.write_str(&self.en())
+    }
+}
+
+impl PartialEq<str> for Msg {
+    /// Compares the English text.
+    fn eq(&self, other: &str) -> bool {
+        self.en() == other
+    }
+}
+
+impl PartialEq<&str> for Msg {
+    /// Compares the English text.
+    fn eq(&self, other: &&str) -> bool {
+        self.en() == *other
     }
 }
 
@@ -262,6 +289,58 @@ messages! {
         "the search is too long"
         | "搜尋字串太長"
         | "搜索字符串太长";
+    CHECK_SECTION_NAME_EXISTS_PASS_NAME = "check.section_name_exists_pass_name":
+        "a section with this name exists; pass ?name=… for another"
+        | "已有同名組別；請以 ?name=… 另取名稱"
+        | "已有同名组别；请以 ?name=… 另取名称";
+    CHECK_SECTION_NAMED_EXISTS = "check.section_named_exists":
+        "a section named {} already exists"
+        | "已有名為 {} 的組別"
+        | "已有名为 {} 的组别";
+    CHECK_SECTION_NAME_TAKEN = "check.section_name_taken":
+        "another section of this tournament has that name"
+        | "本賽事已有另一組別使用此名稱"
+        | "本赛事已有另一组别使用此名称";
+    TRF_NO_PLAYERS = "trf.no_players":
+        "the file has no player (001) lines"
+        | "檔案中沒有棋手（001）行"
+        | "文件中没有棋手（001）行";
+    TRF_UNKNOWN_PAIRING_SYSTEM = "trf.unknown_pairing_system":
+        "unknown pairing system {} in the arbiter settings"
+        | "裁判設定中的編排制度 {} 無法識別"
+        | "裁判设置中的编排制度 {} 无法识别";
+    TRF_PLAYER_NAME = "trf.player_name":
+        "player {}: the name {}"
+        | "棋手 {}：姓名{}"
+        | "棋手 {}：姓名{}";
+    CSV_CANNOT_READ_HEADER = "csv.cannot_read_header":
+        "cannot read the header row: {}"
+        | "無法讀取標題列：{}"
+        | "无法读取标题行：{}";
+    CSV_HEADER_NEEDS_NAME = "csv.header_needs_name":
+        "the header row needs a `name` column"
+        | "標題列須有 `name` 欄"
+        | "标题行须有 `name` 列";
+    CSV_UNREADABLE_ROW = "csv.unreadable_row":
+        "{}"
+        | "無法讀取此列：{}"
+        | "无法读取此行：{}";
+    STATE_ONLY_ACTIVE_CAN_QUALIFY = "state.only_active_can_qualify":
+        "only {} active entrants can qualify"
+        | "只有 {} 名有效參賽者可晉級"
+        | "只有 {} 名有效参赛者可晋级";
+    CHECK_UNKNOWN_TIEBREAK = "check.unknown_tiebreak":
+        "unknown tie-break {} (known: OPP, BH, BH/C1, BH/C2, BH/M1, SB, SB/C1, PS, PS/C1, WIN, WON, BPG, BWG, DE, FOULS, PREV, CUT_EARLY, RTNG, LOT)"
+        | "未知的小分規則 {}（可用：OPP、BH、BH/C1、BH/C2、BH/M1、SB、SB/C1、PS、PS/C1、WIN、WON、BPG、BWG、DE、FOULS、PREV、CUT_EARLY、RTNG、LOT）"
+        | "未知的小分规则 {}（可用：OPP、BH、BH/C1、BH/C2、BH/M1、SB、SB/C1、PS、PS/C1、WIN、WON、BPG、BWG、DE、FOULS、PREV、CUT_EARLY、RTNG、LOT）";
+    CHECK_TIEBREAK_MODIFIER = "check.tiebreak_modifier":
+        "tie-break {}: modifier {} is not supported"
+        | "小分規則 {}：不支援修飾 {}"
+        | "小分规则 {}：不支持修饰 {}";
+    CHECK_UNKNOWN_PRESET = "check.unknown_preset":
+        "unknown preset {} (known: cxa2011_opp, cxa2011_prog, seed002_main, seed002_supp, seed004_tw, fide_swiss)"
+        | "未知的預設 {}（可用：cxa2011_opp、cxa2011_prog、seed002_main、seed002_supp、seed004_tw、fide_swiss）"
+        | "未知的预设 {}（可用：cxa2011_opp、cxa2011_prog、seed002_main、seed002_supp、seed004_tw、fide_swiss）";
     CHECK_TOO_LONG = "check.too_long":
         "must be at most {} characters"
         | "最多 {} 個字"
@@ -794,6 +873,18 @@ messages! {
         "{} falls inside a tie that the tiebreak chain does not break ({}); draw lots or set their order first"
         | "{} 落在破同分規則無法分開的並列之中（{}）；請先抽籤或排定其順序"
         | "{} 落在破同分规则无法分开的并列之中（{}）；请先抽签或排定其顺序";
+    TIE_KNOCKOUT_CUT_OFF = "tie.knockout_cut_off":
+        "the knockout cut-off"
+        | "淘汰賽晉級線"
+        | "淘汰赛晋级线";
+    TIE_CHAMPION_OF_SECTION = "tie.champion_of_section":
+        "the champion of section {}"
+        | "組別 {} 的冠軍"
+        | "组别 {} 的冠军";
+    TIE_PRIZE_PLACES = "tie.prize_places":
+        "prize places {}–{}"
+        | "獎項名次 {}–{}"
+        | "奖项名次 {}–{}";
     TIE_NAME_LEAST_TWO_TIED = "tie.name_least_two_tied":
         "name at least two tied entrants"
         | "請列出至少兩名並列者"
@@ -998,6 +1089,18 @@ messages! {
         "the database refuses a row{}: {}"
         | "資料庫拒絕一列資料{}：{}"
         | "数据库拒绝一行数据{}：{}";
+    EVENT_FILE_MUST_BE_OBJECT = "event_file.must_be_object":
+        "must be an object"
+        | "須為物件"
+        | "须为对象";
+    EVENT_FILE_SECTION_PROBLEM = "event_file.section_problem":
+        "section {}: {}"
+        | "組別 {}：{}"
+        | "组别 {}：{}";
+    EVENT_FILE_RULE = "event_file.rule":
+        " (rule {})"
+        | "（規則 {}）"
+        | "（规则 {}）";
     EVENT_FILE_NOT_ID = "event_file.not_id":
         "\"{}\" is not an id"
         | "「{}」不是編號"
@@ -1072,7 +1175,8 @@ pub fn localise(lang: Lang, message: &str) -> Cow<'_, str> {
 
 /// The texts the reverse translation matches (not the ones that combine messages).
 fn templates() -> impl Iterator<Item = &'static Text> {
-    ALL.iter().filter(|t| !t.key.starts_with("msg."))
+    ALL.iter()
+        .filter(|t| !t.key.starts_with("msg.") && !t.en.replace("{}", "").trim().is_empty())
 }
 
 /// The text an English message fits.

@@ -147,7 +147,7 @@ pub async fn import_trf(
     access::require_first(pool, actor, tournament_id, Need::Arbiter).await?;
     let t = arbiter_core::trf::parse(text).map_err(|e| Error::invalid("file", e.to_string()))?;
     if t.entrants.is_empty() {
-        return Err(Error::invalid("file", "the file has no player (001) lines"));
+        return Err(Error::invalid("file", m::TRF_NO_PLAYERS.msg()));
     }
     let settings = SectionSettings::of(&t);
     let pairing_system = settings.pairing_system.clone().unwrap_or_else(|| {
@@ -167,7 +167,7 @@ pub async fn import_trf(
     let pairing_system: PairingSystem = pairing_system.parse().map_err(|_| {
         Error::invalid(
             "file",
-            format!("unknown pairing system {pairing_system:?} in the arbiter settings"),
+            m::TRF_UNKNOWN_PAIRING_SYSTEM.with(&[&format!("{pairing_system:?}")]),
         )
     })?;
     let preset = sections::default_preset(pairing_system);
@@ -176,7 +176,12 @@ pub async fn import_trf(
     for e in &t.entrants {
         let name = arbiter_core::text::clean(&e.name, arbiter_core::text::Lines::Single, 200)
             .map_err(|err| {
-                Error::invalid("file", format!("player {}: the name {err}", e.start_no))
+                Error::invalid(
+                    "file",
+                    m::TRF_PLAYER_NAME
+                        .with(&[&e.start_no])
+                        .and(super::check::text_error(&err)),
+                )
             })?;
         names.insert(e.start_no, name);
     }
@@ -257,10 +262,7 @@ pub async fn import_trf(
             sqlx::Error::Database(d)
                 if d.constraint() == Some("section_tournament_id_name_key") =>
             {
-                Error::invalid(
-                    "name",
-                    "a section with this name exists; pass ?name=… for another",
-                )
+                Error::invalid("name", m::CHECK_SECTION_NAME_EXISTS_PASS_NAME.msg())
             }
             _ => e.into(),
         })?;
@@ -475,15 +477,12 @@ pub async fn import_csv(
         .from_reader(text.as_bytes());
     let headers: Vec<String> = reader
         .headers()
-        .map_err(|e| Error::invalid("file", format!("cannot read the header row: {e}")))?
+        .map_err(|e| Error::invalid("file", m::CSV_CANNOT_READ_HEADER.with(&[&e])))?
         .iter()
         .map(|h| h.trim_start_matches('\u{feff}').to_ascii_lowercase())
         .collect();
     if !headers.iter().any(|h| h == "name") {
-        return Err(Error::invalid(
-            "file",
-            "the header row needs a `name` column",
-        ));
+        return Err(Error::invalid("file", m::CSV_HEADER_NEEDS_NAME.msg()));
     }
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
@@ -496,7 +495,7 @@ pub async fn import_csv(
     if let Some(reason) = broken.remove(&1) {
         return Err(Error::invalid(
             "file",
-            m::CSV_LINE_1_HEADER_ROW.with(&[&reason]),
+            m::CSV_LINE_1_HEADER_ROW.msg().and(reason),
         ));
     }
     let mut last_line = 1;
@@ -508,7 +507,7 @@ pub async fn import_csv(
                 last_line = line;
                 errors.push(RowErrors {
                     line,
-                    errors: [("row".to_string(), vec![Msg::from(e.to_string())])].into(),
+                    errors: [("row".to_string(), vec![m::CSV_UNREADABLE_ROW.with(&[&e])])].into(),
                 });
                 continue;
             }
@@ -524,7 +523,7 @@ pub async fn import_csv(
         last_line = end_line;
         let structure: Vec<Msg> = broken
             .range(line..=end_line)
-            .map(|(_, reason)| reason.clone().into())
+            .map(|(_, reason)| reason.clone())
             .collect();
         if !structure.is_empty() {
             errors.push(RowErrors {
@@ -651,7 +650,7 @@ pub fn spreadsheet_safe(cell: &str) -> std::borrow::Cow<'_, str> {
 /// Lines (1-based) where a CSV text breaks RFC 4180's quoting or holds a NUL, with the reason.
 /// The `csv` crate reads such text leniently (an unterminated quote swallows the rest of the
 /// file into one field); the import refuses it instead, row by row.
-fn csv_structure_errors(text: &str) -> BTreeMap<usize, String> {
+fn csv_structure_errors(text: &str) -> BTreeMap<usize, Msg> {
     #[derive(PartialEq)]
     enum State {
         FieldStart,
@@ -668,7 +667,7 @@ fn csv_structure_errors(text: &str) -> BTreeMap<usize, String> {
         if c == '\0' {
             errors
                 .entry(line)
-                .or_insert_with(|| "contains a NUL character".to_string());
+                .or_insert_with(|| m::CSV_CONTAINS_NUL_CHARACTER.msg());
         }
         state = match (state, c) {
             (State::Quoted, '\n') => {
@@ -689,9 +688,9 @@ fn csv_structure_errors(text: &str) -> BTreeMap<usize, String> {
                 State::AfterQuoted
             }
             (State::QuoteInQuoted | State::AfterQuoted, _) => {
-                errors.entry(line).or_insert_with(|| {
-                    "text after a closing quote: quote the whole field and double any quote inside it (\"\")".to_string()
-                });
+                errors
+                    .entry(line)
+                    .or_insert_with(|| m::CSV_TEXT_AFTER_CLOSING_QUOTE.msg());
                 State::Unquoted
             }
             (State::FieldStart, '"') => {
@@ -705,16 +704,16 @@ fn csv_structure_errors(text: &str) -> BTreeMap<usize, String> {
                 State::FieldStart
             }
             (_, '"') => {
-                errors.entry(line).or_insert_with(|| {
-                    "a quote inside an unquoted field: quote the whole field and double the quote (\"\")".to_string()
-                });
+                errors
+                    .entry(line)
+                    .or_insert_with(|| m::CSV_QUOTE_INSIDE_UNQUOTED_FIELD.msg());
                 State::Unquoted
             }
             (_, _) => State::Unquoted,
         };
     }
     if state == State::Quoted {
-        errors.insert(opened_at, "a quote opened here is never closed".to_string());
+        errors.insert(opened_at, m::CSV_QUOTE_OPENED_HERE_NEVER.msg());
     }
     errors
 }

@@ -710,13 +710,13 @@ pub async fn create(
                 .filter(|p| p.rank == last.rank)
                 .map(|p| p.entrant_id)
                 .collect();
-            return Err(decided.refuse("the knockout cut-off", &tied));
+            return Err(decided.refuse(m::TIE_KNOCKOUT_CUT_OFF.msg(), &tied));
         }
     }
     if qualified.len() < size as usize {
         return Err(Error::invalid(
             "size",
-            format!("only {} active entrants can qualify", qualified.len()),
+            m::STATE_ONLY_ACTIVE_CAN_QUALIFY.with(&[&qualified.len()]),
         ));
     }
     let bracket = BracketRow {
@@ -1087,7 +1087,7 @@ async fn champion_of(conn: &mut PgConnection, section: &db::section::SectionRow)
     let tied: Vec<&RankingRow> = ranking.rows.iter().filter(|r| r.rank == 1).collect();
     if tied.len() > 1 {
         return Err(super::ties::tied_error(
-            &format!("the champion of section {:?}", section.name),
+            m::TIE_CHAMPION_OF_SECTION.with(&[&format!("{:?}", section.name)]),
             &tied.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
         ));
     }

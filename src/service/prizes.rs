@@ -218,11 +218,7 @@ pub async fn awarded(pool: &PgPool, section_id: Uuid) -> Result<Vec<Award>> {
             let first = place_award(tied[0].place);
             if tied.iter().any(|r| place_award(r.place) != first) {
                 return Err(super::ties::tied_error(
-                    &format!(
-                        "prize places {}–{}",
-                        tied[0].place,
-                        tied[tied.len() - 1].place
-                    ),
+                    m::TIE_PRIZE_PLACES.with(&[&tied[0].place, &tied[tied.len() - 1].place]),
                     &tied.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
                 ));
             }

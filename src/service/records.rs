@@ -16,7 +16,7 @@ use super::{Error, Result};
 use crate::db;
 pub use crate::db::record::GameContext;
 use crate::db::record::RecordRow;
-use crate::i18n::messages as m;
+use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::{Game, RoundStatus};
 use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell};
 use arbiter_core::game::record::tokens;
@@ -87,8 +87,9 @@ pub struct RecordProblem {
     pub text: String,
     /// `unreadable`, `illegal`, `ambiguous`, `missing_reveal` or `wrong_reveal`.
     pub kind: String,
-    /// What to fix, for a person.
-    pub message: String,
+    /// What to fix, for a person (English; pages show it in their language).
+    #[schema(value_type = String)]
+    pub message: Msg,
     /// For `ambiguous`: the moves that fit (ICCS).
     pub candidates: Vec<String>,
 }
@@ -225,27 +226,22 @@ fn problem(ply: usize, text: &str, error: &NotationError) -> RecordProblem {
     let (kind, message, candidates) = match error {
         NotationError::Unreadable(_) => (
             "unreadable",
-            format!("ply {ply}: cannot read \"{text}\" as a move in this notation"),
+            m::RECORD_PLY_CANNOT_READ_MOVE.with(&[&ply, &text]),
             Vec::new(),
         ),
         NotationError::Illegal(_) | NotationError::Move(MoveError::Illegal(_)) => (
             "illegal",
-            format!("ply {ply}: \"{text}\" is not a legal move here"),
+            m::RECORD_PLY_NOT_LEGAL_MOVE.with(&[&ply, &text]),
             Vec::new(),
         ),
         NotationError::Ambiguous { candidates, .. } => (
             "ambiguous",
-            format!(
-                "ply {ply}: \"{text}\" fits more than one move ({}); say which piece",
-                candidates.join(", ")
-            ),
+            m::RECORD_PLY_FITS_MORE_THAN.with(&[&ply, &text, &candidates.join(", ")]),
             candidates.clone(),
         ),
         NotationError::Move(MoveError::MissingReveal(square)) => (
             "missing_reveal",
-            format!(
-                "ply {ply}: \"{text}\" moves the face-down piece on {square}; add the piece it turned out to be"
-            ),
+            m::RECORD_PLY_MOVES_FACE_DOWN.with(&[&ply, &text, &square]),
             Vec::new(),
         ),
         NotationError::Move(MoveError::WrongReveal {
@@ -254,11 +250,9 @@ fn problem(ply: usize, text: &str, error: &NotationError) -> RecordProblem {
             claimed,
         }) => {
             let message = if actual.len() == 1 {
-                format!(
-                    "ply {ply}: \"{text}\" reveals {claimed} on {square}, but the set-up put {actual} there"
-                )
+                m::RECORD_PLY_REVEALS_BUT_SET.with(&[&ply, &text, &claimed, &square, &actual])
             } else {
-                format!("ply {ply}: \"{text}\" cannot reveal {claimed} on {square}: {actual}")
+                m::RECORD_PLY_CANNOT_REVEAL_PIECE.with(&[&ply, &text, &claimed, &square, &actual])
             };
             ("wrong_reveal", message, Vec::new())
         }
@@ -276,15 +270,12 @@ fn banqi_problem(ply: usize, text: &str, error: &BanqiError) -> RecordProblem {
     let (kind, message) = match error {
         BanqiError::Unreadable(_) => (
             "unreadable",
-            format!("ply {ply}: cannot read \"{text}\" as a move in this notation"),
+            m::RECORD_PLY_CANNOT_READ_MOVE.with(&[&ply, &text]),
         ),
-        BanqiError::Illegal(_) => (
-            "illegal",
-            format!("ply {ply}: \"{text}\" is not a legal move here"),
-        ),
+        BanqiError::Illegal(_) => ("illegal", m::RECORD_PLY_NOT_LEGAL_MOVE.with(&[&ply, &text])),
         BanqiError::Reveal { square, why } => (
             "wrong_reveal",
-            format!("ply {ply}: \"{text}\" cannot reveal that on {square}: {why}"),
+            m::RECORD_PLY_CANNOT_REVEAL_THAT.with(&[&ply, &text, &square, &why]),
         ),
     };
     RecordProblem {
@@ -568,9 +559,9 @@ pub(crate) async fn store(
     );
     if let Some(problem) = &replay.error {
         let mut fields = super::FieldErrors::new();
-        fields.insert("text".into(), vec![problem.message.clone().into()]);
+        fields.insert("text".into(), vec![problem.message.clone()]);
         return Err(Error::Invalid {
-            message: problem.message.clone().into(),
+            message: problem.message.clone(),
             fields,
         });
     }

@@ -1166,7 +1166,7 @@ pub async fn split(
                     {
                         Error::invalid(
                             "sections",
-                            format!("a section named {name:?} already exists"),
+                            m::CHECK_SECTION_NAMED_EXISTS.with(&[&format!("{name:?}")]),
                         )
                     }
                     _ => e.into(),

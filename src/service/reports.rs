@@ -207,8 +207,7 @@ async fn has_record(pool: &PgPool, board: &CodeBoard) -> Result<bool> {
 
 /// The one message for every reason a code does not open a board a player may report on, so
 /// a guess learns nothing (pages show it next to the code box).
-pub const UNKNOWN_CODE: &str =
-    "no game to report has this code; check the code on your result slip";
+pub const UNKNOWN_CODE: m::Text = m::REPORT_NO_GAME_REPORT_HAS;
 
 /// The refusal of a code that opens nothing.
 fn unknown_code() -> Error {

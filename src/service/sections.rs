@@ -6,7 +6,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
-use crate::i18n::messages as m;
+use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::{EntryType, Game, PairingSystem, SectionStatus, SelfReport, SetupMode};
 use arbiter_core::model::{Points, Scoring};
 use arbiter_core::standings::{Preset, StandingsOptions, TiebreakKey, UnplayedMode};
@@ -370,7 +370,7 @@ fn apply(
             {
                 match key.parse::<TiebreakKey>() {
                     Ok(k) => chain.push(k.name()),
-                    Err(e) => check.error("tiebreaks", e.to_string()),
+                    Err(e) => check.error("tiebreaks", key_error(&e)),
                 }
             }
             row.tiebreaks = chain;
@@ -380,7 +380,7 @@ fn apply(
                 row.tiebreaks = preset.chain().into_iter().map(TiebreakKey::name).collect();
                 row.unplayed_mode = unplayed_name(preset.unplayed_mode());
             }
-            Err(e) => check.error("preset", e.to_string()),
+            Err(e) => check.error("preset", key_error(&e)),
         },
         (None, None) if creating => {
             let preset = default_preset(row.pairing_system);
@@ -527,10 +527,22 @@ fn new_row(tournament_id: Uuid) -> SectionRow {
     }
 }
 
+/// The message for a tie-break or preset name the core cannot read.
+fn key_error(error: &arbiter_core::standings::KeyError) -> Msg {
+    use arbiter_core::standings::KeyError;
+    match error {
+        KeyError::Unknown(name) => m::CHECK_UNKNOWN_TIEBREAK.with(&[&format!("{name:?}")]),
+        KeyError::BadModifier { name, modifier } => {
+            m::CHECK_TIEBREAK_MODIFIER.with(&[&format!("{name:?}"), &format!("{modifier:?}")])
+        }
+        KeyError::UnknownPreset(name) => m::CHECK_UNKNOWN_PRESET.with(&[&format!("{name:?}")]),
+    }
+}
+
 fn unique_name(err: sqlx::Error) -> Error {
     match &err {
         sqlx::Error::Database(e) if e.constraint() == Some("section_tournament_id_name_key") => {
-            Error::invalid("name", "another section of this tournament has that name")
+            Error::invalid("name", m::CHECK_SECTION_NAME_TAKEN.msg())
         }
         _ => err.into(),
     }

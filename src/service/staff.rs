@@ -69,9 +69,12 @@ fn check_role(role: &str, chief_allowed: bool) -> Result<StaffRole> {
         Ok(StaffRole::ChiefArbiter) if chief_allowed => Ok(StaffRole::ChiefArbiter),
         _ if chief_allowed => Err(Error::invalid(
             "role",
-            "must be one of: chief_arbiter, arbiter, scorer",
+            m::CHECK_ONE_OF.with(&[&"chief_arbiter, arbiter, scorer"]),
         )),
-        _ => Err(Error::invalid("role", "must be one of: arbiter, scorer")),
+        _ => Err(Error::invalid(
+            "role",
+            m::CHECK_ONE_OF.with(&[&"arbiter, scorer"]),
+        )),
     }
 }
 

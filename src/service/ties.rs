@@ -16,7 +16,7 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
 use crate::db::tie::TieOrderRow;
-use crate::i18n::messages as m;
+use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::TieMethod;
 use arbiter_core::standings::{self, Standings as StandingsTable};
 use rand_core::{RngCore as _, SeedableRng as _};
@@ -154,7 +154,7 @@ impl Decided {
     }
 
     /// The 409 for an action that needs an order inside a tie.
-    pub fn refuse(&self, what: &str, tied: &[Uuid]) -> Error {
+    pub fn refuse(&self, what: Msg, tied: &[Uuid]) -> Error {
         tied_error(
             what,
             &tied.iter().map(|id| self.name(*id)).collect::<Vec<_>>(),
@@ -163,8 +163,13 @@ impl Decided {
 }
 
 /// The 409 for an action that needs an order inside a tie the chain leaves.
-pub fn tied_error(what: &str, names: &[String]) -> Error {
-    Error::conflict(m::TIE_FALLS_INSIDE_TIE_TIEBREAK.with(&[&what, &names.join(", ")]))
+pub fn tied_error(what: Msg, names: &[String]) -> Error {
+    Error::conflict(
+        m::TIE_FALLS_INSIDE_TIE_TIEBREAK
+            .msg()
+            .and(what)
+            .and_value(names.join(", ")),
+    )
 }
 
 /// A decision as shown.

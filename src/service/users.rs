@@ -99,7 +99,7 @@ pub fn check_new_password(field: &str, password: &str) -> Result<()> {
         ));
     }
     if length > 1024 {
-        return Err(Error::invalid(field, "must be at most 1024 characters"));
+        return Err(Error::invalid(field, m::CHECK_TOO_LONG.with(&[&1024])));
     }
     Ok(())
 }

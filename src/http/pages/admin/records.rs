@@ -15,7 +15,7 @@ use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::board::{board_svg, script_of};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
-use crate::i18n::Tr;
+use crate::i18n::{Msg, Tr};
 use crate::service::records::{BanqiAid, GameContext, GameKey, RecordInput, Replay};
 use crate::service::{self, Error, FieldErrors};
 use crate::vocab::{Game, RoundStatus};
@@ -465,7 +465,7 @@ async fn check_json(
     match service::records::check(&state.db, &actor, key, &input, script_of(ctx.lang)).await {
         Ok(mut replay) => {
             if let Some(problem) = &mut replay.error {
-                problem.message = tr.msg(&problem.message);
+                problem.message = Msg::shown(tr.msg(&problem.message));
             }
             Json(replay).into_response()
         }

@@ -206,7 +206,7 @@ pub async fn show_code_form(ctx: PageCtx, Query(query): Query<CodeQuery>) -> Res
         Some(typed) => match normalise_code(typed) {
             Some(code) => see_other(&format!("/r/{code}")),
             None => {
-                let message = service::reports::UNKNOWN_CODE;
+                let message = service::reports::UNKNOWN_CODE.get(ctx.lang);
                 let typed: String = typed.chars().take(40).collect();
                 code_page(
                     ctx,
@@ -283,10 +283,11 @@ fn refused(ctx: PageCtx, code: &str, err: Error) -> Result<Response, PageError> 
     match err {
         Error::Invalid { .. } => {
             let typed: String = code.chars().take(40).collect();
+            let message = service::reports::UNKNOWN_CODE.get(ctx.lang);
             Ok(code_page(
                 ctx,
                 typed,
-                Some(service::reports::UNKNOWN_CODE.into()),
+                Some(message.into()),
                 StatusCode::UNPROCESSABLE_ENTITY,
             ))
         }
