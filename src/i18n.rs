@@ -8,7 +8,7 @@ use serde::{Deserialize, Serialize};
 mod admin;
 pub mod messages;
 
-pub use messages::{localise, Msg, Text};
+pub use messages::{Msg, Text};
 
 /// A UI language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -99,36 +99,6 @@ impl Lang {
     }
 }
 
-/// What [`Tr::msg`] renders.
-pub trait Render {
-    /// The text in `lang`.
-    fn render_in(&self, lang: Lang) -> String;
-}
-
-impl Render for Msg {
-    fn render_in(&self, lang: Lang) -> String {
-        self.render(lang)
-    }
-}
-
-impl Render for str {
-    fn render_in(&self, lang: Lang) -> String {
-        localise(lang, self).into_owned()
-    }
-}
-
-impl<T: Render + ?Sized> Render for &T {
-    fn render_in(&self, lang: Lang) -> String {
-        (**self).render_in(lang)
-    }
-}
-
-impl Render for String {
-    fn render_in(&self, lang: Lang) -> String {
-        localise(lang, self).into_owned()
-    }
-}
-
 /// Looks UI text up in one language.
 #[derive(Debug, Clone, Copy)]
 pub struct Tr {
@@ -162,10 +132,9 @@ impl Tr {
         }
     }
 
-    /// A message in this language: a [`Msg`], or (until every site is keyed) an English
-    /// sentence translated back by `i18n::localise`.
-    pub fn msg<M: Render + ?Sized>(&self, message: &M) -> String {
-        message.render_in(self.lang)
+    /// A message in this language.
+    pub fn msg(&self, message: &Msg) -> String {
+        message.render(self.lang)
     }
 
     /// The text for `key` with `{}` replaced by `value` ("Round {}" → "Round 3", "第{}輪").
@@ -200,6 +169,26 @@ impl Tr {
 type Entry = (&'static str, &'static str, &'static str, &'static str);
 
 /// Binary search of a sorted catalogue.
+/// The page text (or message) with `key` as a message, to be rendered in the page's
+/// language where it is shown.
+pub fn ui(key: &str) -> Msg {
+    match text(key) {
+        Some(text) => text.msg(),
+        None => {
+            tracing::warn!(key, "missing UI text");
+            Msg::shown("?")
+        }
+    }
+}
+
+/// [`ui`] with values for its `{}`.
+pub fn ui_with(key: &str, values: &[&dyn std::fmt::Display]) -> Msg {
+    match text(key) {
+        Some(text) => text.with(values),
+        None => ui(key),
+    }
+}
+
 /// The text with `key`: one key space for the page texts (both tables) and the messages.
 pub fn text(key: &str) -> Option<Text> {
     lookup(CATALOGUE, key)

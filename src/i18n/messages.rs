@@ -7,7 +7,6 @@
 //! agree.
 
 use super::Lang;
-use std::borrow::Cow;
 use std::fmt;
 
 /// A message of the catalogue: its key and its text in each language.
@@ -64,8 +63,6 @@ enum Repr {
     Text(Text),
     /// The values (messages) joined by a separator (itself a text, per language).
     Join(Text),
-    /// An English sentence not (yet) keyed: shown through the reverse translation.
-    Legacy(String),
     /// A text a page has already put in its visitor's language (never a service's).
     Shown(String),
 }
@@ -127,14 +124,6 @@ impl Msg {
         }
     }
 
-    /// An English sentence without a key (until its site is converted).
-    pub fn legacy(message: impl Into<String>) -> Msg {
-        Msg {
-            repr: Repr::Legacy(message.into()),
-            args: Vec::new(),
-        }
-    }
-
     /// The stable code of the message: its key; for "field: message" and a list of one, the
     /// inner message's; `several` for a list of several.
     pub fn code(&self) -> &'static str {
@@ -145,7 +134,6 @@ impl Msg {
             },
             Repr::Text(text) => text.key,
             Repr::Join(_) => "several",
-            Repr::Legacy(message) => lookup_text(message).map_or("message", |t| t.key),
             Repr::Shown(_) => "shown",
         }
     }
@@ -169,7 +157,6 @@ impl Msg {
                 .map(value)
                 .collect::<Vec<_>>()
                 .join(sep.get(lang)),
-            Repr::Legacy(message) => localise(lang, message).into_owned(),
             Repr::Shown(text) => text.clone(),
         }
     }
@@ -222,18 +209,6 @@ impl From<Text> for Msg {
     }
 }
 
-impl From<String> for Msg {
-    fn from(message: String) -> Msg {
-        Msg::legacy(message)
-    }
-}
-
-impl From<&str> for Msg {
-    fn from(message: &str) -> Msg {
-        Msg::legacy(message)
-    }
-}
-
 /// The text with `key`, if a message has it.
 pub fn by_key(key: &str) -> Option<Text> {
     ALL.iter().find(|t| t.key == key).copied()
@@ -269,6 +244,42 @@ messages! {
         "this endpoint does not take that method; see the Allow header"
         | "此端點不接受該方法；請參閱 Allow 標頭"
         | "此端点不接受该方法；请参阅 Allow 标头";
+    API_MISSING_BEARER = "api.missing_bearer":
+        "missing Authorization: Bearer token"
+        | "缺少 Authorization: Bearer 權杖"
+        | "缺少 Authorization: Bearer 令牌";
+    API_TOKEN_INVALID = "api.token_invalid":
+        "the token is invalid or expired; log in again"
+        | "權杖無效或已過期；請重新登入"
+        | "令牌无效或已过期；请重新登录";
+    API_NEEDS_LOGIN = "api.needs_login":
+        "this needs a login: send Authorization: Bearer TOKEN"
+        | "須先登入：請送出 Authorization: Bearer TOKEN"
+        | "须先登录：请发送 Authorization: Bearer TOKEN";
+    API_NOT_UTF8 = "api.not_utf8":
+        "the file is not UTF-8 text (byte {})"
+        | "檔案不是 UTF-8 文字（第 {} 位元組）"
+        | "文件不是 UTF-8 文本（第 {} 字节）";
+    API_IF_MATCH = "api.if_match":
+        "must be the version last read, e.g. \"3\""
+        | "須為最後讀取的版本，例如 \"3\""
+        | "须为最后读取的版本，例如 \"3\"";
+    API_UNREADABLE_BODY = "api.unreadable_body":
+        "cannot read the body: {}"
+        | "無法讀取請求內容：{}"
+        | "无法读取请求内容：{}";
+    API_INVALID_JSON = "api.invalid_json":
+        "invalid JSON body: {}"
+        | "JSON 內容無效：{}"
+        | "JSON 内容无效：{}";
+    API_INVALID_PATH = "api.invalid_path":
+        "invalid path: {}"
+        | "路徑無效：{}"
+        | "路径无效：{}";
+    API_INVALID_QUERY = "api.invalid_query":
+        "invalid query string: {}"
+        | "查詢字串無效：{}"
+        | "查询字符串无效：{}";
     API_NO_ENDPOINT = "api.no_endpoint":
         "no such API endpoint"
         | "沒有此 API 端點"
@@ -301,6 +312,18 @@ messages! {
         "another section of this tournament has that name"
         | "本賽事已有另一組別使用此名稱"
         | "本赛事已有另一组别使用此名称";
+    TRF_UNREADABLE = "trf.unreadable":
+        "{}"
+        | "無法讀取 TRF 檔案：{}"
+        | "无法读取 TRF 文件：{}";
+    STATE_NO_BRACKET = "state.no_bracket":
+        "{}"
+        | "無法建立對陣表：{}"
+        | "无法建立对阵表：{}";
+    STATE_PAIRING_RULE = "state.pairing_rule":
+        "{}"
+        | "違反編排規則：{}"
+        | "违反编排规则：{}";
     TRF_NO_PLAYERS = "trf.no_players":
         "the file has no player (001) lines"
         | "檔案中沒有棋手（001）行"
@@ -793,6 +816,10 @@ messages! {
         "user not found"
         | "找不到該帳號"
         | "找不到该用户";
+    FORM_TWO_ENTRANTS_NEEDED = "form.two_entrants_needed":
+        "two entrant ids are needed"
+        | "須有兩位參賽者的編號"
+        | "须有两位参赛者的编号";
     FORM_MUST_DIFFER_FROM_A = "form.must_differ_from_a":
         "must differ from a"
         | "須與另一位參賽者不同"
@@ -1143,157 +1170,91 @@ messages! {
         | "参赛者资料已被他人更改（版本 {}，你提交 {}）；请重新加载再试";
 }
 
-/// `message` in `lang`: its template's translation with the message's own values, or the
-/// message unchanged when it is English or has no template.
-pub fn localise(lang: Lang, message: &str) -> Cow<'_, str> {
-    if lang == Lang::En {
-        return Cow::Borrowed(message);
-    }
-    // "field: message", as the dashboard shows errors that belong to no input of the form.
-    if let Some((field, rest)) = message.split_once(": ") {
-        let is_field = !field.is_empty()
-            && field
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_.[]".contains(c));
-        if is_field && lookup(lang, message).is_none() {
-            return Cow::Owned(format!("{field}: {}", localise(lang, rest)));
-        }
-    }
-    // Several messages joined by "; " (one field's list) are translated one by one.
-    if message.contains("; ") && lookup(lang, message).is_none() {
-        let parts: Vec<String> = message
-            .split("; ")
-            .map(|part| localise(lang, part).into_owned())
-            .collect();
-        return Cow::Owned(parts.join("；"));
-    }
-    match lookup(lang, message) {
-        Some(text) => Cow::Owned(text),
-        None => Cow::Borrowed(message),
-    }
-}
-
-/// The texts the reverse translation matches (not the ones that combine messages).
-fn templates() -> impl Iterator<Item = &'static Text> {
-    ALL.iter()
-        .filter(|t| !t.key.starts_with("msg.") && !t.en.replace("{}", "").trim().is_empty())
-}
-
-/// The text an English message fits.
-fn lookup_text(message: &str) -> Option<Text> {
-    templates()
-        .find(|t| capture(t.en, message).is_some())
-        .copied()
-}
-
-fn lookup(lang: Lang, message: &str) -> Option<String> {
-    templates().find_map(|t| {
-        let values = capture(t.en, message)?;
-        let target = t.get(lang);
-        let mut out = String::new();
-        let mut values = values.into_iter();
-        let mut pieces = target.split("{}").peekable();
-        while let Some(piece) = pieces.next() {
-            out.push_str(piece);
-            if pieces.peek().is_some() {
-                out.push_str(values.next().unwrap_or_default());
-            }
-        }
-        Some(out)
-    })
-}
-
-/// The values standing for `{}` when `message` fits `template`, else `None`.
-fn capture<'m>(template: &str, message: &'m str) -> Option<Vec<&'m str>> {
-    let pieces: Vec<&str> = template.split("{}").collect();
-    let (first, rest) = pieces.split_first()?;
-    let mut remaining = message.strip_prefix(first)?;
-    let mut values = Vec::new();
-    for (i, piece) in rest.iter().enumerate() {
-        let last = i + 1 == rest.len();
-        let at = if last {
-            // The last literal must end the message.
-            if piece.is_empty() {
-                remaining.len()
-            } else {
-                remaining
-                    .rfind(piece)
-                    .filter(|&at| at + piece.len() == remaining.len())?
-            }
-        } else if piece.is_empty() {
-            // Two values side by side cannot be told apart; the templates avoid it.
-            return None;
-        } else {
-            remaining.find(piece)?
-        };
-        values.push(&remaining[..at]);
-        remaining = &remaining[at + piece.len()..];
-    }
-    (remaining.is_empty()).then_some(values)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
 
     #[test]
-    fn a_message_with_values_is_translated_with_the_values_kept() {
+    fn a_message_with_values_is_rendered_with_the_values_kept() {
         assert_eq!(
-            localise(Lang::ZhHant, "must be between 1 and 20"),
+            CHECK_BETWEEN.with(&[&1, &20]).render(Lang::ZhHant),
             "須介於 1 與 20 之間"
         );
         assert_eq!(
-            localise(
-                Lang::ZhHans,
-                "round 3 still has 2 board(s) without a result; enter them before pairing the next round"
-            ),
+            STATE_ROUND_STILL_HAS_BOARD
+                .with(&[&3, &2])
+                .render(Lang::ZhHans),
             "第 3 轮仍有 2 台未有成绩；请先输入再编排下一轮"
         );
-    }
-
-    #[test]
-    fn english_and_unknown_messages_pass_through() {
-        assert_eq!(localise(Lang::En, "is required"), "is required");
-        assert_eq!(localise(Lang::ZhHant, "something new"), "something new");
-        assert_eq!(localise(Lang::ZhHant, "is required!"), "is required!");
-    }
-
-    #[test]
-    fn a_message_about_a_named_field_keeps_the_name() {
         assert_eq!(
-            localise(Lang::ZhHans, "boards[0].black: is required"),
-            "boards[0].black: 必填"
+            CHECK_BETWEEN.with(&[&1, &20]).to_string(),
+            "must be between 1 and 20"
         );
     }
 
     #[test]
-    fn a_field_list_joined_by_semicolons_is_translated_part_by_part() {
+    fn values_are_never_read_as_templates() {
         assert_eq!(
-            localise(Lang::ZhHant, "is required; something new"),
-            "必填；something new"
+            STATE_NO_ENTRANT_HAS_NUMBER.with(&[&"{}"]).en(),
+            "no entrant has the number {}"
         );
     }
 
     #[test]
-    fn every_template_has_the_same_number_of_values_in_each_language() {
-        for Text { en, hant, hans, .. } in ALL {
+    fn a_message_about_a_named_field_keeps_the_name_and_the_inner_code() {
+        let message = Msg::field("boards[0].black", CHECK_REQUIRED.msg());
+        assert_eq!(message.render(Lang::ZhHans), "boards[0].black: 必填");
+        assert_eq!(message.en(), "boards[0].black: is required");
+        assert_eq!(message.code(), "check.required");
+    }
+
+    #[test]
+    fn a_list_is_rendered_part_by_part() {
+        let list = Msg::list([CHECK_REQUIRED.msg(), CHECK_NOT_EMAIL.msg()]);
+        assert_eq!(list.render(Lang::ZhHant), "必填；不是有效的電郵地址");
+        assert_eq!(list.en(), "is required; is not an email address");
+        assert_eq!(list.code(), "several");
+        assert_eq!(Msg::list([CHECK_REQUIRED.msg()]).code(), "check.required");
+    }
+
+    #[test]
+    fn a_nested_message_is_rendered_in_the_same_language() {
+        let message = TIE_FALLS_INSIDE_TIE_TIEBREAK
+            .msg()
+            .and(TIE_KNOCKOUT_CUT_OFF.msg())
+            .and_value("A, B");
+        assert!(message
+            .render(Lang::ZhHant)
+            .starts_with("淘汰賽晉級線 落在"));
+        assert!(message
+            .en()
+            .starts_with("the knockout cut-off falls inside"));
+    }
+
+    #[test]
+    fn every_text_has_the_same_number_of_values_in_each_language() {
+        for Text {
+            key,
+            en,
+            hant,
+            hans,
+        } in ALL
+        {
             let n = en.matches("{}").count();
-            assert_eq!(hant.matches("{}").count(), n, "{en}");
-            assert_eq!(hans.matches("{}").count(), n, "{en}");
-            assert!(!en.contains("{}{}"), "{en}: adjacent values");
+            assert_eq!(hant.matches("{}").count(), n, "{key}");
+            assert_eq!(hans.matches("{}").count(), n, "{key}");
+            assert!(
+                !en.is_empty() && !hant.is_empty() && !hans.is_empty(),
+                "{key}"
+            );
         }
     }
 
     #[test]
-    fn each_template_is_the_first_to_fit_its_own_messages() {
-        for Text { en: a, .. } in templates() {
-            let sample = a.replace("{}", "7");
-            let fits: Vec<&str> = templates()
-                .filter(|t| capture(t.en, &sample).is_some())
-                .map(|t| t.en)
-                .collect();
-            // A literal template may sit before the general one it refines.
-            assert_eq!(fits.first(), Some(a), "{sample}: {fits:?}");
+    fn keys_are_unique() {
+        let mut keys = std::collections::BTreeSet::new();
+        for text in ALL {
+            assert!(keys.insert(text.key), "{} is defined twice", text.key);
         }
     }
 }

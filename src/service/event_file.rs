@@ -889,7 +889,7 @@ pub async fn import(pool: &PgPool, actor: &Actor, file: EventFile) -> Result<Imp
                     "tables.section",
                     m::EVENT_FILE_SECTION_PROBLEM
                         .with(&[&name])
-                        .and(other.msg().unwrap_or_else(|| other.to_string().into())),
+                        .and(other.msg().unwrap_or_else(|| m::API_INTERNAL.msg())),
                 ),
             })?;
         arbiter_core::standings::rank(&loaded.tournament, &options);

@@ -145,7 +145,8 @@ pub async fn import_trf(
     name: Option<&str>,
 ) -> Result<sections::Section> {
     access::require_first(pool, actor, tournament_id, Need::Arbiter).await?;
-    let t = arbiter_core::trf::parse(text).map_err(|e| Error::invalid("file", e.to_string()))?;
+    let t = arbiter_core::trf::parse(text)
+        .map_err(|e| Error::invalid("file", m::TRF_UNREADABLE.with(&[&e])))?;
     if t.entrants.is_empty() {
         return Err(Error::invalid("file", m::TRF_NO_PLAYERS.msg()));
     }

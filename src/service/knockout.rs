@@ -585,7 +585,7 @@ async fn create_matches(
     seeds: &[(Uuid, Uuid)],
 ) -> Result<()> {
     let core = Bracket::new((1..=seeds.len() as u32).collect(), third_place)
-        .map_err(|e| Error::invalid("size", e.to_string()))?;
+        .map_err(|e| Error::invalid("size", m::STATE_NO_BRACKET.with(&[&e])))?;
     let _ = size;
     for round in 1..=core.rounds() {
         for slot in core

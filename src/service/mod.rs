@@ -39,7 +39,7 @@ pub enum Error {
     #[error("{}", .0.en)]
     NotFound(m::Text),
     /// Occurs when input breaks a rule; the map says which field and why.
-    #[error("{message}")]
+    #[error("{}", message.en())]
     Invalid {
         /// A sentence for the whole request.
         message: Msg,
@@ -47,16 +47,16 @@ pub enum Error {
         fields: FieldErrors,
     },
     /// Occurs when the request is valid but conflicts with the current state.
-    #[error("{0}")]
+    #[error("{}", .0.en())]
     Conflict(Msg),
     /// Occurs when no valid credentials were given.
-    #[error("{0}")]
+    #[error("{}", .0.en())]
     Unauthorized(Msg),
     /// Occurs when the caller may not do this.
-    #[error("{0}")]
+    #[error("{}", .0.en())]
     Forbidden(Msg),
     /// Occurs when sign-ins or registrations exceed the limiter's budget (a lockout).
-    #[error("{0}")]
+    #[error("{}", .0.en())]
     TooManyAttempts(Msg),
     /// Occurs when the database is unreachable or fails.
     #[error("database error")]
@@ -104,6 +104,13 @@ impl Error {
     /// A `TooManyAttempts` error.
     pub fn too_many_attempts(message: impl Into<Msg>) -> Error {
         Error::TooManyAttempts(message.into())
+    }
+
+    /// What a person is told, in `lang` (the generic words for a database or internal
+    /// failure are the pages' business; this gives their English).
+    pub fn render(&self, lang: crate::i18n::Lang) -> String {
+        self.msg()
+            .map_or_else(|| self.to_string(), |message| message.render(lang))
     }
 
     /// What a person is told, for the errors that are the request's (`None` for a database

@@ -7,7 +7,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
-use crate::i18n::messages::{self as m, Msg};
+use crate::i18n::messages as m;
 use crate::vocab::{Game, PairingSystem, RoundStatus, SectionStatus, SetupMode};
 use arbiter_core::model::Side;
 use arbiter_core::pairing::{self, PairingError, RoundPairing};
@@ -1025,7 +1025,10 @@ pub async fn edit(
         let mut fields = super::FieldErrors::new();
         fields.insert(
             "boards".into(),
-            warnings.iter().map(|w| Msg::from(w.clone())).collect(),
+            warnings
+                .iter()
+                .map(|w| m::STATE_PAIRING_RULE.with(&[w]))
+                .collect(),
         );
         return Err(Error::Invalid {
             message: m::STATE_PAIRING_BREAKS_RULE_S.with(&[&warnings.len()]),

@@ -219,14 +219,14 @@ async fn render(
         None => (&stored, service::FieldErrors::new(), None),
     };
     let (mut fields, mut players) = fields(form, tr, doubles);
-    let mut rest = place_errors(&mut fields, &errors, &[]);
+    let mut rest = place_errors(tr, &mut fields, &errors, &[]);
     for p in &mut players {
         let own: service::FieldErrors = errors
             .iter()
             .filter(|(k, _)| p.iter().any(|f| f.name == k.as_str()))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        place_errors(p, &own, &[]);
+        place_errors(tr, p, &own, &[]);
         rest.retain(|r| !p.iter().any(|f| r.starts_with(&format!("{}:", f.name))));
     }
     if form_error.is_none() && !rest.is_empty() {
@@ -327,7 +327,7 @@ pub async fn save(
             "/admin/s/{section_id}/entrants?done=entrant_edited"
         ))),
         Err(err) => {
-            let (message, errors, status) = match invalid_fields(&err) {
+            let (message, errors, status) = match invalid_fields(&err, tr) {
                 Some((message, fields)) => (message, fields, StatusCode::UNPROCESSABLE_ENTITY),
                 None => match err {
                     service::Error::Conflict(message) => (

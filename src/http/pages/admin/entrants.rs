@@ -50,7 +50,7 @@ pub async fn add_entrant(
     if errors.is_empty() {
         match service::entrants::add(&state.db, &actor, id, &input).await {
             Ok(_) => return Ok(see_other(&format!("/admin/s/{id}/entrants?done=entrant"))),
-            Err(err) => match invalid_fields(&err) {
+            Err(err) => match invalid_fields(&err, tr) {
                 Some((message, fields)) => {
                     errors = fields;
                     form_error = Some(message);

@@ -155,7 +155,7 @@ pub async fn import_csv(
         }
         Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
             let status = crate::http::error::status(&err);
-            (None, Some(err.to_string()), status)
+            (None, Some(err.render(ctx.lang)), status)
         }
         Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
@@ -170,7 +170,7 @@ pub async fn import_csv(
                         .errors
                         .iter()
                         .map(|(f, m)| {
-                            let each: Vec<String> = m.iter().map(Msg::to_string).collect();
+                            let each: Vec<String> = m.iter().map(|m| m.render(ctx.lang)).collect();
                             format!("{f}: {}", each.join(", "))
                         })
                         .collect::<Vec<_>>()
@@ -215,7 +215,7 @@ pub async fn import_trf(
         Ok(trf) => trf,
         Err(message) => {
             let err = Error::Invalid {
-                message: message.into(),
+                message: Msg::shown(message),
                 fields: crate::service::FieldErrors::new(),
             };
             return super::tournaments::tournament_refused(&state, &actor, ctx, &headers, tid, err)

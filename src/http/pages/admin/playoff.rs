@@ -129,15 +129,20 @@ async fn page(
             let field = format!("seed_{}", s.id);
             SeedRow {
                 value: form.get(&field).cloned().unwrap_or_default(),
-                error: errors.remove(&field).map(|m| Msg::list(m).to_string()),
+                error: errors.remove(&field).map(|m| tr.msg(&Msg::list(m))),
                 name: s.name.clone(),
                 field,
             }
         })
         .collect();
-    let seeds_error = errors.remove("sections").map(|m| Msg::list(m).to_string());
+    let seeds_error = errors.remove("sections").map(|m| tr.msg(&Msg::list(m)));
     let mut fields = playoff_fields(form, tr);
-    let rest = place_errors(&mut fields, &errors, &[("game1_colour", "game1_higher")]);
+    let rest = place_errors(
+        tr,
+        &mut fields,
+        &errors,
+        &[("game1_colour", "game1_higher")],
+    );
     let error = error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
     Ok(Page(
         status,
@@ -219,13 +224,13 @@ pub async fn create_playoff(
         service::knockout::create_playoff(&state.db, &actor, id, &input).await
     } else {
         Err(Error::Invalid {
-            message: tr.t("error.form_invalid").into(),
+            message: crate::i18n::ui("error.form_invalid"),
             fields: errors,
         })
     };
     Ok(match outcome {
         Ok(_) => see_other(&format!("/admin/t/{id}/playoff")),
-        Err(err) => match refused(&err) {
+        Err(err) => match refused(&err, ctx.lang) {
             Some((status, fields, message)) => {
                 // `sections[2]` is the third section in seed order: its box.
                 let mut mapped = FieldErrors::new();
@@ -279,7 +284,7 @@ pub async fn record_playoff_game(
     Ok(
         match super::knockout::record_game_form(&state, &actor, match_id, &form, tr).await {
             Ok(()) => see_other(&format!("/admin/t/{id}/playoff")),
-            Err(err) => match refused(&err) {
+            Err(err) => match refused(&err, ctx.lang) {
                 Some((status, _, message)) => {
                     page(
                         &state,

@@ -21,7 +21,6 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
-use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::entrants::EntrantView;
@@ -163,7 +162,7 @@ fn rows(
         .map(|i| {
             let error = |key: String| {
                 errors.get(&key).map(|m| {
-                    let each: Vec<String> = m.iter().map(Msg::to_string).collect();
+                    let each: Vec<String> = m.iter().map(|m| tr.msg(m)).collect();
                     each.join(" ")
                 })
             };
@@ -183,7 +182,7 @@ fn rows(
 
 /// Reads the rows into the service's boards (games first, byes last, as the service wants
 /// them) and the row of each board, for putting the service's messages back on the rows.
-fn boards(form: &Fields, tr: Tr) -> (Vec<BoardInput>, Vec<usize>, FieldErrors) {
+fn boards(form: &Fields, _tr: Tr) -> (Vec<BoardInput>, Vec<usize>, FieldErrors) {
     let mut errors = FieldErrors::new();
     let mut games = Vec::new();
     let mut byes = Vec::new();
@@ -196,7 +195,7 @@ fn boards(form: &Fields, tr: Tr) -> (Vec<BoardInput>, Vec<usize>, FieldErrors) {
             match raw.parse() {
                 Ok(id) => Some(Some(id)),
                 Err(_) => {
-                    errors.insert(name, vec![tr.t("adm.choose_entrant_error").into()]);
+                    errors.insert(name, vec![crate::i18n::ui("adm.choose_entrant_error")]);
                     None
                 }
             }
@@ -208,7 +207,7 @@ fn boards(form: &Fields, tr: Tr) -> (Vec<BoardInput>, Vec<usize>, FieldErrors) {
             (Some(None), Some(Some(_))) => {
                 errors.insert(
                     format!("red_{i}"),
-                    vec![tr.t("adm.choose_entrant_error").into()],
+                    vec![crate::i18n::ui("adm.choose_entrant_error")],
                 );
             }
             (Some(Some(red)), Some(Some(black))) => games.push((
@@ -357,7 +356,7 @@ async fn page(
         .remove("boards")
         .unwrap_or_default()
         .iter()
-        .map(Msg::to_string)
+        .map(|w| tr.msg(w))
         .collect();
     // The service's sentence speaks JSON (`"confirm": true`) and field paths; the page has
     // its button, and says the rows' problems by board and name.
@@ -474,13 +473,13 @@ pub async fn save_edit(
         Err(Error::Invalid { message, fields }) => Shown {
             form: Some(&form),
             errors: on_rows(fields, &rows),
-            error: Some(message.to_string()),
+            error: Some(message.render(ctx.lang)),
             status: StatusCode::UNPROCESSABLE_ENTITY,
             ..Shown::plain()
         },
         Err(err @ Error::Conflict(_)) => Shown {
             form: Some(&form),
-            error: Some(err.to_string()),
+            error: Some(err.render(ctx.lang)),
             status: StatusCode::CONFLICT,
             ..Shown::plain()
         },

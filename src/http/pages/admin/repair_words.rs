@@ -141,7 +141,7 @@ pub fn explain(
                 },
             )
         }));
-        out.insert(key, worded.into_iter().map(Msg::from).collect());
+        out.insert(key, worded.into_iter().map(Msg::shown).collect());
     }
     problems.sort_by_key(|(at, _)| *at);
     (out, problems.into_iter().map(|(_, p)| p).collect())

@@ -160,12 +160,13 @@ pub async fn decide_tie(
         match service::ties::resolve(&state.db, &actor, id, &input).await {
             Ok(_) => see_other(&format!("/admin/s/{id}/ties")),
             Err(Error::Invalid { message, .. }) => {
+                let message = message.render(ctx.lang);
                 page(
                     &state,
                     &actor,
                     ctx,
                     id,
-                    Some(message.to_string()),
+                    Some(message),
                     StatusCode::UNPROCESSABLE_ENTITY,
                 )
                 .await?

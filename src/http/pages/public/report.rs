@@ -8,6 +8,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, ClientIp};
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service;
@@ -323,7 +324,7 @@ pub async fn show_report(
     ))
 }
 
-fn number(text: &str, field: &str, tr: Tr, errors: &mut FieldErrors) -> Option<i64> {
+fn number(text: &str, field: &str, _tr: Tr, errors: &mut FieldErrors) -> Option<i64> {
     let text = text.trim();
     if text.is_empty() {
         return Some(0);
@@ -334,7 +335,7 @@ fn number(text: &str, field: &str, tr: Tr, errors: &mut FieldErrors) -> Option<i
             errors
                 .entry(field.to_string())
                 .or_default()
-                .push(tr.t("register.not_a_number").into());
+                .push(crate::i18n::ui("register.not_a_number"));
             None
         }
     }
@@ -363,12 +364,16 @@ pub async fn post_report(
         service::reports::submit(&state.db, &state.security.limits, ip, &code, &input).await
     } else {
         Err(Error::Invalid {
-            message: tr.t("error.form_invalid").into(),
+            message: crate::i18n::ui("error.form_invalid"),
             fields: errors,
         })
     };
     let Some(normal) = normalise_code(&code) else {
-        return refused(ctx, &code, Error::invalid("code", "unknown"));
+        return refused(
+            ctx,
+            &code,
+            Error::invalid("code", service::reports::UNKNOWN_CODE),
+        );
     };
     match outcome {
         Ok(outcome) => {
@@ -389,16 +394,17 @@ pub async fn post_report(
                 }
                 other => (
                     StatusCode::CONFLICT,
-                    other.msg().unwrap_or_else(|| other.to_string().into()),
+                    other.msg().unwrap_or_else(|| m::API_INTERNAL.msg()),
                     FieldErrors::new(),
                 ),
             };
+            let message = message.render(ctx.lang);
             Ok(render(
                 ctx,
                 &code,
                 board,
                 form,
-                Some(message.to_string()),
+                Some(message),
                 fields,
                 None,
                 status,
@@ -433,7 +439,11 @@ pub async fn post_record(
     let saved =
         service::reports::submit_record(&state.db, &state.security.limits, ip, &code, &input).await;
     let Some(normal) = normalise_code(&code) else {
-        return refused(ctx, &code, Error::invalid("code", "unknown"));
+        return refused(
+            ctx,
+            &code,
+            Error::invalid("code", service::reports::UNKNOWN_CODE),
+        );
     };
     match saved {
         Ok(_) => Ok(see_other(&format!("/r/{normal}?done=record"))),
@@ -452,8 +462,8 @@ pub async fn post_record(
                     .next()
                     .cloned()
                     .unwrap_or_else(|| message.clone())
-                    .to_string(),
-                other => other.to_string(),
+                    .render(ctx.lang),
+                other => other.render(ctx.lang),
             };
             // The page again with the record form as posted and the reason beside it.
             Ok(render(
