@@ -364,6 +364,10 @@ messages! {
         "unknown preset {} (known: cxa2011_opp, cxa2011_prog, seed002_main, seed002_supp, seed004_tw, fide_swiss)"
         | "未知的預設 {}（可用：cxa2011_opp、cxa2011_prog、seed002_main、seed002_supp、seed004_tw、fide_swiss）"
         | "未知的预设 {}（可用：cxa2011_opp、cxa2011_prog、seed002_main、seed002_supp、seed004_tw、fide_swiss）";
+    CHECK_BRACKET_SIZE = "check.bracket_size":
+        "a knockout bracket holds 2 to 64 entrants (power of two for the order), not {}"
+        | "淘汰賽對陣表可容納 2 至 64 名參賽者（依 2 的冪排序），而非 {} 名"
+        | "淘汰赛对阵表可容纳 2 至 64 名参赛者（依 2 的幂排序），而非 {} 名";
     CHECK_TOO_LONG = "check.too_long":
         "must be at most {} characters"
         | "最多 {} 個字"

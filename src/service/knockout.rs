@@ -584,8 +584,17 @@ async fn create_matches(
     third_place: bool,
     seeds: &[(Uuid, Uuid)],
 ) -> Result<()> {
-    let core = Bracket::new((1..=seeds.len() as u32).collect(), third_place)
-        .map_err(|e| Error::invalid("size", m::STATE_NO_BRACKET.with(&[&e])))?;
+    let core = Bracket::new((1..=seeds.len() as u32).collect(), third_place).map_err(|e| {
+        Error::invalid(
+            "size",
+            match e {
+                arbiter_core::knockout::KnockoutError::BadBracketSize(n) => {
+                    m::CHECK_BRACKET_SIZE.with(&[&n])
+                }
+                other => m::STATE_NO_BRACKET.with(&[&other]),
+            },
+        )
+    })?;
     let _ = size;
     for round in 1..=core.rounds() {
         for slot in core
