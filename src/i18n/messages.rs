@@ -312,10 +312,102 @@ messages! {
         "another section of this tournament has that name"
         | "本賽事已有另一組別使用此名稱"
         | "本赛事已有另一组别使用此名称";
-    TRF_UNREADABLE = "trf.unreadable":
-        "{}"
-        | "無法讀取 TRF 檔案：{}"
-        | "无法读取 TRF 文件：{}";
+    TRF_AT = "trf.at":
+        "line {}, column {}: {}"
+        | "第 {} 行第 {} 欄：{}"
+        | "第 {} 行第 {} 列：{}";
+    TRF_MALFORMED_LINE = "trf.malformed_line":
+        "a line must start with a three-character record code and a blank"
+        | "每行須以三個字元的記錄代碼加一個空格開頭"
+        | "每行须以三个字符的记录代码加一个空格开头";
+    TRF_INVALID_START_NO = "trf.invalid_start_no":
+        "invalid starting-rank number {}"
+        | "起始排名編號 {} 無效"
+        | "起始排名编号 {} 无效";
+    TRF_DUPLICATE_START_NO = "trf.duplicate_start_no":
+        "starting-rank number {} appears twice"
+        | "起始排名編號 {} 出現兩次"
+        | "起始排名编号 {} 出现两次";
+    TRF_INVALID_RATING = "trf.invalid_rating":
+        "invalid rating {}"
+        | "等級分 {} 無效"
+        | "等级分 {} 无效";
+    TRF_INVALID_POINTS = "trf.invalid_points":
+        "invalid points {}"
+        | "分數 {} 無效"
+        | "分数 {} 无效";
+    TRF_INVALID_RANK = "trf.invalid_rank":
+        "invalid rank {}"
+        | "名次 {} 無效"
+        | "名次 {} 无效";
+    TRF_INVALID_OPPONENT = "trf.invalid_opponent":
+        "invalid opponent {}"
+        | "對手 {} 無效"
+        | "对手 {} 无效";
+    TRF_SELF_OPPONENT = "trf.self_opponent":
+        "player {} is paired against himself"
+        | "棋手 {} 被編排與自己對局"
+        | "棋手 {} 被编排与自己对局";
+    TRF_INVALID_COLOUR = "trf.invalid_colour":
+        "invalid colour {} (expected w, b, - or blank)"
+        | "顏色 {} 無效（應為 w、b、- 或空白）"
+        | "颜色 {} 无效（应为 w、b、- 或空白）";
+    TRF_INVALID_RESULT = "trf.invalid_result":
+        "invalid result code {}"
+        | "成績代碼 {} 無效"
+        | "成绩代码 {} 无效";
+    TRF_UNKNOWN_PLAYER = "trf.unknown_player":
+        "no player has starting-rank number {}"
+        | "沒有起始排名編號為 {} 的棋手"
+        | "没有起始排名编号为 {} 的棋手";
+    TRF_INVALID_PLAYER_NUMBER = "trf.invalid_player_number":
+        "invalid player number {}"
+        | "棋手編號 {} 無效"
+        | "棋手编号 {} 无效";
+    TRF_INVALID_HEADER = "trf.invalid_header":
+        "invalid {} record: {}"
+        | "{} 記錄無效：{}"
+        | "{} 记录无效：{}";
+    TRF_COLOUR_DEPENDENT_SCORING = "trf.colour_dependent_scoring":
+        "colour-dependent scoring is not supported"
+        | "不支援依顏色而異的計分"
+        | "不支持依颜色而异的计分";
+    TRF_BYE_WITH_OPPONENT = "trf.bye_with_opponent":
+        "result code {} is a bye, which has no opponent (write 0000 - {})"
+        | "成績代碼 {} 是輪空，不應有對手（請寫 0000 - {}）"
+        | "成绩代码 {} 是轮空，不应有对手（请写 0000 - {}）";
+    TRF_GAME_WITHOUT_OPPONENT = "trf.game_without_opponent":
+        "result code {} needs an opponent; a round without one takes U, F, H, Z, +, - or blank"
+        | "成績代碼 {} 須有對手；沒有對手的輪次只可用 U、F、H、Z、+、- 或空白"
+        | "成绩代码 {} 须有对手；没有对手的轮次只可用 U、F、H、Z、+、- 或空白";
+    TRF_ONE_SIDED_NAMES = "trf.one_sided_names":
+        "player {} meets {} in round {}, but {}'s line names {} in that round"
+        | "棋手 {} 與 {} 在第 {} 輪對局，但 {} 的行在該輪寫的是 {}"
+        | "棋手 {} 与 {} 在第 {} 轮对局，但 {} 的行在该轮写的是 {}";
+    TRF_ONE_SIDED_NONE = "trf.one_sided_none":
+        "player {} meets {} in round {}, but {}'s line has no game in that round"
+        | "棋手 {} 與 {} 在第 {} 輪對局，但 {} 的行在該輪沒有對局"
+        | "棋手 {} 与 {} 在第 {} 轮对局，但 {} 的行在该轮没有对局";
+    TRF_PAIRED_TWICE = "trf.paired_twice":
+        "player {} plays twice in round {}: against {} and against {}"
+        | "棋手 {} 在第 {} 輪下了兩局：對 {} 及對 {}"
+        | "棋手 {} 在第 {} 轮下了两局：对 {} 及对 {}";
+    TRF_COLOUR_MISMATCH = "trf.colour_mismatch":
+        "round {}: player {} has colour {} against {}, whose line {} has {}; one must be w and the other b"
+        | "第 {} 輪：棋手 {} 的顏色為 {}，對手 {}（第 {} 行）為 {}；須一方為 w、另一方為 b"
+        | "第 {} 轮：棋手 {} 的颜色为 {}，对手 {}（第 {} 行）为 {}；须一方为 w、另一方为 b";
+    TRF_RESULT_MISMATCH = "trf.result_mismatch":
+        "round {}: player {} has result {} against {}, whose line {} has {}; the two results contradict each other"
+        | "第 {} 輪：棋手 {} 的成績為 {}，對手 {}（第 {} 行）為 {}；兩者互相矛盾"
+        | "第 {} 轮：棋手 {} 的成绩为 {}，对手 {}（第 {} 行）为 {}；两者互相矛盾";
+    TRF_SECOND_PAIRING_BYE = "trf.second_pairing_bye":
+        "round {}: player {} has the pairing-allocated bye (U), which player {} already has; a round has at most one"
+        | "第 {} 輪：棋手 {} 獲編排輪空（U），但棋手 {} 已有；每輪最多一個"
+        | "第 {} 轮：棋手 {} 获编排轮空（U），但棋手 {} 已有；每轮最多一个";
+    TRF_BYE_CONFLICT = "trf.bye_conflict":
+        "player {} already has a record in round {}"
+        | "棋手 {} 在第 {} 輪已有紀錄"
+        | "棋手 {} 在第 {} 轮已有记录";
     STATE_NO_BRACKET = "state.no_bracket":
         "{}"
         | "無法建立對陣表：{}"

@@ -145,8 +145,7 @@ pub async fn import_trf(
     name: Option<&str>,
 ) -> Result<sections::Section> {
     access::require_first(pool, actor, tournament_id, Need::Arbiter).await?;
-    let t = arbiter_core::trf::parse(text)
-        .map_err(|e| Error::invalid("file", m::TRF_UNREADABLE.with(&[&e])))?;
+    let t = arbiter_core::trf::parse(text).map_err(|e| Error::invalid("file", trf_error(&e)))?;
     if t.entrants.is_empty() {
         return Err(Error::invalid("file", m::TRF_NO_PLAYERS.msg()));
     }
@@ -822,4 +821,167 @@ pub async fn audit_log(
             at: r.at,
         })
         .collect())
+}
+
+/// The message for a TRF file the core cannot read (`arbiter_core::trf` stays free of
+/// languages; its English is the same text).
+fn trf_error(error: &arbiter_core::trf::TrfError) -> Msg {
+    use arbiter_core::trf::TrfErrorKind as K;
+    let q = |v: &dyn std::fmt::Debug| format!("{v:?}");
+    let kind = match &error.kind {
+        K::MalformedLine => m::TRF_MALFORMED_LINE.msg(),
+        K::InvalidStartNo(s) => m::TRF_INVALID_START_NO.with(&[&q(s)]),
+        K::DuplicateStartNo(n) => m::TRF_DUPLICATE_START_NO.with(&[n]),
+        K::InvalidRating(s) => m::TRF_INVALID_RATING.with(&[&q(s)]),
+        K::InvalidPoints(s) => m::TRF_INVALID_POINTS.with(&[&q(s)]),
+        K::InvalidRank(s) => m::TRF_INVALID_RANK.with(&[&q(s)]),
+        K::InvalidOpponent(s) => m::TRF_INVALID_OPPONENT.with(&[&q(s)]),
+        K::SelfOpponent(n) => m::TRF_SELF_OPPONENT.with(&[n]),
+        K::InvalidColour(c) => m::TRF_INVALID_COLOUR.with(&[&q(c)]),
+        K::InvalidResult(c) => m::TRF_INVALID_RESULT.with(&[&q(c)]),
+        K::UnknownPlayer(n) => m::TRF_UNKNOWN_PLAYER.with(&[n]),
+        K::InvalidPlayerNumber(s) => m::TRF_INVALID_PLAYER_NUMBER.with(&[&q(s)]),
+        // The reason is the core's own detail (English).
+        K::InvalidHeader { code, reason } => m::TRF_INVALID_HEADER.with(&[code, reason]),
+        K::ColourDependentScoring => m::TRF_COLOUR_DEPENDENT_SCORING.msg(),
+        K::ByeWithOpponent(c) => m::TRF_BYE_WITH_OPPONENT.with(&[&q(c), c]),
+        K::GameWithoutOpponent(c) => m::TRF_GAME_WITHOUT_OPPONENT.with(&[&q(c)]),
+        K::OneSidedGame {
+            start_no,
+            opponent,
+            round,
+            named: Some(named),
+        } => m::TRF_ONE_SIDED_NAMES.with(&[start_no, opponent, round, opponent, named]),
+        K::OneSidedGame {
+            start_no,
+            opponent,
+            round,
+            named: None,
+        } => m::TRF_ONE_SIDED_NONE.with(&[start_no, opponent, round, opponent]),
+        K::PairedTwice {
+            start_no,
+            round,
+            first,
+            second,
+        } => m::TRF_PAIRED_TWICE.with(&[start_no, round, first, second]),
+        K::ColourMismatch {
+            round,
+            start_no,
+            colour,
+            opponent,
+            opponent_colour,
+            opponent_line,
+        } => m::TRF_COLOUR_MISMATCH.with(&[
+            round,
+            start_no,
+            colour,
+            opponent,
+            opponent_line,
+            opponent_colour,
+        ]),
+        K::ResultMismatch {
+            round,
+            start_no,
+            result,
+            opponent,
+            opponent_result,
+            opponent_line,
+        } => m::TRF_RESULT_MISMATCH.with(&[
+            round,
+            start_no,
+            &q(result),
+            opponent,
+            opponent_line,
+            &q(opponent_result),
+        ]),
+        K::SecondPairingBye {
+            start_no,
+            round,
+            first,
+        } => m::TRF_SECOND_PAIRING_BYE.with(&[round, start_no, first]),
+        K::ByeConflict { start_no, round } => m::TRF_BYE_CONFLICT.with(&[start_no, round]),
+    };
+    m::TRF_AT.with(&[&error.line, &error.column]).and(kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trf_error;
+    use arbiter_core::trf::{TrfError, TrfErrorKind as K};
+
+    #[test]
+    fn a_trf_error_says_in_english_what_the_core_says() {
+        let kinds = vec![
+            K::MalformedLine,
+            K::InvalidStartNo("x".into()),
+            K::DuplicateStartNo(3),
+            K::InvalidRating("r".into()),
+            K::InvalidPoints("p".into()),
+            K::InvalidRank("k".into()),
+            K::InvalidOpponent("o".into()),
+            K::SelfOpponent(2),
+            K::InvalidColour('q'),
+            K::InvalidResult('?'),
+            K::UnknownPlayer(9),
+            K::InvalidPlayerNumber("n".into()),
+            K::InvalidHeader {
+                code: "XXR".into(),
+                reason: "not a number".into(),
+            },
+            K::ColourDependentScoring,
+            K::ByeWithOpponent('U'),
+            K::GameWithoutOpponent('1'),
+            K::OneSidedGame {
+                start_no: 1,
+                opponent: 2,
+                round: 3,
+                named: Some(4),
+            },
+            K::OneSidedGame {
+                start_no: 1,
+                opponent: 2,
+                round: 3,
+                named: None,
+            },
+            K::PairedTwice {
+                start_no: 1,
+                round: 2,
+                first: 3,
+                second: 4,
+            },
+            K::ColourMismatch {
+                round: 1,
+                start_no: 2,
+                colour: 'w',
+                opponent: 3,
+                opponent_colour: '-',
+                opponent_line: 7,
+            },
+            K::ResultMismatch {
+                round: 1,
+                start_no: 2,
+                result: '1',
+                opponent: 3,
+                opponent_result: '1',
+                opponent_line: 7,
+            },
+            K::SecondPairingBye {
+                start_no: 4,
+                round: 2,
+                first: 1,
+            },
+            K::ByeConflict {
+                start_no: 4,
+                round: 2,
+            },
+        ];
+        for kind in kinds {
+            let error = TrfError {
+                line: 5,
+                column: 9,
+                kind,
+            };
+            assert_eq!(trf_error(&error).en(), error.to_string());
+        }
+    }
 }
