@@ -150,7 +150,16 @@ impl Msg {
             Arg::Msg(msg) => msg.render(lang),
         };
         match &self.repr {
-            Repr::Text(text) => fill(text.get(lang), self.args.iter().map(value)),
+            Repr::Text(text) => {
+                // Every `{}` gets a value (the tests run with debug assertions).
+                debug_assert_eq!(
+                    text.en.matches("{}").count(),
+                    self.args.len(),
+                    "{}: wrong number of values",
+                    text.key
+                );
+                fill(text.get(lang), self.args.iter().map(value))
+            }
             Repr::Join(sep) => self
                 .args
                 .iter()
