@@ -50,7 +50,7 @@ async fn with_database<T>(
     drop(database);
     match result {
         Ok(value) => Ok(value),
-        Err(service::Error::Invalid { message, .. }) => anyhow::bail!("{message}"),
+        Err(service::Error::Invalid { message, .. }) => anyhow::bail!("{}", message.en()),
         Err(err) => Err(err.into()),
     }
 }

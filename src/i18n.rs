@@ -6,9 +6,9 @@ use serde::{Deserialize, Serialize};
 // The dashboard's texts live in a second sorted table (`i18n/admin.rs`) so that the public
 // pages and the dashboard can add texts without editing the same lines.
 mod admin;
-mod messages;
+pub mod messages;
 
-pub use messages::localise;
+pub use messages::{Msg, Text};
 
 /// A UI language.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -112,12 +112,8 @@ impl Tr {
     pub fn t(&self, key: &str) -> &'static str {
         // The main catalogue first, then the dashboard's (a key lives in exactly one; a test
         // checks that).
-        match lookup(CATALOGUE, key).or_else(|| lookup(admin::ADMIN_CATALOGUE, key)) {
-            Some((_, en, hant, hans)) => match self.lang {
-                Lang::En => en,
-                Lang::ZhHant => hant,
-                Lang::ZhHans => hans,
-            },
+        match text(key) {
+            Some(text) => text.get(self.lang),
             None => {
                 tracing::warn!(key, "missing UI text");
                 "?"
@@ -129,19 +125,16 @@ impl Tr {
     /// the catalogue, or the word itself when it has none (a method typed by hand).
     pub fn word(&self, prefix: &str, word: &str) -> String {
         let key = format!("{prefix}.{word}");
-        if lookup(CATALOGUE, &key)
-            .or_else(|| lookup(admin::ADMIN_CATALOGUE, &key))
-            .is_some()
-        {
+        if text(&key).is_some() {
             self.t(&key).to_string()
         } else {
             word.to_string()
         }
     }
 
-    /// A service's message (English) in this language, its values kept (`i18n::localise`).
-    pub fn msg(&self, message: &str) -> String {
-        localise(self.lang, message).into_owned()
+    /// A message in this language.
+    pub fn msg(&self, message: &Msg) -> String {
+        message.render(self.lang)
     }
 
     /// The text for `key` with `{}` replaced by `value` ("Round {}" → "Round 3", "第{}輪").
@@ -176,6 +169,39 @@ impl Tr {
 type Entry = (&'static str, &'static str, &'static str, &'static str);
 
 /// Binary search of a sorted catalogue.
+/// The page text (or message) with `key` as a message, to be rendered in the page's
+/// language where it is shown.
+pub fn ui(key: &str) -> Msg {
+    match text(key) {
+        Some(text) => text.msg(),
+        None => {
+            tracing::warn!(key, "missing UI text");
+            Msg::shown("?")
+        }
+    }
+}
+
+/// [`ui`] with values for its `{}`.
+pub fn ui_with(key: &str, values: &[&dyn std::fmt::Display]) -> Msg {
+    match text(key) {
+        Some(text) => text.with(values),
+        None => ui(key),
+    }
+}
+
+/// The text with `key`: one key space for the page texts (both tables) and the messages.
+pub fn text(key: &str) -> Option<Text> {
+    lookup(CATALOGUE, key)
+        .or_else(|| lookup(admin::ADMIN_CATALOGUE, key))
+        .map(|(key, en, hant, hans)| Text {
+            key,
+            en,
+            hant,
+            hans,
+        })
+        .or_else(|| messages::by_key(key))
+}
+
 fn lookup(table: &'static [Entry], key: &str) -> Option<Entry> {
     table
         .binary_search_by(|(k, ..)| (*k).cmp(key))
@@ -541,6 +567,22 @@ mod tests {
             assert!(
                 lookup(CATALOGUE, key).is_none(),
                 "{key} is in both catalogues"
+            );
+        }
+        let mut keys = std::collections::BTreeSet::new();
+        for key in CATALOGUE
+            .iter()
+            .chain(admin::ADMIN_CATALOGUE)
+            .map(|(key, ..)| *key)
+            .chain(messages::ALL.iter().map(|t| t.key))
+        {
+            assert!(keys.insert(key), "{key} is defined twice");
+        }
+        for text in messages::ALL {
+            assert!(
+                !text.en.is_empty() && !text.hant.is_empty() && !text.hans.is_empty(),
+                "{} lacks a language",
+                text.key
             );
         }
     }

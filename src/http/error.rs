@@ -2,6 +2,7 @@
 //! `ApiError` renders JSON `{"message", "errors"}`, `PageError` an HTML page.
 
 use super::page::{Language, Page, PageCtx};
+use crate::i18n::messages::{self as m, Msg};
 use crate::i18n::{Lang, Tr};
 use crate::service::{Error, FieldErrors};
 use askama::Template;
@@ -9,6 +10,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::Json;
 use serde::Serialize;
+use std::collections::BTreeMap;
 
 /// The one mapping from application errors to HTTP status codes.
 pub fn status(error: &Error) -> StatusCode {
@@ -42,21 +44,40 @@ fn unavailable(error: &sqlx::Error) -> bool {
 
 /// The answer to a request that ran past its time (`--request-timeout`): 503, as JSON.
 pub fn timed_out() -> Response {
-    ApiError::new(
-        StatusCode::SERVICE_UNAVAILABLE,
-        "the request took too long (the database may be busy or unreachable); try again",
-    )
-    .into_response()
+    ApiError::new(StatusCode::SERVICE_UNAVAILABLE, m::API_TIMED_OUT).into_response()
 }
 
 /// The JSON error body.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {
-    /// What went wrong, for a person.
+    /// What went wrong, for a person (English).
     pub message: String,
+    /// The stable code of `message` (its catalogue key, e.g. `check.required`); `several`
+    /// when it sums up several field errors.
+    pub code: String,
     /// Per-field messages (empty when the error is not about a field).
     #[schema(value_type = Object)]
-    pub errors: FieldErrors,
+    pub errors: BTreeMap<String, Vec<String>>,
+    /// The codes of `errors`, field by field in the same order.
+    #[schema(value_type = Object)]
+    pub field_codes: BTreeMap<String, Vec<String>>,
+}
+
+impl ErrorBody {
+    fn new(message: &Msg, fields: &FieldErrors) -> ErrorBody {
+        let each = |f: fn(&Msg) -> String| {
+            fields
+                .iter()
+                .map(|(field, messages)| (field.clone(), messages.iter().map(f).collect()))
+                .collect()
+        };
+        ErrorBody {
+            message: message.en(),
+            code: message.code().to_string(),
+            errors: each(Msg::en),
+            field_codes: each(|m| m.code().to_string()),
+        }
+    }
 }
 
 /// An error answered as JSON.
@@ -68,24 +89,21 @@ pub struct ApiError {
 
 impl ApiError {
     /// An error with a status and a message, no field errors.
-    pub fn new(status: StatusCode, message: impl Into<String>) -> ApiError {
+    pub fn new(status: StatusCode, message: impl Into<Msg>) -> ApiError {
         ApiError {
             status,
-            body: ErrorBody {
-                message: message.into(),
-                errors: FieldErrors::new(),
-            },
+            body: ErrorBody::new(&message.into(), &FieldErrors::new()),
         }
     }
 
     /// A 400 about one field.
-    pub fn field(status: StatusCode, field: &str, message: impl Into<String>) -> ApiError {
+    pub fn field(status: StatusCode, field: &str, message: impl Into<Msg>) -> ApiError {
         let message = message.into();
         let mut errors = FieldErrors::new();
         errors.insert(field.to_string(), vec![message.clone()]);
         ApiError {
             status,
-            body: ErrorBody { message, errors },
+            body: ErrorBody::new(&message, &errors),
         }
     }
 }
@@ -97,23 +115,18 @@ impl From<Error> for ApiError {
             // Internals go to the log, never to the client.
             tracing::error!(error = ?error, "request failed");
             let message = if status == StatusCode::SERVICE_UNAVAILABLE {
-                "the database is busy; try again"
+                m::API_BUSY
             } else {
-                "internal server error"
+                m::API_INTERNAL
             };
             return ApiError::new(status, message);
         }
-        let errors = match &error {
-            Error::Invalid { fields, .. } => fields.clone(),
-            _ => FieldErrors::new(),
+        let message = error.msg().unwrap_or_else(|| m::API_INTERNAL.msg());
+        let body = match &error {
+            Error::Invalid { fields, .. } => ErrorBody::new(&message, fields),
+            _ => ErrorBody::new(&message, &FieldErrors::new()),
         };
-        ApiError {
-            status,
-            body: ErrorBody {
-                message: error.to_string(),
-                errors,
-            },
-        }
+        ApiError { status, body }
     }
 }
 
@@ -125,15 +138,12 @@ impl IntoResponse for ApiError {
 
 /// A known API path asked with a method it does not take (axum adds the `Allow` header).
 pub async fn api_method_not_allowed() -> ApiError {
-    ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
-        "this endpoint does not take that method; see the Allow header",
-    )
+    ApiError::new(StatusCode::METHOD_NOT_ALLOWED, m::API_METHOD_NOT_ALLOWED)
 }
 
 /// Unknown paths under `/api/v1`.
 pub async fn api_not_found() -> ApiError {
-    ApiError::new(StatusCode::NOT_FOUND, "no such API endpoint")
+    ApiError::new(StatusCode::NOT_FOUND, m::API_NO_ENDPOINT)
 }
 
 /// The answer to a request whose handler panicked: a logged, generic JSON 500.
@@ -144,7 +154,7 @@ pub fn panic_response(panic: Box<dyn std::any::Any + Send + 'static>) -> Respons
         .or_else(|| panic.downcast_ref::<&str>().copied())
         .unwrap_or("(no message)");
     tracing::error!(panic = detail, "handler panicked");
-    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, "internal server error").into_response()
+    ApiError::new(StatusCode::INTERNAL_SERVER_ERROR, m::API_INTERNAL).into_response()
 }
 
 /// The error page.
@@ -194,7 +204,9 @@ impl PageError {
             tracing::error!(error = ?error, "page request failed");
             Tr { lang }.t("error.internal").to_string()
         } else {
-            crate::i18n::localise(lang, &error.to_string()).into_owned()
+            error
+                .msg()
+                .map_or_else(|| error.to_string(), |message| message.render(lang))
         };
         let title_key = if status == StatusCode::NOT_FOUND {
             "error.not_found"

@@ -5,6 +5,7 @@
 use super::error::ApiError;
 use super::error::PageError;
 use super::session;
+use crate::i18n::messages as m;
 use crate::i18n::{Lang, Tr};
 use axum::body::Bytes;
 use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
@@ -49,7 +50,7 @@ impl<S: Send + Sync> FromRequest<S> for AppBytes {
             .map_err(|rejection| {
                 ApiError::new(
                     rejection.status(),
-                    format!("cannot read the body: {}", rejection.body_text()),
+                    m::API_UNREADABLE_BODY.with(&[&rejection.body_text()]),
                 )
             })
     }
@@ -60,10 +61,7 @@ impl From<JsonRejection> for ApiError {
         // axum's own choice: 415 without the JSON content type, 422 for JSON of the wrong
         // shape, 413 over the body limit, 400 for the rest.
         let status = rejection.status();
-        ApiError::new(
-            status,
-            format!("invalid JSON body: {}", rejection.body_text()),
-        )
+        ApiError::new(status, m::API_INVALID_JSON.with(&[&rejection.body_text()]))
     }
 }
 
@@ -71,7 +69,7 @@ impl From<PathRejection> for ApiError {
     fn from(rejection: PathRejection) -> ApiError {
         ApiError::new(
             StatusCode::BAD_REQUEST,
-            format!("invalid path: {}", rejection.body_text()),
+            m::API_INVALID_PATH.with(&[&rejection.body_text()]),
         )
     }
 }
@@ -80,7 +78,7 @@ impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> ApiError {
         ApiError::new(
             StatusCode::BAD_REQUEST,
-            format!("invalid query string: {}", rejection.body_text()),
+            m::API_INVALID_QUERY.with(&[&rejection.body_text()]),
         )
     }
 }

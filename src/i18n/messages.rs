@@ -1,878 +1,1278 @@
-//! The services' messages in the pages' languages. Services speak English (the JSON API's
-//! language, stable for clients); a page shows the same message in the visitor's language by
-//! matching it against these templates, where `{}` stands for a value copied through as is.
-//! A message with no template here is shown in English rather than not at all.
+//! The services' messages, one catalogue with the pages' texts: each message is a key
+//! (`check.required`) with its English (the JSON API's language, stable for clients), zh-Hant
+//! and zh-Hans texts, where `{}` stands for a value filled in order. A service raises a
+//! [`Msg`] (a [`Text`] with its values); the API renders it in English with the key as its
+//! `code`, a page in the visitor's language. A text lacking a language does not compile
+//! (`messages!` takes exactly three); tests check the keys are unique and the placeholders
+//! agree.
 
 use super::Lang;
-use std::borrow::Cow;
+use std::fmt;
 
-/// `(English template, zh-Hant, zh-Hans)`; `{}` marks the same values in the same order.
-const MESSAGES: &[(&str, &str, &str)] = &[
-    // Field checks (service::check and the services' own rules).
-    ("is required", "必填", "必填"),
-    (
-        "must be at most {} characters",
-        "最多 {} 個字",
-        "最多 {} 个字",
-    ),
-    (
-        "must be between {} and {}",
-        "須介於 {} 與 {} 之間",
-        "须介于 {} 与 {} 之间",
-    ),
-    ("must be one of: {}", "須為以下之一：{}", "须为以下之一：{}"),
-    (
-        "is not an email address",
-        "不是有效的電郵地址",
-        "不是有效的电子邮箱地址",
-    ),
-    (
-        "a doubles team needs exactly two members",
-        "雙人隊須剛好兩名成員",
-        "双人队须刚好两名成员",
-    ),
-    (
-        "only doubles sections take members",
-        "只有雙人組別才有隊員",
-        "只有双人组别才有队员",
-    ),
-    (
-        "only doubles sections take a partner",
-        "只有雙人組別才需搭檔",
-        "只有双人组别才需搭档",
-    ),
-    (
-        "the waiver must be accepted to register",
-        "須同意免責聲明方可報名",
-        "须同意免责声明方可报名",
-    ),
-    ("choose a fee tier", "請選擇收費類別", "请选择收费类别"),
-    (
-        "must be a three-letter currency code such as CAD, HKD or TWD",
-        "須為三個字母的貨幣代碼，例如 CAD、HKD 或 TWD",
-        "须为三个字母的货币代码，例如 CAD、HKD 或 TWD",
-    ),
-    (
-        "name at least two new sections",
-        "請列出至少兩個新組別",
-        "请列出至少两个新组别",
-    ),
-    (
-        "must be YYYY-MM-DD",
-        "格式須為 YYYY-MM-DD",
-        "格式须为 YYYY-MM-DD",
-    ),
-    ("must be a whole number", "須為整數", "须为整数"),
-    (
-        "must be a power of two from 2 to 64",
-        "須為 2 至 64 之間的 2 的冪",
-        "须为 2 至 64 之间的 2 的幂",
-    ),
-    (
-        "name 2 to 64 sections",
-        "請列出 2 至 64 個組別",
-        "请列出 2 至 64 个组别",
-    ),
-    (
-        "give a place range or a category, not both",
-        "請填名次範圍或類別，不可兩者皆填",
-        "请填名次范围或类别，不可两者皆填",
-    ),
-    (
-        "give a place range or a category",
-        "請填名次範圍或類別",
-        "请填名次范围或类别",
-    ),
-    (
-        "must be at least place_from (both ≥ 1)",
-        "不可小於起始名次（兩者皆 ≥ 1）",
-        "不可小于起始名次（两者皆 ≥ 1）",
-    ),
-    (
-        "a forfeited game has no fouls",
-        "棄權的對局不記犯規",
-        "弃权的对局不记犯规",
-    ),
-    (
-        "is already on another board",
-        "已排在另一台",
-        "已排在另一台",
-    ),
-    ("give at least one board", "請至少填一台", "请至少填一台"),
-    (
-        "only one bye, on the last board",
-        "只可有一個輪空，且排在最後一台",
-        "只可有一个轮空，且排在最后一台",
-    ),
-    (
-        "{} is not an entrant of this section",
-        "{} 不是本組別的參賽者",
-        "{} 不是本组别的参赛者",
-    ),
-    (
-        "give either tiebreaks or preset, not both",
-        "小分規則與預設只可擇一",
-        "小分规则与预设只可择一",
-    ),
-    (
-        "hidden-piece set-ups exist only for Jieqi and Banqi",
-        "只有揭棋與暗棋才有暗子布局",
-        "只有揭棋与暗棋才有暗子布局",
-    ),
-    (
-        "is required (at most 100 characters)",
-        "必填（最多 100 個字）",
-        "必填（最多 100 个字）",
-    ),
-    (
-        "must be a number of points between 0 and 100 with at most one decimal",
-        "須為 0 至 100 之間、最多一位小數的分數",
-        "须为 0 至 100 之间、最多一位小数的分数",
-    ),
-    (
-        "must be after registration_opens_at",
-        "須晚於報名開始時間",
-        "须晚于报名开始时间",
-    ),
-    (
-        "must not exceed cap",
-        "不可超過名額上限",
-        "不可超过名额上限",
-    ),
-    (
-        "must satisfy win ≥ draw ≥ loss",
-        "須符合 勝 ≥ 和 ≥ 負",
-        "须符合 胜 ≥ 和 ≥ 负",
-    ),
-    (
-        "is required (xiangqi, jieqi or banqi)",
-        "必填（象棋、揭棋或暗棋）",
-        "必填（象棋、揭棋或暗棋）",
-    ),
-    (
-        "must be a TRF-26 code such as 600+3 or 5400+30",
-        "須為 TRF-26 格式，例如 600+3 或 5400+30",
-        "须为 TRF-26 格式，例如 600+3 或 5400+30",
-    ),
-    (
-        "must not be before starts_on",
-        "不可早於開始日期",
-        "不可早于开始日期",
-    ),
-    (
-        "must be an IANA time zone such as Asia/Hong_Kong or America/Toronto",
-        "須為 IANA 時區，例如 Asia/Hong_Kong 或 America/Toronto",
-        "须为 IANA 时区，例如 Asia/Hong_Kong 或 America/Toronto",
-    ),
-    ("has more than 20 rows", "超過 20 列", "超过 20 列"),
-    (
-        "the grand final is not decided yet (no playoff, or a match is still being played)",
-        "總決賽尚未決出（未設總決賽，或仍有對局進行中）",
-        "总决赛尚未决出（未设总决赛，或仍有对局进行中）",
-    ),
-    ("must not be below min", "不可小於最少人數", "不可小于最少人数"),
-    (
-        "follows a row without max (only the last row may leave it open)",
-        "前一列沒有最多人數（只有最後一列可以不設上限）",
-        "前一列没有最多人数（只有最后一列可以不设上限）",
-    ),
-    (
-        "must be above the previous row's max (rows in order, not overlapping)",
-        "須大於前一列的最多人數（各列依序排列、不可重疊）",
-        "须大于前一列的最多人数（各列依序排列、不可重叠）",
-    ),
-    (
-        "the table of rounds by entry count has no row for {} entrants; add one in the section's settings",
-        "按人數定輪數的表格沒有 {} 人的一列；請在組別設定中補上",
-        "按人数定轮数的表格没有 {} 人的一列；请在组别设置中补上",
-    ),
-    // Conflicts with the current state.
-    (
-        "the entrant is already withdrawn",
-        "該參賽者已退賽",
-        "该参赛者已退赛",
-    ),
-    (
-        "the entrant is not withdrawn",
-        "該參賽者未退賽",
-        "该参赛者未退赛",
-    ),
-    (
-        "choose at least one entrant to check in",
-        "請至少選擇一名參賽者報到",
-        "请至少选择一名参赛者报到",
-    ),
-    (
-        "check in at most {} entrants at once",
-        "一次最多報到 {} 名參賽者",
-        "一次最多报到 {} 名参赛者",
-    ),
-    (
-        "{} is withdrawn; re-admit them before checking them in",
-        "{} 已退賽；請先恢復參賽再報到",
-        "{} 已退赛；请先恢复参赛再报到",
-    ),
-    (
-        "no entrant has the number {}",
-        "沒有編號 {} 的參賽者",
-        "没有编号 {} 的参赛者",
-    ),
-    ("the section is cancelled", "本組別已取消", "本组别已取消"),
-    ("this section is cancelled", "本組別已取消", "本组别已取消"),
-    (
-        "the section is already cancelled",
-        "本組別早已取消",
-        "本组别早已取消",
-    ),
-    (
-        "no game is due in this match",
-        "本場對賽暫無待下的對局",
-        "本场对赛暂无待下的对局",
-    ),
-    (
-        "section {} has no entrants",
-        "組別 {} 沒有參賽者",
-        "组别 {} 没有参赛者",
-    ),
-    (
-        "section {} is not finished",
-        "組別 {} 尚未完賽",
-        "组别 {} 尚未完赛",
-    ),
-    (
-        "the Swiss stage is not complete ({} of {} rounds paired{}); finish it first",
-        "瑞士制階段尚未完成（已編排 {} / {} 輪{}），請先完成",
-        "瑞士制阶段尚未完成（已编排 {} / {} 轮{}），请先完成",
-    ),
-    (
-        "the knockout of section {} is not finished",
-        "組別 {} 的淘汰賽尚未完成",
-        "组别 {} 的淘汰赛尚未完成",
-    ),
-    (
-        "the players of this match are not known yet",
-        "本場對賽的棋手尚未確定",
-        "本场对赛的棋手尚未确定",
-    ),
-    (
-        "this match is decided",
-        "本場對賽已分勝負",
-        "本场对赛已分胜负",
-    ),
-    (
-        "this section already has a knockout stage",
-        "本組別已有淘汰賽階段",
-        "本组别已有淘汰赛阶段",
-    ),
-    (
-        "this tournament already has a playoff",
-        "本賽事已有附加賽",
-        "本赛事已有附加赛",
-    ),
-    (
-        "the final ranking is not known yet (a stage is still being played)",
-        "最終名次尚未確定（仍有階段在進行）",
-        "最终名次尚未确定（仍有阶段在进行）",
-    ),
-    (
-        "a {} registration cannot be confirmed",
-        "狀態為 {} 的報名不能確認",
-        "状态为 {} 的报名不能确认",
-    ),
-    ("registration is closed", "報名已截止", "报名已截止"),
-    (
-        "registration is not open yet",
-        "報名尚未開始",
-        "报名尚未开始",
-    ),
-    (
-        "round 1 is paired: the section can no longer be cancelled",
-        "第 1 輪已編排，組別不能再取消",
-        "第 1 轮已编排，组别不能再取消",
-    ),
-    (
-        "the minimum of {} entries is reached ({} entrants)",
-        "已達最低參賽人數 {}（現有 {} 人）",
-        "已达最低参赛人数 {}（现有 {} 人）",
-    ),
-    (
-        "the registration is already confirmed",
-        "該報名已確認",
-        "该报名已确认",
-    ),
-    (
-        "the registration is already {}",
-        "該報名已是 {}",
-        "该报名已是 {}",
-    ),
-    (
-        "the section has paired rounds: split it before round 1",
-        "本組別已有編排的輪次，請於第 1 輪前分組",
-        "本组别已有编排的轮次，请于第 1 轮前分组",
-    ),
-    (
-        "the section is full; withdraw someone or raise the cap first",
-        "本組別已滿額，請先讓人退出或提高名額",
-        "本组别已满额，请先让人退出或提高名额",
-    ),
-    (
-        "all {} rounds of this section are paired",
-        "本組別全部 {} 輪均已編排",
-        "本组别全部 {} 轮均已编排",
-    ),
-    (
-        "at least two entrants must be available to pair a round",
-        "至少要有兩名可出賽的參賽者才能編排",
-        "至少要有两名可出赛的参赛者才能编排",
-    ),
-    (
-        "no legal pairing exists: {}",
-        "不存在合規的編排：{}",
-        "不存在合规的编排：{}",
-    ),
-    (
-        "only the last round ({}) can be unpaired",
-        "只能取消最後一輪（第 {} 輪）的編排",
-        "只能取消最后一轮（第 {} 轮）的编排",
-    ),
-    (
-        "round {} has results: unpair it instead",
-        "第 {} 輪已有成績，請改為取消編排",
-        "第 {} 轮已有成绩，请改为取消编排",
-    ),
-    (
-        "round {} has {} result(s); repeat with ?force=true to delete them with the pairing",
-        "第 {} 輪已有 {} 個成績；確認後會連同編排一併刪除",
-        "第 {} 轮已有 {} 个成绩；确认后会连同编排一并删除",
-    ),
-    (
-        "round {} is {}: only a paired, unpublished round can be edited",
-        "第 {} 輪狀態為 {}：只有已編排而未公佈的輪次可修改",
-        "第 {} 轮状态为 {}：只有已编排而未公布的轮次可修改",
-    ),
-    (
-        "round {} still has {} board(s) without a result; enter them before pairing the next round",
-        "第 {} 輪仍有 {} 台未有成績；請先輸入再編排下一輪",
-        "第 {} 轮仍有 {} 台未有成绩；请先输入再编排下一轮",
-    ),
-    (
-        "the result was changed meanwhile (version {}, you sent {}); reload and try again",
-        "成績已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試",
-        "成绩已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试",
-    ),
-    (
-        "the result was changed meanwhile by someone else; reload and try again",
-        "成績已被他人更改；請重新載入再試",
-        "成绩已被他人更改；请重新加载再试",
-    ),
-    (
-        "this board is a bye: it has no result to enter",
-        "此台為輪空，無成績可輸入",
-        "此台为轮空，无成绩可输入",
-    ),
-    (
-        "the pairing breaks {} rule(s); send \"confirm\": true to apply it anyway",
-        "此編排違反 {} 條規則；確認後仍可套用",
-        "此编排违反 {} 条规则；确认后仍可套用",
-    ),
-    // Credentials and access.
-    (
-        "wrong username or password",
-        "用戶名稱或密碼錯誤",
-        "用户名或密码错误",
-    ),
-    (
-        "scorers cannot create tournaments",
-        "記分員不能建立賽事",
-        "记分员不能创建赛事",
-    ),
-    // Self-report (service::reports).
-    (
-        "no game to report has this code; check the code on your result slip",
-        "沒有可用此代碼回報的對局；請核對成績單上的代碼",
-        "没有可用此代码回报的对局；请核对成绩单上的代码",
-    ),
-    (
-        "this game's result is already recorded; ask the arbiter to correct it",
-        "此局結果已登錄；如需更正請洽裁判",
-        "此局结果已登记；如需更正请联系裁判",
-    ),
-    (
-        "nobody has reported this game",
-        "尚無人回報此局",
-        "尚无人回报此局",
-    ),
-    (
-        "only one side has reported: the opponent has not confirmed",
-        "只有一方回報：對手尚未確認",
-        "只有一方回报：对手尚未确认",
-    ),
-    (
-        "the players' reports disagree: enter the result yourself",
-        "雙方回報不一致：請由裁判登錄結果",
-        "双方回报不一致：请由裁判登记结果",
-    ),
-    (
-        "publish the round before starting its clock",
-        "請先公佈本輪對陣再開始計時",
-        "请先公布本轮对阵再开始计时",
-    ),
-    (
-        "the round is over: ask the arbiter to enter the record",
-        "本輪已結束：請洽裁判登錄棋譜",
-        "本轮已结束：请联系裁判登记棋谱",
-    ),
-    (
-        "this game already has a record; ask the arbiter to correct it",
-        "此局已有棋譜；如需更正請洽裁判",
-        "此局已有棋谱；如需更正请联系裁判",
-    ),
-    // Things not found (`service::Error::NotFound`).
-    ("action not found", "找不到該操作", "找不到该操作"),
-    ("board not found", "找不到該台", "找不到该台"),
-    ("bracket not found", "找不到對陣表", "找不到对阵表"),
-    ("entrant not found", "找不到該參賽者", "找不到该参赛者"),
-    (
-        "knockout stage not found",
-        "找不到淘汰賽階段",
-        "找不到淘汰赛阶段",
-    ),
-    ("match not found", "找不到該場對賽", "找不到该场对赛"),
-    ("playoff not found", "找不到附加賽", "找不到附加赛"),
-    ("registration not found", "找不到該報名", "找不到该报名"),
-    (
-        "round not found",
-        "找不到該輪（或尚未公佈）",
-        "找不到该轮（或尚未公布）",
-    ),
-    ("set-up not found", "找不到該布局", "找不到该布局"),
-    ("section not found", "找不到該組別", "找不到该组别"),
-    ("tournament not found", "找不到該賽事", "找不到该赛事"),
-    // The dashboard forms for byes, forbidden pairs, settings and the playoff.
-    (
-        "must differ from a",
-        "須與另一位參賽者不同",
-        "须与另一位参赛者不同",
-    ),
-    ("must differ from red", "須與紅方不同", "须与红方不同"),
-    (
-        "is not an entrant of this section",
-        "不是本組別的參賽者",
-        "不是本组别的参赛者",
-    ),
-    (
-        "only one half- or full-point bye per entrant; ask for a zero-point bye",
-        "每位參賽者只可申請一次半分或全分輪空；請改為不計分輪空",
-        "每位参赛者只可申请一次半分或全分轮空；请改为不计分轮空",
-    ),
-    (
-        "round {} is already paired: unpair it before cancelling its byes",
-        "第 {} 輪已編排：須先撤銷編排才能取消該輪的輪空申請",
-        "第 {} 轮已编排：须先撤销编排才能取消该轮的轮空申请",
-    ),
-    (
-        "cannot change once round 1 is paired",
-        "第一輪編排後不能更改",
-        "第一轮编排后不能更改",
-    ),
-    (
-        "cannot change once entrants exist",
-        "已有參賽者後不能更改",
-        "已有参赛者后不能更改",
-    ),
-    (
-        "{} rounds are already paired",
-        "已編排 {} 輪",
-        "已编排 {} 轮",
-    ),
-    (
-        "is not a section of this tournament",
-        "不是本賽事的組別",
-        "不是本赛事的组别",
-    ),
-    (
-        "name each section once",
-        "每個組別只可列出一次",
-        "每个组别只可列出一次",
-    ),
-    // Human text (arbiter_core::text) and dates.
-    (
-        "is out of range: must be between 1900-01-01 and {}",
-        "超出範圍：須介於 1900-01-01 與 {} 之間",
-        "超出范围：须介于 1900-01-01 与 {} 之间",
-    ),
-    (
-        "must not contain control characters (found {})",
-        "不可含控制字元（發現 {}）",
-        "不可含控制字符（发现 {}）",
-    ),
-    ("must be a single line", "只能有一行", "只能有一行"),
-    (
-        "must not contain text-direction control characters (found {})",
-        "不可含文字方向控制字元（發現 {}）",
-        "不可含文字方向控制字符（发现 {}）",
-    ),
-    (
-        "contains a garbled character ({}); type the text again",
-        "含有亂碼字元（{}）；請重新輸入",
-        "含有乱码字符（{}）；请重新输入",
-    ),
-    // Compare-and-set.
-    (
-        "the settings were changed meanwhile (version {}, you sent {}); reload and try again",
-        "設定已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試",
-        "设置已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试",
-    ),
-    (
-        "the match was changed meanwhile (version {}, you sent {}); reload and try again",
-        "此對賽已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試",
-        "此对赛已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试",
-    ),
-    (
-        "the registration was changed meanwhile (version {}, you sent {}); reload and try again",
-        "此報名已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試",
-        "此报名已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试",
-    ),
-    (
-        "the round was changed meanwhile (version {}, you sent {}); reload and try again",
-        "此輪已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試",
-        "此轮已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试",
-    ),
-    // Ties the chain leaves.
-    (
-        "{} falls inside a tie that the tiebreak chain does not break ({}); draw lots or set their order first",
-        "{} 落在破同分規則無法分開的並列之中（{}）；請先抽籤或排定其順序",
-        "{} 落在破同分规则无法分开的并列之中（{}）；请先抽签或排定其顺序",
-    ),
-    ("name at least two tied entrants", "請列出至少兩名並列者", "请列出至少两名并列者"),
-    (
-        "must be exactly one group the tiebreak chain leaves tied (at rank {}: {})",
-        "須剛好是一組破同分後仍並列的選手（第 {} 名：{}）",
-        "须刚好是一组破同分后仍并列的选手（第 {} 名：{}）",
-    ),
-    ("is not an entrant of this section", "不是本組別的參賽者", "不是本组别的参赛者"),
-    // CSV import structure.
-    ("contains a NUL character", "含有 NUL 字元", "含有 NUL 字符"),
-    (
-        "text after a closing quote: quote the whole field and double any quote inside it (\"\")",
-        "結束引號後仍有文字：請將整個欄位加上引號，欄位內的引號須寫兩次（\"\"）",
-        "结束引号后仍有文字：请将整个字段加上引号，字段内的引号须写两次（\"\"）",
-    ),
-    (
-        "a quote inside an unquoted field: quote the whole field and double the quote (\"\")",
-        "未加引號的欄位內有引號：請將整個欄位加上引號，並將引號寫兩次（\"\"）",
-        "未加引号的字段内有引号：请将整个字段加上引号，并将引号写两次（\"\"）",
-    ),
-    ("a quote opened here is never closed", "此處開始的引號沒有結束", "此处开始的引号没有结束"),
-    ("line 1 (header row): {}", "第 1 行（標題列）：{}", "第 1 行（标题行）：{}"),
-    // Constraints the database refused (the fallback in service::Error).
-    ("this value is already taken", "此值已被使用", "此值已被使用"),
-    ("the value breaks the rule {}", "此值違反規則 {}", "此值违反规则 {}"),
-    (
-        "this is still referred to by other records; remove those first",
-        "仍有其他紀錄引用此項；請先移除它們",
-        "仍有其他记录引用此项；请先移除它们",
-    ),
-    (
-        "refers to something that does not exist",
-        "所指的項目不存在",
-        "所指的项目不存在",
-    ),
-    ("this overlaps an existing record", "與現有紀錄重疊", "与现有记录重叠"),
-    // Accounts and staff (issue #13).
-    (
-        "must be at least 8 characters",
-        "至少須有 8 個字元",
-        "至少须有 8 个字符",
-    ),
-    (
-        "must be 1 to 64 characters",
-        "須為 1 至 64 個字元",
-        "须为 1 至 64 个字符",
-    ),
-    (
-        "must not contain control characters",
-        "不可包含控制字元",
-        "不可包含控制字符",
-    ),
-    (
-        "must be admin or user",
-        "須為 admin 或 user",
-        "须为 admin 或 user",
-    ),
-    (
-        "a user named {} already exists",
-        "已有名為 {} 的帳號",
-        "已有名为 {} 的用户",
-    ),
-    ("is not your password", "不是您的密碼", "不是您的密码"),
-    (
-        "only admins manage users",
-        "只有管理員可管理帳號",
-        "只有管理员可管理用户",
-    ),
-    (
-        "the last admin cannot be disabled or made a user",
-        "不可停用或降級最後一位管理員",
-        "不可停用或降级最后一位管理员",
-    ),
-    (
-        "the last admin cannot be deleted",
-        "不可刪除最後一位管理員",
-        "不可删除最后一位管理员",
-    ),
-    (
-        "this user has staffed tournaments or made changes; disable the account instead",
-        "此帳號曾任賽事職務或有操作紀錄，請改為停用",
-        "此用户曾任赛事职务或有操作记录，请改为停用",
-    ),
-    (
-        "only the chief arbiter of this tournament may do this",
-        "只有本賽事的裁判長可執行此操作",
-        "只有本赛事的裁判长可执行此操作",
-    ),
-    (
-        "scorers of this tournament may only enter results",
-        "本賽事的記分員只可登錄成績",
-        "本赛事的记分员只可登录成绩",
-    ),
-    (
-        "you are not an arbiter of this tournament",
-        "您不是本賽事的裁判",
-        "您不是本赛事的裁判",
-    ),
-    (
-        "only an admin names the chief arbiter",
-        "只有管理員可指定裁判長",
-        "只有管理员可指定裁判长",
-    ),
-    ("no such active user", "沒有此有效帳號", "没有此有效用户"),
-    (
-        "the chief arbiter keeps the role until an admin names another",
-        "裁判長須待管理員指定新人選後方可卸任",
-        "裁判长须待管理员指定新人选后方可卸任",
-    ),
-    (
-        "too many attempts; wait a few minutes and try again",
-        "嘗試次數過多，請稍候幾分鐘再試",
-        "尝试次数过多，请稍候几分钟再试",
-    ),
-    // Game records (service::records).
-    (
-        "a record may have at most 16384 bytes",
-        "棋譜最多 16384 位元組",
-        "棋谱最多 16384 字节",
-    ),
-    (
-        "a record may have at most 600 half-moves",
-        "棋譜最多 600 步（半回合）",
-        "棋谱最多 600 步（半回合）",
-    ),
-    (
-        "the record was changed meanwhile (version {}, you sent {}); reload and try again",
-        "棋譜已被他人修改（版本 {}，您送出的是 {}）；請重新載入後再試",
-        "棋谱已被他人修改（版本 {}，您提交的是 {}）；请重新加载后再试",
-    ),
-    (
-        "ply {}: cannot read \"{}\" as a move in this notation",
-        "第 {} 步：「{}」不是此記譜法的著法",
-        "第 {} 步：“{}”不是此记谱法的着法",
-    ),
-    (
-        "ply {}: \"{}\" is not a legal move here",
-        "第 {} 步：「{}」在此局面不合規則",
-        "第 {} 步：“{}”在此局面不合规则",
-    ),
-    (
-        "ply {}: \"{}\" fits more than one move ({}); say which piece",
-        "第 {} 步：「{}」可指多步（{}）；請註明是哪一子（前、後等）",
-        "第 {} 步：“{}”可指多步（{}）；请注明是哪一子（前、后等）",
-    ),
-    (
-        "ply {}: \"{}\" moves the face-down piece on {}; add the piece it turned out to be",
-        "第 {} 步：「{}」走動 {} 的暗子；請在末尾加上翻出的棋子",
-        "第 {} 步：“{}”走动 {} 的暗子；请在末尾加上翻出的棋子",
-    ),
-    (
-        "ply {}: \"{}\" reveals {} on {}, but the set-up put {} there",
-        "第 {} 步：「{}」翻出 {}（{}），但布局在該處是 {}",
-        "第 {} 步：“{}”翻出 {}（{}），但布局在该处是 {}",
-    ),
-    (
-        "ply {}: \"{}\" cannot reveal that on {}: {}",
-        "第 {} 步：「{}」在 {} 翻出的棋子不符：{}",
-        "第 {} 步：“{}”在 {} 翻出的棋子不符：{}",
-    ),
-    (
-        "ply {}: \"{}\" cannot reveal {} on {}: {}",
-        "第 {} 步：「{}」不能翻出 {}（{}）：{}",
-        "第 {} 步：“{}”不能翻出 {}（{}）：{}",
-    ),
-    // The event file (service::event_file): what is wrong with an imported file.
-    (
-        "refers to {} {}, which is not in the file",
-        "指向檔案中沒有的 {} {}",
-        "指向文件中没有的 {} {}",
-    ),
-    (
-        "refers to an entrant of another section than the round's",
-        "指向的參賽者不屬於該輪的組別",
-        "指向的参赛者不属于该轮的组别",
-    ),
-    ("{} is in the file twice", "{} 在檔案中出現兩次", "{} 在文件中出现两次"),
-    (
-        "is not a column of this table",
-        "不是此資料表的欄位",
-        "不是此数据表的字段",
-    ),
-    (
-        "is not a table of an event file",
-        "不是賽事檔案的資料表",
-        "不是赛事文件的数据表",
-    ),
-    (
-        "must hold exactly one tournament, not {}",
-        "須剛好包含一個賽事，而非 {} 個",
-        "须刚好包含一个赛事，而非 {} 个",
-    ),
-    (
-        "must be \"arbiter-event\" (this is not an event file of arbiter)",
-        "須為 \"arbiter-event\"（這不是 arbiter 的賽事檔案）",
-        "须为 \"arbiter-event\"（这不是 arbiter 的赛事文件）",
-    ),
-    (
-        "this server reads version {} of the event file, not {}",
-        "本伺服器讀取第 {} 版的賽事檔案，而非第 {} 版",
-        "本服务器读取第 {} 版的赛事文件，而非第 {} 版",
-    ),
-    (
-        "the database refuses a row{}: {}",
-        "資料庫拒絕一列資料{}：{}",
-        "数据库拒绝一行数据{}：{}",
-    ),
-    ("\"{}\" is not an id", "「{}」不是編號", "“{}”不是编号"),
-    (
-        "must be an id (a UUID string)",
-        "須為編號（UUID 字串）",
-        "须为编号（UUID 字符串）",
-    ),
-    // Money at the desk and entrants' corrections (issue #15).
-    (
-        "this section has no fee tiers",
-        "此組別沒有收費級別",
-        "此组别没有收费级别",
-    ),
-    (
-        "is more than is held ({})",
-        "超過已收金額（{}）",
-        "超过已收金额（{}）",
-    ),
-    (
-        "nothing was paid: there is nothing to refund",
-        "尚未收款，無可退費",
-        "尚未收款，无可退费",
-    ),
-    (
-        "this entry of the ledger is already voided",
-        "此收支紀錄已作廢",
-        "此收支记录已作废",
-    ),
-    (
-        "a doubles team's players are corrected under members",
-        "雙人隊的棋手資料請在隊員欄位更正",
-        "双人队的棋手资料请在队员栏位更正",
-    ),
-    (
-        "a doubles team has {} players: send both",
-        "雙人隊有 {} 名棋手：請兩人都送出",
-        "双人队有 {} 名棋手：请两人都提交",
-    ),
-    (
-        "only doubles teams have members",
-        "只有雙人隊才有隊員",
-        "只有双人队才有队员",
-    ),
-    (
-        "the entrant was changed meanwhile (version {}, you sent {}); reload and try again",
-        "參賽者資料已被他人更改（版本 {}，你送出 {}）；請重新載入再試",
-        "参赛者资料已被他人更改（版本 {}，你提交 {}）；请重新加载再试",
-    ),
-];
+/// A message of the catalogue: its key and its text in each language.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Text {
+    /// The stable key (the API's `code`).
+    pub key: &'static str,
+    /// English.
+    pub en: &'static str,
+    /// Traditional Chinese.
+    pub hant: &'static str,
+    /// Simplified Chinese.
+    pub hans: &'static str,
+}
 
-/// `message` in `lang`: its template's translation with the message's own values, or the
-/// message unchanged when it is English or has no template.
-pub fn localise(lang: Lang, message: &str) -> Cow<'_, str> {
-    if lang == Lang::En {
-        return Cow::Borrowed(message);
-    }
-    // "field: message", as the dashboard shows errors that belong to no input of the form.
-    if let Some((field, rest)) = message.split_once(": ") {
-        let is_field = !field.is_empty()
-            && field
-                .chars()
-                .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "_.[]".contains(c));
-        if is_field && lookup(lang, message).is_none() {
-            return Cow::Owned(format!("{field}: {}", localise(lang, rest)));
+impl Text {
+    /// The text in `lang`.
+    pub fn get(&self, lang: Lang) -> &'static str {
+        match lang {
+            Lang::En => self.en,
+            Lang::ZhHant => self.hant,
+            Lang::ZhHans => self.hans,
         }
     }
-    // Several messages joined by "; " (one field's list) are translated one by one.
-    if message.contains("; ") && lookup(lang, message).is_none() {
-        let parts: Vec<String> = message
-            .split("; ")
-            .map(|part| localise(lang, part).into_owned())
-            .collect();
-        return Cow::Owned(parts.join("；"));
+
+    /// The message without values.
+    pub fn msg(self) -> Msg {
+        Msg {
+            repr: Repr::Text(self),
+            args: Vec::new(),
+        }
     }
-    match lookup(lang, message) {
-        Some(text) => Cow::Owned(text),
-        None => Cow::Borrowed(message),
+
+    /// The message with `values` for its `{}`, in order (copied as they are).
+    pub fn with(self, values: &[&dyn fmt::Display]) -> Msg {
+        Msg {
+            repr: Repr::Text(self),
+            args: values.iter().map(|v| Arg::Plain(v.to_string())).collect(),
+        }
     }
 }
 
-fn lookup(lang: Lang, message: &str) -> Option<String> {
-    MESSAGES.iter().find_map(|&(en, hant, hans)| {
-        let values = capture(en, message)?;
-        let target = if lang == Lang::ZhHant { hant } else { hans };
-        let mut out = String::new();
-        let mut values = values.into_iter();
-        let mut pieces = target.split("{}").peekable();
-        while let Some(piece) = pieces.next() {
-            out.push_str(piece);
-            if pieces.peek().is_some() {
-                out.push_str(values.next().unwrap_or_default());
-            }
-        }
-        Some(out)
-    })
+/// A value of a message: copied as is (a name, a number) or a message rendered in the same
+/// language.
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Arg {
+    Plain(String),
+    Msg(Msg),
 }
 
-/// The values standing for `{}` when `message` fits `template`, else `None`.
-fn capture<'m>(template: &str, message: &'m str) -> Option<Vec<&'m str>> {
-    let pieces: Vec<&str> = template.split("{}").collect();
-    let (first, rest) = pieces.split_first()?;
-    let mut remaining = message.strip_prefix(first)?;
-    let mut values = Vec::new();
-    for (i, piece) in rest.iter().enumerate() {
-        let last = i + 1 == rest.len();
-        let at = if last {
-            // The last literal must end the message.
-            if piece.is_empty() {
-                remaining.len()
-            } else {
-                remaining
-                    .rfind(piece)
-                    .filter(|&at| at + piece.len() == remaining.len())?
+#[derive(Debug, Clone, PartialEq, Eq)]
+enum Repr {
+    /// A text of the catalogue, its `{}` filled by the values.
+    Text(Text),
+    /// The values (messages) joined by a separator (itself a text, per language).
+    Join(Text),
+    /// A text a page has already put in its visitor's language (never a service's).
+    Shown(String),
+}
+
+/// A message for a person: a catalogue text and its values. `Display` is the English.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Msg {
+    repr: Repr,
+    args: Vec<Arg>,
+}
+
+impl Msg {
+    /// Adds a message as the next value (rendered in the same language as this one).
+    pub fn and(mut self, value: Msg) -> Msg {
+        self.args.push(Arg::Msg(value));
+        self
+    }
+
+    /// Adds a plain value (copied as it is).
+    pub fn and_value(mut self, value: impl fmt::Display) -> Msg {
+        self.args.push(Arg::Plain(value.to_string()));
+        self
+    }
+
+    /// `message` about `field`: "field: message".
+    pub fn field(field: &str, message: Msg) -> Msg {
+        FIELD.with(&[&field]).and(message)
+    }
+
+    /// Several messages as one, each in the page's language: "a; b" (`"；"` in Chinese).
+    pub fn list(messages: impl IntoIterator<Item = Msg>) -> Msg {
+        Msg::join(LIST, messages)
+    }
+
+    /// Several sentences as one: "a. b" (`"。"` in Chinese).
+    pub fn sentences(messages: impl IntoIterator<Item = Msg>) -> Msg {
+        Msg::join(SENTENCES, messages)
+    }
+
+    fn join(sep: Text, messages: impl IntoIterator<Item = Msg>) -> Msg {
+        let mut args: Vec<Arg> = messages.into_iter().map(Arg::Msg).collect();
+        if args.len() == 1 {
+            if let Some(Arg::Msg(only)) = args.pop() {
+                return only;
             }
-        } else if piece.is_empty() {
-            // Two values side by side cannot be told apart; the templates avoid it.
-            return None;
-        } else {
-            remaining.find(piece)?
+        }
+        Msg {
+            repr: Repr::Join(sep),
+            args,
+        }
+    }
+
+    /// A text a page has already rendered in its visitor's language (a page's own note
+    /// next to a field, a message rendered for a script): shown as it is.
+    pub fn shown(text: impl Into<String>) -> Msg {
+        Msg {
+            repr: Repr::Shown(text.into()),
+            args: Vec::new(),
+        }
+    }
+
+    /// The stable code of the message: its key; for "field: message" and a list of one, the
+    /// inner message's; `several` for a list of several.
+    pub fn code(&self) -> &'static str {
+        match &self.repr {
+            Repr::Text(text) if *text == FIELD => match self.args.get(1) {
+                Some(Arg::Msg(inner)) => inner.code(),
+                _ => text.key,
+            },
+            Repr::Text(text) => text.key,
+            Repr::Join(_) => "several",
+            Repr::Shown(_) => "shown",
+        }
+    }
+
+    /// The text of the message in English.
+    pub fn en(&self) -> String {
+        self.render(Lang::En)
+    }
+
+    /// The text of the message in `lang`.
+    pub fn render(&self, lang: Lang) -> String {
+        let value = |arg: &Arg| match arg {
+            Arg::Plain(value) => value.clone(),
+            Arg::Msg(msg) => msg.render(lang),
         };
-        values.push(&remaining[..at]);
-        remaining = &remaining[at + piece.len()..];
+        match &self.repr {
+            Repr::Text(text) => {
+                // Every `{}` gets a value (the tests run with debug assertions).
+                debug_assert_eq!(
+                    text.en.matches("{}").count(),
+                    self.args.len(),
+                    "{}: wrong number of values",
+                    text.key
+                );
+                fill(text.get(lang), self.args.iter().map(value))
+            }
+            Repr::Join(sep) => self
+                .args
+                .iter()
+                .map(value)
+                .collect::<Vec<_>>()
+                .join(sep.get(lang)),
+            Repr::Shown(text) => text.clone(),
+        }
     }
-    (remaining.is_empty()).then_some(values)
+}
+
+/// `template` with each `{}` replaced by the next value; values are never read as templates.
+fn fill(template: &str, values: impl Iterator<Item = String>) -> String {
+    let mut values = values;
+    let mut out = String::new();
+    let mut pieces = template.split("{}").peekable();
+    while let Some(piece) = pieces.next() {
+        out.push_str(piece);
+        if pieces.peek().is_some() {
+            out.push_str(&values.next().unwrap_or_default());
+        }
+    }
+    out
+}
+
+impl fmt::Display for Msg {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.en())
+    }
+}
+
+impl PartialEq<str> for Msg {
+    /// Compares the English text.
+    fn eq(&self, other: &str) -> bool {
+        self.en() == other
+    }
+}
+
+impl PartialEq<&str> for Msg {
+    /// Compares the English text.
+    fn eq(&self, other: &&str) -> bool {
+        self.en() == *other
+    }
+}
+
+impl serde::Serialize for Msg {
+    /// The English text (the API's language).
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
+
+impl From<Text> for Msg {
+    fn from(text: Text) -> Msg {
+        text.msg()
+    }
+}
+
+/// The text with `key`, if a message has it.
+pub fn by_key(key: &str) -> Option<Text> {
+    ALL.iter().find(|t| t.key == key).copied()
+}
+
+/// Defines each message as a `Text` constant and lists them all in `ALL`.
+macro_rules! messages {
+    ($($name:ident = $key:literal: $en:literal | $hant:literal | $hans:literal;)*) => {
+        $(
+            #[doc = $en]
+            pub const $name: Text = Text { key: $key, en: $en, hant: $hant, hans: $hans };
+        )*
+        /// Every message, in catalogue order.
+        pub const ALL: &[Text] = &[$($name),*];
+    };
+}
+
+messages! {
+    // The API's own answers.
+    API_TIMED_OUT = "api.timed_out":
+        "the request took too long (the database may be busy or unreachable); try again"
+        | "請求逾時（資料庫可能忙碌或無法連線）；請再試"
+        | "请求超时（数据库可能繁忙或无法连接）；请重试";
+    API_BUSY = "api.busy":
+        "the database is busy; try again"
+        | "資料庫忙碌中；請再試"
+        | "数据库繁忙；请重试";
+    API_INTERNAL = "api.internal":
+        "internal server error"
+        | "伺服器內部錯誤"
+        | "服务器内部错误";
+    API_METHOD_NOT_ALLOWED = "api.method_not_allowed":
+        "this endpoint does not take that method; see the Allow header"
+        | "此端點不接受該方法；請參閱 Allow 標頭"
+        | "此端点不接受该方法；请参阅 Allow 标头";
+    API_MISSING_BEARER = "api.missing_bearer":
+        "missing Authorization: Bearer token"
+        | "缺少 Authorization: Bearer 權杖"
+        | "缺少 Authorization: Bearer 令牌";
+    API_TOKEN_INVALID = "api.token_invalid":
+        "the token is invalid or expired; log in again"
+        | "權杖無效或已過期；請重新登入"
+        | "令牌无效或已过期；请重新登录";
+    API_NEEDS_LOGIN = "api.needs_login":
+        "this needs a login: send Authorization: Bearer TOKEN"
+        | "須先登入：請送出 Authorization: Bearer TOKEN"
+        | "须先登录：请发送 Authorization: Bearer TOKEN";
+    API_NOT_UTF8 = "api.not_utf8":
+        "the file is not UTF-8 text (byte {})"
+        | "檔案不是 UTF-8 文字（第 {} 位元組）"
+        | "文件不是 UTF-8 文本（第 {} 字节）";
+    API_IF_MATCH = "api.if_match":
+        "must be the version last read, e.g. \"3\""
+        | "須為最後讀取的版本，例如 \"3\""
+        | "须为最后读取的版本，例如 \"3\"";
+    API_UNREADABLE_BODY = "api.unreadable_body":
+        "cannot read the body: {}"
+        | "無法讀取請求內容：{}"
+        | "无法读取请求内容：{}";
+    API_INVALID_JSON = "api.invalid_json":
+        "invalid JSON body: {}"
+        | "JSON 內容無效：{}"
+        | "JSON 内容无效：{}";
+    API_INVALID_PATH = "api.invalid_path":
+        "invalid path: {}"
+        | "路徑無效：{}"
+        | "路径无效：{}";
+    API_INVALID_QUERY = "api.invalid_query":
+        "invalid query string: {}"
+        | "查詢字串無效：{}"
+        | "查询字符串无效：{}";
+    API_NO_ENDPOINT = "api.no_endpoint":
+        "no such API endpoint"
+        | "沒有此 API 端點"
+        | "没有此 API 端点";
+    // How messages combine.
+    FIELD = "msg.field": "{}: {}" | "{}: {}" | "{}: {}";
+    LIST = "msg.list": "; " | "；" | "；";
+    SENTENCES = "msg.sentences": ". " | "。" | "。";
+    CHECK_REQUIRED = "check.required":
+        "is required"
+        | "必填"
+        | "必填";
+    CHECK_LONGER_THAN = "check.longer_than":
+        "is longer than {} characters"
+        | "超過 {} 個字"
+        | "超过 {} 个字";
+    CHECK_SEARCH_TOO_LONG = "check.search_too_long":
+        "the search is too long"
+        | "搜尋字串太長"
+        | "搜索字符串太长";
+    CHECK_SECTION_NAME_EXISTS_PASS_NAME = "check.section_name_exists_pass_name":
+        "a section with this name exists; pass ?name=… for another"
+        | "已有同名組別；請以 ?name=… 另取名稱"
+        | "已有同名组别；请以 ?name=… 另取名称";
+    CHECK_SECTION_NAMED_EXISTS = "check.section_named_exists":
+        "a section named {} already exists"
+        | "已有名為 {} 的組別"
+        | "已有名为 {} 的组别";
+    CHECK_SECTION_NAME_TAKEN = "check.section_name_taken":
+        "another section of this tournament has that name"
+        | "本賽事已有另一組別使用此名稱"
+        | "本赛事已有另一组别使用此名称";
+    TRF_AT = "trf.at":
+        "line {}, column {}: {}"
+        | "第 {} 行第 {} 欄：{}"
+        | "第 {} 行第 {} 列：{}";
+    TRF_MALFORMED_LINE = "trf.malformed_line":
+        "a line must start with a three-character record code and a blank"
+        | "每行須以三個字元的記錄代碼加一個空格開頭"
+        | "每行须以三个字符的记录代码加一个空格开头";
+    TRF_INVALID_START_NO = "trf.invalid_start_no":
+        "invalid starting-rank number {}"
+        | "起始排名編號 {} 無效"
+        | "起始排名编号 {} 无效";
+    TRF_DUPLICATE_START_NO = "trf.duplicate_start_no":
+        "starting-rank number {} appears twice"
+        | "起始排名編號 {} 出現兩次"
+        | "起始排名编号 {} 出现两次";
+    TRF_INVALID_RATING = "trf.invalid_rating":
+        "invalid rating {}"
+        | "等級分 {} 無效"
+        | "等级分 {} 无效";
+    TRF_INVALID_POINTS = "trf.invalid_points":
+        "invalid points {}"
+        | "分數 {} 無效"
+        | "分数 {} 无效";
+    TRF_INVALID_RANK = "trf.invalid_rank":
+        "invalid rank {}"
+        | "名次 {} 無效"
+        | "名次 {} 无效";
+    TRF_INVALID_OPPONENT = "trf.invalid_opponent":
+        "invalid opponent {}"
+        | "對手 {} 無效"
+        | "对手 {} 无效";
+    TRF_SELF_OPPONENT = "trf.self_opponent":
+        "player {} is paired against himself"
+        | "棋手 {} 被編排與自己對局"
+        | "棋手 {} 被编排与自己对局";
+    TRF_INVALID_COLOUR = "trf.invalid_colour":
+        "invalid colour {} (expected w, b, - or blank)"
+        | "顏色 {} 無效（應為 w、b、- 或空白）"
+        | "颜色 {} 无效（应为 w、b、- 或空白）";
+    TRF_INVALID_RESULT = "trf.invalid_result":
+        "invalid result code {}"
+        | "成績代碼 {} 無效"
+        | "成绩代码 {} 无效";
+    TRF_UNKNOWN_PLAYER = "trf.unknown_player":
+        "no player has starting-rank number {}"
+        | "沒有起始排名編號為 {} 的棋手"
+        | "没有起始排名编号为 {} 的棋手";
+    TRF_INVALID_PLAYER_NUMBER = "trf.invalid_player_number":
+        "invalid player number {}"
+        | "棋手編號 {} 無效"
+        | "棋手编号 {} 无效";
+    TRF_INVALID_HEADER = "trf.invalid_header":
+        "invalid {} record: {}"
+        | "{} 記錄無效：{}"
+        | "{} 记录无效：{}";
+    TRF_COLOUR_DEPENDENT_SCORING = "trf.colour_dependent_scoring":
+        "colour-dependent scoring is not supported"
+        | "不支援依顏色而異的計分"
+        | "不支持依颜色而异的计分";
+    TRF_BYE_WITH_OPPONENT = "trf.bye_with_opponent":
+        "result code {} is a bye, which has no opponent (write 0000 - {})"
+        | "成績代碼 {} 是輪空，不應有對手（請寫 0000 - {}）"
+        | "成绩代码 {} 是轮空，不应有对手（请写 0000 - {}）";
+    TRF_GAME_WITHOUT_OPPONENT = "trf.game_without_opponent":
+        "result code {} needs an opponent; a round without one takes U, F, H, Z, +, - or blank"
+        | "成績代碼 {} 須有對手；沒有對手的輪次只可用 U、F、H、Z、+、- 或空白"
+        | "成绩代码 {} 须有对手；没有对手的轮次只可用 U、F、H、Z、+、- 或空白";
+    TRF_ONE_SIDED_NAMES = "trf.one_sided_names":
+        "player {} meets {} in round {}, but {}'s line names {} in that round"
+        | "棋手 {} 與 {} 在第 {} 輪對局，但 {} 的行在該輪寫的是 {}"
+        | "棋手 {} 与 {} 在第 {} 轮对局，但 {} 的行在该轮写的是 {}";
+    TRF_ONE_SIDED_NONE = "trf.one_sided_none":
+        "player {} meets {} in round {}, but {}'s line has no game in that round"
+        | "棋手 {} 與 {} 在第 {} 輪對局，但 {} 的行在該輪沒有對局"
+        | "棋手 {} 与 {} 在第 {} 轮对局，但 {} 的行在该轮没有对局";
+    TRF_PAIRED_TWICE = "trf.paired_twice":
+        "player {} plays twice in round {}: against {} and against {}"
+        | "棋手 {} 在第 {} 輪下了兩局：對 {} 及對 {}"
+        | "棋手 {} 在第 {} 轮下了两局：对 {} 及对 {}";
+    TRF_COLOUR_MISMATCH = "trf.colour_mismatch":
+        "round {}: player {} has colour {} against {}, whose line {} has {}; one must be w and the other b"
+        | "第 {} 輪：棋手 {} 的顏色為 {}，對手 {}（第 {} 行）為 {}；須一方為 w、另一方為 b"
+        | "第 {} 轮：棋手 {} 的颜色为 {}，对手 {}（第 {} 行）为 {}；须一方为 w、另一方为 b";
+    TRF_RESULT_MISMATCH = "trf.result_mismatch":
+        "round {}: player {} has result {} against {}, whose line {} has {}; the two results contradict each other"
+        | "第 {} 輪：棋手 {} 的成績為 {}，對手 {}（第 {} 行）為 {}；兩者互相矛盾"
+        | "第 {} 轮：棋手 {} 的成绩为 {}，对手 {}（第 {} 行）为 {}；两者互相矛盾";
+    TRF_SECOND_PAIRING_BYE = "trf.second_pairing_bye":
+        "round {}: player {} has the pairing-allocated bye (U), which player {} already has; a round has at most one"
+        | "第 {} 輪：棋手 {} 獲編排輪空（U），但棋手 {} 已有；每輪最多一個"
+        | "第 {} 轮：棋手 {} 获编排轮空（U），但棋手 {} 已有；每轮最多一个";
+    TRF_BYE_CONFLICT = "trf.bye_conflict":
+        "player {} already has a record in round {}"
+        | "棋手 {} 在第 {} 輪已有紀錄"
+        | "棋手 {} 在第 {} 轮已有记录";
+    STATE_NO_BRACKET = "state.no_bracket":
+        "{}"
+        | "無法建立對陣表：{}"
+        | "无法建立对阵表：{}";
+    STATE_PAIRING_RULE = "state.pairing_rule":
+        "{}"
+        | "違反編排規則：{}"
+        | "违反编排规则：{}";
+    TRF_NO_PLAYERS = "trf.no_players":
+        "the file has no player (001) lines"
+        | "檔案中沒有棋手（001）行"
+        | "文件中没有棋手（001）行";
+    TRF_UNKNOWN_PAIRING_SYSTEM = "trf.unknown_pairing_system":
+        "unknown pairing system {} in the arbiter settings"
+        | "裁判設定中的編排制度 {} 無法識別"
+        | "裁判设置中的编排制度 {} 无法识别";
+    TRF_PLAYER_NAME = "trf.player_name":
+        "player {}: the name {}"
+        | "棋手 {}：姓名{}"
+        | "棋手 {}：姓名{}";
+    CSV_CANNOT_READ_HEADER = "csv.cannot_read_header":
+        "cannot read the header row: {}"
+        | "無法讀取標題列：{}"
+        | "无法读取标题行：{}";
+    CSV_HEADER_NEEDS_NAME = "csv.header_needs_name":
+        "the header row needs a `name` column"
+        | "標題列須有 `name` 欄"
+        | "标题行须有 `name` 列";
+    CSV_UNREADABLE_ROW = "csv.unreadable_row":
+        "{}"
+        | "無法讀取此列：{}"
+        | "无法读取此行：{}";
+    STATE_ONLY_ACTIVE_CAN_QUALIFY = "state.only_active_can_qualify":
+        "only {} active entrants can qualify"
+        | "只有 {} 名有效參賽者可晉級"
+        | "只有 {} 名有效参赛者可晋级";
+    CHECK_UNKNOWN_TIEBREAK = "check.unknown_tiebreak":
+        "unknown tie-break {} (known: OPP, BH, BH/C1, BH/C2, BH/M1, SB, SB/C1, PS, PS/C1, WIN, WON, BPG, BWG, DE, FOULS, PREV, CUT_EARLY, RTNG, LOT)"
+        | "未知的小分規則 {}（可用：OPP、BH、BH/C1、BH/C2、BH/M1、SB、SB/C1、PS、PS/C1、WIN、WON、BPG、BWG、DE、FOULS、PREV、CUT_EARLY、RTNG、LOT）"
+        | "未知的小分规则 {}（可用：OPP、BH、BH/C1、BH/C2、BH/M1、SB、SB/C1、PS、PS/C1、WIN、WON、BPG、BWG、DE、FOULS、PREV、CUT_EARLY、RTNG、LOT）";
+    CHECK_TIEBREAK_MODIFIER = "check.tiebreak_modifier":
+        "tie-break {}: modifier {} is not supported"
+        | "小分規則 {}：不支援修飾 {}"
+        | "小分规则 {}：不支持修饰 {}";
+    CHECK_UNKNOWN_PRESET = "check.unknown_preset":
+        "unknown preset {} (known: cxa2011_opp, cxa2011_prog, seed002_main, seed002_supp, seed004_tw, fide_swiss)"
+        | "未知的預設 {}（可用：cxa2011_opp、cxa2011_prog、seed002_main、seed002_supp、seed004_tw、fide_swiss）"
+        | "未知的预设 {}（可用：cxa2011_opp、cxa2011_prog、seed002_main、seed002_supp、seed004_tw、fide_swiss）";
+    CHECK_BRACKET_SIZE = "check.bracket_size":
+        "a knockout bracket holds 2 to 64 entrants (power of two for the order), not {}"
+        | "淘汰賽對陣表可容納 2 至 64 名參賽者（依 2 的冪排序），而非 {} 名"
+        | "淘汰赛对阵表可容纳 2 至 64 名参赛者（依 2 的幂排序），而非 {} 名";
+    CHECK_TOO_LONG = "check.too_long":
+        "must be at most {} characters"
+        | "最多 {} 個字"
+        | "最多 {} 个字";
+    CHECK_BETWEEN = "check.between":
+        "must be between {} and {}"
+        | "須介於 {} 與 {} 之間"
+        | "须介于 {} 与 {} 之间";
+    CHECK_ONE_OF = "check.one_of":
+        "must be one of: {}"
+        | "須為以下之一：{}"
+        | "须为以下之一：{}";
+    CHECK_NOT_EMAIL = "check.not_email":
+        "is not an email address"
+        | "不是有效的電郵地址"
+        | "不是有效的电子邮箱地址";
+    CHECK_DOUBLES_TEAM_NEEDS_EXACTLY = "check.doubles_team_needs_exactly":
+        "a doubles team needs exactly two members"
+        | "雙人隊須剛好兩名成員"
+        | "双人队须刚好两名成员";
+    CHECK_ONLY_DOUBLES_MEMBERS = "check.only_doubles_members":
+        "only doubles sections take members"
+        | "只有雙人組別才有隊員"
+        | "只有双人组别才有队员";
+    CHECK_ONLY_DOUBLES_PARTNER = "check.only_doubles_partner":
+        "only doubles sections take a partner"
+        | "只有雙人組別才需搭檔"
+        | "只有双人组别才需搭档";
+    CHECK_WAIVER_MUST_ACCEPTED_REGISTER = "check.waiver_must_accepted_register":
+        "the waiver must be accepted to register"
+        | "須同意免責聲明方可報名"
+        | "须同意免责声明方可报名";
+    CHECK_CHOOSE_FEE_TIER = "check.choose_fee_tier":
+        "choose a fee tier"
+        | "請選擇收費類別"
+        | "请选择收费类别";
+    CHECK_MUST_THREE_LETTER_CURRENCY = "check.must_three_letter_currency":
+        "must be a three-letter currency code such as CAD, HKD or TWD"
+        | "須為三個字母的貨幣代碼，例如 CAD、HKD 或 TWD"
+        | "须为三个字母的货币代码，例如 CAD、HKD 或 TWD";
+    CHECK_NAME_LEAST_TWO_NEW = "check.name_least_two_new":
+        "name at least two new sections"
+        | "請列出至少兩個新組別"
+        | "请列出至少两个新组别";
+    CHECK_MUST_YYYY_MM_DD = "check.must_yyyy_mm_dd":
+        "must be YYYY-MM-DD"
+        | "格式須為 YYYY-MM-DD"
+        | "格式须为 YYYY-MM-DD";
+    CHECK_MUST_WHOLE_NUMBER = "check.must_whole_number":
+        "must be a whole number"
+        | "須為整數"
+        | "须为整数";
+    CHECK_MUST_POWER_TWO_FROM = "check.must_power_two_from":
+        "must be a power of two from 2 to 64"
+        | "須為 2 至 64 之間的 2 的冪"
+        | "须为 2 至 64 之间的 2 的幂";
+    CHECK_NAME_2_64_SECTIONS = "check.name_2_64_sections":
+        "name 2 to 64 sections"
+        | "請列出 2 至 64 個組別"
+        | "请列出 2 至 64 个组别";
+    CHECK_PLACE_OR_CATEGORY_NOT_BOTH = "check.place_or_category_not_both":
+        "give a place range or a category, not both"
+        | "請填名次範圍或類別，不可兩者皆填"
+        | "请填名次范围或类别，不可两者皆填";
+    CHECK_PLACE_OR_CATEGORY = "check.place_or_category":
+        "give a place range or a category"
+        | "請填名次範圍或類別"
+        | "请填名次范围或类别";
+    CHECK_MUST_LEAST_PLACE_FROM = "check.must_least_place_from":
+        "must be at least place_from (both ≥ 1)"
+        | "不可小於起始名次（兩者皆 ≥ 1）"
+        | "不可小于起始名次（两者皆 ≥ 1）";
+    CHECK_FORFEITED_GAME_HAS_NO = "check.forfeited_game_has_no":
+        "a forfeited game has no fouls"
+        | "棄權的對局不記犯規"
+        | "弃权的对局不记犯规";
+    CHECK_ALREADY_ANOTHER_BOARD = "check.already_another_board":
+        "is already on another board"
+        | "已排在另一台"
+        | "已排在另一台";
+    CHECK_GIVE_LEAST_ONE_BOARD = "check.give_least_one_board":
+        "give at least one board"
+        | "請至少填一台"
+        | "请至少填一台";
+    CHECK_ONLY_ONE_BYE_LAST = "check.only_one_bye_last":
+        "only one bye, on the last board"
+        | "只可有一個輪空，且排在最後一台"
+        | "只可有一个轮空，且排在最后一台";
+    CHECK_NOT_ENTRANT_SECTION = "check.not_entrant_section":
+        "{} is not an entrant of this section"
+        | "{} 不是本組別的參賽者"
+        | "{} 不是本组别的参赛者";
+    CHECK_GIVE_EITHER_TIEBREAKS_PRESET = "check.give_either_tiebreaks_preset":
+        "give either tiebreaks or preset, not both"
+        | "小分規則與預設只可擇一"
+        | "小分规则与预设只可择一";
+    CHECK_HIDDEN_PIECE_SET_UPS = "check.hidden_piece_set_ups":
+        "hidden-piece set-ups exist only for Jieqi and Banqi"
+        | "只有揭棋與暗棋才有暗子布局"
+        | "只有揭棋与暗棋才有暗子布局";
+    CHECK_REQUIRED_MOST_100_CHARACTERS = "check.required_most_100_characters":
+        "is required (at most 100 characters)"
+        | "必填（最多 100 個字）"
+        | "必填（最多 100 个字）";
+    CHECK_MUST_NUMBER_POINTS_BETWEEN = "check.must_number_points_between":
+        "must be a number of points between 0 and 100 with at most one decimal"
+        | "須為 0 至 100 之間、最多一位小數的分數"
+        | "须为 0 至 100 之间、最多一位小数的分数";
+    CHECK_MUST_AFTER_REGISTRATION_OPENS = "check.must_after_registration_opens":
+        "must be after registration_opens_at"
+        | "須晚於報名開始時間"
+        | "须晚于报名开始时间";
+    CHECK_MUST_NOT_EXCEED_CAP = "check.must_not_exceed_cap":
+        "must not exceed cap"
+        | "不可超過名額上限"
+        | "不可超过名额上限";
+    CHECK_MUST_SATISFY_WIN_DRAW = "check.must_satisfy_win_draw":
+        "must satisfy win ≥ draw ≥ loss"
+        | "須符合 勝 ≥ 和 ≥ 負"
+        | "须符合 胜 ≥ 和 ≥ 负";
+    CHECK_REQUIRED_XIANGQI_JIEQI_BANQI = "check.required_xiangqi_jieqi_banqi":
+        "is required (xiangqi, jieqi or banqi)"
+        | "必填（象棋、揭棋或暗棋）"
+        | "必填（象棋、揭棋或暗棋）";
+    CHECK_MUST_TRF_26_CODE = "check.must_trf_26_code":
+        "must be a TRF-26 code such as 600+3 or 5400+30"
+        | "須為 TRF-26 格式，例如 600+3 或 5400+30"
+        | "须为 TRF-26 格式，例如 600+3 或 5400+30";
+    CHECK_MUST_NOT_BEFORE_STARTS = "check.must_not_before_starts":
+        "must not be before starts_on"
+        | "不可早於開始日期"
+        | "不可早于开始日期";
+    CHECK_MUST_IANA_TIME_ZONE = "check.must_iana_time_zone":
+        "must be an IANA time zone such as Asia/Hong_Kong or America/Toronto"
+        | "須為 IANA 時區，例如 Asia/Hong_Kong 或 America/Toronto"
+        | "须为 IANA 时区，例如 Asia/Hong_Kong 或 America/Toronto";
+    CHECK_HAS_MORE_THAN_20 = "check.has_more_than_20":
+        "has more than 20 rows"
+        | "超過 20 列"
+        | "超过 20 列";
+    CHECK_GRAND_FINAL_NOT_DECIDED = "check.grand_final_not_decided":
+        "the grand final is not decided yet (no playoff, or a match is still being played)"
+        | "總決賽尚未決出（未設總決賽，或仍有對局進行中）"
+        | "总决赛尚未决出（未设总决赛，或仍有对局进行中）";
+    CHECK_MUST_NOT_BELOW_MIN = "check.must_not_below_min":
+        "must not be below min"
+        | "不可小於最少人數"
+        | "不可小于最少人数";
+    CHECK_FOLLOWS_ROW_WITHOUT_MAX = "check.follows_row_without_max":
+        "follows a row without max (only the last row may leave it open)"
+        | "前一列沒有最多人數（只有最後一列可以不設上限）"
+        | "前一列没有最多人数（只有最后一列可以不设上限）";
+    CHECK_MUST_ABOVE_PREVIOUS_ROW = "check.must_above_previous_row":
+        "must be above the previous row's max (rows in order, not overlapping)"
+        | "須大於前一列的最多人數（各列依序排列、不可重疊）"
+        | "须大于前一列的最多人数（各列依序排列、不可重叠）";
+    CHECK_TABLE_ROUNDS_ENTRY_COUNT = "check.table_rounds_entry_count":
+        "the table of rounds by entry count has no row for {} entrants; add one in the section's settings"
+        | "按人數定輪數的表格沒有 {} 人的一列；請在組別設定中補上"
+        | "按人数定轮数的表格没有 {} 人的一列；请在组别设置中补上";
+    STATE_ENTRANT_ALREADY_WITHDRAWN = "state.entrant_already_withdrawn":
+        "the entrant is already withdrawn"
+        | "該參賽者已退賽"
+        | "该参赛者已退赛";
+    STATE_ENTRANT_NOT_WITHDRAWN = "state.entrant_not_withdrawn":
+        "the entrant is not withdrawn"
+        | "該參賽者未退賽"
+        | "该参赛者未退赛";
+    STATE_CHOOSE_LEAST_ONE_ENTRANT = "state.choose_least_one_entrant":
+        "choose at least one entrant to check in"
+        | "請至少選擇一名參賽者報到"
+        | "请至少选择一名参赛者报到";
+    STATE_CHECK_MOST_ENTRANTS_ONCE = "state.check_most_entrants_once":
+        "check in at most {} entrants at once"
+        | "一次最多報到 {} 名參賽者"
+        | "一次最多报到 {} 名参赛者";
+    STATE_WITHDRAWN_RE_ADMIT_THEM = "state.withdrawn_re_admit_them":
+        "{} is withdrawn; re-admit them before checking them in"
+        | "{} 已退賽；請先恢復參賽再報到"
+        | "{} 已退赛；请先恢复参赛再报到";
+    STATE_NO_ENTRANT_HAS_NUMBER = "state.no_entrant_has_number":
+        "no entrant has the number {}"
+        | "沒有編號 {} 的參賽者"
+        | "没有编号 {} 的参赛者";
+    STATE_SECTION_CANCELLED = "state.section_cancelled":
+        "the section is cancelled"
+        | "本組別已取消"
+        | "本组别已取消";
+    STATE_THIS_SECTION_CANCELLED = "state.this_section_cancelled":
+        "this section is cancelled"
+        | "本組別已取消"
+        | "本组别已取消";
+    STATE_SECTION_ALREADY_CANCELLED = "state.section_already_cancelled":
+        "the section is already cancelled"
+        | "本組別早已取消"
+        | "本组别早已取消";
+    STATE_NO_GAME_DUE_MATCH = "state.no_game_due_match":
+        "no game is due in this match"
+        | "本場對賽暫無待下的對局"
+        | "本场对赛暂无待下的对局";
+    STATE_SECTION_HAS_NO_ENTRANTS = "state.section_has_no_entrants":
+        "section {} has no entrants"
+        | "組別 {} 沒有參賽者"
+        | "组别 {} 没有参赛者";
+    STATE_SECTION_NOT_FINISHED = "state.section_not_finished":
+        "section {} is not finished"
+        | "組別 {} 尚未完賽"
+        | "组别 {} 尚未完赛";
+    STATE_SWISS_STAGE_NOT_COMPLETE = "state.swiss_stage_not_complete":
+        "the Swiss stage is not complete ({} of {} rounds paired{}); finish it first"
+        | "瑞士制階段尚未完成（已編排 {} / {} 輪{}），請先完成"
+        | "瑞士制阶段尚未完成（已编排 {} / {} 轮{}），请先完成";
+    STATE_KNOCKOUT_SECTION_NOT_FINISHED = "state.knockout_section_not_finished":
+        "the knockout of section {} is not finished"
+        | "組別 {} 的淘汰賽尚未完成"
+        | "组别 {} 的淘汰赛尚未完成";
+    STATE_PLAYERS_MATCH_ARE_NOT = "state.players_match_are_not":
+        "the players of this match are not known yet"
+        | "本場對賽的棋手尚未確定"
+        | "本场对赛的棋手尚未确定";
+    STATE_MATCH_DECIDED = "state.match_decided":
+        "this match is decided"
+        | "本場對賽已分勝負"
+        | "本场对赛已分胜负";
+    STATE_SECTION_ALREADY_HAS_KNOCKOUT = "state.section_already_has_knockout":
+        "this section already has a knockout stage"
+        | "本組別已有淘汰賽階段"
+        | "本组别已有淘汰赛阶段";
+    STATE_TOURNAMENT_ALREADY_HAS_PLAYOFF = "state.tournament_already_has_playoff":
+        "this tournament already has a playoff"
+        | "本賽事已有附加賽"
+        | "本赛事已有附加赛";
+    STATE_FINAL_RANKING_NOT_KNOWN = "state.final_ranking_not_known":
+        "the final ranking is not known yet (a stage is still being played)"
+        | "最終名次尚未確定（仍有階段在進行）"
+        | "最终名次尚未确定（仍有阶段在进行）";
+    STATE_REGISTRATION_CANNOT_CONFIRMED = "state.registration_cannot_confirmed":
+        "a {} registration cannot be confirmed"
+        | "狀態為 {} 的報名不能確認"
+        | "状态为 {} 的报名不能确认";
+    STATE_REGISTRATION_CLOSED = "state.registration_closed":
+        "registration is closed"
+        | "報名已截止"
+        | "报名已截止";
+    STATE_REGISTRATION_NOT_OPEN_YET = "state.registration_not_open_yet":
+        "registration is not open yet"
+        | "報名尚未開始"
+        | "报名尚未开始";
+    STATE_ROUND_1_PAIRED_SECTION = "state.round_1_paired_section":
+        "round 1 is paired: the section can no longer be cancelled"
+        | "第 1 輪已編排，組別不能再取消"
+        | "第 1 轮已编排，组别不能再取消";
+    STATE_MINIMUM_ENTRIES_REACHED_ENTRANTS = "state.minimum_entries_reached_entrants":
+        "the minimum of {} entries is reached ({} entrants)"
+        | "已達最低參賽人數 {}（現有 {} 人）"
+        | "已达最低参赛人数 {}（现有 {} 人）";
+    STATE_REGISTRATION_ALREADY_CONFIRMED = "state.registration_already_confirmed":
+        "the registration is already confirmed"
+        | "該報名已確認"
+        | "该报名已确认";
+    STATE_REGISTRATION_ALREADY_IS = "state.registration_already_is":
+        "the registration is already {}"
+        | "該報名已是 {}"
+        | "该报名已是 {}";
+    STATE_SECTION_HAS_PAIRED_ROUNDS = "state.section_has_paired_rounds":
+        "the section has paired rounds: split it before round 1"
+        | "本組別已有編排的輪次，請於第 1 輪前分組"
+        | "本组别已有编排的轮次，请于第 1 轮前分组";
+    STATE_SECTION_FULL_WITHDRAW_SOMEONE = "state.section_full_withdraw_someone":
+        "the section is full; withdraw someone or raise the cap first"
+        | "本組別已滿額，請先讓人退出或提高名額"
+        | "本组别已满额，请先让人退出或提高名额";
+    STATE_ALL_ROUNDS_SECTION_ARE = "state.all_rounds_section_are":
+        "all {} rounds of this section are paired"
+        | "本組別全部 {} 輪均已編排"
+        | "本组别全部 {} 轮均已编排";
+    STATE_LEAST_TWO_ENTRANTS_MUST = "state.least_two_entrants_must":
+        "at least two entrants must be available to pair a round"
+        | "至少要有兩名可出賽的參賽者才能編排"
+        | "至少要有两名可出赛的参赛者才能编排";
+    STATE_NO_LEGAL_PAIRING_EXISTS = "state.no_legal_pairing_exists":
+        "no legal pairing exists: {}"
+        | "不存在合規的編排：{}"
+        | "不存在合规的编排：{}";
+    STATE_ONLY_LAST_ROUND_CAN = "state.only_last_round_can":
+        "only the last round ({}) can be unpaired"
+        | "只能取消最後一輪（第 {} 輪）的編排"
+        | "只能取消最后一轮（第 {} 轮）的编排";
+    STATE_ROUND_HAS_RESULTS_UNPAIR = "state.round_has_results_unpair":
+        "round {} has results: unpair it instead"
+        | "第 {} 輪已有成績，請改為取消編排"
+        | "第 {} 轮已有成绩，请改为取消编排";
+    STATE_ROUND_HAS_RESULT_S = "state.round_has_result_s":
+        "round {} has {} result(s); repeat with ?force=true to delete them with the pairing"
+        | "第 {} 輪已有 {} 個成績；確認後會連同編排一併刪除"
+        | "第 {} 轮已有 {} 个成绩；确认后会连同编排一并删除";
+    STATE_ROUND_ONLY_PAIRED_UNPUBLISHED = "state.round_only_paired_unpublished":
+        "round {} is {}: only a paired, unpublished round can be edited"
+        | "第 {} 輪狀態為 {}：只有已編排而未公佈的輪次可修改"
+        | "第 {} 轮状态为 {}：只有已编排而未公布的轮次可修改";
+    STATE_ROUND_STILL_HAS_BOARD = "state.round_still_has_board":
+        "round {} still has {} board(s) without a result; enter them before pairing the next round"
+        | "第 {} 輪仍有 {} 台未有成績；請先輸入再編排下一輪"
+        | "第 {} 轮仍有 {} 台未有成绩；请先输入再编排下一轮";
+    STALE_RESULT = "stale.result":
+        "the result was changed meanwhile (version {}, you sent {}); reload and try again"
+        | "成績已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試"
+        | "成绩已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试";
+    STALE_RESULT_BY_SOMEONE = "stale.result_by_someone":
+        "the result was changed meanwhile by someone else; reload and try again"
+        | "成績已被他人更改；請重新載入再試"
+        | "成绩已被他人更改；请重新加载再试";
+    STATE_BOARD_BYE_HAS_NO = "state.board_bye_has_no":
+        "this board is a bye: it has no result to enter"
+        | "此台為輪空，無成績可輸入"
+        | "此台为轮空，无成绩可输入";
+    STATE_PAIRING_BREAKS_RULE_S = "state.pairing_breaks_rule_s":
+        "the pairing breaks {} rule(s); send \"confirm\": true to apply it anyway"
+        | "此編排違反 {} 條規則；確認後仍可套用"
+        | "此编排违反 {} 条规则；确认后仍可套用";
+    ACCESS_WRONG_USERNAME_PASSWORD = "access.wrong_username_password":
+        "wrong username or password"
+        | "用戶名稱或密碼錯誤"
+        | "用户名或密码错误";
+    ACCESS_SCORERS_CANNOT_CREATE_TOURNAMENTS = "access.scorers_cannot_create_tournaments":
+        "scorers cannot create tournaments"
+        | "記分員不能建立賽事"
+        | "记分员不能创建赛事";
+    REPORT_NO_GAME_REPORT_HAS = "report.no_game_report_has":
+        "no game to report has this code; check the code on your result slip"
+        | "沒有可用此代碼回報的對局；請核對成績單上的代碼"
+        | "没有可用此代码回报的对局；请核对成绩单上的代码";
+    REPORT_GAME_S_RESULT_ALREADY = "report.game_s_result_already":
+        "this game's result is already recorded; ask the arbiter to correct it"
+        | "此局結果已登錄；如需更正請洽裁判"
+        | "此局结果已登记；如需更正请联系裁判";
+    REPORT_NOBODY_HAS_REPORTED_GAME = "report.nobody_has_reported_game":
+        "nobody has reported this game"
+        | "尚無人回報此局"
+        | "尚无人回报此局";
+    REPORT_ONLY_ONE_SIDE_HAS = "report.only_one_side_has":
+        "only one side has reported: the opponent has not confirmed"
+        | "只有一方回報：對手尚未確認"
+        | "只有一方回报：对手尚未确认";
+    REPORT_PLAYERS_REPORTS_DISAGREE_ENTER = "report.players_reports_disagree_enter":
+        "the players' reports disagree: enter the result yourself"
+        | "雙方回報不一致：請由裁判登錄結果"
+        | "双方回报不一致：请由裁判登记结果";
+    REPORT_PUBLISH_ROUND_BEFORE_STARTING = "report.publish_round_before_starting":
+        "publish the round before starting its clock"
+        | "請先公佈本輪對陣再開始計時"
+        | "请先公布本轮对阵再开始计时";
+    REPORT_ROUND_OVER_ASK_ARBITER = "report.round_over_ask_arbiter":
+        "the round is over: ask the arbiter to enter the record"
+        | "本輪已結束：請洽裁判登錄棋譜"
+        | "本轮已结束：请联系裁判登记棋谱";
+    REPORT_GAME_ALREADY_HAS_RECORD = "report.game_already_has_record":
+        "this game already has a record; ask the arbiter to correct it"
+        | "此局已有棋譜；如需更正請洽裁判"
+        | "此局已有棋谱；如需更正请联系裁判";
+    NOT_FOUND_ACTION = "not_found.action":
+        "action not found"
+        | "找不到該操作"
+        | "找不到该操作";
+    NOT_FOUND_BOARD = "not_found.board":
+        "board not found"
+        | "找不到該台"
+        | "找不到该台";
+    NOT_FOUND_BRACKET = "not_found.bracket":
+        "bracket not found"
+        | "找不到對陣表"
+        | "找不到对阵表";
+    NOT_FOUND_ENTRANT = "not_found.entrant":
+        "entrant not found"
+        | "找不到該參賽者"
+        | "找不到该参赛者";
+    NOT_FOUND_KNOCKOUT_STAGE = "not_found.knockout_stage":
+        "knockout stage not found"
+        | "找不到淘汰賽階段"
+        | "找不到淘汰赛阶段";
+    NOT_FOUND_MATCH = "not_found.match":
+        "match not found"
+        | "找不到該場對賽"
+        | "找不到该场对赛";
+    NOT_FOUND_PLAYOFF = "not_found.playoff":
+        "playoff not found"
+        | "找不到附加賽"
+        | "找不到附加赛";
+    NOT_FOUND_REGISTRATION = "not_found.registration":
+        "registration not found"
+        | "找不到該報名"
+        | "找不到该报名";
+    NOT_FOUND_ROUND = "not_found.round":
+        "round not found"
+        | "找不到該輪（或尚未公佈）"
+        | "找不到该轮（或尚未公布）";
+    NOT_FOUND_SET_UP = "not_found.set_up":
+        "set-up not found"
+        | "找不到該布局"
+        | "找不到该布局";
+    NOT_FOUND_SECTION = "not_found.section":
+        "section not found"
+        | "找不到該組別"
+        | "找不到该组别";
+    NOT_FOUND_TOURNAMENT = "not_found.tournament":
+        "tournament not found"
+        | "找不到該賽事"
+        | "找不到该赛事";
+    NOT_FOUND_GAME = "not_found.game":
+        "game not found"
+        | "找不到該對局"
+        | "找不到该对局";
+    NOT_FOUND_INVITATION = "not_found.invitation":
+        "invitation not found"
+        | "找不到該邀請"
+        | "找不到该邀请";
+    NOT_FOUND_PASSWORD_RESET = "not_found.password_reset":
+        "password reset not found"
+        | "找不到該密碼重設"
+        | "找不到该密码重置";
+    NOT_FOUND_PAYMENT = "not_found.payment":
+        "payment not found"
+        | "找不到該收支紀錄"
+        | "找不到该收支记录";
+    NOT_FOUND_RECORD = "not_found.record":
+        "record not found"
+        | "找不到該棋譜"
+        | "找不到该棋谱";
+    NOT_FOUND_REQUESTED_BYE = "not_found.requested_bye":
+        "requested bye not found"
+        | "找不到該輪空申請"
+        | "找不到该轮空申请";
+    NOT_FOUND_SESSION = "not_found.session":
+        "session not found"
+        | "找不到該登入工作階段"
+        | "找不到该登录会话";
+    NOT_FOUND_STAFF_MEMBER = "not_found.staff_member":
+        "staff member not found"
+        | "找不到該職員"
+        | "找不到该职员";
+    NOT_FOUND_BYE = "not_found.bye":
+        "bye not found"
+        | "找不到該輪空"
+        | "找不到该轮空";
+    NOT_FOUND_FORBIDDEN_PAIR = "not_found.forbidden_pair":
+        "forbidden pair not found"
+        | "找不到該禁止配對"
+        | "找不到该禁止配对";
+    NOT_FOUND_USER = "not_found.user":
+        "user not found"
+        | "找不到該帳號"
+        | "找不到该用户";
+    FORM_TWO_ENTRANTS_NEEDED = "form.two_entrants_needed":
+        "two entrant ids are needed"
+        | "須有兩位參賽者的編號"
+        | "须有两位参赛者的编号";
+    FORM_MUST_DIFFER_FROM_A = "form.must_differ_from_a":
+        "must differ from a"
+        | "須與另一位參賽者不同"
+        | "须与另一位参赛者不同";
+    FORM_MUST_DIFFER_FROM_RED = "form.must_differ_from_red":
+        "must differ from red"
+        | "須與紅方不同"
+        | "须与红方不同";
+    FORM_NOT_ENTRANT_SECTION = "form.not_entrant_section":
+        "is not an entrant of this section"
+        | "不是本組別的參賽者"
+        | "不是本组别的参赛者";
+    FORM_ONLY_ONE_HALF_FULL = "form.only_one_half_full":
+        "only one half- or full-point bye per entrant; ask for a zero-point bye"
+        | "每位參賽者只可申請一次半分或全分輪空；請改為不計分輪空"
+        | "每位参赛者只可申请一次半分或全分轮空；请改为不计分轮空";
+    FORM_ROUND_ALREADY_PAIRED_UNPAIR = "form.round_already_paired_unpair":
+        "round {} is already paired: unpair it before cancelling its byes"
+        | "第 {} 輪已編排：須先撤銷編排才能取消該輪的輪空申請"
+        | "第 {} 轮已编排：须先撤销编排才能取消该轮的轮空申请";
+    FORM_CANNOT_CHANGE_ONCE_ROUND = "form.cannot_change_once_round":
+        "cannot change once round 1 is paired"
+        | "第一輪編排後不能更改"
+        | "第一轮编排后不能更改";
+    FORM_CANNOT_CHANGE_ONCE_ENTRANTS = "form.cannot_change_once_entrants":
+        "cannot change once entrants exist"
+        | "已有參賽者後不能更改"
+        | "已有参赛者后不能更改";
+    FORM_ROUNDS_ARE_ALREADY_PAIRED = "form.rounds_are_already_paired":
+        "{} rounds are already paired"
+        | "已編排 {} 輪"
+        | "已编排 {} 轮";
+    FORM_NOT_SECTION_TOURNAMENT = "form.not_section_tournament":
+        "is not a section of this tournament"
+        | "不是本賽事的組別"
+        | "不是本赛事的组别";
+    FORM_NAME_EACH_SECTION_ONCE = "form.name_each_section_once":
+        "name each section once"
+        | "每個組別只可列出一次"
+        | "每个组别只可列出一次";
+    TEXT_OUT_RANGE_MUST_BETWEEN = "text.out_range_must_between":
+        "is out of range: must be between 1900-01-01 and {}"
+        | "超出範圍：須介於 1900-01-01 與 {} 之間"
+        | "超出范围：须介于 1900-01-01 与 {} 之间";
+    TEXT_MUST_NOT_CONTAIN_CONTROL = "text.must_not_contain_control":
+        "must not contain control characters (found {})"
+        | "不可含控制字元（發現 {}）"
+        | "不可含控制字符（发现 {}）";
+    TEXT_MUST_SINGLE_LINE = "text.must_single_line":
+        "must be a single line"
+        | "只能有一行"
+        | "只能有一行";
+    TEXT_MUST_NOT_CONTAIN_TEXT = "text.must_not_contain_text":
+        "must not contain text-direction control characters (found {})"
+        | "不可含文字方向控制字元（發現 {}）"
+        | "不可含文字方向控制字符（发现 {}）";
+    TEXT_CONTAINS_GARBLED_CHARACTER_TYPE = "text.contains_garbled_character_type":
+        "contains a garbled character ({}); type the text again"
+        | "含有亂碼字元（{}）；請重新輸入"
+        | "含有乱码字符（{}）；请重新输入";
+    STALE_SETTINGS = "stale.settings":
+        "the settings were changed meanwhile (version {}, you sent {}); reload and try again"
+        | "設定已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試"
+        | "设置已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试";
+    STALE_MATCH = "stale.match":
+        "the match was changed meanwhile (version {}, you sent {}); reload and try again"
+        | "此對賽已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試"
+        | "此对赛已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试";
+    STALE_REGISTRATION = "stale.registration":
+        "the registration was changed meanwhile (version {}, you sent {}); reload and try again"
+        | "此報名已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試"
+        | "此报名已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试";
+    STALE_ROUND = "stale.round":
+        "the round was changed meanwhile (version {}, you sent {}); reload and try again"
+        | "此輪已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試"
+        | "此轮已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试";
+    TIE_FALLS_INSIDE_TIE_TIEBREAK = "tie.falls_inside_tie_tiebreak":
+        "{} falls inside a tie that the tiebreak chain does not break ({}); draw lots or set their order first"
+        | "{} 落在破同分規則無法分開的並列之中（{}）；請先抽籤或排定其順序"
+        | "{} 落在破同分规则无法分开的并列之中（{}）；请先抽签或排定其顺序";
+    TIE_KNOCKOUT_CUT_OFF = "tie.knockout_cut_off":
+        "the knockout cut-off"
+        | "淘汰賽晉級線"
+        | "淘汰赛晋级线";
+    TIE_CHAMPION_OF_SECTION = "tie.champion_of_section":
+        "the champion of section {}"
+        | "組別 {} 的冠軍"
+        | "组别 {} 的冠军";
+    TIE_PRIZE_PLACES = "tie.prize_places":
+        "prize places {}–{}"
+        | "獎項名次 {}–{}"
+        | "奖项名次 {}–{}";
+    TIE_NAME_LEAST_TWO_TIED = "tie.name_least_two_tied":
+        "name at least two tied entrants"
+        | "請列出至少兩名並列者"
+        | "请列出至少两名并列者";
+    TIE_MUST_EXACTLY_ONE_GROUP = "tie.must_exactly_one_group":
+        "must be exactly one group the tiebreak chain leaves tied (at rank {}: {})"
+        | "須剛好是一組破同分後仍並列的選手（第 {} 名：{}）"
+        | "须刚好是一组破同分后仍并列的选手（第 {} 名：{}）";
+    CSV_CONTAINS_NUL_CHARACTER = "csv.contains_nul_character":
+        "contains a NUL character"
+        | "含有 NUL 字元"
+        | "含有 NUL 字符";
+    CSV_TEXT_AFTER_CLOSING_QUOTE = "csv.text_after_closing_quote":
+        "text after a closing quote: quote the whole field and double any quote inside it (\"\")"
+        | "結束引號後仍有文字：請將整個欄位加上引號，欄位內的引號須寫兩次（\"\"）"
+        | "结束引号后仍有文字：请将整个字段加上引号，字段内的引号须写两次（\"\"）";
+    CSV_QUOTE_INSIDE_UNQUOTED_FIELD = "csv.quote_inside_unquoted_field":
+        "a quote inside an unquoted field: quote the whole field and double the quote (\"\")"
+        | "未加引號的欄位內有引號：請將整個欄位加上引號，並將引號寫兩次（\"\"）"
+        | "未加引号的字段内有引号：请将整个字段加上引号，并将引号写两次（\"\"）";
+    CSV_QUOTE_OPENED_HERE_NEVER = "csv.quote_opened_here_never":
+        "a quote opened here is never closed"
+        | "此處開始的引號沒有結束"
+        | "此处开始的引号没有结束";
+    CSV_LINE_1_HEADER_ROW = "csv.line_1_header_row":
+        "line 1 (header row): {}"
+        | "第 1 行（標題列）：{}"
+        | "第 1 行（标题行）：{}";
+    DB_NUL_IN_TEXT = "db.nul_in_text":
+        "a text in the request must not contain NUL characters"
+        | "請求中的文字不可含 NUL 字元"
+        | "请求中的文字不可含 NUL 字符";
+    DB_DATE_OUT_OF_RANGE = "db.date_out_of_range":
+        "a date in the request is out of range"
+        | "請求中的日期超出範圍"
+        | "请求中的日期超出范围";
+    DB_NUMBER_OUT_OF_RANGE = "db.number_out_of_range":
+        "a number in the request is out of range"
+        | "請求中的數字超出範圍"
+        | "请求中的数字超出范围";
+    DB_VALUE_ALREADY_TAKEN = "db.value_already_taken":
+        "this value is already taken"
+        | "此值已被使用"
+        | "此值已被使用";
+    DB_VALUE_BREAKS_RULE = "db.value_breaks_rule":
+        "the value breaks the rule {}"
+        | "此值違反規則 {}"
+        | "此值违反规则 {}";
+    DB_STILL_REFERRED_OTHER_RECORDS = "db.still_referred_other_records":
+        "this is still referred to by other records; remove those first"
+        | "仍有其他紀錄引用此項；請先移除它們"
+        | "仍有其他记录引用此项；请先移除它们";
+    DB_REFERS_SOMETHING_DOES_NOT = "db.refers_something_does_not":
+        "refers to something that does not exist"
+        | "所指的項目不存在"
+        | "所指的项目不存在";
+    DB_OVERLAPS_EXISTING_RECORD = "db.overlaps_existing_record":
+        "this overlaps an existing record"
+        | "與現有紀錄重疊"
+        | "与现有记录重叠";
+    ACCOUNT_MUST_LEAST_8_CHARACTERS = "account.must_least_8_characters":
+        "must be at least 8 characters"
+        | "至少須有 8 個字元"
+        | "至少须有 8 个字符";
+    ACCOUNT_MUST_1_64_CHARACTERS = "account.must_1_64_characters":
+        "must be 1 to 64 characters"
+        | "須為 1 至 64 個字元"
+        | "须为 1 至 64 个字符";
+    ACCOUNT_MUST_NOT_CONTAIN_CONTROL = "account.must_not_contain_control":
+        "must not contain control characters"
+        | "不可包含控制字元"
+        | "不可包含控制字符";
+    ACCOUNT_MUST_ADMIN_USER = "account.must_admin_user":
+        "must be admin or user"
+        | "須為 admin 或 user"
+        | "须为 admin 或 user";
+    ACCOUNT_USER_NAMED_ALREADY_EXISTS = "account.user_named_already_exists":
+        "a user named {} already exists"
+        | "已有名為 {} 的帳號"
+        | "已有名为 {} 的用户";
+    ACCOUNT_NOT_YOUR_PASSWORD = "account.not_your_password":
+        "is not your password"
+        | "不是您的密碼"
+        | "不是您的密码";
+    ACCOUNT_ONLY_ADMINS_MANAGE_USERS = "account.only_admins_manage_users":
+        "only admins manage users"
+        | "只有管理員可管理帳號"
+        | "只有管理员可管理用户";
+    ACCOUNT_LAST_ADMIN_CANNOT_DISABLED = "account.last_admin_cannot_disabled":
+        "the last admin cannot be disabled or made a user"
+        | "不可停用或降級最後一位管理員"
+        | "不可停用或降级最后一位管理员";
+    ACCOUNT_LAST_ADMIN_CANNOT_DELETED = "account.last_admin_cannot_deleted":
+        "the last admin cannot be deleted"
+        | "不可刪除最後一位管理員"
+        | "不可删除最后一位管理员";
+    ACCOUNT_USER_HAS_STAFFED_TOURNAMENTS = "account.user_has_staffed_tournaments":
+        "this user has staffed tournaments or made changes; disable the account instead"
+        | "此帳號曾任賽事職務或有操作紀錄，請改為停用"
+        | "此用户曾任赛事职务或有操作记录，请改为停用";
+    ACCOUNT_ONLY_CHIEF_ARBITER_TOURNAMENT = "account.only_chief_arbiter_tournament":
+        "only the chief arbiter of this tournament may do this"
+        | "只有本賽事的裁判長可執行此操作"
+        | "只有本赛事的裁判长可执行此操作";
+    ACCOUNT_SCORERS_TOURNAMENT_MAY_ONLY = "account.scorers_tournament_may_only":
+        "scorers of this tournament may only enter results"
+        | "本賽事的記分員只可登錄成績"
+        | "本赛事的记分员只可登录成绩";
+    ACCOUNT_YOU_ARE_NOT_ARBITER = "account.you_are_not_arbiter":
+        "you are not an arbiter of this tournament"
+        | "您不是本賽事的裁判"
+        | "您不是本赛事的裁判";
+    ACCOUNT_ONLY_ADMIN_NAMES_CHIEF = "account.only_admin_names_chief":
+        "only an admin names the chief arbiter"
+        | "只有管理員可指定裁判長"
+        | "只有管理员可指定裁判长";
+    ACCOUNT_NO_SUCH_ACTIVE_USER = "account.no_such_active_user":
+        "no such active user"
+        | "沒有此有效帳號"
+        | "没有此有效用户";
+    ACCOUNT_CHIEF_ARBITER_KEEPS_ROLE = "account.chief_arbiter_keeps_role":
+        "the chief arbiter keeps the role until an admin names another"
+        | "裁判長須待管理員指定新人選後方可卸任"
+        | "裁判长须待管理员指定新人选后方可卸任";
+    ACCOUNT_TOO_MANY_ATTEMPTS_WAIT = "account.too_many_attempts_wait":
+        "too many attempts; wait a few minutes and try again"
+        | "嘗試次數過多，請稍候幾分鐘再試"
+        | "尝试次数过多，请稍候几分钟再试";
+    RECORD_TOO_MANY_BYTES = "record.too_many_bytes":
+        "a record may have at most 16384 bytes"
+        | "棋譜最多 16384 位元組"
+        | "棋谱最多 16384 字节";
+    RECORD_TOO_MANY_PLIES = "record.too_many_plies":
+        "a record may have at most 600 half-moves"
+        | "棋譜最多 600 步（半回合）"
+        | "棋谱最多 600 步（半回合）";
+    STALE_RECORD = "stale.record":
+        "the record was changed meanwhile (version {}, you sent {}); reload and try again"
+        | "棋譜已被他人修改（版本 {}，您送出的是 {}）；請重新載入後再試"
+        | "棋谱已被他人修改（版本 {}，您提交的是 {}）；请重新加载后再试";
+    RECORD_PLY_CANNOT_READ_MOVE = "record.ply_cannot_read_move":
+        "ply {}: cannot read \"{}\" as a move in this notation"
+        | "第 {} 步：「{}」不是此記譜法的著法"
+        | "第 {} 步：“{}”不是此记谱法的着法";
+    RECORD_PLY_NOT_LEGAL_MOVE = "record.ply_not_legal_move":
+        "ply {}: \"{}\" is not a legal move here"
+        | "第 {} 步：「{}」在此局面不合規則"
+        | "第 {} 步：“{}”在此局面不合规则";
+    RECORD_PLY_FITS_MORE_THAN = "record.ply_fits_more_than":
+        "ply {}: \"{}\" fits more than one move ({}); say which piece"
+        | "第 {} 步：「{}」可指多步（{}）；請註明是哪一子（前、後等）"
+        | "第 {} 步：“{}”可指多步（{}）；请注明是哪一子（前、后等）";
+    RECORD_PLY_MOVES_FACE_DOWN = "record.ply_moves_face_down":
+        "ply {}: \"{}\" moves the face-down piece on {}; add the piece it turned out to be"
+        | "第 {} 步：「{}」走動 {} 的暗子；請在末尾加上翻出的棋子"
+        | "第 {} 步：“{}”走动 {} 的暗子；请在末尾加上翻出的棋子";
+    RECORD_PLY_REVEALS_BUT_SET = "record.ply_reveals_but_set":
+        "ply {}: \"{}\" reveals {} on {}, but the set-up put {} there"
+        | "第 {} 步：「{}」翻出 {}（{}），但布局在該處是 {}"
+        | "第 {} 步：“{}”翻出 {}（{}），但布局在该处是 {}";
+    RECORD_PLY_CANNOT_REVEAL_THAT = "record.ply_cannot_reveal_that":
+        "ply {}: \"{}\" cannot reveal that on {}: {}"
+        | "第 {} 步：「{}」在 {} 翻出的棋子不符：{}"
+        | "第 {} 步：“{}”在 {} 翻出的棋子不符：{}";
+    RECORD_PLY_CANNOT_REVEAL_PIECE = "record.ply_cannot_reveal_piece":
+        "ply {}: \"{}\" cannot reveal {} on {}: {}"
+        | "第 {} 步：「{}」不能翻出 {}（{}）：{}"
+        | "第 {} 步：“{}”不能翻出 {}（{}）：{}";
+    EVENT_FILE_REFERS_WHICH_NOT_FILE = "event_file.refers_which_not_file":
+        "refers to {} {}, which is not in the file"
+        | "指向檔案中沒有的 {} {}"
+        | "指向文件中没有的 {} {}";
+    EVENT_FILE_REFERS_ENTRANT_ANOTHER_SECTION = "event_file.refers_entrant_another_section":
+        "refers to an entrant of another section than the round's"
+        | "指向的參賽者不屬於該輪的組別"
+        | "指向的参赛者不属于该轮的组别";
+    EVENT_FILE_FILE_TWICE = "event_file.file_twice":
+        "{} is in the file twice"
+        | "{} 在檔案中出現兩次"
+        | "{} 在文件中出现两次";
+    EVENT_FILE_NOT_COLUMN_TABLE = "event_file.not_column_table":
+        "is not a column of this table"
+        | "不是此資料表的欄位"
+        | "不是此数据表的字段";
+    EVENT_FILE_NOT_TABLE_EVENT_FILE = "event_file.not_table_event_file":
+        "is not a table of an event file"
+        | "不是賽事檔案的資料表"
+        | "不是赛事文件的数据表";
+    EVENT_FILE_MUST_HOLD_EXACTLY_ONE = "event_file.must_hold_exactly_one":
+        "must hold exactly one tournament, not {}"
+        | "須剛好包含一個賽事，而非 {} 個"
+        | "须刚好包含一个赛事，而非 {} 个";
+    EVENT_FILE_MUST_ARBITER_EVENT_NOT = "event_file.must_arbiter_event_not":
+        "must be \"arbiter-event\" (this is not an event file of arbiter)"
+        | "須為 \"arbiter-event\"（這不是 arbiter 的賽事檔案）"
+        | "须为 \"arbiter-event\"（这不是 arbiter 的赛事文件）";
+    EVENT_FILE_SERVER_READS_VERSION_EVENT = "event_file.server_reads_version_event":
+        "this server reads version {} of the event file, not {}"
+        | "本伺服器讀取第 {} 版的賽事檔案，而非第 {} 版"
+        | "本服务器读取第 {} 版的赛事文件，而非第 {} 版";
+    EVENT_FILE_DATABASE_REFUSES_ROW = "event_file.database_refuses_row":
+        "the database refuses a row{}: {}"
+        | "資料庫拒絕一列資料{}：{}"
+        | "数据库拒绝一行数据{}：{}";
+    EVENT_FILE_MUST_BE_OBJECT = "event_file.must_be_object":
+        "must be an object"
+        | "須為物件"
+        | "须为对象";
+    EVENT_FILE_SECTION_PROBLEM = "event_file.section_problem":
+        "section {}: {}"
+        | "組別 {}：{}"
+        | "组别 {}：{}";
+    EVENT_FILE_RULE = "event_file.rule":
+        " (rule {})"
+        | "（規則 {}）"
+        | "（规则 {}）";
+    EVENT_FILE_NOT_ID = "event_file.not_id":
+        "\"{}\" is not an id"
+        | "「{}」不是編號"
+        | "“{}”不是编号";
+    EVENT_FILE_MUST_ID_UUID_STRING = "event_file.must_id_uuid_string":
+        "must be an id (a UUID string)"
+        | "須為編號（UUID 字串）"
+        | "须为编号（UUID 字符串）";
+    DESK_SECTION_HAS_NO_FEE = "desk.section_has_no_fee":
+        "this section has no fee tiers"
+        | "此組別沒有收費級別"
+        | "此组别没有收费级别";
+    DESK_MORE_THAN_HELD = "desk.more_than_held":
+        "is more than is held ({})"
+        | "超過已收金額（{}）"
+        | "超过已收金额（{}）";
+    DESK_NOTHING_WAS_PAID_THERE = "desk.nothing_was_paid_there":
+        "nothing was paid: there is nothing to refund"
+        | "尚未收款，無可退費"
+        | "尚未收款，无可退费";
+    DESK_ENTRY_LEDGER_ALREADY_VOIDED = "desk.entry_ledger_already_voided":
+        "this entry of the ledger is already voided"
+        | "此收支紀錄已作廢"
+        | "此收支记录已作废";
+    DESK_DOUBLES_TEAM_S_PLAYERS = "desk.doubles_team_s_players":
+        "a doubles team's players are corrected under members"
+        | "雙人隊的棋手資料請在隊員欄位更正"
+        | "双人队的棋手资料请在队员栏位更正";
+    DESK_DOUBLES_TEAM_HAS_PLAYERS = "desk.doubles_team_has_players":
+        "a doubles team has {} players: send both"
+        | "雙人隊有 {} 名棋手：請兩人都送出"
+        | "双人队有 {} 名棋手：请两人都提交";
+    DESK_ONLY_DOUBLES_TEAMS_HAVE = "desk.only_doubles_teams_have":
+        "only doubles teams have members"
+        | "只有雙人隊才有隊員"
+        | "只有双人队才有队员";
+    STALE_ENTRANT = "stale.entrant":
+        "the entrant was changed meanwhile (version {}, you sent {}); reload and try again"
+        | "參賽者資料已被他人更改（版本 {}，你送出 {}）；請重新載入再試"
+        | "参赛者资料已被他人更改（版本 {}，你提交 {}）；请重新加载再试";
 }
 
 #[cfg(test)]
@@ -880,146 +1280,86 @@ mod tests {
     use super::*;
 
     #[test]
-    fn a_message_with_values_is_translated_with_the_values_kept() {
+    fn a_message_with_values_is_rendered_with_the_values_kept() {
         assert_eq!(
-            localise(Lang::ZhHant, "must be between 1 and 20"),
+            CHECK_BETWEEN.with(&[&1, &20]).render(Lang::ZhHant),
             "須介於 1 與 20 之間"
         );
         assert_eq!(
-            localise(
-                Lang::ZhHans,
-                "round 3 still has 2 board(s) without a result; enter them before pairing the next round"
-            ),
+            STATE_ROUND_STILL_HAS_BOARD
+                .with(&[&3, &2])
+                .render(Lang::ZhHans),
             "第 3 轮仍有 2 台未有成绩；请先输入再编排下一轮"
         );
-    }
-
-    #[test]
-    fn english_and_unknown_messages_pass_through() {
-        assert_eq!(localise(Lang::En, "is required"), "is required");
-        assert_eq!(localise(Lang::ZhHant, "something new"), "something new");
-        assert_eq!(localise(Lang::ZhHant, "is required!"), "is required!");
-    }
-
-    #[test]
-    fn a_message_about_a_named_field_keeps_the_name() {
         assert_eq!(
-            localise(Lang::ZhHans, "boards[0].black: is required"),
-            "boards[0].black: 必填"
+            CHECK_BETWEEN.with(&[&1, &20]).to_string(),
+            "must be between 1 and 20"
         );
     }
 
     #[test]
-    fn a_field_list_joined_by_semicolons_is_translated_part_by_part() {
+    fn values_are_never_read_as_templates() {
         assert_eq!(
-            localise(Lang::ZhHant, "is required; something new"),
-            "必填；something new"
+            STATE_NO_ENTRANT_HAS_NUMBER.with(&[&"{}"]).en(),
+            "no entrant has the number {}"
         );
     }
 
     #[test]
-    fn every_template_has_the_same_number_of_values_in_each_language() {
-        for (en, hant, hans) in MESSAGES {
+    fn a_message_about_a_named_field_keeps_the_name_and_the_inner_code() {
+        let message = Msg::field("boards[0].black", CHECK_REQUIRED.msg());
+        assert_eq!(message.render(Lang::ZhHans), "boards[0].black: 必填");
+        assert_eq!(message.en(), "boards[0].black: is required");
+        assert_eq!(message.code(), "check.required");
+    }
+
+    #[test]
+    fn a_list_is_rendered_part_by_part() {
+        let list = Msg::list([CHECK_REQUIRED.msg(), CHECK_NOT_EMAIL.msg()]);
+        assert_eq!(list.render(Lang::ZhHant), "必填；不是有效的電郵地址");
+        assert_eq!(list.en(), "is required; is not an email address");
+        assert_eq!(list.code(), "several");
+        assert_eq!(Msg::list([CHECK_REQUIRED.msg()]).code(), "check.required");
+    }
+
+    #[test]
+    fn a_nested_message_is_rendered_in_the_same_language() {
+        let message = TIE_FALLS_INSIDE_TIE_TIEBREAK
+            .msg()
+            .and(TIE_KNOCKOUT_CUT_OFF.msg())
+            .and_value("A, B");
+        assert!(message
+            .render(Lang::ZhHant)
+            .starts_with("淘汰賽晉級線 落在"));
+        assert!(message
+            .en()
+            .starts_with("the knockout cut-off falls inside"));
+    }
+
+    #[test]
+    fn every_text_has_the_same_number_of_values_in_each_language() {
+        for Text {
+            key,
+            en,
+            hant,
+            hans,
+        } in ALL
+        {
             let n = en.matches("{}").count();
-            assert_eq!(hant.matches("{}").count(), n, "{en}");
-            assert_eq!(hans.matches("{}").count(), n, "{en}");
-            assert!(!en.contains("{}{}"), "{en}: adjacent values");
+            assert_eq!(hant.matches("{}").count(), n, "{key}");
+            assert_eq!(hans.matches("{}").count(), n, "{key}");
+            assert!(
+                !en.is_empty() && !hant.is_empty() && !hans.is_empty(),
+                "{key}"
+            );
         }
     }
 
-    /// The literal messages the services give a person: the message of each
-    /// `check.error(field, "…")` and `Error::Conflict("…")`, with `{…}` made `{}`.
-    fn service_messages() -> Vec<(String, String)> {
-        let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/src/service");
-        let mut found = Vec::new();
-        let mut files: Vec<_> = std::fs::read_dir(dir)
-            .expect("src/service")
-            .map(|e| e.expect("entry").path())
-            .collect();
-        files.sort();
-        for path in files {
-            let text = std::fs::read_to_string(&path).expect("source");
-            for (marker, skip_first_argument) in
-                [("check.error(", true), ("Error::Conflict(", false)]
-            {
-                for (at, _) in text.match_indices(marker) {
-                    let mut rest = &text[at + marker.len()..];
-                    if skip_first_argument {
-                        // The field: up to the first comma outside parentheses.
-                        let mut depth = 0;
-                        let Some(end) = rest.char_indices().find_map(|(i, c)| {
-                            match c {
-                                '(' => depth += 1,
-                                ')' => depth -= 1,
-                                ',' if depth == 0 => return Some(i),
-                                _ => {}
-                            }
-                            None
-                        }) else {
-                            continue;
-                        };
-                        rest = rest[end + 1..].trim_start();
-                    }
-                    let rest = rest.strip_prefix("format!(").unwrap_or(rest).trim_start();
-                    // Only a literal message; a computed one (`e.to_string()`) is not ours.
-                    let Some(literal) = rest.strip_prefix('"') else {
-                        continue;
-                    };
-                    let Some(end) = literal.find('"') else {
-                        continue;
-                    };
-                    let mut message = String::new();
-                    let mut in_value = false;
-                    for c in literal[..end].chars() {
-                        match c {
-                            '{' => {
-                                in_value = true;
-                                message.push_str("{}");
-                            }
-                            '}' => in_value = false,
-                            c if !in_value => message.push(c),
-                            _ => {}
-                        }
-                    }
-                    let file = path.file_name().map(|f| f.to_string_lossy().into_owned());
-                    found.push((file.unwrap_or_default(), message));
-                }
-            }
-        }
-        found
-    }
-
     #[test]
-    fn every_literal_service_message_has_a_translation() {
-        let messages = service_messages();
-        assert!(
-            messages.len() > 40,
-            "the scan finds the messages: {messages:?}"
-        );
-        let missing: Vec<_> = messages
-            .iter()
-            .filter(|(_, m)| {
-                // A fixed message may be covered by a general template ("must be between {}…").
-                !m.contains('\\')
-                    && !MESSAGES.iter().any(|(en, _, _)| {
-                        en == m || (!m.contains("{}") && capture(en, m).is_some())
-                    })
-            })
-            .collect();
-        assert!(missing.is_empty(), "add templates for: {missing:#?}");
-    }
-
-    #[test]
-    fn each_template_is_the_first_to_fit_its_own_messages() {
-        for (a, _, _) in MESSAGES {
-            let sample = a.replace("{}", "7");
-            let fits: Vec<&str> = MESSAGES
-                .iter()
-                .filter(|(b, _, _)| capture(b, &sample).is_some())
-                .map(|(b, _, _)| *b)
-                .collect();
-            // A literal template may sit before the general one it refines.
-            assert_eq!(fits.first(), Some(a), "{sample}: {fits:?}");
+    fn keys_are_unique() {
+        let mut keys = std::collections::BTreeSet::new();
+        for text in ALL {
+            assert!(keys.insert(text.key), "{} is defined twice", text.key);
         }
     }
 }

@@ -3,6 +3,7 @@
 use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
+use crate::i18n::messages as m;
 use crate::vocab::StaffRole;
 use serde_json::Value;
 use sqlx::PgConnection;
@@ -47,15 +48,13 @@ pub async fn require(
     let role = db::access::staff_role(&mut *conn, tournament_id, actor.user_id).await?;
     match role {
         Some(role) if need.allows(role) => Ok(()),
-        Some(_) if need == Need::Chief => Err(Error::Forbidden(
-            "only the chief arbiter of this tournament may do this".into(),
+        Some(_) if need == Need::Chief => Err(Error::forbidden(
+            m::ACCOUNT_ONLY_CHIEF_ARBITER_TOURNAMENT.msg(),
         )),
-        Some(_) => Err(Error::Forbidden(
-            "scorers of this tournament may only enter results".into(),
+        Some(_) => Err(Error::forbidden(
+            m::ACCOUNT_SCORERS_TOURNAMENT_MAY_ONLY.msg(),
         )),
-        None => Err(Error::Forbidden(
-            "you are not an arbiter of this tournament".into(),
-        )),
+        None => Err(Error::forbidden(m::ACCOUNT_YOU_ARE_NOT_ARBITER.msg())),
     }
 }
 
@@ -81,7 +80,7 @@ pub async fn require_first_in_section(
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     require(&mut conn, actor, section.tournament_id, need).await
 }
 

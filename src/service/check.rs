@@ -2,6 +2,7 @@
 //! client learns everything to fix in one answer.
 
 use super::{Error, FieldErrors, Result};
+use crate::i18n::messages::{self as m, Msg};
 use arbiter_core::text::{self, Lines};
 use chrono::NaiveDate;
 
@@ -18,7 +19,7 @@ impl Check {
     }
 
     /// Records a problem with `field`.
-    pub fn error(&mut self, field: &str, message: impl Into<String>) {
+    pub fn error(&mut self, field: &str, message: impl Into<Msg>) {
         self.fields
             .entry(field.to_string())
             .or_default()
@@ -32,7 +33,7 @@ impl Check {
         match text::clean_required(value, Lines::Single, max) {
             Ok(text) => text,
             Err(err) => {
-                self.error(field, err.to_string());
+                self.error(field, text_error(&err));
                 value.trim().to_string()
             }
         }
@@ -69,7 +70,7 @@ impl Check {
             Ok(text) if text.is_empty() => None,
             Ok(text) => Some(text),
             Err(err) => {
-                self.error(field, err.to_string());
+                self.error(field, text_error(&err));
                 None
             }
         }
@@ -81,10 +82,7 @@ impl Check {
         let today = chrono::Utc::now().date_naive();
         let earliest = NaiveDate::from_ymd_opt(1900, 1, 1).unwrap_or(NaiveDate::MIN);
         if date < earliest || date > today {
-            self.error(
-                field,
-                format!("is out of range: must be between 1900-01-01 and {today}"),
-            );
+            self.error(field, m::TEXT_OUT_RANGE_MUST_BETWEEN.with(&[&today]));
             return None;
         }
         Some(date)
@@ -93,7 +91,7 @@ impl Check {
     /// A value that must be one of `allowed`.
     pub fn one_of(&mut self, field: &str, value: &str, allowed: &[&str]) -> String {
         if !allowed.contains(&value) {
-            self.error(field, format!("must be one of: {}", allowed.join(", ")));
+            self.error(field, m::CHECK_ONE_OF.with(&[&allowed.join(", ")]));
         }
         value.to_string()
     }
@@ -110,7 +108,7 @@ impl Check {
             Ok(word) => word,
             Err(_) => {
                 let allowed: Vec<String> = all.iter().map(|w| w.to_string()).collect();
-                self.error(field, format!("must be one of: {}", allowed.join(", ")));
+                self.error(field, m::CHECK_ONE_OF.with(&[&allowed.join(", ")]));
                 current
             }
         }
@@ -119,7 +117,7 @@ impl Check {
     /// An integer within `min..=max`.
     pub fn range(&mut self, field: &str, value: i64, min: i64, max: i64) -> i32 {
         if value < min || value > max {
-            self.error(field, format!("must be between {min} and {max}"));
+            self.error(field, m::CHECK_BETWEEN.with(&[&min, &max]));
             return min as i32;
         }
         value as i32
@@ -135,16 +133,28 @@ impl Check {
         if self.fields.is_empty() {
             return Ok(());
         }
-        let message = self
-            .fields
-            .iter()
-            .map(|(field, messages)| format!("{field}: {}", messages.join("; ")))
-            .collect::<Vec<_>>()
-            .join(". ");
+        let message = Msg::sentences(
+            self.fields
+                .iter()
+                .map(|(field, messages)| Msg::field(field, Msg::list(messages.iter().cloned()))),
+        );
         Err(Error::Invalid {
             message,
             fields: self.fields,
         })
+    }
+}
+
+/// The message for a refused text (`arbiter_core::text` stays free of languages).
+pub fn text_error(error: &text::TextError) -> Msg {
+    use text::TextError;
+    match error {
+        TextError::Empty => m::CHECK_REQUIRED.msg(),
+        TextError::TooLong(max) => m::CHECK_TOO_LONG.with(&[max]),
+        TextError::Control(found) => m::TEXT_MUST_NOT_CONTAIN_CONTROL.with(&[found]),
+        TextError::LineBreak => m::TEXT_MUST_SINGLE_LINE.msg(),
+        TextError::Bidi(found) => m::TEXT_MUST_NOT_CONTAIN_TEXT.with(&[found]),
+        TextError::Garbled(found) => m::TEXT_CONTAINS_GARBLED_CHARACTER_TYPE.with(&[found]),
     }
 }
 

@@ -7,6 +7,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::entrant::{EntrantRow, MemberRow, PlayerRow};
+use crate::i18n::messages as m;
 use crate::vocab::{ByeKind, EntrantStatus, EntryType, RegistrationStatus, SectionStatus};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -175,7 +176,7 @@ fn check_rating(check: &mut Check, field: &str, rating: Option<i64>) -> Option<i
 fn check_email(check: &mut Check, field: &str, email: Option<&str>) -> Option<String> {
     let email = check.optional_text(field, email, 200)?;
     if !email.contains('@') || email.starts_with('@') || email.ends_with('@') {
-        check.error(field, "is not an email address");
+        check.error(field, m::CHECK_NOT_EMAIL.msg());
     }
     Some(email)
 }
@@ -201,7 +202,7 @@ pub fn players_of(
     };
     if entry_type == EntryType::Doubles {
         let Some(members) = input.members.as_ref().filter(|m| m.len() == 2) else {
-            check.error("members", "a doubles team needs exactly two members");
+            check.error("members", m::CHECK_DOUBLES_TEAM_NEEDS_EXACTLY.msg());
             return (input.name.clone().unwrap_or_default(), Vec::new());
         };
         let players: Vec<PlayerRow> = members
@@ -232,7 +233,7 @@ pub fn players_of(
         (name, players)
     } else {
         if input.members.is_some() {
-            check.error("members", "only doubles sections take members");
+            check.error("members", m::CHECK_ONLY_DOUBLES_MEMBERS.msg());
         }
         let name = check.required_text("name", input.name.as_deref().unwrap_or(""), 200);
         let mut p = blank(name.clone());
@@ -312,10 +313,10 @@ pub async fn add(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     if section.status == SectionStatus::Cancelled {
-        return Err(Error::Conflict("the section is cancelled".into()));
+        return Err(Error::conflict(m::STATE_SECTION_CANCELLED.msg()));
     }
     let mut check = Check::new();
     let (name, players) = players_of(input, section.entry_type, &mut check);
@@ -363,7 +364,7 @@ pub async fn add(
         if let (Some(paid), Some(method)) = (paid, method.as_deref()) {
             let reg = db::registration::find(&mut *tx, registration_id)
                 .await?
-                .ok_or(Error::NotFound("registration"))?;
+                .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
             super::payments::receive(&mut tx, &reg, paid, method, None).await?;
         }
     }
@@ -400,7 +401,7 @@ pub async fn list(
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     let entrants = db::entrant::list(&mut *conn, section_id).await?;
     let members = db::entrant::members(&mut *conn, section_id).await?;
@@ -430,16 +431,16 @@ pub async fn change_status(
     let mut tx = pool.begin().await?;
     let entrant = db::entrant::find(&mut *tx, entrant_id)
         .await?
-        .ok_or(Error::NotFound("entrant"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ENTRANT))?;
     let section = db::section::find_for_update(&mut tx, entrant.section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let next = db::round::count(&mut *tx, section.section_id).await? as i32 + 1;
     let action = match change {
         StatusChange::Withdraw => {
             if entrant.status == EntrantStatus::Withdrawn {
-                return Err(Error::Conflict("the entrant is already withdrawn".into()));
+                return Err(Error::conflict(m::STATE_ENTRANT_ALREADY_WITHDRAWN.msg()));
             }
             db::entrant::set_status(&mut *tx, entrant_id, EntrantStatus::Withdrawn, Some(next))
                 .await?;
@@ -447,7 +448,7 @@ pub async fn change_status(
         }
         StatusChange::Readmit => {
             if entrant.status != EntrantStatus::Withdrawn {
-                return Err(Error::Conflict("the entrant is not withdrawn".into()));
+                return Err(Error::conflict(m::STATE_ENTRANT_NOT_WITHDRAWN.msg()));
             }
             db::entrant::set_status(&mut *tx, entrant_id, EntrantStatus::Active, None).await?;
             "readmit"
@@ -463,7 +464,7 @@ pub async fn change_status(
     };
     let after = db::entrant::find(&mut *tx, entrant_id)
         .await?
-        .ok_or(Error::NotFound("entrant"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ENTRANT))?;
     let members = db::entrant::members(&mut *tx, section.section_id).await?;
     let before_view = views(std::slice::from_ref(&entrant), &members, true).remove(0);
     let view = views(std::slice::from_ref(&after), &members, true).remove(0);
@@ -515,12 +516,12 @@ pub async fn check_in_many(
     let tournament_id = lock_for_check_in(&mut tx, actor, section_id).await?;
     let mut check = Check::new();
     if entrant_ids.is_empty() {
-        check.error("entrants", "choose at least one entrant to check in");
+        check.error("entrants", m::STATE_CHOOSE_LEAST_ONE_ENTRANT.msg());
     }
     if entrant_ids.len() > MAX_CHECK_IN {
         check.error(
             "entrants",
-            format!("check in at most {MAX_CHECK_IN} entrants at once"),
+            m::STATE_CHECK_MOST_ENTRANTS_ONCE.with(&[&MAX_CHECK_IN]),
         );
     }
     check.finish()?;
@@ -532,7 +533,7 @@ pub async fn check_in_many(
         let entrant = db::entrant::find(&mut *tx, id)
             .await?
             .filter(|e| e.section_id == section_id)
-            .ok_or(Error::NotFound("entrant"))?;
+            .ok_or(Error::NotFound(m::NOT_FOUND_ENTRANT))?;
         rows.push(entrant);
     }
     let changed = mark_present(&mut tx, actor, tournament_id, section_id, &rows).await?;
@@ -557,9 +558,9 @@ pub async fn check_in_number(
         .find(|e| e.start_no == Some(start_no))
     else {
         let mut check = Check::new();
-        check.error("no", format!("no entrant has the number {start_no}"));
+        check.error("no", m::STATE_NO_ENTRANT_HAS_NUMBER.with(&[&start_no]));
         check.finish()?;
-        return Err(Error::NotFound("entrant"));
+        return Err(Error::NotFound(m::NOT_FOUND_ENTRANT));
     };
     let rows = [entrant];
     let changed = mark_present(&mut tx, actor, tournament_id, section_id, &rows).await? > 0;
@@ -575,7 +576,7 @@ pub async fn check_in_number(
 async fn lock_for_check_in(tx: &mut PgConnection, actor: &Actor, section_id: Uuid) -> Result<Uuid> {
     let section = db::section::find_for_update(&mut *tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut *tx, actor, section.tournament_id, Need::Arbiter).await?;
     Ok(section.tournament_id)
 }
@@ -589,10 +590,9 @@ async fn mark_present(
     rows: &[EntrantRow],
 ) -> Result<usize> {
     if let Some(gone) = rows.iter().find(|e| e.status == EntrantStatus::Withdrawn) {
-        return Err(Error::Conflict(format!(
-            "{} is withdrawn; re-admit them before checking them in",
-            gone.name
-        )));
+        return Err(Error::conflict(
+            m::STATE_WITHDRAWN_RE_ADMIT_THEM.with(&[&gone.name]),
+        ));
     }
     let members = db::entrant::members(&mut *tx, section_id).await?;
     let mut changed = 0;
@@ -675,10 +675,10 @@ pub async fn request_bye(
     let mut tx = pool.begin().await?;
     let entrant = db::entrant::find(&mut *tx, entrant_id)
         .await?
-        .ok_or(Error::NotFound("entrant"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ENTRANT))?;
     let section = db::section::find_for_update(&mut tx, entrant.section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let paired = db::round::count(&mut *tx, section.section_id).await?;
     let mut check = Check::new();
@@ -701,10 +701,7 @@ pub async fn request_bye(
             .iter()
             .any(|b| b.entrant_id == entrant_id && b.kind != ByeKind::Zero && b.round != round)
         {
-            return Err(Error::invalid(
-                "kind",
-                "only one half- or full-point bye per entrant; ask for a zero-point bye",
-            ));
+            return Err(Error::invalid("kind", m::FORM_ONLY_ONE_HALF_FULL.msg()));
         }
     }
     db::entrant::upsert_requested_bye(&mut *tx, entrant_id, round, kind).await?;
@@ -746,15 +743,15 @@ pub async fn set_forbidden_pair(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     if pair.a == pair.b {
-        return Err(Error::invalid("b", "must differ from a"));
+        return Err(Error::invalid("b", m::FORM_MUST_DIFFER_FROM_A.msg()));
     }
     for (field, id) in [("a", pair.a), ("b", pair.b)] {
         match db::entrant::find(&mut *tx, id).await? {
             Some(e) if e.section_id == section_id => {}
-            _ => return Err(Error::invalid(field, "is not an entrant of this section")),
+            _ => return Err(Error::invalid(field, m::FORM_NOT_ENTRANT_SECTION.msg())),
         }
     }
     if forbid {
@@ -801,7 +798,7 @@ pub async fn requested_byes(pool: &PgPool, section_id: Uuid) -> Result<Vec<Reque
     let mut conn = pool.acquire().await?;
     db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let paired = db::round::count(&mut *conn, section_id).await?;
     let entrants: HashMap<Uuid, EntrantRow> = db::entrant::list(&mut *conn, section_id)
         .await?
@@ -833,22 +830,22 @@ pub async fn cancel_bye(pool: &PgPool, actor: &Actor, entrant_id: Uuid, round: i
     let mut tx = pool.begin().await?;
     let entrant = db::entrant::find(&mut *tx, entrant_id)
         .await?
-        .ok_or(Error::NotFound("entrant"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ENTRANT))?;
     let section = db::section::find_for_update(&mut tx, entrant.section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let byes = db::entrant::requested_byes(&mut *tx, section.section_id).await?;
     let Some(bye) = byes
         .into_iter()
         .find(|b| b.entrant_id == entrant_id && b.round == round)
     else {
-        return Err(Error::NotFound("requested bye"));
+        return Err(Error::NotFound(m::NOT_FOUND_REQUESTED_BYE));
     };
     if i64::from(round) <= db::round::count(&mut *tx, section.section_id).await? {
-        return Err(Error::Conflict(format!(
-            "round {round} is already paired: unpair it before cancelling its byes"
-        )));
+        return Err(Error::conflict(
+            m::FORM_ROUND_ALREADY_PAIRED_UNPAIR.with(&[&round]),
+        ));
     }
     db::entrant::delete_requested_bye(&mut *tx, entrant_id, round).await?;
     access::audit(
@@ -886,7 +883,7 @@ pub async fn forbidden_pairs(pool: &PgPool, section_id: Uuid) -> Result<Vec<Forb
     let mut conn = pool.acquire().await?;
     db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let names: HashMap<Uuid, String> = db::entrant::list(&mut *conn, section_id)
         .await?
         .into_iter()
@@ -996,10 +993,10 @@ pub async fn get(pool: &PgPool, actor: &Actor, entrant_id: Uuid) -> Result<Entra
     let mut conn = pool.acquire().await?;
     let entrant = db::entrant::find(&mut *conn, entrant_id)
         .await?
-        .ok_or(Error::NotFound("entrant"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ENTRANT))?;
     let section = db::section::find(&mut *conn, entrant.section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut conn, actor, section.tournament_id, Need::Arbiter).await?;
     let members = db::entrant::members(&mut *conn, section.section_id).await?;
     Ok(views(std::slice::from_ref(&entrant), &members, true).remove(0))
@@ -1018,21 +1015,20 @@ pub async fn edit(
     let mut tx = pool.begin().await?;
     let entrant = db::entrant::find(&mut *tx, entrant_id)
         .await?
-        .ok_or(Error::NotFound("entrant"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ENTRANT))?;
     let section = db::section::find_for_update(&mut tx, entrant.section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     // Read again under the section's lock: the version compared is the one replaced.
     let entrant = db::entrant::find(&mut *tx, entrant_id)
         .await?
-        .ok_or(Error::NotFound("entrant"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ENTRANT))?;
     if let Some(expected) = expected_version {
         if expected != entrant.version {
-            return Err(Error::Conflict(format!(
-                "the entrant was changed meanwhile (version {}, you sent {expected}); reload and try again",
-                entrant.version
-            )));
+            return Err(Error::conflict(
+                m::STALE_ENTRANT.with(&[&entrant.version, &expected]),
+            ));
         }
     }
     let all_members = db::entrant::members(&mut *tx, section.section_id).await?;
@@ -1052,10 +1048,7 @@ pub async fn edit(
             ("address", patch.address.is_some()),
         ] {
             if given {
-                check.error(
-                    field,
-                    "a doubles team's players are corrected under members",
-                );
+                check.error(field, m::DESK_DOUBLES_TEAM_S_PLAYERS.msg());
             }
         }
         if let Some(n) = &patch.name {
@@ -1068,7 +1061,7 @@ pub async fn edit(
             if members.len() != players.len() {
                 check.error(
                     "members",
-                    format!("a doubles team has {} players: send both", players.len()),
+                    m::DESK_DOUBLES_TEAM_HAS_PLAYERS.with(&[&players.len()]),
                 );
             } else {
                 let default_name = players
@@ -1097,7 +1090,7 @@ pub async fn edit(
         }
     } else {
         if patch.members.is_some() {
-            check.error("members", "only doubles teams have members");
+            check.error("members", m::DESK_ONLY_DOUBLES_TEAMS_HAVE.msg());
         }
         if let Some(p) = players.first_mut() {
             let as_player = PlayerPatch {
@@ -1129,7 +1122,7 @@ pub async fn edit(
     db::entrant::update_details(&mut *tx, entrant_id, &name, rating, club.as_deref()).await?;
     let after = db::entrant::find(&mut *tx, entrant_id)
         .await?
-        .ok_or(Error::NotFound("entrant"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ENTRANT))?;
     let all_members = db::entrant::members(&mut *tx, section.section_id).await?;
     let view = views(std::slice::from_ref(&after), &all_members, true).remove(0);
     access::audit(

@@ -23,6 +23,7 @@ use super::access::{self, Change, Need};
 use super::users::Actor;
 use super::{sections, state, Error, FieldErrors, Result};
 use crate::db;
+use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::StaffRole;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
@@ -392,7 +393,7 @@ pub struct ImportedEvent {
 pub async fn export(pool: &PgPool, actor: &Actor, tournament_id: Uuid) -> Result<EventFile> {
     db::tournament::find(pool, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     // One snapshot: a result entered while the file is read is in all of it or none of it.
     let mut tx = pool.begin().await?;
     sqlx::query("set transaction isolation level repeatable read, read only")
@@ -438,12 +439,13 @@ pub async fn export(pool: &PgPool, actor: &Actor, tournament_id: Uuid) -> Result
 }
 
 /// A problem with the file: 422, on the field that names the row and column.
-fn bad(field: String, message: impl Into<String>) -> Error {
+fn bad(field: impl Into<String>, message: impl Into<Msg>) -> Error {
+    let field: String = field.into();
     let message = message.into();
     let mut fields = FieldErrors::new();
     fields.insert(field.clone(), vec![message.clone()]);
     Error::Invalid {
-        message: format!("{field}: {message}"),
+        message: Msg::field(&field, message),
         fields,
     }
 }
@@ -509,8 +511,11 @@ fn uuid_at(row: &Map<String, Value>, column: &str, field: &str) -> Result<Option
         None | Some(Value::Null) => Ok(None),
         Some(Value::String(s)) => Uuid::parse_str(s)
             .map(Some)
-            .map_err(|_| bad(field.to_string(), format!("\"{s}\" is not an id"))),
-        Some(_) => Err(bad(field.to_string(), "must be an id (a UUID string)")),
+            .map_err(|_| bad(field.to_string(), m::EVENT_FILE_NOT_ID.with(&[&s]))),
+        Some(_) => Err(bad(
+            field.to_string(),
+            m::EVENT_FILE_MUST_ID_UUID_STRING.msg(),
+        )),
     }
 }
 
@@ -526,14 +531,15 @@ fn refused(table: &str, error: sqlx::Error) -> Error {
     if let sqlx::Error::Database(e) = &error {
         let code = e.code().unwrap_or_default();
         if code.starts_with("22") || code.starts_with("23") {
-            let rule = e
-                .constraint()
-                .map(|c| format!(" (rule {c})"))
-                .unwrap_or_default();
-            return bad(
-                format!("tables.{table}"),
-                format!("the database refuses a row{rule}: {}", e.message()),
-            );
+            // The database's own words (e.message()) are technical detail, in English.
+            let message = match e.constraint() {
+                Some(c) => m::EVENT_FILE_DATABASE_REFUSES_ROW
+                    .msg()
+                    .and(m::EVENT_FILE_RULE.with(&[&c]))
+                    .and_value(e.message()),
+                None => m::EVENT_FILE_DATABASE_REFUSES_ROW.with(&[&"", &e.message()]),
+            };
+            return bad(format!("tables.{table}"), message);
         }
     }
     Error::from(error)
@@ -553,25 +559,19 @@ async fn prepare(
     users: &HashMap<String, Uuid>,
 ) -> Result<Prepared> {
     if file.format != FORMAT {
-        return Err(bad(
-            "format".into(),
-            format!("must be \"{FORMAT}\" (this is not an event file of arbiter)"),
-        ));
+        return Err(bad("format", m::EVENT_FILE_MUST_ARBITER_EVENT_NOT.msg()));
     }
     if file.version != VERSION {
         return Err(bad(
-            "version".into(),
-            format!(
-                "this server reads version {VERSION} of the event file, not {}",
-                file.version
-            ),
+            "version",
+            m::EVENT_FILE_SERVER_READS_VERSION_EVENT.with(&[&VERSION, &file.version]),
         ));
     }
     let known: HashSet<&str> = TABLES.iter().map(|t| t.name).collect();
     if let Some(unknown) = file.tables.keys().find(|k| !known.contains(k.as_str())) {
         return Err(bad(
             format!("tables.{unknown}"),
-            "is not a table of an event file",
+            m::EVENT_FILE_NOT_TABLE_EVENT_FILE.msg(),
         ));
     }
     let mut tables = file.tables;
@@ -596,21 +596,21 @@ async fn prepare(
             let Some(row) = row.as_object() else {
                 return Err(bad(
                     format!("tables.{}[{i}]", table.name),
-                    "must be an object",
+                    m::EVENT_FILE_MUST_BE_OBJECT.msg(),
                 ));
             };
             let old = uuid_at(row, id_column, &field)?
-                .ok_or_else(|| bad(field.clone(), "is required"))?;
+                .ok_or_else(|| bad(field.clone(), m::CHECK_REQUIRED.msg()))?;
             if !ids.insert(table.name, old) {
-                return Err(bad(field, format!("{old} is in the file twice")));
+                return Err(bad(field, m::EVENT_FILE_FILE_TWICE.with(&[&old])));
             }
         }
     }
     let tournament_rows = tables.get("tournament").map_or(0, Vec::len);
     if tournament_rows != 1 {
         return Err(bad(
-            "tables.tournament".into(),
-            format!("must hold exactly one tournament, not {tournament_rows}"),
+            "tables.tournament",
+            m::EVENT_FILE_MUST_HOLD_EXACTLY_ONE.with(&[&tournament_rows]),
         ));
     }
     let mut prepared = Vec::new();
@@ -630,7 +630,7 @@ async fn prepare(
             let Value::Object(mut row) = row else {
                 return Err(bad(
                     format!("tables.{}[{i}]", table.name),
-                    "must be an object",
+                    m::EVENT_FILE_MUST_BE_OBJECT.msg(),
                 ));
             };
             // References: to a row of the file, by its new id.
@@ -639,7 +639,7 @@ async fn prepare(
                     let new = ids.of(target, old).ok_or_else(|| {
                         bad(
                             at(column),
-                            format!("refers to {target} {old}, which is not in the file"),
+                            m::EVENT_FILE_REFERS_WHICH_NOT_FILE.with(&[&target, &old]),
                         )
                     })?;
                     row.insert((*column).to_string(), Value::String(new.to_string()));
@@ -653,7 +653,7 @@ async fn prepare(
             let mut checked = Map::new();
             for (column, value) in row {
                 let Some(meta) = by_name.get(column.as_str()) else {
-                    return Err(bad(at(&column), "is not a column of this table"));
+                    return Err(bad(at(&column), m::EVENT_FILE_NOT_COLUMN_TABLE.msg()));
                 };
                 if meta.identity {
                     // Numbered anew here; the file's order keeps the old numbering's order.
@@ -703,7 +703,7 @@ async fn prepare(
                             if entrant_section.get(&e).copied() != section {
                                 return Err(bad(
                                     at(side),
-                                    "refers to an entrant of another section than the round's",
+                                    m::EVENT_FILE_REFERS_ENTRANT_ANOTHER_SECTION.msg(),
                                 ));
                             }
                         }
@@ -745,7 +745,7 @@ async fn prepare(
         .by_table
         .get("tournament")
         .and_then(|m| m.values().next().copied())
-        .ok_or_else(|| bad("tables.tournament".into(), "is required"))?;
+        .ok_or_else(|| bad("tables.tournament", m::CHECK_REQUIRED.msg()))?;
     Ok(Prepared {
         tables: prepared,
         tournament_id,
@@ -810,7 +810,7 @@ fn check_text(value: &Value, field: &str) -> Result<()> {
     };
     for text in texts {
         arbiter_core::text::clean(text, arbiter_core::text::Lines::Multi, usize::MAX)
-            .map_err(|e| bad(field.to_string(), e.to_string()))?;
+            .map_err(|e| bad(field, super::check::text_error(&e)))?;
     }
     Ok(())
 }
@@ -878,14 +878,19 @@ pub async fn import(pool: &PgPool, actor: &Actor, file: EventFile) -> Result<Imp
     for section_id in section_ids {
         let section = db::section::find(&mut *tx, section_id)
             .await?
-            .ok_or(Error::NotFound("section"))?;
+            .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
         let name = section.name.clone();
         let options = sections::standings_options(&section);
         let loaded = state::load(&mut tx, section, false)
             .await
             .map_err(|e| match e {
                 Error::Db(_) => e,
-                other => bad("tables.section".into(), format!("section {name}: {other}")),
+                other => bad(
+                    "tables.section",
+                    m::EVENT_FILE_SECTION_PROBLEM
+                        .with(&[&name])
+                        .and(other.msg().unwrap_or_else(|| m::API_INTERNAL.msg())),
+                ),
             })?;
         arbiter_core::standings::rank(&loaded.tournament, &options);
     }

@@ -9,6 +9,7 @@ use super::state;
 use super::users::Actor;
 use super::{sections, Error, FieldErrors, Result};
 use crate::db;
+use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::{ByeKind, EntryType, PairingSystem, RoundStatus, SectionStatus, SetupMode};
 use arbiter_core::model::{ResultCode, Side};
 use arbiter_core::trf::SectionSettings;
@@ -26,11 +27,11 @@ pub async fn export_trf(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) 
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     let tournament = db::tournament::find(&mut *conn, section.tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     let options = sections::standings_options(&section);
     let members = db::entrant::members(&mut *conn, section_id).await?;
     let state = if private {
@@ -144,9 +145,9 @@ pub async fn import_trf(
     name: Option<&str>,
 ) -> Result<sections::Section> {
     access::require_first(pool, actor, tournament_id, Need::Arbiter).await?;
-    let t = arbiter_core::trf::parse(text).map_err(|e| Error::invalid("file", e.to_string()))?;
+    let t = arbiter_core::trf::parse(text).map_err(|e| Error::invalid("file", trf_error(&e)))?;
     if t.entrants.is_empty() {
-        return Err(Error::invalid("file", "the file has no player (001) lines"));
+        return Err(Error::invalid("file", m::TRF_NO_PLAYERS.msg()));
     }
     let settings = SectionSettings::of(&t);
     let pairing_system = settings.pairing_system.clone().unwrap_or_else(|| {
@@ -166,7 +167,7 @@ pub async fn import_trf(
     let pairing_system: PairingSystem = pairing_system.parse().map_err(|_| {
         Error::invalid(
             "file",
-            format!("unknown pairing system {pairing_system:?} in the arbiter settings"),
+            m::TRF_UNKNOWN_PAIRING_SYSTEM.with(&[&format!("{pairing_system:?}")]),
         )
     })?;
     let preset = sections::default_preset(pairing_system);
@@ -175,14 +176,19 @@ pub async fn import_trf(
     for e in &t.entrants {
         let name = arbiter_core::text::clean(&e.name, arbiter_core::text::Lines::Single, 200)
             .map_err(|err| {
-                Error::invalid("file", format!("player {}: the name {err}", e.start_no))
+                Error::invalid(
+                    "file",
+                    m::TRF_PLAYER_NAME
+                        .with(&[&e.start_no])
+                        .and(super::check::text_error(&err)),
+                )
             })?;
         names.insert(e.start_no, name);
     }
     let mut tx = pool.begin().await?;
     let tournament = db::tournament::find(&mut *tx, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
     let file_name = t.name.trim();
     let file_name = file_name
@@ -256,10 +262,7 @@ pub async fn import_trf(
             sqlx::Error::Database(d)
                 if d.constraint() == Some("section_tournament_id_name_key") =>
             {
-                Error::invalid(
-                    "name",
-                    "a section with this name exists; pass ?name=… for another",
-                )
+                Error::invalid("name", m::CHECK_SECTION_NAME_EXISTS_PASS_NAME.msg())
             }
             _ => e.into(),
         })?;
@@ -474,20 +477,17 @@ pub async fn import_csv(
         .from_reader(text.as_bytes());
     let headers: Vec<String> = reader
         .headers()
-        .map_err(|e| Error::invalid("file", format!("cannot read the header row: {e}")))?
+        .map_err(|e| Error::invalid("file", m::CSV_CANNOT_READ_HEADER.with(&[&e])))?
         .iter()
         .map(|h| h.trim_start_matches('\u{feff}').to_ascii_lowercase())
         .collect();
     if !headers.iter().any(|h| h == "name") {
-        return Err(Error::invalid(
-            "file",
-            "the header row needs a `name` column",
-        ));
+        return Err(Error::invalid("file", m::CSV_HEADER_NEEDS_NAME.msg()));
     }
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let mut inputs = Vec::new();
     let mut errors = Vec::new();
@@ -495,7 +495,7 @@ pub async fn import_csv(
     if let Some(reason) = broken.remove(&1) {
         return Err(Error::invalid(
             "file",
-            format!("line 1 (header row): {reason}"),
+            m::CSV_LINE_1_HEADER_ROW.msg().and(reason),
         ));
     }
     let mut last_line = 1;
@@ -507,7 +507,7 @@ pub async fn import_csv(
                 last_line = line;
                 errors.push(RowErrors {
                     line,
-                    errors: [("row".to_string(), vec![e.to_string()])].into(),
+                    errors: [("row".to_string(), vec![m::CSV_UNREADABLE_ROW.with(&[&e])])].into(),
                 });
                 continue;
             }
@@ -521,7 +521,7 @@ pub async fn import_csv(
                 .map(|f| f.matches('\n').count())
                 .sum::<usize>();
         last_line = end_line;
-        let structure: Vec<String> = broken
+        let structure: Vec<Msg> = broken
             .range(line..=end_line)
             .map(|(_, reason)| reason.clone())
             .collect();
@@ -542,7 +542,7 @@ pub async fn import_csv(
         let mut check = Check::new();
         let rating = get("rating").and_then(|r| {
             r.parse::<i64>()
-                .map_err(|_| check.error("rating", "must be a whole number"))
+                .map_err(|_| check.error("rating", m::CHECK_MUST_WHOLE_NUMBER.msg()))
                 .ok()
         });
         let member = get("member").map(|m| {
@@ -553,7 +553,7 @@ pub async fn import_csv(
         });
         let birth_date = get("birth_date").and_then(|d| {
             chrono::NaiveDate::parse_from_str(d, "%Y-%m-%d")
-                .map_err(|_| check.error("birth_date", "must be YYYY-MM-DD"))
+                .map_err(|_| check.error("birth_date", m::CHECK_MUST_YYYY_MM_DD.msg()))
                 .ok()
         });
         let gender = get("gender").map(|g| match g.to_ascii_lowercase().as_str() {
@@ -650,7 +650,7 @@ pub fn spreadsheet_safe(cell: &str) -> std::borrow::Cow<'_, str> {
 /// Lines (1-based) where a CSV text breaks RFC 4180's quoting or holds a NUL, with the reason.
 /// The `csv` crate reads such text leniently (an unterminated quote swallows the rest of the
 /// file into one field); the import refuses it instead, row by row.
-fn csv_structure_errors(text: &str) -> BTreeMap<usize, String> {
+fn csv_structure_errors(text: &str) -> BTreeMap<usize, Msg> {
     #[derive(PartialEq)]
     enum State {
         FieldStart,
@@ -667,7 +667,7 @@ fn csv_structure_errors(text: &str) -> BTreeMap<usize, String> {
         if c == '\0' {
             errors
                 .entry(line)
-                .or_insert_with(|| "contains a NUL character".to_string());
+                .or_insert_with(|| m::CSV_CONTAINS_NUL_CHARACTER.msg());
         }
         state = match (state, c) {
             (State::Quoted, '\n') => {
@@ -688,9 +688,9 @@ fn csv_structure_errors(text: &str) -> BTreeMap<usize, String> {
                 State::AfterQuoted
             }
             (State::QuoteInQuoted | State::AfterQuoted, _) => {
-                errors.entry(line).or_insert_with(|| {
-                    "text after a closing quote: quote the whole field and double any quote inside it (\"\")".to_string()
-                });
+                errors
+                    .entry(line)
+                    .or_insert_with(|| m::CSV_TEXT_AFTER_CLOSING_QUOTE.msg());
                 State::Unquoted
             }
             (State::FieldStart, '"') => {
@@ -704,16 +704,16 @@ fn csv_structure_errors(text: &str) -> BTreeMap<usize, String> {
                 State::FieldStart
             }
             (_, '"') => {
-                errors.entry(line).or_insert_with(|| {
-                    "a quote inside an unquoted field: quote the whole field and double the quote (\"\")".to_string()
-                });
+                errors
+                    .entry(line)
+                    .or_insert_with(|| m::CSV_QUOTE_INSIDE_UNQUOTED_FIELD.msg());
                 State::Unquoted
             }
             (_, _) => State::Unquoted,
         };
     }
     if state == State::Quoted {
-        errors.insert(opened_at, "a quote opened here is never closed".to_string());
+        errors.insert(opened_at, m::CSV_QUOTE_OPENED_HERE_NEVER.msg());
     }
     errors
 }
@@ -805,7 +805,7 @@ pub async fn audit_log(
     let mut conn = pool.acquire().await?;
     db::tournament::find(&mut *conn, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     access::require(&mut conn, actor, tournament_id, Need::Scorer).await?;
     let rows = db::audit::list(&mut *conn, tournament_id, after, limit.clamp(1, 1000)).await?;
     Ok(rows
@@ -821,4 +821,167 @@ pub async fn audit_log(
             at: r.at,
         })
         .collect())
+}
+
+/// The message for a TRF file the core cannot read (`arbiter_core::trf` stays free of
+/// languages; its English is the same text).
+fn trf_error(error: &arbiter_core::trf::TrfError) -> Msg {
+    use arbiter_core::trf::TrfErrorKind as K;
+    let q = |v: &dyn std::fmt::Debug| format!("{v:?}");
+    let kind = match &error.kind {
+        K::MalformedLine => m::TRF_MALFORMED_LINE.msg(),
+        K::InvalidStartNo(s) => m::TRF_INVALID_START_NO.with(&[&q(s)]),
+        K::DuplicateStartNo(n) => m::TRF_DUPLICATE_START_NO.with(&[n]),
+        K::InvalidRating(s) => m::TRF_INVALID_RATING.with(&[&q(s)]),
+        K::InvalidPoints(s) => m::TRF_INVALID_POINTS.with(&[&q(s)]),
+        K::InvalidRank(s) => m::TRF_INVALID_RANK.with(&[&q(s)]),
+        K::InvalidOpponent(s) => m::TRF_INVALID_OPPONENT.with(&[&q(s)]),
+        K::SelfOpponent(n) => m::TRF_SELF_OPPONENT.with(&[n]),
+        K::InvalidColour(c) => m::TRF_INVALID_COLOUR.with(&[&q(c)]),
+        K::InvalidResult(c) => m::TRF_INVALID_RESULT.with(&[&q(c)]),
+        K::UnknownPlayer(n) => m::TRF_UNKNOWN_PLAYER.with(&[n]),
+        K::InvalidPlayerNumber(s) => m::TRF_INVALID_PLAYER_NUMBER.with(&[&q(s)]),
+        // The reason is the core's own detail (English).
+        K::InvalidHeader { code, reason } => m::TRF_INVALID_HEADER.with(&[code, reason]),
+        K::ColourDependentScoring => m::TRF_COLOUR_DEPENDENT_SCORING.msg(),
+        K::ByeWithOpponent(c) => m::TRF_BYE_WITH_OPPONENT.with(&[&q(c), c]),
+        K::GameWithoutOpponent(c) => m::TRF_GAME_WITHOUT_OPPONENT.with(&[&q(c)]),
+        K::OneSidedGame {
+            start_no,
+            opponent,
+            round,
+            named: Some(named),
+        } => m::TRF_ONE_SIDED_NAMES.with(&[start_no, opponent, round, opponent, named]),
+        K::OneSidedGame {
+            start_no,
+            opponent,
+            round,
+            named: None,
+        } => m::TRF_ONE_SIDED_NONE.with(&[start_no, opponent, round, opponent]),
+        K::PairedTwice {
+            start_no,
+            round,
+            first,
+            second,
+        } => m::TRF_PAIRED_TWICE.with(&[start_no, round, first, second]),
+        K::ColourMismatch {
+            round,
+            start_no,
+            colour,
+            opponent,
+            opponent_colour,
+            opponent_line,
+        } => m::TRF_COLOUR_MISMATCH.with(&[
+            round,
+            start_no,
+            colour,
+            opponent,
+            opponent_line,
+            opponent_colour,
+        ]),
+        K::ResultMismatch {
+            round,
+            start_no,
+            result,
+            opponent,
+            opponent_result,
+            opponent_line,
+        } => m::TRF_RESULT_MISMATCH.with(&[
+            round,
+            start_no,
+            &q(result),
+            opponent,
+            opponent_line,
+            &q(opponent_result),
+        ]),
+        K::SecondPairingBye {
+            start_no,
+            round,
+            first,
+        } => m::TRF_SECOND_PAIRING_BYE.with(&[round, start_no, first]),
+        K::ByeConflict { start_no, round } => m::TRF_BYE_CONFLICT.with(&[start_no, round]),
+    };
+    m::TRF_AT.with(&[&error.line, &error.column]).and(kind)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::trf_error;
+    use arbiter_core::trf::{TrfError, TrfErrorKind as K};
+
+    #[test]
+    fn a_trf_error_says_in_english_what_the_core_says() {
+        let kinds = vec![
+            K::MalformedLine,
+            K::InvalidStartNo("x".into()),
+            K::DuplicateStartNo(3),
+            K::InvalidRating("r".into()),
+            K::InvalidPoints("p".into()),
+            K::InvalidRank("k".into()),
+            K::InvalidOpponent("o".into()),
+            K::SelfOpponent(2),
+            K::InvalidColour('q'),
+            K::InvalidResult('?'),
+            K::UnknownPlayer(9),
+            K::InvalidPlayerNumber("n".into()),
+            K::InvalidHeader {
+                code: "XXR".into(),
+                reason: "not a number".into(),
+            },
+            K::ColourDependentScoring,
+            K::ByeWithOpponent('U'),
+            K::GameWithoutOpponent('1'),
+            K::OneSidedGame {
+                start_no: 1,
+                opponent: 2,
+                round: 3,
+                named: Some(4),
+            },
+            K::OneSidedGame {
+                start_no: 1,
+                opponent: 2,
+                round: 3,
+                named: None,
+            },
+            K::PairedTwice {
+                start_no: 1,
+                round: 2,
+                first: 3,
+                second: 4,
+            },
+            K::ColourMismatch {
+                round: 1,
+                start_no: 2,
+                colour: 'w',
+                opponent: 3,
+                opponent_colour: '-',
+                opponent_line: 7,
+            },
+            K::ResultMismatch {
+                round: 1,
+                start_no: 2,
+                result: '1',
+                opponent: 3,
+                opponent_result: '1',
+                opponent_line: 7,
+            },
+            K::SecondPairingBye {
+                start_no: 4,
+                round: 2,
+                first: 1,
+            },
+            K::ByeConflict {
+                start_no: 4,
+                round: 2,
+            },
+        ];
+        for kind in kinds {
+            let error = TrfError {
+                line: 5,
+                column: 9,
+                kind,
+            };
+            assert_eq!(trf_error(&error).en(), error.to_string());
+        }
+    }
 }

@@ -9,6 +9,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::knockout::{BracketRow, MatchGameRow, MatchRow};
+use crate::i18n::messages as m;
 use crate::vocab::{
     BracketKind, EntrantStatus, FirstGameColour, Game, GameKind, LaterOddColours, MatchDecision,
     MatchScoring, RoundStatus, SetupMode,
@@ -296,7 +297,7 @@ async fn advance(
     loop {
         let bracket = db::knockout::bracket_for_update(&mut *conn, bracket_id)
             .await?
-            .ok_or(Error::NotFound("bracket"))?;
+            .ok_or(Error::NotFound(m::NOT_FOUND_BRACKET))?;
         let loaded = load(conn, bracket).await?;
         let mut changed = false;
         for m in &loaded.matches {
@@ -544,7 +545,7 @@ fn settings(
 ) {
     let size = input.size.unwrap_or(default_size);
     if !(2..=64).contains(&size) || (size & (size - 1)) != 0 {
-        check.error("size", "must be a power of two from 2 to 64");
+        check.error("size", m::CHECK_MUST_POWER_TWO_FROM.msg());
     }
     let best_of = check.range("best_of", input.best_of.unwrap_or(3), 1, 9);
     let game1 = check.word(
@@ -583,8 +584,17 @@ async fn create_matches(
     third_place: bool,
     seeds: &[(Uuid, Uuid)],
 ) -> Result<()> {
-    let core = Bracket::new((1..=seeds.len() as u32).collect(), third_place)
-        .map_err(|e| Error::invalid("size", e.to_string()))?;
+    let core = Bracket::new((1..=seeds.len() as u32).collect(), third_place).map_err(|e| {
+        Error::invalid(
+            "size",
+            match e {
+                arbiter_core::knockout::KnockoutError::BadBracketSize(n) => {
+                    m::CHECK_BRACKET_SIZE.with(&[&n])
+                }
+                other => m::STATE_NO_BRACKET.with(&[&other]),
+            },
+        )
+    })?;
     let _ = size;
     for round in 1..=core.rounds() {
         for slot in core
@@ -653,18 +663,16 @@ pub async fn create(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let tournament = db::tournament::find(&mut *tx, section.tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     if db::knockout::bracket_of_section(&mut *tx, section_id)
         .await?
         .is_some()
     {
-        return Err(Error::Conflict(
-            "this section already has a knockout stage".into(),
-        ));
+        return Err(Error::conflict(m::STATE_SECTION_ALREADY_HAS_KNOCKOUT.msg()));
     }
     let rounds = db::round::list(&mut *tx, section_id).await?;
     let complete = rounds.len() as i32 == section.rounds
@@ -672,19 +680,20 @@ pub async fn create(
             .last()
             .is_some_and(|r| r.status == RoundStatus::Completed);
     if !complete {
-        return Err(Error::Conflict(format!(
-            "the Swiss stage is not complete ({} of {} rounds paired{}); finish it first",
-            rounds.len(),
-            section.rounds,
-            if rounds
-                .last()
-                .is_some_and(|r| r.status != RoundStatus::Completed)
-            {
-                ", the last without every result"
-            } else {
-                ""
-            }
-        )));
+        return Err(Error::conflict(
+            m::STATE_SWISS_STAGE_NOT_COMPLETE.with(&[
+                &rounds.len(),
+                &section.rounds,
+                &if rounds
+                    .last()
+                    .is_some_and(|r| r.status != RoundStatus::Completed)
+                {
+                    ", the last without every result"
+                } else {
+                    ""
+                },
+            ]),
+        ));
     }
     let decided = super::ties::standings(&mut tx, section.clone()).await?;
     let active: Vec<&super::ties::Placed> = decided
@@ -710,13 +719,13 @@ pub async fn create(
                 .filter(|p| p.rank == last.rank)
                 .map(|p| p.entrant_id)
                 .collect();
-            return Err(decided.refuse("the knockout cut-off", &tied));
+            return Err(decided.refuse(m::TIE_KNOCKOUT_CUT_OFF.msg(), &tied));
         }
     }
     if qualified.len() < size as usize {
         return Err(Error::invalid(
             "size",
-            format!("only {} active entrants can qualify", qualified.len()),
+            m::STATE_ONLY_ACTIVE_CAN_QUALIFY.with(&[&qualified.len()]),
         ));
     }
     let bracket = BracketRow {
@@ -742,7 +751,7 @@ pub async fn create(
     advance(&mut tx, bracket_id, game, section_id).await?;
     let bracket = db::knockout::bracket_for_update(&mut *tx, bracket_id)
         .await?
-        .ok_or(Error::NotFound("bracket"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_BRACKET))?;
     let out = view(&mut tx, bracket, true).await?;
     access::audit(
         &mut tx,
@@ -768,10 +777,10 @@ pub async fn get(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) -> Resu
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let bracket = db::knockout::bracket_of_section(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("knockout stage"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_KNOCKOUT_STAGE))?;
     let arbiter = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     view(&mut conn, bracket, arbiter).await
 }
@@ -793,7 +802,7 @@ pub async fn get_playoff(
     let mut conn = pool.acquire().await?;
     let bracket = db::knockout::playoff_of_tournament(&mut *conn, tournament_id)
         .await?
-        .ok_or(Error::NotFound("playoff"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_PLAYOFF))?;
     let arbiter = access::can_see_private(&mut conn, actor, tournament_id).await?;
     view(&mut conn, bracket, arbiter).await
 }
@@ -827,25 +836,23 @@ pub async fn record_game(
     let mut tx = pool.begin().await?;
     let m = db::knockout::find_match(&mut *tx, match_id)
         .await?
-        .ok_or(Error::NotFound("match"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_MATCH))?;
     let bracket = db::knockout::bracket_for_update(&mut *tx, m.bracket_id)
         .await?
-        .ok_or(Error::NotFound("bracket"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_BRACKET))?;
     access::require(&mut tx, actor, bracket.tournament_id, Need::Scorer).await?;
     let m = db::knockout::find_match(&mut *tx, match_id)
         .await?
-        .ok_or(Error::NotFound("match"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_MATCH))?;
     let (Some(high), Some(low)) = (m.high_entrant_id, m.low_entrant_id) else {
-        return Err(Error::Conflict(
-            "the players of this match are not known yet".into(),
-        ));
+        return Err(Error::conflict(m::STATE_PLAYERS_MATCH_ARE_NOT.msg()));
     };
     if m.winner_entrant_id.is_some() {
-        return Err(Error::Conflict("this match is decided".into()));
+        return Err(Error::conflict(m::STATE_MATCH_DECIDED.msg()));
     }
     let red = m
         .next_red_entrant_id
-        .ok_or_else(|| Error::Conflict("no game is due in this match".into()))?;
+        .ok_or_else(|| Error::conflict(m::STATE_NO_GAME_DUE_MATCH.msg()))?;
     let black = if red == high { low } else { high };
     let loaded = load(&mut tx, bracket.clone()).await?;
     let core = loaded
@@ -865,7 +872,7 @@ pub async fn record_game(
             ..
         } => GameKind::Armageddon,
         MatchState::NextGame { .. } => GameKind::Rapid,
-        _ => return Err(Error::Conflict("no game is due in this match".into())),
+        _ => return Err(Error::conflict(m::STATE_NO_GAME_DUE_MATCH.msg())),
     };
     let (result, foul_note) = super::rounds::apply_foul_rule(
         &reported,
@@ -881,9 +888,9 @@ pub async fn record_game(
         .count() as i32;
     if let Some(expected) = expected_version.or(input.version) {
         if expected != recorded {
-            return Err(Error::Conflict(format!(
-                "the match was changed meanwhile (version {recorded}, you sent {expected}); reload and try again"
-            )));
+            return Err(Error::conflict(
+                m::STALE_MATCH.with(&[&recorded, &expected]),
+            ));
         }
     }
     let number = recorded + 1;
@@ -909,7 +916,7 @@ pub async fn record_game(
     };
     let tournament = db::tournament::find(&mut *tx, bracket.tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     let setup_mode = db::section::find(&mut *tx, setup_section)
         .await?
         .map_or(SetupMode::None, |s| s.setup_mode);
@@ -921,13 +928,13 @@ pub async fn record_game(
     advance(&mut tx, bracket.bracket_id, game, setup_section).await?;
     let bracket_now = db::knockout::bracket_for_update(&mut *tx, bracket.bracket_id)
         .await?
-        .ok_or(Error::NotFound("bracket"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_BRACKET))?;
     let out = view(&mut tx, bracket_now, true).await?;
     let this = out
         .matches
         .into_iter()
         .find(|v| v.id == match_id)
-        .ok_or(Error::NotFound("match"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_MATCH))?;
     access::audit(
         &mut tx,
         bracket.tournament_id,
@@ -980,21 +987,21 @@ pub async fn create_playoff(
         decide_by: input.decide_by.clone(),
     };
     if !(2..=64).contains(&size) {
-        check.error("sections", "name 2 to 64 sections");
+        check.error("sections", m::CHECK_NAME_2_64_SECTIONS.msg());
     }
     let (_, best_of, _, game1, game3, decide) = settings(&settings_input, 2, &mut check);
     check.finish()?;
     let mut tx = pool.begin().await?;
     let tournament = db::tournament::find(&mut *tx, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
     if db::knockout::playoff_of_tournament(&mut *tx, tournament_id)
         .await?
         .is_some()
     {
-        return Err(Error::Conflict(
-            "this tournament already has a playoff".into(),
+        return Err(Error::conflict(
+            m::STATE_TOURNAMENT_ALREADY_HAS_PLAYOFF.msg(),
         ));
     }
     let mut champions = Vec::new();
@@ -1005,7 +1012,7 @@ pub async fn create_playoff(
             _ => {
                 return Err(Error::invalid(
                     &format!("sections[{i}]"),
-                    "is not a section of this tournament",
+                    m::FORM_NOT_SECTION_TOURNAMENT.msg(),
                 ))
             }
         };
@@ -1015,7 +1022,10 @@ pub async fn create_playoff(
     }
     let unique: std::collections::HashSet<_> = input.sections.iter().collect();
     if unique.len() != input.sections.len() {
-        return Err(Error::invalid("sections", "name each section once"));
+        return Err(Error::invalid(
+            "sections",
+            m::FORM_NAME_EACH_SECTION_ONCE.msg(),
+        ));
     }
     let bracket = BracketRow {
         bracket_id: Uuid::nil(),
@@ -1044,7 +1054,7 @@ pub async fn create_playoff(
     advance(&mut tx, bracket_id, game, first).await?;
     let row = db::knockout::bracket_for_update(&mut *tx, bracket_id)
         .await?
-        .ok_or(Error::NotFound("bracket"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_BRACKET))?;
     let out = view(&mut tx, row, true).await?;
     access::audit(
         &mut tx,
@@ -1072,31 +1082,27 @@ async fn champion_of(conn: &mut PgConnection, section: &db::section::SectionRow)
             .champion()
             .and_then(|s| loaded.seeds.get(&s).copied())
             .ok_or_else(|| {
-                Error::Conflict(format!(
-                    "the knockout of section {:?} is not finished",
-                    section.name
-                ))
+                Error::conflict(
+                    m::STATE_KNOCKOUT_SECTION_NOT_FINISHED.with(&[&format!("{:?}", section.name)]),
+                )
             });
     }
     let ranking = final_ranking_in(conn, section).await?;
     if !ranking.is_final {
-        return Err(Error::Conflict(format!(
-            "section {:?} is not finished",
-            section.name
-        )));
+        return Err(Error::conflict(
+            m::STATE_SECTION_NOT_FINISHED.with(&[&format!("{:?}", section.name)]),
+        ));
     }
     let tied: Vec<&RankingRow> = ranking.rows.iter().filter(|r| r.rank == 1).collect();
     if tied.len() > 1 {
         return Err(super::ties::tied_error(
-            &format!("the champion of section {:?}", section.name),
+            m::TIE_CHAMPION_OF_SECTION.with(&[&format!("{:?}", section.name)]),
             &tied.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
         ));
     }
-    ranking
-        .rows
-        .first()
-        .map(|r| r.entrant_id)
-        .ok_or_else(|| Error::Conflict(format!("section {:?} has no entrants", section.name)))
+    ranking.rows.first().map(|r| r.entrant_id).ok_or_else(|| {
+        Error::conflict(m::STATE_SECTION_HAS_NO_ENTRANTS.with(&[&format!("{:?}", section.name)]))
+    })
 }
 
 /// One place of the final ranking.
@@ -1202,7 +1208,7 @@ pub async fn final_ranking(pool: &PgPool, section_id: Uuid) -> Result<Ranking> {
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     final_ranking_in(&mut conn, &section).await
 }
 

@@ -26,37 +26,38 @@ pub mod ties;
 pub mod tournaments;
 pub mod users;
 
+use crate::i18n::messages::{self as m, Msg};
 use std::collections::BTreeMap;
 
 /// Field name → messages, for input that cannot be accepted (JSON or form alike).
-pub type FieldErrors = BTreeMap<String, Vec<String>>;
+pub type FieldErrors = BTreeMap<String, Vec<Msg>>;
 
 /// The application's error: every failure a use case can report.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
-    /// Occurs when the thing asked for does not exist (the text names it).
-    #[error("{0} not found")]
-    NotFound(&'static str),
+    /// Occurs when the thing asked for does not exist (a `not_found.*` text names it).
+    #[error("{}", .0.en)]
+    NotFound(m::Text),
     /// Occurs when input breaks a rule; the map says which field and why.
-    #[error("{message}")]
+    #[error("{}", message.en())]
     Invalid {
         /// A sentence for the whole request.
-        message: String,
+        message: Msg,
         /// Messages per field.
         fields: FieldErrors,
     },
     /// Occurs when the request is valid but conflicts with the current state.
-    #[error("{0}")]
-    Conflict(String),
+    #[error("{}", .0.en())]
+    Conflict(Msg),
     /// Occurs when no valid credentials were given.
-    #[error("{0}")]
-    Unauthorized(String),
+    #[error("{}", .0.en())]
+    Unauthorized(Msg),
     /// Occurs when the caller may not do this.
-    #[error("{0}")]
-    Forbidden(String),
+    #[error("{}", .0.en())]
+    Forbidden(Msg),
     /// Occurs when sign-ins or registrations exceed the limiter's budget (a lockout).
-    #[error("{0}")]
-    TooManyAttempts(String),
+    #[error("{}", .0.en())]
+    TooManyAttempts(Msg),
     /// Occurs when the database is unreachable or fails.
     #[error("database error")]
     Db(sqlx::Error),
@@ -67,13 +68,62 @@ pub enum Error {
 
 impl Error {
     /// An `Invalid` error for one field.
-    pub fn invalid(field: &str, message: impl Into<String>) -> Error {
+    pub fn invalid(field: &str, message: impl Into<Msg>) -> Error {
         let message = message.into();
         let mut fields = FieldErrors::new();
         fields.insert(field.to_string(), vec![message.clone()]);
         Error::Invalid {
-            message: format!("{field}: {message}"),
+            message: Msg::field(field, message),
             fields,
+        }
+    }
+
+    /// An `Invalid` error about the whole request (no field).
+    pub fn invalid_request(message: impl Into<Msg>) -> Error {
+        Error::Invalid {
+            message: message.into(),
+            fields: FieldErrors::new(),
+        }
+    }
+
+    /// A `Conflict` error.
+    pub fn conflict(message: impl Into<Msg>) -> Error {
+        Error::Conflict(message.into())
+    }
+
+    /// A `Forbidden` error.
+    pub fn forbidden(message: impl Into<Msg>) -> Error {
+        Error::Forbidden(message.into())
+    }
+
+    /// An `Unauthorized` error.
+    pub fn unauthorized(message: impl Into<Msg>) -> Error {
+        Error::Unauthorized(message.into())
+    }
+
+    /// A `TooManyAttempts` error.
+    pub fn too_many_attempts(message: impl Into<Msg>) -> Error {
+        Error::TooManyAttempts(message.into())
+    }
+
+    /// What a person is told, in `lang` (the generic words for a database or internal
+    /// failure are the pages' business; this gives their English).
+    pub fn render(&self, lang: crate::i18n::Lang) -> String {
+        self.msg()
+            .map_or_else(|| self.to_string(), |message| message.render(lang))
+    }
+
+    /// What a person is told, for the errors that are the request's (`None` for a database
+    /// or internal failure, whose detail is for the log only).
+    pub fn msg(&self) -> Option<Msg> {
+        match self {
+            Error::NotFound(what) => Some(what.msg()),
+            Error::Invalid { message, .. } => Some(message.clone()),
+            Error::Conflict(message)
+            | Error::Unauthorized(message)
+            | Error::Forbidden(message)
+            | Error::TooManyAttempts(message) => Some(message.clone()),
+            Error::Db(_) | Error::Internal(_) => None,
         }
     }
 }
@@ -87,19 +137,15 @@ impl From<sqlx::Error> for Error {
         let rule = match &error {
             sqlx::Error::Database(e) => match e.code().as_deref() {
                 // 22021 for a text column, 22P05 for a JSON one.
-                Some("22021" | "22P05") => Some(("text", "must not contain NUL characters")),
-                Some("22008") => Some(("date", "is out of range")),
-                Some("22003") => Some(("number", "is out of range")),
+                Some("22021" | "22P05") => Some(m::DB_NUL_IN_TEXT),
+                Some("22008") => Some(m::DB_DATE_OUT_OF_RANGE),
+                Some("22003") => Some(m::DB_NUMBER_OUT_OF_RANGE),
                 _ => None,
             },
             _ => None,
         };
         if let Some(rule) = rule {
-            let (what, why) = rule;
-            return Error::Invalid {
-                message: format!("a {what} in the request {why}"),
-                fields: FieldErrors::new(),
-            };
+            return Error::invalid_request(rule);
         }
         constraint_error(&error).unwrap_or(Error::Db(error))
     }
@@ -116,22 +162,16 @@ fn constraint_error(error: &sqlx::Error) -> Option<Error> {
     let code = e.code()?;
     let constraint = e.constraint().unwrap_or_default();
     let field = constraint_field(constraint, e.table().unwrap_or_default());
+    let about = |message: Msg| Msg::field(&field, message);
     let (status_conflict, message) = match code.as_ref() {
-        "23505" => (true, format!("{field}: this value is already taken")),
-        "23514" => (
-            false,
-            format!("{field}: the value breaks the rule {constraint}"),
-        ),
-        "23503" if e.message().starts_with("update or delete") => (
-            false,
-            "this is still referred to by other records; remove those first".to_string(),
-        ),
-        "23503" => (
-            false,
-            format!("{field}: refers to something that does not exist"),
-        ),
-        "23502" => (false, format!("{field}: is required")),
-        "23P01" => (true, format!("{field}: this overlaps an existing record")),
+        "23505" => (true, about(m::DB_VALUE_ALREADY_TAKEN.msg())),
+        "23514" => (false, about(m::DB_VALUE_BREAKS_RULE.with(&[&constraint]))),
+        "23503" if e.message().starts_with("update or delete") => {
+            (false, m::DB_STILL_REFERRED_OTHER_RECORDS.msg())
+        }
+        "23503" => (false, about(m::DB_REFERS_SOMETHING_DOES_NOT.msg())),
+        "23502" => (false, about(m::CHECK_REQUIRED.msg())),
+        "23P01" => (true, about(m::DB_OVERLAPS_EXISTING_RECORD.msg())),
         _ => return None,
     };
     tracing::warn!(

@@ -11,6 +11,7 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::payment::PaymentRow;
 use crate::db::registration::RegistrationRow;
+use crate::i18n::messages as m;
 use crate::vocab::{PaymentKind, PaymentState, RegistrationStatus};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -120,7 +121,7 @@ pub fn state_of(status: RegistrationStatus, fee: i32, sums: Sums) -> PaymentStat
 pub async fn settle(conn: &mut PgConnection, registration_id: Uuid) -> Result<PaymentState> {
     let reg = db::registration::find(&mut *conn, registration_id)
         .await?
-        .ok_or(Error::NotFound("registration"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
     let entries = db::payment::of_registration(&mut *conn, registration_id).await?;
     let state = state_of(
         reg.status,
@@ -193,7 +194,7 @@ async fn view_of(conn: &mut PgConnection, reg: &RegistrationRow) -> Result<Regis
     super::registrations::views(&rows, &ledger, true)
         .into_iter()
         .find(|v| v.id == reg.registration_id)
-        .ok_or(Error::NotFound("registration"))
+        .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))
 }
 
 /// Pays money back to a registration (a withdrawal's refund, or an overpayment): at most what
@@ -208,14 +209,14 @@ pub async fn refund(
     let mut tx = pool.begin().await?;
     let reg = db::registration::find(&mut *tx, registration_id)
         .await?
-        .ok_or(Error::NotFound("registration"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
     let section = db::section::find_for_update(&mut tx, reg.section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let reg = db::registration::find(&mut *tx, registration_id)
         .await?
-        .ok_or(Error::NotFound("registration"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
     super::registrations::compare_version(&reg, expected_version)?;
     let entries = db::payment::of_registration(&mut *tx, registration_id).await?;
     let held = Sums::of(&entries, registration_id).net();
@@ -224,12 +225,12 @@ pub async fn refund(
     let note = check.optional_note("note", input.note.as_deref(), 1000);
     let amount = match input.amount {
         Some(a) if a > held => {
-            check.error("amount", format!("is more than is held ({held})"));
+            check.error("amount", m::DESK_MORE_THAN_HELD.with(&[&held]));
             0
         }
         Some(a) => check.range("amount", a, 1, 1_000_000),
         None if held <= 0 => {
-            check.error("amount", "nothing was paid: there is nothing to refund");
+            check.error("amount", m::DESK_NOTHING_WAS_PAID_THERE.msg());
             0
         }
         None => held as i32,
@@ -276,13 +277,13 @@ pub async fn void(
     let mut tx = pool.begin().await?;
     let entry = db::payment::find(&mut *tx, payment_id)
         .await?
-        .ok_or(Error::NotFound("payment"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_PAYMENT))?;
     let reg = db::registration::find(&mut *tx, entry.registration_id)
         .await?
-        .ok_or(Error::NotFound("registration"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
     let section = db::section::find_for_update(&mut tx, reg.section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let mut check = Check::new();
     let reason = check.optional_note("reason", input.reason.as_deref(), 1000);
@@ -290,11 +291,9 @@ pub async fn void(
     // Read again under the section's lock: a void made meanwhile is not repeated.
     let entry = db::payment::find(&mut *tx, payment_id)
         .await?
-        .ok_or(Error::NotFound("payment"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_PAYMENT))?;
     if entry.voided {
-        return Err(Error::Conflict(
-            "this entry of the ledger is already voided".into(),
-        ));
+        return Err(Error::conflict(m::DESK_ENTRY_LEDGER_ALREADY_VOIDED.msg()));
     }
     db::payment::void(&mut *tx, payment_id, reason.as_deref()).await?;
     let state = settle(&mut tx, reg.registration_id).await?;
@@ -326,9 +325,9 @@ pub async fn section_of(pool: &PgPool, payment_id: Uuid) -> Result<Uuid> {
     let mut conn = pool.acquire().await?;
     let entry = db::payment::find(&mut *conn, payment_id)
         .await?
-        .ok_or(Error::NotFound("payment"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_PAYMENT))?;
     let reg = db::registration::find(&mut *conn, entry.registration_id)
         .await?
-        .ok_or(Error::NotFound("registration"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
     Ok(reg.section_id)
 }

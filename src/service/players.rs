@@ -9,6 +9,7 @@ use super::users::Actor;
 use super::{access, standings, Error, Result};
 use crate::db;
 use crate::db::collation::Collation;
+use crate::i18n::messages as m;
 use crate::vocab::{EntrantStatus, EntryType, RoundStatus};
 use arbiter_core::model::{ResultCode, Side};
 use serde_json::Value;
@@ -87,7 +88,7 @@ async fn load_visible(
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     if private {
         state::load(&mut conn, section, false).await
@@ -104,10 +105,10 @@ pub async fn get(
     start_no: i32,
 ) -> Result<PlayerView> {
     let state = load_visible(pool, actor, section_id).await?;
-    let no = u32::try_from(start_no).map_err(|_| Error::NotFound("entrant"))?;
+    let no = u32::try_from(start_no).map_err(|_| Error::NotFound(m::NOT_FOUND_ENTRANT))?;
     let row = state
         .entrant_by_no(no)
-        .ok_or(Error::NotFound("entrant"))?
+        .ok_or(Error::NotFound(m::NOT_FOUND_ENTRANT))?
         .clone();
     let scoring = &state.tournament.scoring;
     let core = state.tournament.entrant(no);
@@ -212,7 +213,7 @@ pub async fn history_before(
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(
         &mut conn,
         actor,
@@ -277,19 +278,16 @@ pub async fn find(pool: &PgPool, section_id: Uuid, query: &str) -> Result<Vec<Fo
     let query = query.trim();
     if query.chars().count() > MAX_QUERY {
         let mut fields = super::FieldErrors::new();
-        fields.insert(
-            "q".into(),
-            vec![format!("is longer than {MAX_QUERY} characters")],
-        );
+        fields.insert("q".into(), vec![m::CHECK_LONGER_THAN.with(&[&MAX_QUERY])]);
         return Err(Error::Invalid {
-            message: "the search is too long".into(),
+            message: m::CHECK_SEARCH_TOO_LONG.msg(),
             fields,
         });
     }
     let mut conn = pool.acquire().await?;
     db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     if query.is_empty() {
         return Ok(Vec::new());
     }

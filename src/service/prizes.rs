@@ -8,6 +8,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::prize::PrizeRow;
+use crate::i18n::messages as m;
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
 use std::collections::{HashMap, HashSet};
@@ -84,12 +85,12 @@ pub async fn set(
             (None, None, Some(_)) => {}
             (Some(_), _, Some(_)) => check.error(
                 &field("category"),
-                "give a place range or a category, not both",
+                m::CHECK_PLACE_OR_CATEGORY_NOT_BOTH.msg(),
             ),
             (None, None, None) => {
-                check.error(&field("place_from"), "give a place range or a category")
+                check.error(&field("place_from"), m::CHECK_PLACE_OR_CATEGORY.msg())
             }
-            _ => check.error(&field("place_to"), "must be at least place_from (both ≥ 1)"),
+            _ => check.error(&field("place_to"), m::CHECK_MUST_LEAST_PLACE_FROM.msg()),
         }
         rows.push(PrizeRow {
             prize_id: Uuid::nil(),
@@ -104,7 +105,7 @@ pub async fn set(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let before = table(db::prize::list(&mut *tx, section_id).await?);
     db::prize::delete_all(&mut *tx, section_id).await?;
@@ -133,7 +134,7 @@ pub async fn set(
 pub async fn get(pool: &PgPool, section_id: Uuid) -> Result<PrizeTable> {
     db::section::find(pool, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     Ok(table(db::prize::list(pool, section_id).await?))
 }
 
@@ -163,9 +164,7 @@ pub struct Award {
 pub async fn awarded(pool: &PgPool, section_id: Uuid) -> Result<Vec<Award>> {
     let ranking = knockout::final_ranking(pool, section_id).await?;
     if !ranking.is_final {
-        return Err(Error::Conflict(
-            "the final ranking is not known yet (a stage is still being played)".into(),
-        ));
+        return Err(Error::conflict(m::STATE_FINAL_RANKING_NOT_KNOWN.msg()));
     }
     let prizes = db::prize::list(pool, section_id).await?;
     let members = db::entrant::members(pool, section_id).await?;
@@ -219,11 +218,7 @@ pub async fn awarded(pool: &PgPool, section_id: Uuid) -> Result<Vec<Award>> {
             let first = place_award(tied[0].place);
             if tied.iter().any(|r| place_award(r.place) != first) {
                 return Err(super::ties::tied_error(
-                    &format!(
-                        "prize places {}–{}",
-                        tied[0].place,
-                        tied[tied.len() - 1].place
-                    ),
+                    m::TIE_PRIZE_PLACES.with(&[&tied[0].place, &tied[tied.len() - 1].place]),
                     &tied.iter().map(|r| r.name.clone()).collect::<Vec<_>>(),
                 ));
             }
@@ -323,7 +318,7 @@ pub async fn set_playoff(
     access::require_first(pool, actor, tournament_id, Need::Arbiter).await?;
     let mut check = Check::new();
     if input.prizes.len() > 20 {
-        check.error("prizes", "has more than 20 rows");
+        check.error("prizes", m::CHECK_HAS_MORE_THAN_20.msg());
     }
     let mut rows = Vec::new();
     for (i, p) in input.prizes.iter().enumerate().take(20) {
@@ -338,7 +333,7 @@ pub async fn set_playoff(
         let place_to = p.place_to.unwrap_or(p.place_from);
         check.range(&field("place_from"), i64::from(p.place_from), 1, 64);
         if !(p.place_from..=64).contains(&place_to) && (1..=64).contains(&p.place_from) {
-            check.error(&field("place_to"), "must be at least place_from (both ≥ 1)");
+            check.error(&field("place_to"), m::CHECK_MUST_LEAST_PLACE_FROM.msg());
         }
         rows.push(db::prize::PlayoffPrizeRow {
             place_from: p.place_from,
@@ -350,7 +345,7 @@ pub async fn set_playoff(
     check.finish()?;
     let mut tx = pool.begin().await?;
     if !db::tournament::lock(&mut *tx, tournament_id).await? {
-        return Err(Error::NotFound("tournament"));
+        return Err(Error::NotFound(m::NOT_FOUND_TOURNAMENT));
     }
     let before = playoff_table(db::prize::list_playoff(&mut *tx, tournament_id).await?);
     db::prize::replace_playoff(&mut *tx, tournament_id, &rows).await?;
@@ -376,7 +371,7 @@ pub async fn set_playoff(
 pub async fn get_playoff(pool: &PgPool, tournament_id: Uuid) -> Result<PlayoffPrizeTable> {
     db::tournament::find(pool, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     Ok(playoff_table(
         db::prize::list_playoff(pool, tournament_id).await?,
     ))
@@ -413,15 +408,10 @@ pub async fn playoff_awarded(pool: &PgPool, tournament_id: Uuid) -> Result<Vec<P
     let mut conn = pool.acquire().await?;
     db::tournament::find(&mut *conn, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     let places = knockout::playoff_places(&mut conn, tournament_id)
         .await?
-        .ok_or_else(|| {
-            Error::Conflict(
-                "the grand final is not decided yet (no playoff, or a match is still being played)"
-                    .into(),
-            )
-        })?;
+        .ok_or_else(|| Error::conflict(m::CHECK_GRAND_FINAL_NOT_DECIDED.msg()))?;
     let sections: HashMap<Uuid, String> = db::section::list(&mut *conn, tournament_id)
         .await?
         .into_iter()

@@ -16,6 +16,7 @@ use super::{Error, Result};
 use crate::db;
 pub use crate::db::record::GameContext;
 use crate::db::record::RecordRow;
+use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::{Game, RoundStatus};
 use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell};
 use arbiter_core::game::record::tokens;
@@ -86,8 +87,9 @@ pub struct RecordProblem {
     pub text: String,
     /// `unreadable`, `illegal`, `ambiguous`, `missing_reveal` or `wrong_reveal`.
     pub kind: String,
-    /// What to fix, for a person.
-    pub message: String,
+    /// What to fix, for a person (English; pages show it in their language).
+    #[schema(value_type = String)]
+    pub message: Msg,
     /// For `ambiguous`: the moves that fit (ICCS).
     pub candidates: Vec<String>,
 }
@@ -196,22 +198,19 @@ pub fn notations(game: Game) -> &'static [&'static str] {
 fn check_input<'a>(check: &mut Check, game: Game, input: &'a RecordInput) -> Vec<&'a str> {
     let allowed = notations(game);
     if !allowed.contains(&input.notation.as_str()) {
-        check.error(
-            "notation",
-            format!("must be one of: {}", allowed.join(", ")),
-        );
+        check.error("notation", m::CHECK_ONE_OF.with(&[&allowed.join(", ")]));
     }
     if input.text.len() > MAX_TEXT_BYTES {
-        check.error("text", "a record may have at most 16384 bytes");
+        check.error("text", m::RECORD_TOO_MANY_BYTES.msg());
         return Vec::new();
     }
     if input.text.contains('\0') {
-        check.error("text", "contains a NUL character");
+        check.error("text", m::CSV_CONTAINS_NUL_CHARACTER.msg());
         return Vec::new();
     }
     let moves = tokens(&input.text);
     if moves.len() > MAX_PLIES {
-        check.error("text", "a record may have at most 600 half-moves");
+        check.error("text", m::RECORD_TOO_MANY_PLIES.msg());
     }
     moves
 }
@@ -227,27 +226,22 @@ fn problem(ply: usize, text: &str, error: &NotationError) -> RecordProblem {
     let (kind, message, candidates) = match error {
         NotationError::Unreadable(_) => (
             "unreadable",
-            format!("ply {ply}: cannot read \"{text}\" as a move in this notation"),
+            m::RECORD_PLY_CANNOT_READ_MOVE.with(&[&ply, &text]),
             Vec::new(),
         ),
         NotationError::Illegal(_) | NotationError::Move(MoveError::Illegal(_)) => (
             "illegal",
-            format!("ply {ply}: \"{text}\" is not a legal move here"),
+            m::RECORD_PLY_NOT_LEGAL_MOVE.with(&[&ply, &text]),
             Vec::new(),
         ),
         NotationError::Ambiguous { candidates, .. } => (
             "ambiguous",
-            format!(
-                "ply {ply}: \"{text}\" fits more than one move ({}); say which piece",
-                candidates.join(", ")
-            ),
+            m::RECORD_PLY_FITS_MORE_THAN.with(&[&ply, &text, &candidates.join(", ")]),
             candidates.clone(),
         ),
         NotationError::Move(MoveError::MissingReveal(square)) => (
             "missing_reveal",
-            format!(
-                "ply {ply}: \"{text}\" moves the face-down piece on {square}; add the piece it turned out to be"
-            ),
+            m::RECORD_PLY_MOVES_FACE_DOWN.with(&[&ply, &text, &square]),
             Vec::new(),
         ),
         NotationError::Move(MoveError::WrongReveal {
@@ -256,11 +250,9 @@ fn problem(ply: usize, text: &str, error: &NotationError) -> RecordProblem {
             claimed,
         }) => {
             let message = if actual.len() == 1 {
-                format!(
-                    "ply {ply}: \"{text}\" reveals {claimed} on {square}, but the set-up put {actual} there"
-                )
+                m::RECORD_PLY_REVEALS_BUT_SET.with(&[&ply, &text, &claimed, &square, &actual])
             } else {
-                format!("ply {ply}: \"{text}\" cannot reveal {claimed} on {square}: {actual}")
+                m::RECORD_PLY_CANNOT_REVEAL_PIECE.with(&[&ply, &text, &claimed, &square, &actual])
             };
             ("wrong_reveal", message, Vec::new())
         }
@@ -278,15 +270,12 @@ fn banqi_problem(ply: usize, text: &str, error: &BanqiError) -> RecordProblem {
     let (kind, message) = match error {
         BanqiError::Unreadable(_) => (
             "unreadable",
-            format!("ply {ply}: cannot read \"{text}\" as a move in this notation"),
+            m::RECORD_PLY_CANNOT_READ_MOVE.with(&[&ply, &text]),
         ),
-        BanqiError::Illegal(_) => (
-            "illegal",
-            format!("ply {ply}: \"{text}\" is not a legal move here"),
-        ),
+        BanqiError::Illegal(_) => ("illegal", m::RECORD_PLY_NOT_LEGAL_MOVE.with(&[&ply, &text])),
         BanqiError::Reveal { square, why } => (
             "wrong_reveal",
-            format!("ply {ply}: \"{text}\" cannot reveal that on {square}: {why}"),
+            m::RECORD_PLY_CANNOT_REVEAL_THAT.with(&[&ply, &text, &square, &why]),
         ),
     };
     RecordProblem {
@@ -454,7 +443,7 @@ async fn context(conn: &mut PgConnection, key: GameKey) -> Result<GameContext> {
         GameKey::Board(id) => db::record::context_of_board(&mut *conn, id).await?,
         GameKey::MatchGame(id, n) => db::record::context_of_match_game(&mut *conn, id, n).await?,
     };
-    found.ok_or(Error::NotFound("game"))
+    found.ok_or(Error::NotFound(m::NOT_FOUND_GAME))
 }
 
 /// The tournament of a key, for the access check before anything else is read.
@@ -464,8 +453,8 @@ async fn tournament_of(conn: &mut PgConnection, key: GameKey) -> Result<Uuid> {
         GameKey::MatchGame(id, _) => db::record::tournament_of_match(&mut *conn, id).await?,
     };
     found.ok_or(Error::NotFound(match key {
-        GameKey::Board(_) => "board",
-        GameKey::MatchGame(..) => "match",
+        GameKey::Board(_) => m::NOT_FOUND_BOARD,
+        GameKey::MatchGame(..) => m::NOT_FOUND_MATCH,
     }))
 }
 
@@ -581,14 +570,14 @@ pub(crate) async fn store(
     // the version compared is read after it.
     db::round::lock_game(&mut *tx, game_id)
         .await?
-        .ok_or(Error::NotFound("game"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_GAME))?;
     let stored = db::record::lock(&mut *tx, game_id).await?;
     let current = stored.as_ref().map_or(0, |r| r.version);
     if let Some(expected) = expected.or(input.version) {
         if expected != current {
-            return Err(Error::Conflict(format!(
-                "the record was changed meanwhile (version {current}, you sent {expected}); reload and try again"
-            )));
+            return Err(Error::conflict(
+                m::STALE_RECORD.with(&[&current, &expected]),
+            ));
         }
     }
     let normal: Vec<&str> = replay.plies.iter().map(|p| p.iccs.as_str()).collect();
@@ -603,11 +592,7 @@ pub(crate) async fn store(
         i32::try_from(plies).unwrap_or(i32::MAX),
     )
     .await?
-    .ok_or_else(|| {
-        Error::Conflict(format!(
-            "the record was changed meanwhile (version {current}, you sent {current}); reload and try again"
-        ))
-    })?;
+    .ok_or_else(|| Error::conflict(m::STALE_RECORD.with(&[&current, &current])))?;
     access::audit(
         &mut tx,
         loaded.ctx.tournament_id,
@@ -651,16 +636,15 @@ pub async fn delete(
     let ctx = context(&mut tx, key).await?;
     db::round::lock_game(&mut *tx, ctx.game_id)
         .await?
-        .ok_or(Error::NotFound("game"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_GAME))?;
     let stored = db::record::lock(&mut *tx, ctx.game_id)
         .await?
-        .ok_or(Error::NotFound("record"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_RECORD))?;
     if let Some(expected) = expected {
         if expected != stored.version {
-            return Err(Error::Conflict(format!(
-                "the record was changed meanwhile (version {}, you sent {expected}); reload and try again",
-                stored.version
-            )));
+            return Err(Error::conflict(
+                m::STALE_RECORD.with(&[&stored.version, &expected]),
+            ));
         }
     }
     db::record::delete(&mut *tx, ctx.game_id).await?;
@@ -710,7 +694,7 @@ async fn visible(
     let staff = is_staff(conn, actor, ctx.tournament_id).await;
     if !staff && ctx.round_status == Some(RoundStatus::Paired) {
         // A paired round is the arbiters' draft until they publish it.
-        return Err(Error::NotFound("round"));
+        return Err(Error::NotFound(m::NOT_FOUND_ROUND));
     }
     Ok(staff)
 }
@@ -762,7 +746,7 @@ pub async fn get(
     let staff = visible(&mut conn, actor, &ctx).await?;
     let row = db::record::find(&mut *conn, ctx.game_id)
         .await?
-        .ok_or(Error::NotFound("record"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_RECORD))?;
     Ok(view(&ctx, Some(&row), staff, script))
 }
 
@@ -814,7 +798,7 @@ pub async fn board_page(
     let mut conn = pool.acquire().await?;
     let ctx = db::record::context_of_board_number(&mut *conn, section_id, round, board)
         .await?
-        .ok_or(Error::NotFound("game"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_GAME))?;
     public_page(&mut conn, actor, ctx, script).await
 }
 
@@ -831,7 +815,7 @@ pub async fn match_game_page(
     let mut conn = pool.acquire().await?;
     let ctx = db::record::context_of_match_game(&mut *conn, match_id, number)
         .await?
-        .ok_or(Error::NotFound("game"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_GAME))?;
     public_page(&mut conn, actor, ctx, script).await
 }
 
@@ -844,7 +828,7 @@ async fn public_page(
     let staff = visible(conn, actor, &ctx).await?;
     let row = db::record::find(&mut *conn, ctx.game_id)
         .await?
-        .ok_or(Error::NotFound("record"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_RECORD))?;
     // The set-up is shown only once public (the staff see it on the desk page).
     let setup = if setup_public(&ctx) && ctx.game != Game::Xiangqi {
         db::record::setup_of_game(&mut *conn, ctx.game_id)
@@ -989,7 +973,7 @@ pub async fn export_pgn(
     let staff = visible(&mut conn, actor, &ctx).await?;
     let row = db::record::find(&mut *conn, ctx.game_id)
         .await?
-        .ok_or(Error::NotFound("record"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_RECORD))?;
     let record = view(&ctx, Some(&row), staff, Script::Simplified);
     Ok(pgn(&ctx, &record.replay, format))
 }
@@ -1018,10 +1002,10 @@ pub async fn export_round_pgn(
     let mut conn = pool.acquire().await?;
     let round_row = db::round::find(&mut *conn, section_id, round)
         .await?
-        .ok_or(Error::NotFound("round"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ROUND))?;
     let games = db::record::contexts_of_round(&mut *conn, round_row.round_id).await?;
     let Some(first) = games.first() else {
-        return Err(Error::NotFound("record"));
+        return Err(Error::NotFound(m::NOT_FOUND_RECORD));
     };
     let staff = visible(&mut conn, actor, first).await?;
     let ids: Vec<Uuid> = games.iter().map(|g| g.game_id).collect();
@@ -1034,7 +1018,7 @@ pub async fn export_round_pgn(
         }
     }
     if out.is_empty() {
-        return Err(Error::NotFound("record"));
+        return Err(Error::NotFound(m::NOT_FOUND_RECORD));
     }
     Ok(out.join("\n"))
 }

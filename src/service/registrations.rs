@@ -12,6 +12,7 @@ use crate::db;
 use crate::db::payment::PaymentRow;
 use crate::db::registration::RegistrationRow;
 use crate::db::section::SectionRow;
+use crate::i18n::messages as m;
 use crate::vocab::{
     EntrantStatus, EntryType, PaymentKind, PaymentState, RegistrationStatus, SectionStatus,
     SplitMethod, TournamentStatus,
@@ -218,13 +219,13 @@ pub(crate) fn fee_of(
     match (chosen, tiers.as_slice()) {
         (None, []) => (None, 0),
         (Some(_), []) => {
-            check.error("fee_tier", "this section has no fee tiers");
+            check.error("fee_tier", m::DESK_SECTION_HAS_NO_FEE.msg());
             (None, 0)
         }
         (None, [only]) => (Some(only.name.clone()), amount(only)),
         (None, _) => {
             if required {
-                check.error("fee_tier", "choose a fee tier");
+                check.error("fee_tier", m::CHECK_CHOOSE_FEE_TIER.msg());
             }
             (None, 0)
         }
@@ -233,14 +234,11 @@ pub(crate) fn fee_of(
             None => {
                 check.error(
                     "fee_tier",
-                    format!(
-                        "must be one of: {}",
-                        tiers
-                            .iter()
-                            .map(|t| t.name.as_str())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    ),
+                    m::CHECK_ONE_OF.with(&[&tiers
+                        .iter()
+                        .map(|t| t.name.as_str())
+                        .collect::<Vec<_>>()
+                        .join(", ")]),
                 );
                 (None, 0)
             }
@@ -252,10 +250,9 @@ pub(crate) fn fee_of(
 pub(crate) fn compare_version(reg: &RegistrationRow, expected: Option<i32>) -> Result<()> {
     if let Some(expected) = expected {
         if expected != reg.version {
-            return Err(Error::Conflict(format!(
-                "the registration was changed meanwhile (version {}, you sent {expected}); reload and try again",
-                reg.version
-            )));
+            return Err(Error::conflict(
+                m::STALE_REGISTRATION.with(&[&reg.version, &expected]),
+            ));
         }
     }
     Ok(())
@@ -271,21 +268,21 @@ pub async fn register(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let tournament = db::tournament::find(&mut *tx, section.tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     if section.status == SectionStatus::Cancelled
         || tournament.status == TournamentStatus::Cancelled
     {
-        return Err(Error::Conflict("this section is cancelled".into()));
+        return Err(Error::conflict(m::STATE_THIS_SECTION_CANCELLED.msg()));
     }
     let now = Utc::now();
     if section.registration_opens_at.is_some_and(|t| now < t) {
-        return Err(Error::Conflict("registration is not open yet".into()));
+        return Err(Error::conflict(m::STATE_REGISTRATION_NOT_OPEN_YET.msg()));
     }
     if section.registration_closes_at.is_some_and(|t| now > t) {
-        return Err(Error::Conflict("registration is closed".into()));
+        return Err(Error::conflict(m::STATE_REGISTRATION_CLOSED.msg()));
     }
     let mut check = Check::new();
     let entrant_input = EntrantInput {
@@ -328,12 +325,15 @@ pub async fn register(
             .as_deref()
             .is_some_and(|p| !p.trim().is_empty())
         {
-            check.error("partner_name", "only doubles sections take a partner");
+            check.error("partner_name", m::CHECK_ONLY_DOUBLES_PARTNER.msg());
         }
         None
     };
     if tournament.waiver_text.is_some() && input.waiver_accepted != Some(true) {
-        check.error("waiver_accepted", "the waiver must be accepted to register");
+        check.error(
+            "waiver_accepted",
+            m::CHECK_WAIVER_MUST_ACCEPTED_REGISTER.msg(),
+        );
     }
     let fee = fee_of(&section, input.fee_tier.as_deref(), true, &mut check);
     check.finish()?;
@@ -370,14 +370,14 @@ pub async fn register(
     if status == RegistrationStatus::Confirmed {
         let reg = db::registration::find(&mut *tx, id)
             .await?
-            .ok_or(Error::NotFound("registration"))?;
+            .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
         confirm(&mut tx, &section, &reg).await?;
     }
     let rows = db::registration::list(&mut *tx, section_id).await?;
     let view = views(&rows, &[], false)
         .into_iter()
         .find(|v| v.id == id)
-        .ok_or(Error::NotFound("registration"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
     access::audit(
         &mut tx,
         section.tournament_id,
@@ -404,7 +404,7 @@ pub async fn list(
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     let rows = db::registration::list(&mut *conn, section_id).await?;
     let ledger = if private {
@@ -593,12 +593,12 @@ pub async fn desk(
     let mut conn = pool.acquire().await?;
     db::tournament::find(&mut *conn, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     access::require(&mut conn, actor, tournament_id, Need::Scorer).await?;
     let contact = access::can_see_private(&mut conn, Some(actor), tournament_id).await?;
     let sections = db::section::list(&mut *conn, tournament_id).await?;
     if only.is_some_and(|id| !sections.iter().any(|s| s.section_id == id)) {
-        return Err(Error::NotFound("section"));
+        return Err(Error::NotFound(m::NOT_FOUND_SECTION));
     }
     let mut list = DeskList {
         sections: Vec::new(),
@@ -724,34 +724,33 @@ pub async fn act(
     let mut tx = pool.begin().await?;
     let reg = db::registration::find(&mut *tx, id)
         .await?
-        .ok_or(Error::NotFound("registration"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
     let section = db::section::find_for_update(&mut tx, reg.section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     // Every registration change holds its section's lock: read again after taking it, so the
     // state compared and replaced is the one another writer may just have committed.
     let reg = db::registration::find(&mut *tx, id)
         .await?
-        .ok_or(Error::NotFound("registration"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
     compare_version(&reg, expected_version)?;
     let rows = db::registration::list(&mut *tx, section.section_id).await?;
     let before = json!({"status": reg.status, "payment_state": reg.payment_state});
     let name = match &action {
         RegistrationAction::Confirm => {
             if reg.status == RegistrationStatus::Confirmed {
-                return Err(Error::Conflict(
-                    "the registration is already confirmed".into(),
+                return Err(Error::conflict(
+                    m::STATE_REGISTRATION_ALREADY_CONFIRMED.msg(),
                 ));
             }
             if !matches!(
                 reg.status,
                 RegistrationStatus::Pending | RegistrationStatus::Waitlisted
             ) {
-                return Err(Error::Conflict(format!(
-                    "a {} registration cannot be confirmed",
-                    reg.status
-                )));
+                return Err(Error::conflict(
+                    m::STATE_REGISTRATION_CANNOT_CONFIRMED.with(&[&reg.status]),
+                ));
             }
             let others: Vec<RegistrationRow> = rows
                 .iter()
@@ -759,8 +758,8 @@ pub async fn act(
                 .cloned()
                 .collect();
             if !has_place(&section, &others) {
-                return Err(Error::Conflict(
-                    "the section is full; withdraw someone or raise the cap first".into(),
+                return Err(Error::conflict(
+                    m::STATE_SECTION_FULL_WITHDRAW_SOMEONE.msg(),
                 ));
             }
             confirm(&mut tx, &section, &reg).await?;
@@ -793,7 +792,7 @@ pub async fn act(
                     check.optional_text("method", payment.method.as_deref(), 100)
                 };
             if state == PaymentState::Refunded && amount > held {
-                check.error("amount", format!("is more than is held ({held})"));
+                check.error("amount", m::DESK_MORE_THAN_HELD.with(&[&held]));
             }
             check.finish()?;
             let state = match (state, method.as_deref()) {
@@ -834,7 +833,7 @@ pub async fn act(
                 if has_place(&section, &others) {
                     let reg = db::registration::find(&mut *tx, id)
                         .await?
-                        .ok_or(Error::NotFound("registration"))?;
+                        .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
                     confirm(&mut tx, &section, &reg).await?;
                 } else {
                     db::registration::set_status(
@@ -853,10 +852,9 @@ pub async fn act(
                 reg.status,
                 RegistrationStatus::Withdrawn | RegistrationStatus::Cancelled
             ) {
-                return Err(Error::Conflict(format!(
-                    "the registration is already {}",
-                    reg.status
-                )));
+                return Err(Error::conflict(
+                    m::STATE_REGISTRATION_ALREADY_IS.with(&[&reg.status]),
+                ));
             }
             db::registration::set_status(&mut *tx, id, RegistrationStatus::Withdrawn, None).await?;
             if reg.payment_state == PaymentState::Paid {
@@ -890,7 +888,7 @@ pub async fn act(
     let view = views(&rows, &ledger, true)
         .into_iter()
         .find(|v| v.id == id)
-        .ok_or(Error::NotFound("registration"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
     access::audit(
         &mut tx,
         section.tournament_id,
@@ -941,23 +939,21 @@ pub async fn cancel_section(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     if section.status == SectionStatus::Cancelled {
-        return Err(Error::Conflict("the section is already cancelled".into()));
+        return Err(Error::conflict(m::STATE_SECTION_ALREADY_CANCELLED.msg()));
     }
     if db::round::count(&mut *tx, section_id).await? > 0 {
-        return Err(Error::Conflict(
-            "round 1 is paired: the section can no longer be cancelled".into(),
-        ));
+        return Err(Error::conflict(m::STATE_ROUND_1_PAIRED_SECTION.msg()));
     }
     let rows = db::registration::list(&mut *tx, section_id).await?;
     let confirmed = db::entrant::count(&mut *tx, section_id).await?;
     if let Some(min) = section.min_entries {
         if confirmed >= i64::from(min) {
-            return Err(Error::Conflict(format!(
-                "the minimum of {min} entries is reached ({confirmed} entrants)"
-            )));
+            return Err(Error::conflict(
+                m::STATE_MINIMUM_ENTRIES_REACHED_ENTRANTS.with(&[&min, &confirmed]),
+            ));
         }
     }
     let mut refunds = Vec::new();
@@ -1097,7 +1093,7 @@ pub async fn split(
         .map(|n| check.required_text("sections", n, 200))
         .collect();
     if names.len() < 2 {
-        check.error("sections", "name at least two new sections");
+        check.error("sections", m::CHECK_NAME_LEAST_TWO_NEW.msg());
     }
     let method = check.word(
         "method",
@@ -1109,18 +1105,16 @@ pub async fn split(
     let mut tx = pool.begin().await?;
     let source = db::section::find_for_update(&mut tx, input.section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     if source.tournament_id != tournament_id {
         return Err(Error::invalid(
             "section_id",
-            "is not a section of this tournament",
+            m::FORM_NOT_SECTION_TOURNAMENT.msg(),
         ));
     }
     access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
     if db::round::count(&mut *tx, source.section_id).await? > 0 {
-        return Err(Error::Conflict(
-            "the section has paired rounds: split it before round 1".into(),
-        ));
+        return Err(Error::conflict(m::STATE_SECTION_HAS_PAIRED_ROUNDS.msg()));
     }
     let mut pool_entrants: Vec<db::entrant::EntrantRow> =
         db::entrant::list(&mut *tx, source.section_id)
@@ -1172,7 +1166,7 @@ pub async fn split(
                     {
                         Error::invalid(
                             "sections",
-                            format!("a section named {name:?} already exists"),
+                            m::CHECK_SECTION_NAMED_EXISTS.with(&[&format!("{name:?}")]),
                         )
                     }
                     _ => e.into(),

@@ -14,6 +14,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::report::{CodeBoard, ReportRow};
+use crate::i18n::messages as m;
 use crate::vocab::{RoundStatus, SelfReport, Side};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -206,8 +207,7 @@ async fn has_record(pool: &PgPool, board: &CodeBoard) -> Result<bool> {
 
 /// The one message for every reason a code does not open a board a player may report on, so
 /// a guess learns nothing (pages show it next to the code box).
-pub const UNKNOWN_CODE: &str =
-    "no game to report has this code; check the code on your result slip";
+pub const UNKNOWN_CODE: m::Text = m::REPORT_NO_GAME_REPORT_HAS;
 
 /// The refusal of a code that opens nothing.
 fn unknown_code() -> Error {
@@ -291,7 +291,7 @@ pub async fn submit(
     check.range("red_fouls", red_fouls, 0, 99);
     check.range("black_fouls", black_fouls, 0, 99);
     if result.contains("forfeit") && (red_fouls > 0 || black_fouls > 0) {
-        check.error("result", "a forfeited game has no fouls");
+        check.error("result", m::CHECK_FORFEITED_GAME_HAS_NO.msg());
     }
     let found = find_board(pool, limits, ip, code).await?;
     check.finish()?;
@@ -301,9 +301,7 @@ pub async fn submit(
         .await?
         .ok_or_else(unknown_code)?;
     if board.round_status != RoundStatus::Published || board.result.is_some() {
-        return Err(Error::Conflict(
-            "this game's result is already recorded; ask the arbiter to correct it".into(),
-        ));
+        return Err(Error::conflict(m::REPORT_GAME_S_RESULT_ALREADY.msg()));
     }
     db::report::put_report(
         &mut tx,
@@ -389,7 +387,7 @@ async fn accept_in(
     reports: &[Report],
 ) -> Result<ResultOutcome> {
     let Some(report) = reports.first() else {
-        return Err(Error::Conflict("nobody has reported this game".into()));
+        return Err(Error::conflict(m::REPORT_NOBODY_HAS_REPORTED_GAME.msg()));
     };
     let context = context_of(board);
     // Settled after the commit in any case (the callers), whatever the store says.
@@ -423,7 +421,7 @@ pub struct QueueItem {
 pub async fn queue(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result<Vec<QueueItem>> {
     let section = db::section::find(pool, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let mut conn = pool.acquire().await?;
     access::require(&mut conn, actor, section.tournament_id, Need::Scorer).await?;
     let boards = db::report::boards_with_reports(&mut *conn, section_id).await?;
@@ -458,7 +456,7 @@ pub async fn accept(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<Resu
     let mut tx = pool.begin().await?;
     let board = db::report::board_for_update(&mut *tx, board_id)
         .await?
-        .ok_or(Error::NotFound("board"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_BOARD))?;
     access::require(&mut tx, actor, board.tournament_id, Need::Scorer).await?;
     let reports: Vec<Report> = db::report::open_reports(&mut *tx, board_id)
         .await?
@@ -467,22 +465,16 @@ pub async fn accept(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<Resu
         .collect();
     match agreement(&reports) {
         Agreement::Agreed => {}
-        Agreement::None => return Err(Error::Conflict("nobody has reported this game".into())),
-        Agreement::Waiting => {
-            return Err(Error::Conflict(
-                "only one side has reported: the opponent has not confirmed".into(),
-            ))
-        }
+        Agreement::None => return Err(Error::conflict(m::REPORT_NOBODY_HAS_REPORTED_GAME.msg())),
+        Agreement::Waiting => return Err(Error::conflict(m::REPORT_ONLY_ONE_SIDE_HAS.msg())),
         Agreement::Disputed => {
-            return Err(Error::Conflict(
-                "the players' reports disagree: enter the result yourself".into(),
+            return Err(Error::conflict(
+                m::REPORT_PLAYERS_REPORTS_DISAGREE_ENTER.msg(),
             ))
         }
     }
     if board.result.is_some() {
-        return Err(Error::Conflict(
-            "this game's result is already recorded; ask the arbiter to correct it".into(),
-        ));
+        return Err(Error::conflict(m::REPORT_GAME_S_RESULT_ALREADY.msg()));
     }
     let mut outcome = accept_in(&mut tx, Some(actor), &board, &reports).await?;
     tx.commit().await?;
@@ -497,11 +489,11 @@ pub async fn dismiss(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<()>
     let mut tx = pool.begin().await?;
     let board = db::report::board_for_update(&mut *tx, board_id)
         .await?
-        .ok_or(Error::NotFound("board"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_BOARD))?;
     access::require(&mut tx, actor, board.tournament_id, Need::Scorer).await?;
     let dismissed = db::report::resolve(&mut *tx, board_id, "dismissed").await?;
     if dismissed == 0 {
-        return Err(Error::Conflict("nobody has reported this game".into()));
+        return Err(Error::conflict(m::REPORT_NOBODY_HAS_REPORTED_GAME.msg()));
     }
     access::audit(
         &mut tx,
@@ -534,9 +526,7 @@ pub async fn submit_record(
 ) -> Result<super::records::RecordSaved> {
     let board = find_board(pool, limits, ip, code).await?;
     if board.round_status != RoundStatus::Published {
-        return Err(Error::Conflict(
-            "the round is over: ask the arbiter to enter the record".into(),
-        ));
+        return Err(Error::conflict(m::REPORT_ROUND_OVER_ASK_ARBITER.msg()));
     }
     let no_record = super::records::RecordInput {
         version: Some(0),
@@ -551,9 +541,7 @@ pub async fn submit_record(
     )
     .await
     .map_err(|err| match err {
-        Error::Conflict(_) => {
-            Error::Conflict("this game already has a record; ask the arbiter to correct it".into())
-        }
+        Error::Conflict(_) => Error::conflict(m::REPORT_GAME_ALREADY_HAS_RECORD.msg()),
         other => other,
     })
 }
@@ -568,7 +556,7 @@ pub async fn codes(
 ) -> Result<Vec<(i32, String)>> {
     let section = db::section::find(pool, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let mut conn = pool.acquire().await?;
     access::require(&mut conn, actor, section.tournament_id, Need::Scorer).await?;
     Ok(db::report::codes_of_round(&mut *conn, section_id, round).await?)

@@ -7,6 +7,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
+use crate::i18n::messages as m;
 use crate::vocab::{Game, PairingSystem, RoundStatus, SectionStatus, SetupMode};
 use arbiter_core::model::Side;
 use arbiter_core::pairing::{self, PairingError, RoundPairing};
@@ -107,7 +108,7 @@ pub fn round_view(state: &SectionState, number: i32, with_report: bool) -> Resul
         .rounds
         .iter()
         .find(|r| r.number == number)
-        .ok_or(Error::NotFound("round"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ROUND))?;
     let boards: Vec<BoardView> = state
         .boards
         .iter()
@@ -241,7 +242,7 @@ fn run_engine(state: &SectionState, game: Game) -> Result<(RoundPairing, Value)>
     });
     outcome.map_err(|e| match e {
         PairingError::NoValidPairing { reason } => {
-            Error::Conflict(format!("no legal pairing exists: {reason}"))
+            Error::conflict(m::STATE_NO_LEGAL_PAIRING_EXISTS.with(&[&reason]))
         }
         PairingError::InvalidState(reason) => {
             Error::Internal(format!("inconsistent section state: {reason}"))
@@ -256,13 +257,13 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let tournament = db::tournament::find(&mut *tx, section.tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     if section.status == SectionStatus::Cancelled {
-        return Err(Error::Conflict("the section is cancelled".into()));
+        return Err(Error::conflict(m::STATE_SECTION_CANCELLED.msg()));
     }
     let rounds = db::round::list(&mut *tx, section_id).await?;
     if let Some(last) = rounds.last() {
@@ -273,17 +274,15 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
             db::round::settle(&mut *tx, last.round_id).await?;
         }
         if open > 0 {
-            return Err(Error::Conflict(format!(
-                "round {} still has {open} board(s) without a result; enter them before pairing the next round",
-                last.number
-            )));
+            return Err(Error::conflict(
+                m::STATE_ROUND_STILL_HAS_BOARD.with(&[&last.number, &open]),
+            ));
         }
     }
     if rounds.len() as i32 >= section.rounds {
-        return Err(Error::Conflict(format!(
-            "all {} rounds of this section are paired",
-            section.rounds
-        )));
+        return Err(Error::conflict(
+            m::STATE_ALL_ROUNDS_SECTION_ARE.with(&[&section.rounds]),
+        ));
     }
     let number = rounds.len() as i32 + 1;
     let lot_seed = if number == 1 {
@@ -298,9 +297,7 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     let state = state::load(&mut tx, section, true).await?;
     let to_pair = pairing::entrants_to_pair(&state.tournament, number as u32);
     if to_pair.len() < 2 {
-        return Err(Error::Conflict(
-            "at least two entrants must be available to pair a round".into(),
-        ));
+        return Err(Error::conflict(m::STATE_LEAST_TWO_ENTRANTS_MUST.msg()));
     }
     let (pairing, mut report) = run_engine(&state, tournament.game)?;
     if let Some(seed) = lot_seed {
@@ -371,7 +368,7 @@ async fn load_as(
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     Ok((state::load(&mut conn, section, false).await?, private))
 }
@@ -387,7 +384,7 @@ pub async fn get(
     let view = round_view(&state, number, private)?;
     if !private && view.status == RoundStatus::Paired {
         // A paired round is the arbiters' draft until they publish it.
-        return Err(Error::NotFound("round"));
+        return Err(Error::NotFound(m::NOT_FOUND_ROUND));
     }
     Ok(view)
 }
@@ -414,7 +411,7 @@ pub async fn list(pool: &PgPool, section_id: Uuid) -> Result<Vec<RoundView>> {
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let state = state::load(&mut conn, section, false).await?;
     state
         .rounds
@@ -434,21 +431,20 @@ pub async fn delete_last(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let rounds = db::round::list(&mut *tx, section_id).await?;
-    let last = rounds.last().ok_or(Error::NotFound("round"))?;
+    let last = rounds.last().ok_or(Error::NotFound(m::NOT_FOUND_ROUND))?;
     if last.number != number {
-        return Err(Error::Conflict(format!(
-            "only the last round ({}) can be unpaired",
-            last.number
-        )));
+        return Err(Error::conflict(
+            m::STATE_ONLY_LAST_ROUND_CAN.with(&[&last.number]),
+        ));
     }
     let results = db::round::results_entered(&mut *tx, last.round_id).await?;
     if results > 0 && !force {
-        return Err(Error::Conflict(format!(
-            "round {number} has {results} result(s); repeat with ?force=true to delete them with the pairing"
-        )));
+        return Err(Error::conflict(
+            m::STATE_ROUND_HAS_RESULT_S.with(&[&number, &results]),
+        ));
     }
     let state = state::load(&mut tx, section.clone(), false).await?;
     let before = serde_json::to_value(round_view(&state, number, true)?).ok();
@@ -487,11 +483,11 @@ pub async fn publish(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let round = db::round::find(&mut *tx, section_id, number)
         .await?
-        .ok_or(Error::NotFound("round"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ROUND))?;
     if round.status == RoundStatus::Paired {
         db::round::set_status(&mut *tx, round.round_id, RoundStatus::Published).await?;
         access::audit(
@@ -604,7 +600,7 @@ pub async fn set_result(
     if (reported.ends_with("forfeit") || reported.ends_with("forfeits"))
         && (red_fouls > 0 || black_fouls > 0)
     {
-        check.error("result", "a forfeited game has no fouls");
+        check.error("result", m::CHECK_FORFEITED_GAME_HAS_NO.msg());
     }
     check.finish()?;
 
@@ -614,7 +610,7 @@ pub async fn set_result(
     let mut conn = pool.acquire().await?;
     let board = known_board(&mut conn, board_id)
         .await?
-        .ok_or(Error::NotFound("board"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_BOARD))?;
     access::require(&mut conn, actor, board.tournament_id, Need::Scorer).await?;
     let (mut outcome, settle) = record_result(
         &mut conn,
@@ -676,7 +672,7 @@ async fn fresh_board(
 ) -> Result<db::round::BoardContext> {
     let board = db::round::board_context(&mut *conn, board_id)
         .await?
-        .ok_or(Error::NotFound("board"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_BOARD))?;
     known_boards().insert(board_id, board.clone());
     Ok(board)
 }
@@ -722,11 +718,9 @@ pub(crate) async fn record_result(
     let mut fresh = false;
     for _ in 0..RESULT_ATTEMPTS {
         let Some(game_id) = board.game_id else {
-            return Err(Error::Conflict(
-                "this board is a bye: it has no result to enter".into(),
-            ));
+            return Err(Error::conflict(m::STATE_BOARD_BYE_HAS_NO.msg()));
         };
-        let current = board.version.ok_or(Error::NotFound("game"))?;
+        let current = board.version.ok_or(Error::NotFound(m::NOT_FOUND_GAME))?;
         if let Some(expected) = entered.expected {
             if expected != current && !fresh {
                 board = fresh_board(&mut *conn, board_id).await?;
@@ -734,9 +728,9 @@ pub(crate) async fn record_result(
                 continue;
             }
             if expected != current {
-                return Err(Error::Conflict(format!(
-                    "the result was changed meanwhile (version {current}, you sent {expected}); reload and try again"
-                )));
+                return Err(Error::conflict(
+                    m::STALE_RESULT.with(&[&current, &expected]),
+                ));
             }
         }
         let (result, message) = apply_foul_rule(
@@ -811,9 +805,7 @@ pub(crate) async fn record_result(
         board = fresh_board(&mut *conn, board_id).await?;
         fresh = true;
     }
-    Err(Error::Conflict(
-        "the result was changed meanwhile by someone else; reload and try again".into(),
-    ))
+    Err(Error::conflict(m::STALE_RESULT_BY_SOMEONE.msg()))
 }
 
 /// Settles a round's status after results were committed: `completed` once every game has a
@@ -843,11 +835,8 @@ async fn fix_rounds_by_entries(
     let probe = state::load(&mut *tx, section.clone(), true).await?;
     let entries =
         i32::try_from(pairing::entrants_to_pair(&probe.tournament, 1).len()).unwrap_or(i32::MAX);
-    let rounds = super::sections::rounds_for(&table, entries).ok_or_else(|| {
-        Error::Conflict(format!(
-            "the table of rounds by entry count has no row for {entries} entrants; add one in the section's settings"
-        ))
-    })?;
+    let rounds = super::sections::rounds_for(&table, entries)
+        .ok_or_else(|| Error::conflict(m::CHECK_TABLE_ROUNDS_ENTRY_COUNT.with(&[&entries])))?;
     if rounds != section.rounds {
         db::section::set_rounds(&mut *tx, section.section_id, rounds).await?;
     }
@@ -938,29 +927,27 @@ pub async fn edit(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let round = db::round::find(&mut *tx, section_id, number)
         .await?
-        .ok_or(Error::NotFound("round"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ROUND))?;
     if let Some(expected) = input.version {
         if expected != round.version {
-            return Err(Error::Conflict(format!(
-                "the round was changed meanwhile (version {}, you sent {expected}); reload and try again",
-                round.version
-            )));
+            return Err(Error::conflict(
+                m::STALE_ROUND.with(&[&round.version, &expected]),
+            ));
         }
     }
     if round.status != RoundStatus::Paired {
-        return Err(Error::Conflict(format!(
-            "round {number} is {}: only a paired, unpublished round can be edited",
-            round.status
-        )));
+        return Err(Error::conflict(
+            m::STATE_ROUND_ONLY_PAIRED_UNPUBLISHED.with(&[&number, &round.status]),
+        ));
     }
     if db::round::results_entered(&mut *tx, round.round_id).await? > 0 {
-        return Err(Error::Conflict(format!(
-            "round {number} has results: unpair it instead"
-        )));
+        return Err(Error::conflict(
+            m::STATE_ROUND_HAS_RESULTS_UNPAIR.with(&[&number]),
+        ));
     }
     let before_state = state::load(&mut tx, section.clone(), false).await?;
     let before = serde_json::to_value(round_view(&before_state, number, false)?).ok();
@@ -969,7 +956,7 @@ pub async fn edit(
     let mut proposed = RoundPairing::default();
     let no = |id: Uuid, check: &mut super::check::Check, field: &str| -> u32 {
         history.start_no.get(&id).copied().unwrap_or_else(|| {
-            check.error(field, format!("{id} is not an entrant of this section"));
+            check.error(field, m::CHECK_NOT_ENTRANT_SECTION.with(&[&id]));
             0
         })
     };
@@ -981,7 +968,7 @@ pub async fn edit(
                 if !seen.insert(id) {
                     check.error(
                         &format!("boards[{i}].{side}"),
-                        "is already on another board",
+                        m::CHECK_ALREADY_ANOTHER_BOARD.msg(),
                     );
                 }
             }
@@ -991,9 +978,10 @@ pub async fn edit(
         let red = no(b.red, &mut check, &format!("boards[{i}].red"));
         match b.black {
             // Not a rule to confirm away: a board needs two sides (the table refuses it).
-            Some(black) if black == b.red => {
-                check.error(&format!("boards[{i}].black"), "must differ from red")
-            }
+            Some(black) if black == b.red => check.error(
+                &format!("boards[{i}].black"),
+                m::FORM_MUST_DIFFER_FROM_RED.msg(),
+            ),
             Some(black) => {
                 let black = no(black, &mut check, &format!("boards[{i}].black"));
                 proposed.boards.push(pairing::Board { red, black });
@@ -1003,12 +991,12 @@ pub async fn edit(
             }
             None => check.error(
                 &format!("boards[{i}].black"),
-                "only one bye, on the last board",
+                m::CHECK_ONLY_ONE_BYE_LAST.msg(),
             ),
         }
     }
     if input.boards.is_empty() {
-        check.error("boards", "give at least one board");
+        check.error("boards", m::CHECK_GIVE_LEAST_ONE_BOARD.msg());
     }
     check.finish()?;
     let options = CheckOptions {
@@ -1035,12 +1023,15 @@ pub async fn edit(
         .collect();
     if !warnings.is_empty() && input.confirm != Some(true) {
         let mut fields = super::FieldErrors::new();
-        fields.insert("boards".into(), warnings.clone());
+        fields.insert(
+            "boards".into(),
+            warnings
+                .iter()
+                .map(|w| m::STATE_PAIRING_RULE.with(&[w]))
+                .collect(),
+        );
         return Err(Error::Invalid {
-            message: format!(
-                "the pairing breaks {} rule(s); send \"confirm\": true to apply it anyway",
-                warnings.len()
-            ),
+            message: m::STATE_PAIRING_BREAKS_RULE_S.with(&[&warnings.len()]),
             fields,
         });
     }
@@ -1058,7 +1049,7 @@ pub async fn edit(
         // Per-board set-ups went with the old boards; the new boards get fresh ones.
         let tournament = db::tournament::find(&mut *tx, section.tournament_id)
             .await?
-            .ok_or(Error::NotFound("tournament"))?;
+            .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
         super::setups::create_for_round(
             &mut tx,
             section_id,

@@ -8,6 +8,7 @@ use super::standings::{self, StandingsView};
 use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
+use crate::i18n::messages as m;
 use crate::vocab::RoundStatus;
 use chrono::{DateTime, Utc};
 use serde::Serialize;
@@ -75,14 +76,14 @@ pub async fn start_clock(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let round = db::round::find(&mut *tx, section_id, number)
         .await?
-        .ok_or(Error::NotFound("round"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ROUND))?;
     if round.status == RoundStatus::Paired {
-        return Err(Error::Conflict(
-            "publish the round before starting its clock".into(),
+        return Err(Error::conflict(
+            m::REPORT_PUBLISH_ROUND_BEFORE_STARTING.msg(),
         ));
     }
     let started_at = db::round::start_clock(&mut *tx, round.round_id).await?;

@@ -6,6 +6,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
+use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::{EntryType, Game, PairingSystem, SectionStatus, SelfReport, SetupMode};
 use arbiter_core::model::{Points, Scoring};
 use arbiter_core::standings::{Preset, StandingsOptions, TiebreakKey, UnplayedMode};
@@ -322,7 +323,7 @@ fn apply(
     let mut check = Check::new();
     match (&input.name, creating) {
         (Some(name), _) => row.name = check.required_text("name", name, 200),
-        (None, true) => check.error("name", "is required"),
+        (None, true) => check.error("name", m::CHECK_REQUIRED.msg()),
         (None, false) => {}
     }
     if let Some(system) = &input.pairing_system {
@@ -335,7 +336,7 @@ fn apply(
     }
     match (input.rounds, creating) {
         (Some(rounds), _) => row.rounds = check.range("rounds", rounds, 1, 99),
-        (None, true) => check.error("rounds", "is required"),
+        (None, true) => check.error("rounds", m::CHECK_REQUIRED.msg()),
         (None, false) => {}
     }
     if let Some(entry_type) = &input.entry_type {
@@ -344,10 +345,7 @@ fn apply(
     if let Some(s) = &input.scoring {
         let mut tenths = |field: &str, value: f64| {
             points_to_tenths(value).unwrap_or_else(|| {
-                check.error(
-                    field,
-                    "must be a number of points between 0 and 100 with at most one decimal",
-                );
+                check.error(field, m::CHECK_MUST_NUMBER_POINTS_BETWEEN.msg());
                 0
             })
         };
@@ -359,11 +357,11 @@ fn apply(
             .forfeit_win
             .map_or(row.points_win, |v| tenths("scoring.forfeit_win", v));
         if !(row.points_win >= row.points_draw && row.points_draw >= row.points_loss) {
-            check.error("scoring", "must satisfy win ≥ draw ≥ loss");
+            check.error("scoring", m::CHECK_MUST_SATISFY_WIN_DRAW.msg());
         }
     }
     match (&input.tiebreaks, &input.preset) {
-        (Some(_), Some(_)) => check.error("preset", "give either tiebreaks or preset, not both"),
+        (Some(_), Some(_)) => check.error("preset", m::CHECK_GIVE_EITHER_TIEBREAKS_PRESET.msg()),
         (Some(keys), None) => {
             let mut chain = Vec::new();
             for key in keys
@@ -372,7 +370,7 @@ fn apply(
             {
                 match key.parse::<TiebreakKey>() {
                     Ok(k) => chain.push(k.name()),
-                    Err(e) => check.error("tiebreaks", e.to_string()),
+                    Err(e) => check.error("tiebreaks", key_error(&e)),
                 }
             }
             row.tiebreaks = chain;
@@ -382,7 +380,7 @@ fn apply(
                 row.tiebreaks = preset.chain().into_iter().map(TiebreakKey::name).collect();
                 row.unplayed_mode = unplayed_name(preset.unplayed_mode());
             }
-            Err(e) => check.error("preset", e.to_string()),
+            Err(e) => check.error("preset", key_error(&e)),
         },
         (None, None) if creating => {
             let preset = default_preset(row.pairing_system);
@@ -420,7 +418,7 @@ fn apply(
     }
     if let (Some(cap), Some(min)) = (row.cap, row.min_entries) {
         if min > cap {
-            check.error("min_entries", "must not exceed cap");
+            check.error("min_entries", m::CHECK_MUST_NOT_EXCEED_CAP.msg());
         }
     }
     if input.registration_opens_at.is_some() {
@@ -433,7 +431,7 @@ fn apply(
         if close <= open {
             check.error(
                 "registration_closes_at",
-                "must be after registration_opens_at",
+                m::CHECK_MUST_AFTER_REGISTRATION_OPENS.msg(),
             );
         }
     }
@@ -447,7 +445,7 @@ fn apply(
             if !currency.is_empty() && !is_code {
                 check.error(
                     &format!("fee_tiers[{i}].currency"),
-                    "must be a three-letter currency code such as CAD, HKD or TWD",
+                    m::CHECK_MUST_THREE_LETTER_CURRENCY.msg(),
                 );
             }
             tiers_clean.push(FeeTier {
@@ -458,7 +456,7 @@ fn apply(
             if !(0..=1_000_000).contains(&tier.amount) {
                 check.error(
                     &format!("fee_tiers[{i}].amount"),
-                    "must be between 0 and 1000000",
+                    m::CHECK_BETWEEN.with(&[&0, &1_000_000]),
                 );
             }
         }
@@ -485,10 +483,7 @@ fn apply(
         None => {}
     }
     if row.setup_mode != SetupMode::None && game == Game::Xiangqi {
-        check.error(
-            "setup_mode",
-            "hidden-piece set-ups exist only for Jieqi and Banqi",
-        );
+        check.error("setup_mode", m::CHECK_HIDDEN_PIECE_SET_UPS.msg());
     }
     check.finish()?;
     Ok(row)
@@ -532,10 +527,22 @@ fn new_row(tournament_id: Uuid) -> SectionRow {
     }
 }
 
+/// The message for a tie-break or preset name the core cannot read.
+fn key_error(error: &arbiter_core::standings::KeyError) -> Msg {
+    use arbiter_core::standings::KeyError;
+    match error {
+        KeyError::Unknown(name) => m::CHECK_UNKNOWN_TIEBREAK.with(&[&format!("{name:?}")]),
+        KeyError::BadModifier { name, modifier } => {
+            m::CHECK_TIEBREAK_MODIFIER.with(&[&format!("{name:?}"), &format!("{modifier:?}")])
+        }
+        KeyError::UnknownPreset(name) => m::CHECK_UNKNOWN_PRESET.with(&[&format!("{name:?}")]),
+    }
+}
+
 fn unique_name(err: sqlx::Error) -> Error {
     match &err {
         sqlx::Error::Database(e) if e.constraint() == Some("section_tournament_id_name_key") => {
-            Error::invalid("name", "another section of this tournament has that name")
+            Error::invalid("name", m::CHECK_SECTION_NAME_TAKEN.msg())
         }
         _ => err.into(),
     }
@@ -551,7 +558,7 @@ pub async fn create(
     let mut tx = pool.begin().await?;
     let tournament = db::tournament::find(&mut *tx, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
     let row = apply(new_row(tournament_id), input, true, tournament.game)?;
     let section = Section::from(
@@ -585,14 +592,14 @@ pub async fn get(pool: &PgPool, id: Uuid) -> Result<Section> {
 pub async fn load(pool: &PgPool, id: Uuid) -> Result<SectionRow> {
     db::section::find(pool, id)
         .await?
-        .ok_or(Error::NotFound("section"))
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))
 }
 
 /// The sections of a tournament.
 pub async fn list(pool: &PgPool, tournament_id: Uuid) -> Result<Vec<Section>> {
     db::tournament::find(pool, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     Ok(db::section::list(pool, tournament_id)
         .await?
         .into_iter()
@@ -614,37 +621,36 @@ pub async fn update(
     // has committed, so of two writers with the same version exactly one gets through.
     let before = db::section::find_for_update(&mut tx, id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, before.tournament_id, Need::Arbiter).await?;
     if let Some(expected) = expected_version.or(input.version) {
         if expected != before.version {
-            return Err(Error::Conflict(format!(
-                "the settings were changed meanwhile (version {}, you sent {expected}); reload and try again",
-                before.version
-            )));
+            return Err(Error::conflict(
+                m::STALE_SETTINGS.with(&[&before.version, &expected]),
+            ));
         }
     }
     let tournament = db::tournament::find(&mut *tx, before.tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     let row = apply(before.clone(), input, false, tournament.game)?;
     let paired = db::round::count(&mut *tx, id).await?;
     if row.entry_type != before.entry_type && db::entrant::count(&mut *tx, id).await? > 0 {
         return Err(Error::invalid(
             "entry_type",
-            "cannot change once entrants exist",
+            m::FORM_CANNOT_CHANGE_ONCE_ENTRANTS.msg(),
         ));
     }
     if row.pairing_system != before.pairing_system && paired > 0 {
         return Err(Error::invalid(
             "pairing_system",
-            "cannot change once round 1 is paired",
+            m::FORM_CANNOT_CHANGE_ONCE_ROUND.msg(),
         ));
     }
     if i64::from(row.rounds) < paired {
         return Err(Error::invalid(
             "rounds",
-            format!("{paired} rounds are already paired"),
+            m::FORM_ROUNDS_ARE_ALREADY_PAIRED.with(&[&paired]),
         ));
     }
     let after = Section::from(
@@ -680,29 +686,35 @@ pub async fn data_version(pool: &PgPool, section_id: Uuid) -> Result<Option<i64>
 /// the last row open-ended.
 fn check_rounds_table(check: &mut Check, table: &[RoundsByEntries]) {
     if table.len() > 20 {
-        check.error("rounds_by_entries", "has more than 20 rows");
+        check.error("rounds_by_entries", m::CHECK_HAS_MORE_THAN_20.msg());
         return;
     }
     let mut last_max: Option<i32> = Some(0);
     for (i, row) in table.iter().enumerate() {
         let field = format!("rounds_by_entries[{i}]");
         if !(1..=30).contains(&row.rounds) {
-            check.error(&format!("{field}.rounds"), "must be between 1 and 30");
+            check.error(
+                &format!("{field}.rounds"),
+                m::CHECK_BETWEEN.with(&[&1, &30]),
+            );
         }
         if !(2..=100_000).contains(&row.min) {
-            check.error(&format!("{field}.min"), "must be between 2 and 100000");
+            check.error(
+                &format!("{field}.min"),
+                m::CHECK_BETWEEN.with(&[&2, &100_000]),
+            );
         }
         if row.max.is_some_and(|max| max < row.min) {
-            check.error(&format!("{field}.max"), "must not be below min");
+            check.error(&format!("{field}.max"), m::CHECK_MUST_NOT_BELOW_MIN.msg());
         }
         match last_max {
             None => check.error(
                 &format!("{field}.min"),
-                "follows a row without max (only the last row may leave it open)",
+                m::CHECK_FOLLOWS_ROW_WITHOUT_MAX.msg(),
             ),
             Some(previous) if row.min <= previous => check.error(
                 &format!("{field}.min"),
-                "must be above the previous row's max (rows in order, not overlapping)",
+                m::CHECK_MUST_ABOVE_PREVIOUS_ROW.msg(),
             ),
             Some(_) => {}
         }

@@ -7,6 +7,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::setup::SetupRow;
+use crate::i18n::messages as m;
 use crate::vocab::{self, RoundStatus, SetupMode};
 use arbiter_core::setup::{self, Game, Setup};
 use serde::Serialize;
@@ -174,13 +175,13 @@ pub async fn of_round(
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let round = db::round::find(&mut *conn, section_id, number)
         .await?
-        .ok_or(Error::NotFound("round"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_ROUND))?;
     let rows = db::setup::of_round(&mut *conn, round.round_id).await?;
     if rows.is_empty() {
-        return Err(Error::NotFound("set-up"));
+        return Err(Error::NotFound(m::NOT_FOUND_SET_UP));
     }
     let arbiter = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     let revealed = round.status == RoundStatus::Completed;

@@ -5,6 +5,7 @@ use super::access::{self, Change, Need};
 use super::users::{self, Actor};
 use super::{Error, Result};
 use crate::db;
+use crate::i18n::messages as m;
 use crate::vocab::{StaffRole, UserRole};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -46,7 +47,7 @@ pub struct StaffInput {
 async fn tournament_exists(pool: &PgPool, tournament_id: Uuid) -> Result<()> {
     db::tournament::find(pool, tournament_id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     Ok(())
 }
 
@@ -68,9 +69,12 @@ fn check_role(role: &str, chief_allowed: bool) -> Result<StaffRole> {
         Ok(StaffRole::ChiefArbiter) if chief_allowed => Ok(StaffRole::ChiefArbiter),
         _ if chief_allowed => Err(Error::invalid(
             "role",
-            "must be one of: chief_arbiter, arbiter, scorer",
+            m::CHECK_ONE_OF.with(&[&"chief_arbiter, arbiter, scorer"]),
         )),
-        _ => Err(Error::invalid("role", "must be one of: arbiter, scorer")),
+        _ => Err(Error::invalid(
+            "role",
+            m::CHECK_ONE_OF.with(&[&"arbiter, scorer"]),
+        )),
     }
 }
 
@@ -87,20 +91,16 @@ pub async fn assign(
     let mut tx = pool.begin().await?;
     access::require(&mut tx, actor, tournament_id, Need::Chief).await?;
     if role == StaffRole::ChiefArbiter && !actor.is_admin() {
-        return Err(Error::Forbidden(
-            "only an admin names the chief arbiter".into(),
-        ));
+        return Err(Error::forbidden(m::ACCOUNT_ONLY_ADMIN_NAMES_CHIEF.msg()));
     }
     db::staff::lock(&mut *tx, tournament_id).await?;
     let user = db::user::find_by_username(&mut *tx, input.username.trim())
         .await?
         .filter(|u| !u.disabled)
-        .ok_or_else(|| Error::invalid("username", "no such active user"))?;
+        .ok_or_else(|| Error::invalid("username", m::ACCOUNT_NO_SUCH_ACTIVE_USER.msg()))?;
     let before = db::access::staff_role(&mut *tx, tournament_id, user.user_id).await?;
     if before == Some(StaffRole::ChiefArbiter) && role != StaffRole::ChiefArbiter {
-        return Err(Error::Conflict(
-            "the chief arbiter keeps the role until an admin names another".into(),
-        ));
+        return Err(Error::conflict(m::ACCOUNT_CHIEF_ARBITER_KEEPS_ROLE.msg()));
     }
     if role == StaffRole::ChiefArbiter {
         db::staff::demote_chiefs(&mut *tx, tournament_id, user.user_id).await?;
@@ -141,11 +141,9 @@ pub async fn remove(
     db::staff::lock(&mut *tx, tournament_id).await?;
     let role = db::access::staff_role(&mut *tx, tournament_id, user_id)
         .await?
-        .ok_or(Error::NotFound("staff member"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_STAFF_MEMBER))?;
     if role == StaffRole::ChiefArbiter && !actor.is_admin() {
-        return Err(Error::Conflict(
-            "the chief arbiter keeps the role until an admin names another".into(),
-        ));
+        return Err(Error::conflict(m::ACCOUNT_CHIEF_ARBITER_KEEPS_ROLE.msg()));
     }
     db::staff::remove(&mut *tx, tournament_id, user_id).await?;
     access::audit(
@@ -223,7 +221,7 @@ pub async fn invite(
     if !(1..=7 * 24 * 60).contains(&minutes) {
         return Err(Error::invalid(
             "expires_in_minutes",
-            format!("must be between {} and {}", 1, 7 * 24 * 60),
+            m::CHECK_BETWEEN.with(&[&1, &(7 * 24 * 60)]),
         ));
     }
     tournament_exists(pool, tournament_id).await?;
@@ -254,7 +252,7 @@ pub async fn invite(
     .await?;
     let row = db::staff::find_invitation(&mut *tx, &users::token_hash(&token))
         .await?
-        .ok_or(Error::NotFound("invitation"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_INVITATION))?;
     tx.commit().await?;
     Ok(NewInvitation {
         view: row.into(),
@@ -289,7 +287,7 @@ pub async fn withdraw_invitation(
     let mut tx = pool.begin().await?;
     access::require(&mut tx, actor, tournament_id, Need::Chief).await?;
     if !db::staff::withdraw_invitation(&mut *tx, tournament_id, invitation_id).await? {
-        return Err(Error::NotFound("invitation"));
+        return Err(Error::NotFound(m::NOT_FOUND_INVITATION));
     }
     access::audit(
         &mut tx,
@@ -314,7 +312,7 @@ pub async fn find_invitation(pool: &PgPool, token: &str) -> Result<InvitationVie
     let row = db::staff::find_invitation(pool, &users::token_hash(token))
         .await?
         .filter(|r| !r.used && r.expires_at > chrono::Utc::now())
-        .ok_or(Error::NotFound("invitation"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_INVITATION))?;
     Ok(row.into())
 }
 
@@ -345,7 +343,7 @@ pub async fn accept(
     let (invitation_id, tournament_id, role) =
         db::staff::use_invitation(&mut *tx, &users::token_hash(token), None)
             .await?
-            .ok_or(Error::NotFound("invitation"))?;
+            .ok_or(Error::NotFound(m::NOT_FOUND_INVITATION))?;
     let (user_id, username) = match (actor, account) {
         (Some(actor), _) => (actor.user_id, actor.username.clone()),
         (None, Some(account)) => {
@@ -361,7 +359,7 @@ pub async fn accept(
             (id, account.username.trim().to_string())
         }
         (None, None) => {
-            return Err(Error::invalid("username", "is required"));
+            return Err(Error::invalid("username", m::CHECK_REQUIRED.msg()));
         }
     };
     sqlx::query("update staff_invitation set used_by = $2 where invitation_id = $1")

@@ -4,6 +4,7 @@
 use super::ties;
 use super::{Error, Result};
 use crate::db;
+use crate::i18n::messages as m;
 use crate::vocab::{EntrantStatus, TieMethod};
 use arbiter_core::standings::TiebreakValue;
 use serde::Serialize;
@@ -71,7 +72,7 @@ pub async fn compute(pool: &PgPool, section_id: Uuid) -> Result<StandingsView> {
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let decided = ties::standings(&mut conn, section).await?;
     let (state, table) = (&decided.state, &decided.table);
     let rows = decided

@@ -4,6 +4,7 @@
 
 use super::{Error, Result};
 use crate::db;
+use crate::i18n::messages as m;
 use sqlx::PgPool;
 use std::net::IpAddr;
 use std::time::Duration;
@@ -72,7 +73,7 @@ impl Default for Limits {
 
 /// The refusal of a locked-out attempt.
 pub fn too_many() -> Error {
-    Error::TooManyAttempts("too many attempts; wait a few minutes and try again".into())
+    Error::too_many_attempts(m::ACCOUNT_TOO_MANY_ATTEMPTS_WAIT.msg())
 }
 
 async fn hit(pool: &PgPool, key: &str, rule: &Rule) -> Result<bool> {

@@ -16,6 +16,7 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
 use crate::db::tie::TieOrderRow;
+use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::TieMethod;
 use arbiter_core::standings::{self, Standings as StandingsTable};
 use rand_core::{RngCore as _, SeedableRng as _};
@@ -153,7 +154,7 @@ impl Decided {
     }
 
     /// The 409 for an action that needs an order inside a tie.
-    pub fn refuse(&self, what: &str, tied: &[Uuid]) -> Error {
+    pub fn refuse(&self, what: Msg, tied: &[Uuid]) -> Error {
         tied_error(
             what,
             &tied.iter().map(|id| self.name(*id)).collect::<Vec<_>>(),
@@ -162,11 +163,13 @@ impl Decided {
 }
 
 /// The 409 for an action that needs an order inside a tie the chain leaves.
-pub fn tied_error(what: &str, names: &[String]) -> Error {
-    Error::Conflict(format!(
-        "{what} falls inside a tie that the tiebreak chain does not break ({}); draw lots or set their order first",
-        names.join(", ")
-    ))
+pub fn tied_error(what: Msg, names: &[String]) -> Error {
+    Error::conflict(
+        m::TIE_FALLS_INSIDE_TIE_TIEBREAK
+            .msg()
+            .and(what)
+            .and_value(names.join(", ")),
+    )
 }
 
 /// A decision as shown.
@@ -244,7 +247,7 @@ pub async fn list(pool: &PgPool, section_id: Uuid) -> Result<Vec<TieGroup>> {
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let decided = standings(&mut conn, section).await?;
     let decisions = db::tie::list(&mut *conn, section_id).await?;
     Ok(groups(&decided, &decisions))
@@ -284,12 +287,12 @@ pub async fn resolve(
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let mut check = super::check::Check::new();
     let method = check.word("method", &input.method, TieMethod::ALL, TieMethod::Lot);
     if input.entrants.len() < 2 {
-        check.error("entrants", "name at least two tied entrants");
+        check.error("entrants", m::TIE_NAME_LEAST_TWO_TIED.msg());
     }
     check.finish()?;
     let decided = standings(&mut tx, section.clone()).await?;
@@ -306,7 +309,7 @@ pub async fn resolve(
     let Some(at) = (0..rows.len()).find(|&i| id_of(i) == Some(first)) else {
         return Err(Error::invalid(
             "entrants",
-            "is not an entrant of this section",
+            m::FORM_NOT_ENTRANT_SECTION.msg(),
         ));
     };
     let rank = rows[at].rank;
@@ -324,10 +327,7 @@ pub async fn resolve(
         let names: Vec<String> = group.iter().map(|g| decided.name(g.1)).collect();
         return Err(Error::invalid(
             "entrants",
-            format!(
-                "must be exactly one group the tiebreak chain leaves tied (at rank {rank}: {})",
-                names.join(", ")
-            ),
+            m::TIE_MUST_EXACTLY_ONE_GROUP.with(&[&rank, &names.join(", ")]),
         ));
     }
     let by_number: Vec<Uuid> = group.iter().map(|g| g.1).collect();

@@ -6,6 +6,7 @@ use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
 use crate::db::tournament::{TournamentFields, TournamentRow};
+use crate::i18n::messages as m;
 use crate::vocab::{Game, StaffRole, TournamentStatus};
 use chrono::NaiveDate;
 use serde::{Deserialize, Serialize};
@@ -117,7 +118,7 @@ fn merge(
     let name = match (&input.name, creating) {
         (Some(name), _) => check.required_text("name", name, 200),
         (None, true) => {
-            check.error("name", "is required");
+            check.error("name", m::CHECK_REQUIRED.msg());
             String::new()
         }
         (None, false) => base.name,
@@ -125,7 +126,7 @@ fn merge(
     let game = match (&input.game, creating) {
         (Some(game), _) => check.word("game", game, Game::ALL, base.game),
         (None, true) => {
-            check.error("game", "is required (xiangqi, jieqi or banqi)");
+            check.error("game", m::CHECK_REQUIRED_XIANGQI_JIEQI_BANQI.msg());
             base.game
         }
         (None, false) => base.game,
@@ -157,10 +158,7 @@ fn merge(
             .chars()
             .all(|c| c.is_ascii_digit() || matches!(c, '+' | '/' | ':' | '-' | 'W' | 'B'))
         {
-            check.error(
-                "time_control_code",
-                "must be a TRF-26 code such as 600+3 or 5400+30",
-            );
+            check.error("time_control_code", m::CHECK_MUST_TRF_26_CODE.msg());
         }
     }
     let venue = keep(&input.venue, base.venue, &mut check, "venue", 200);
@@ -188,10 +186,7 @@ fn merge(
         Some(zone) => match zone.trim().parse::<chrono_tz::Tz>() {
             Ok(tz) => tz.name().to_string(),
             Err(_) => {
-                check.error(
-                    "time_zone",
-                    "must be an IANA time zone such as Asia/Hong_Kong or America/Toronto",
-                );
+                check.error("time_zone", m::CHECK_MUST_IANA_TIME_ZONE.msg());
                 base.time_zone
             }
         },
@@ -201,7 +196,7 @@ fn merge(
     let ends_on = input.ends_on.or(base.ends_on);
     if let (Some(start), Some(end)) = (starts_on, ends_on) {
         if end < start {
-            check.error("ends_on", "must not be before starts_on");
+            check.error("ends_on", m::CHECK_MUST_NOT_BEFORE_STARTS.msg());
         }
     }
     check.finish()?;
@@ -271,7 +266,7 @@ pub async fn get(pool: &PgPool, id: Uuid) -> Result<Tournament> {
     db::tournament::find(pool, id)
         .await?
         .map(Tournament::from)
-        .ok_or(Error::NotFound("tournament"))
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))
 }
 
 /// Every tournament, newest first.
@@ -293,7 +288,7 @@ pub async fn update(
     let mut tx = pool.begin().await?;
     let before = db::tournament::find(&mut *tx, id)
         .await?
-        .ok_or(Error::NotFound("tournament"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     access::require(&mut tx, actor, id, Need::Arbiter).await?;
     let base = TournamentFields {
         name: before.name.clone(),
@@ -332,7 +327,7 @@ pub async fn update(
 pub async fn zone_of_section(pool: &PgPool, section_id: Uuid) -> Result<chrono_tz::Tz> {
     let zone = db::tournament::time_zone_of_section(pool, section_id)
         .await?
-        .ok_or(Error::NotFound("section"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     Ok(zone.parse().unwrap_or(chrono_tz::UTC))
 }
 

@@ -4,6 +4,7 @@
 use super::throttle::{self, Limits};
 use super::{Error, Result};
 use crate::db;
+use crate::i18n::messages as m;
 use crate::vocab::{StaffRole, UserRole};
 use argon2::password_hash::{
     rand_core::OsRng, PasswordHash, PasswordHasher, PasswordVerifier, SaltString,
@@ -92,10 +93,13 @@ async fn dummy_hash() -> Result<&'static str> {
 pub fn check_new_password(field: &str, password: &str) -> Result<()> {
     let length = password.chars().count();
     if length < 8 {
-        return Err(Error::invalid(field, "must be at least 8 characters"));
+        return Err(Error::invalid(
+            field,
+            m::ACCOUNT_MUST_LEAST_8_CHARACTERS.msg(),
+        ));
     }
     if length > 1024 {
-        return Err(Error::invalid(field, "must be at most 1024 characters"));
+        return Err(Error::invalid(field, m::CHECK_TOO_LONG.with(&[&1024])));
     }
     Ok(())
 }
@@ -104,12 +108,15 @@ pub fn check_new_password(field: &str, password: &str) -> Result<()> {
 pub fn check_username(username: &str) -> Result<String> {
     let username = username.trim();
     if username.is_empty() || username.chars().count() > 64 {
-        return Err(Error::invalid("username", "must be 1 to 64 characters"));
+        return Err(Error::invalid(
+            "username",
+            m::ACCOUNT_MUST_1_64_CHARACTERS.msg(),
+        ));
     }
     if username.chars().any(char::is_control) {
         return Err(Error::invalid(
             "username",
-            "must not contain control characters",
+            m::ACCOUNT_MUST_NOT_CONTAIN_CONTROL.msg(),
         ));
     }
     Ok(username.to_string())
@@ -117,7 +124,7 @@ pub fn check_username(username: &str) -> Result<String> {
 
 fn check_account_role(role: &str) -> Result<UserRole> {
     role.parse()
-        .map_err(|_| Error::invalid("role", "must be admin or user"))
+        .map_err(|_| Error::invalid("role", m::ACCOUNT_MUST_ADMIN_USER.msg()))
 }
 
 /// Who is acting: a logged-in user.
@@ -181,7 +188,7 @@ pub(crate) async fn insert_checked(
         Err(sqlx::Error::Database(e)) if e.constraint() == Some("app_user_username_key") => {
             Err(Error::invalid(
                 "username",
-                format!("a user named {username:?} already exists"),
+                m::ACCOUNT_USER_NAMED_ALREADY_EXISTS.with(&[&format!("{:?}", username)]),
             ))
         }
         Err(e) => Err(e.into()),
@@ -249,7 +256,7 @@ pub async fn sign_in(
     };
     let matches = verify_password_blocking(password, phc).await?;
     let Some(user) = user.filter(|u| matches && !u.disabled) else {
-        return Err(Error::Unauthorized("wrong username or password".into()));
+        return Err(Error::unauthorized(m::ACCESS_WRONG_USERNAME_PASSWORD.msg()));
     };
     throttle::sign_in_succeeded(pool, username, how.ip).await?;
     let token = random_token();
@@ -381,7 +388,7 @@ fn require_admin(actor: &Actor) -> Result<()> {
     if actor.is_admin() {
         Ok(())
     } else {
-        Err(Error::Forbidden("only admins manage users".into()))
+        Err(Error::forbidden(m::ACCOUNT_ONLY_ADMINS_MANAGE_USERS.msg()))
     }
 }
 
@@ -405,7 +412,7 @@ pub async fn create_user_as(pool: &PgPool, actor: &Actor, input: &NewUser) -> Re
     audit_account(&mut tx, Some(actor), "create", id, Some(after)).await?;
     let row = db::user::find(&mut *tx, id)
         .await?
-        .ok_or(Error::NotFound("user"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_USER))?;
     tx.commit().await?;
     Ok(row.into())
 }
@@ -424,14 +431,12 @@ pub async fn update_user(
     let admins = db::user::lock_active_admins(&mut *tx).await?;
     let user = db::user::find_for_update(&mut *tx, user_id)
         .await?
-        .ok_or(Error::NotFound("user"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_USER))?;
     let loses_admin = user.role == UserRole::Admin
         && !user.disabled
         && (patch.disabled == Some(true) || role == Some(UserRole::User));
     if loses_admin && admins <= 1 {
-        return Err(Error::Conflict(
-            "the last admin cannot be disabled or made a user".into(),
-        ));
+        return Err(Error::conflict(m::ACCOUNT_LAST_ADMIN_CANNOT_DISABLED.msg()));
     }
     if let Some(disabled) = patch.disabled {
         db::user::set_disabled(&mut *tx, user_id, disabled).await?;
@@ -452,7 +457,7 @@ pub async fn update_user(
     }
     let row = db::user::find(&mut *tx, user_id)
         .await?
-        .ok_or(Error::NotFound("user"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_USER))?;
     tx.commit().await?;
     forget_sessions();
     Ok(row.into())
@@ -466,13 +471,13 @@ pub async fn delete_user(pool: &PgPool, actor: &Actor, user_id: Uuid) -> Result<
     let admins = db::user::lock_active_admins(&mut *tx).await?;
     let user = db::user::find_for_update(&mut *tx, user_id)
         .await?
-        .ok_or(Error::NotFound("user"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_USER))?;
     if user.role == UserRole::Admin && !user.disabled && admins <= 1 {
-        return Err(Error::Conflict("the last admin cannot be deleted".into()));
+        return Err(Error::conflict(m::ACCOUNT_LAST_ADMIN_CANNOT_DELETED.msg()));
     }
     if db::user::is_referenced(&mut *tx, user_id).await? {
-        return Err(Error::Conflict(
-            "this user has staffed tournaments or made changes; disable the account instead".into(),
+        return Err(Error::conflict(
+            m::ACCOUNT_USER_HAS_STAFFED_TOURNAMENTS.msg(),
         ));
     }
     // Audited first: the event must not refer to the row it outlives.
@@ -504,7 +509,7 @@ pub async fn set_password_by_name(pool: &PgPool, username: &str, password: &str)
     let mut tx = pool.begin().await?;
     let user = db::user::find_by_username(&mut *tx, username.trim())
         .await?
-        .ok_or(Error::NotFound("user"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_USER))?;
     db::user::set_password(&mut *tx, user.user_id, &hash).await?;
     db::user::delete_sessions(&mut *tx, user.user_id, None).await?;
     audit_account(&mut tx, None, "password", user.user_id, None).await?;
@@ -532,9 +537,12 @@ pub async fn change_own_password(
     check_new_password("new_password", &change.new_password)?;
     let user = db::user::find(pool, actor.user_id)
         .await?
-        .ok_or(Error::NotFound("user"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_USER))?;
     if !verify_password_blocking(&change.current_password, &user.password_hash).await? {
-        return Err(Error::invalid("current_password", "is not your password"));
+        return Err(Error::invalid(
+            "current_password",
+            m::ACCOUNT_NOT_YOUR_PASSWORD.msg(),
+        ));
     }
     let hash = hash_password_blocking(&change.new_password).await?;
     let mut tx = pool.begin().await?;
@@ -570,7 +578,7 @@ pub struct Me {
 pub async fn me(pool: &PgPool, actor: &Actor) -> Result<Me> {
     let user = db::user::find(pool, actor.user_id)
         .await?
-        .ok_or(Error::NotFound("user"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_USER))?;
     let assignments = sqlx::query_as::<_, Assignment>(
         "select s.tournament_id, t.name as tournament_name, s.role
          from tournament_staff s join tournament t using (tournament_id)
@@ -619,7 +627,7 @@ pub async fn list_sessions(pool: &PgPool, actor: &Actor) -> Result<Vec<SessionVi
 pub async fn revoke_session(pool: &PgPool, actor: &Actor, session_id: Uuid) -> Result<()> {
     let mut tx = pool.begin().await?;
     if !db::user::delete_session_by_id(&mut *tx, actor.user_id, session_id).await? {
-        return Err(Error::NotFound("session"));
+        return Err(Error::NotFound(m::NOT_FOUND_SESSION));
     }
     let after = json!({"session": session_id});
     audit_account(&mut tx, Some(actor), "logout", actor.user_id, Some(after)).await?;
@@ -662,7 +670,7 @@ pub async fn make_password_reset(pool: &PgPool, actor: &Actor, user_id: Uuid) ->
     let mut tx = pool.begin().await?;
     db::user::find(&mut *tx, user_id)
         .await?
-        .ok_or(Error::NotFound("user"))?;
+        .ok_or(Error::NotFound(m::NOT_FOUND_USER))?;
     sqlx::query("update password_reset set used_at = now() where user_id = $1 and used_at is null")
         .bind(user_id)
         .execute(&mut *tx)
@@ -690,7 +698,7 @@ pub async fn find_password_reset(pool: &PgPool, token: &str) -> Result<String> {
     .bind(token_hash(token))
     .fetch_optional(pool)
     .await?
-    .ok_or(Error::NotFound("password reset"))
+    .ok_or(Error::NotFound(m::NOT_FOUND_PASSWORD_RESET))
 }
 
 /// Uses a reset link: sets the new password and ends every session of the account.
@@ -706,7 +714,7 @@ pub async fn use_password_reset(pool: &PgPool, token: &str, password: &str) -> R
     .bind(token_hash(token))
     .fetch_optional(&mut *tx)
     .await?
-    .ok_or(Error::NotFound("password reset"))?;
+    .ok_or(Error::NotFound(m::NOT_FOUND_PASSWORD_RESET))?;
     db::user::set_password(&mut *tx, user_id, &hash).await?;
     db::user::delete_sessions(&mut *tx, user_id, None).await?;
     audit_account(&mut tx, None, "password", user_id, None).await?;

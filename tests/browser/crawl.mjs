@@ -20,16 +20,22 @@ const RESULT_WORDS = /\b(red_wins|black_wins|draw|red_forfeits|black_forfeits|do
 // capitalised) nor the board's file letters (a b c …).
 const ENGLISH_RUN = /\b(?:the|a|an|is|are|not|no|be|to|of|in|on|at|for|with|and|or|has|have|was|this|that|must|can|cannot|already)(?: [a-z']{2,}){2,}/;
 
-/** The fixed pieces of the services' messages (`src/i18n/messages.rs`) of two words or more. */
+/** The fixed pieces of the services' messages (`src/i18n/messages.rs`) of two words or more:
+ *  the English text of each `NAME = "key": "English" | "zh-Hant" | "zh-Hans";` of the
+ *  `messages!` catalogue. */
 function messagePieces() {
   const source = readFileSync(new URL('../../src/i18n/messages.rs', import.meta.url), 'utf8');
   const pieces = new Set();
-  for (const [, english] of source.matchAll(/^\s*\(\s*"((?:[^"\\]|\\.)*)",\s*"/gm)) {
+  let texts = 0;
+  for (const [, english] of source.matchAll(/^\s*[A-Z][A-Z0-9_]* = "[a-z0-9_.]+":\s*"((?:[^"\\]|\\.)*)"/gm)) {
+    texts += 1;
     for (const piece of english.split('{}')) {
       const trimmed = piece.trim().replace(/^[.,:;]+|[.,:;]+$/g, '').trim();
       if (/^[A-Za-z'-]+(?: [A-Za-z'-]+)+$/.test(trimmed)) pieces.add(trimmed);
     }
   }
+  // The catalogue's shape is what this reads: a changed shape must not empty the check.
+  if (texts < 150) throw new Error(`read only ${texts} messages from src/i18n/messages.rs`);
   return [...pieces];
 }
 const PER_KIND = 2;

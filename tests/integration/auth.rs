@@ -71,7 +71,7 @@ async fn duplicate_usernames_and_short_passwords_are_refused_with_field_errors(p
         .unwrap();
     match service::users::create_user(&pool, "chief", "long enough", "admin").await {
         Err(service::Error::Invalid { fields, .. }) => {
-            assert!(fields["username"][0].contains("already exists"))
+            assert!(fields["username"][0].to_string().contains("already exists"))
         }
         other => panic!("expected a field error, got {other:?}"),
     }

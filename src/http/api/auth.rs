@@ -5,6 +5,7 @@ use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::AppJson;
 use crate::http::session::ClientIp;
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::service;
 use crate::service::users::Actor;
 use axum::extract::{FromRequestParts, State};
@@ -64,17 +65,13 @@ pub async fn delete_session(
     State(state): State<AppState>,
     headers: HeaderMap,
 ) -> Result<StatusCode, ApiError> {
-    let token = bearer_token(&headers).ok_or_else(|| {
-        ApiError::new(
-            StatusCode::UNAUTHORIZED,
-            "missing Authorization: Bearer token",
-        )
-    })?;
+    let token = bearer_token(&headers)
+        .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, m::API_MISSING_BEARER))?;
     // Like every endpoint that needs a login, an unknown or ended token gets 401.
     if !service::users::logout(&state.db, token).await? {
         return Err(ApiError::new(
             StatusCode::UNAUTHORIZED,
-            "the token is invalid or expired; log in again",
+            m::API_TOKEN_INVALID,
         ));
     }
     Ok(StatusCode::NO_CONTENT)
@@ -90,17 +87,13 @@ impl FromRequestParts<AppState> for ApiUser {
         parts: &mut Parts,
         state: &AppState,
     ) -> Result<Self, Self::Rejection> {
-        let token = bearer_token(&parts.headers).ok_or_else(|| {
-            ApiError::new(
-                StatusCode::UNAUTHORIZED,
-                "this needs a login: send Authorization: Bearer TOKEN",
-            )
-        })?;
+        let token = bearer_token(&parts.headers)
+            .ok_or_else(|| ApiError::new(StatusCode::UNAUTHORIZED, m::API_NEEDS_LOGIN))?;
         match service::users::authenticate(&state.db, token).await? {
             Some(actor) => Ok(ApiUser(actor)),
             None => Err(ApiError::new(
                 StatusCode::UNAUTHORIZED,
-                "the token is invalid or expired; log in again",
+                m::API_TOKEN_INVALID,
             )),
         }
     }

@@ -4,6 +4,7 @@ use super::auth::{ApiUser, MaybeUser};
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppBytes, AppJson, AppPath, AppQuery};
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::service;
 use crate::service::interchange::{AuditEvent, CsvImport};
 use crate::service::sections::Section;
@@ -20,7 +21,7 @@ fn utf8(body: &Bytes) -> Result<&str, ApiError> {
         ApiError::field(
             StatusCode::UNPROCESSABLE_ENTITY,
             "file",
-            format!("the file is not UTF-8 text (byte {})", e.valid_up_to()),
+            m::API_NOT_UTF8.with(&[&e.valid_up_to()]),
         )
     })
 }

@@ -17,6 +17,7 @@ pub mod users;
 
 use super::error::{ApiError, ErrorBody};
 use super::AppState;
+use crate::i18n::messages as m;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::routing::{any, get};
 use axum::{Json, Router};
@@ -264,13 +265,9 @@ pub(crate) fn if_match(headers: &HeaderMap) -> Result<Option<i32>, ApiError> {
     if text == "*" {
         return Ok(None);
     }
-    text.parse().map(Some).map_err(|_| {
-        ApiError::field(
-            StatusCode::BAD_REQUEST,
-            "If-Match",
-            "must be the version last read, e.g. \"3\"",
-        )
-    })
+    text.parse()
+        .map(Some)
+        .map_err(|_| ApiError::field(StatusCode::BAD_REQUEST, "If-Match", m::API_IF_MATCH))
 }
 
 #[cfg(test)]

@@ -11,6 +11,7 @@ use crate::http::pages::shared::qr_svg;
 use crate::http::public_url;
 use crate::http::session::{self, see_other, CookiePolicy, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::i18n::Tr;
 use crate::service;
 use crate::service::users::{NewUser, PasswordChange, SessionView, UserPatch, UserView};
@@ -343,7 +344,7 @@ pub async fn change_user(
                 .map(|_| ())
         }
         "delete" => service::users::delete_user(&state.db, &actor, user_id).await,
-        _ => Err(service::Error::NotFound("action")),
+        _ => Err(service::Error::NotFound(m::NOT_FOUND_ACTION)),
     };
     Ok(match result {
         Ok(()) => see_other("/admin/users"),
@@ -451,7 +452,7 @@ pub async fn confirm_change_user(
     use crate::http::pages::shared::confirm::{ConfirmPage, Crumb};
     if action != "delete" {
         return Err(PageError::from_service(
-            service::Error::NotFound("action"),
+            service::Error::NotFound(m::NOT_FOUND_ACTION),
             ctx.lang,
         ));
     }
@@ -460,7 +461,7 @@ pub async fn confirm_change_user(
         .or_page(&ctx)?;
     let Some(user) = users.iter().find(|u| u.id == user_id) else {
         return Err(PageError::from_service(
-            service::Error::NotFound("user"),
+            service::Error::NotFound(m::NOT_FOUND_USER),
             ctx.lang,
         ));
     };

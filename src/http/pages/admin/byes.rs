@@ -12,6 +12,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::PageCtx;
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::i18n::Tr;
 use crate::service::entrants::{ByeRequest, ForbiddenPairInput};
 use crate::service::users::Actor;
@@ -40,11 +41,14 @@ pub fn router() -> Router<AppState> {
 }
 
 /// An entrant id chosen in a select; a message in `errors` when none (or garbage) was chosen.
-fn chosen(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Option<Uuid> {
+fn chosen(form: &Fields, name: &str, _tr: Tr, errors: &mut FieldErrors) -> Option<Uuid> {
     match form.get(name).map(|v| v.trim()).unwrap_or("").parse() {
         Ok(id) => Some(id),
         Err(_) => {
-            errors.insert(name.into(), vec![tr.t("adm.choose_entrant_error").into()]);
+            errors.insert(
+                name.into(),
+                vec![crate::i18n::ui("adm.choose_entrant_error")],
+            );
             None
         }
     }
@@ -60,7 +64,7 @@ async fn refused(
     target: FormTarget,
     err: Error,
 ) -> Result<Response, PageError> {
-    Ok(match invalid_fields(&err) {
+    Ok(match invalid_fields(&err, ctx.tr()) {
         Some((message, errors)) => {
             let extras = SectionExtras {
                 tab: Tab::Byes,
@@ -93,7 +97,7 @@ async fn in_section(state: &AppState, actor: &Actor, id: Uuid, entrant: Uuid) ->
     if list.iter().any(|e| e.id == entrant) {
         Ok(())
     } else {
-        Err(Error::NotFound("entrant"))
+        Err(Error::NotFound(m::NOT_FOUND_ENTRANT))
     }
 }
 
@@ -121,16 +125,17 @@ pub async fn request_bye(
                 }
                 Err(Error::NotFound(_)) => Err(Error::invalid(
                     "bye_entrant",
-                    tr.t("adm.choose_entrant_error"),
+                    crate::i18n::ui("adm.choose_entrant_error"),
                 )),
                 Err(err) => Err(err),
             }
         }
-        (_, None) if errors.is_empty() => {
-            Err(Error::invalid("bye_round", tr.t("register.not_a_number")))
-        }
+        (_, None) if errors.is_empty() => Err(Error::invalid(
+            "bye_round",
+            crate::i18n::ui("register.not_a_number"),
+        )),
         _ => Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: crate::i18n::ui("error.form_invalid"),
             fields: errors,
         }),
     };
@@ -179,7 +184,7 @@ pub async fn forbid_pair(
             service::entrants::set_forbidden_pair(&state.db, &actor, id, &pair, true).await
         }
         _ => Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: crate::i18n::ui("error.form_invalid"),
             fields: errors,
         }),
     };
@@ -204,7 +209,7 @@ pub async fn allow_pair(
     );
     let (Some(a), Some(b)) = ids else {
         return Err(PageError::from_service(
-            Error::invalid("a", "two entrant ids are needed"),
+            Error::invalid("a", crate::i18n::messages::FORM_TWO_ENTRANTS_NEEDED),
             ctx.lang,
         ));
     };

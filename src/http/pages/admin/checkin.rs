@@ -9,6 +9,8 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::PageCtx;
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::messages as m;
+use crate::i18n::Msg;
 use crate::service::users::Actor;
 use crate::service::{self, Error};
 use axum::extract::State;
@@ -50,13 +52,10 @@ async fn refused(
 ) -> Result<Response, PageError> {
     let status = crate::http::error::status(&err);
     let message = match &err {
-        Error::Invalid { fields, .. } if !fields.is_empty() => fields
-            .values()
-            .flatten()
-            .cloned()
-            .collect::<Vec<_>>()
-            .join("; "),
-        Error::Invalid { message, .. } | Error::Conflict(message) => message.clone(),
+        Error::Invalid { fields, .. } if !fields.is_empty() => {
+            Msg::list(fields.values().flatten().cloned()).render(ctx.lang)
+        }
+        Error::Invalid { message, .. } | Error::Conflict(message) => message.render(ctx.lang),
         _ => return Err(PageError::from_service(err, ctx.lang)),
     };
     let extras = SectionExtras {
@@ -92,7 +91,7 @@ pub async fn check_in_selected(
                 Ok(entrant) => ids.push(entrant),
                 Err(_) => {
                     return Err(PageError::from_service(
-                        Error::NotFound("entrant"),
+                        Error::NotFound(m::NOT_FOUND_ENTRANT),
                         ctx.lang,
                     ))
                 }

@@ -12,6 +12,7 @@ use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::confirm::{ConfirmPage, Crumb};
 use crate::http::session::CurrentUser;
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::i18n::Tr;
 use crate::service::desk::Desk;
 use crate::service::entrants::EntrantView;
@@ -122,7 +123,7 @@ async fn desk(state: &AppState, actor: &Actor, ctx: &PageCtx, id: Uuid) -> Resul
     service::desk::get(&state.db, actor, id).await.or_page(ctx)
 }
 
-fn not_found(ctx: &PageCtx, what: &'static str) -> PageError {
+fn not_found(ctx: &PageCtx, what: crate::i18n::Text) -> PageError {
     PageError::from_service(Error::NotFound(what), ctx.lang)
 }
 
@@ -130,7 +131,7 @@ fn find_entrant<'a>(ctx: &PageCtx, desk: &'a Desk, id: Uuid) -> Result<&'a Entra
     desk.entrants
         .iter()
         .find(|e| e.id == id)
-        .ok_or_else(|| not_found(ctx, "entrant"))
+        .ok_or_else(|| not_found(ctx, m::NOT_FOUND_ENTRANT))
 }
 
 /// `GET /admin/s/{sid}/entrants/{eid}/withdraw`: "Withdraw 張三 (No. 12)?"
@@ -141,7 +142,7 @@ pub async fn confirm_entrant(
     PagePath((id, entrant_id, action)): PagePath<(Uuid, Uuid, String)>,
 ) -> Result<Page<ConfirmPage>, PageError> {
     if action != "withdraw" {
-        return Err(not_found(&ctx, "action"));
+        return Err(not_found(&ctx, m::NOT_FOUND_ACTION));
     }
     let desk = desk(&state, &actor, &ctx, id).await?;
     let tr = ctx.tr();
@@ -178,7 +179,7 @@ pub async fn confirm_publish(
         .rounds
         .iter()
         .find(|r| r.number == n)
-        .ok_or_else(|| not_found(&ctx, "round"))?;
+        .ok_or_else(|| not_found(&ctx, m::NOT_FOUND_ROUND))?;
     let ask = Ask {
         question: tr.fmt("adm.confirm.publish", n),
         lines: vec![
@@ -208,7 +209,7 @@ pub async fn confirm_unpair(
         .rounds
         .iter()
         .find(|r| r.number == n)
-        .ok_or_else(|| not_found(&ctx, "round"))?;
+        .ok_or_else(|| not_found(&ctx, m::NOT_FOUND_ROUND))?;
     let mut lines = vec![tr.t("adm.confirm.unpair_what").to_string()];
     if !round.last {
         lines.push(tr.t("adm.confirm.unpair_not_last").into());
@@ -233,7 +234,7 @@ pub async fn confirm_registration(
     PagePath((id, registration_id, action)): PagePath<(Uuid, Uuid, String)>,
 ) -> Result<Page<ConfirmPage>, PageError> {
     if action != "withdraw" {
-        return Err(not_found(&ctx, "action"));
+        return Err(not_found(&ctx, m::NOT_FOUND_ACTION));
     }
     let desk = desk(&state, &actor, &ctx, id).await?;
     let tr = ctx.tr();
@@ -241,7 +242,7 @@ pub async fn confirm_registration(
         .registrations
         .iter()
         .find(|r| r.id == registration_id)
-        .ok_or_else(|| not_found(&ctx, "registration"))?;
+        .ok_or_else(|| not_found(&ctx, m::NOT_FOUND_REGISTRATION))?;
     let mut lines = vec![tr.t("adm.confirm.registration_what").to_string()];
     if r.paid_amount.unwrap_or(0) > 0 {
         lines.push(tr.fmt("adm.confirm.registration_paid", r.paid_amount.unwrap_or(0)));
@@ -276,7 +277,7 @@ pub async fn confirm_void(
                 .find(|p| p.id == payment_id)
                 .map(|p| (r, p))
         })
-        .ok_or_else(|| not_found(&ctx, "payment"))?;
+        .ok_or_else(|| not_found(&ctx, m::NOT_FOUND_PAYMENT))?;
     let kind = if p.kind == PaymentKind::Refund {
         tr.t("adm.ledger.refund")
     } else {
@@ -309,7 +310,7 @@ pub async fn confirm_cancel_bye(
         .byes
         .iter()
         .find(|b| b.entrant_id == entrant_id && b.round == round)
-        .ok_or_else(|| not_found(&ctx, "bye"))?;
+        .ok_or_else(|| not_found(&ctx, m::NOT_FOUND_BYE))?;
     let who = format!(
         "{} · {}",
         entrant_label(tr, &bye.name, bye.start_no),
@@ -339,13 +340,13 @@ pub async fn confirm_allow_pair(
     let tr = ctx.tr();
     let id_of = |key: &str| query.get(key).and_then(|v| v.parse::<Uuid>().ok());
     let (Some(a), Some(b)) = (id_of("a"), id_of("b")) else {
-        return Err(not_found(&ctx, "forbidden pair"));
+        return Err(not_found(&ctx, m::NOT_FOUND_FORBIDDEN_PAIR));
     };
     let pair = desk
         .forbidden
         .iter()
         .find(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
-        .ok_or_else(|| not_found(&ctx, "forbidden pair"))?;
+        .ok_or_else(|| not_found(&ctx, m::NOT_FOUND_FORBIDDEN_PAIR))?;
     let ask = Ask {
         question: tr.fmt(
             "adm.confirm.allow_pair",
@@ -419,7 +420,7 @@ pub async fn confirm_remove_staff(
     let member = staff
         .iter()
         .find(|m| m.user_id == user_id)
-        .ok_or_else(|| not_found(&ctx, "staff member"))?;
+        .ok_or_else(|| not_found(&ctx, m::NOT_FOUND_STAFF_MEMBER))?;
     let tr = ctx.tr();
     let who = format!(
         "{} ({})",
@@ -453,7 +454,7 @@ pub async fn confirm_withdraw_invitation(
     let invitation = invitations
         .iter()
         .find(|i| i.id == invitation_id)
-        .ok_or_else(|| not_found(&ctx, "invitation"))?;
+        .ok_or_else(|| not_found(&ctx, m::NOT_FOUND_INVITATION))?;
     let tr = ctx.tr();
     let what = format!(
         "{} · {}",

@@ -9,6 +9,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::i18n::Tr;
 use crate::service;
 use crate::service::entrants::{EntrantPatch, EntrantView, PlayerPatch};
@@ -207,7 +208,7 @@ async fn render(
     let (section, entrant) = loaded.or_page(&ctx)?;
     if !entrant_in(&section, &entrant, state, actor).await {
         return Err(PageError::from_service(
-            service::Error::NotFound("entrant"),
+            service::Error::NotFound(m::NOT_FOUND_ENTRANT),
             ctx.lang,
         ));
     }
@@ -218,14 +219,14 @@ async fn render(
         None => (&stored, service::FieldErrors::new(), None),
     };
     let (mut fields, mut players) = fields(form, tr, doubles);
-    let mut rest = place_errors(&mut fields, &errors, &[]);
+    let mut rest = place_errors(tr, &mut fields, &errors, &[]);
     for p in &mut players {
         let own: service::FieldErrors = errors
             .iter()
             .filter(|(k, _)| p.iter().any(|f| f.name == k.as_str()))
             .map(|(k, v)| (k.clone(), v.clone()))
             .collect();
-        place_errors(p, &own, &[]);
+        place_errors(tr, p, &own, &[]);
         rest.retain(|r| !p.iter().any(|f| r.starts_with(&format!("{}:", f.name))));
     }
     if form_error.is_none() && !rest.is_empty() {
@@ -314,7 +315,7 @@ pub async fn save(
         Ok(list) if list.iter().any(|e| e.id == entrant_id) => {}
         Ok(_) => {
             return Err(PageError::from_service(
-                service::Error::NotFound("entrant"),
+                service::Error::NotFound(m::NOT_FOUND_ENTRANT),
                 ctx.lang,
             ))
         }
@@ -326,12 +327,14 @@ pub async fn save(
             "/admin/s/{section_id}/entrants?done=entrant_edited"
         ))),
         Err(err) => {
-            let (message, errors, status) = match invalid_fields(&err) {
+            let (message, errors, status) = match invalid_fields(&err, tr) {
                 Some((message, fields)) => (message, fields, StatusCode::UNPROCESSABLE_ENTITY),
                 None => match err {
-                    service::Error::Conflict(message) => {
-                        (message, service::FieldErrors::new(), StatusCode::CONFLICT)
-                    }
+                    service::Error::Conflict(message) => (
+                        message.render(ctx.lang),
+                        service::FieldErrors::new(),
+                        StatusCode::CONFLICT,
+                    ),
                     other => return Err(PageError::from_service(other, ctx.lang)),
                 },
             };

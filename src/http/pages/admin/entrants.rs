@@ -10,6 +10,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::PageCtx;
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::service::entrants::StatusChange;
 use crate::service::{self, Error};
 use crate::vocab::EntryType;
@@ -49,7 +50,7 @@ pub async fn add_entrant(
     if errors.is_empty() {
         match service::entrants::add(&state.db, &actor, id, &input).await {
             Ok(_) => return Ok(see_other(&format!("/admin/s/{id}/entrants?done=entrant"))),
-            Err(err) => match invalid_fields(&err) {
+            Err(err) => match invalid_fields(&err, tr) {
                 Some((message, fields)) => {
                     errors = fields;
                     form_error = Some(message);
@@ -96,14 +97,19 @@ pub async fn change_entrant(
         "readmit" => StatusChange::Readmit,
         "check-in" => StatusChange::CheckIn,
         "check-out" => StatusChange::CheckOut,
-        _ => return Err(PageError::from_service(Error::NotFound("action"), ctx.lang)),
+        _ => {
+            return Err(PageError::from_service(
+                Error::NotFound(m::NOT_FOUND_ACTION),
+                ctx.lang,
+            ))
+        }
     };
     // The entrant must belong to this section (the redirect goes back to it).
     match service::entrants::list(&state.db, Some(&actor), id).await {
         Ok(list) if list.iter().any(|e| e.id == entrant_id) => {}
         Ok(_) => {
             return Err(PageError::from_service(
-                Error::NotFound("entrant"),
+                Error::NotFound(m::NOT_FOUND_ENTRANT),
                 ctx.lang,
             ))
         }

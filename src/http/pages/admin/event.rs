@@ -100,7 +100,7 @@ async fn page(
         ),
     };
     let mut fields = fields(&form, tr);
-    let rest = place_errors(&mut fields, &errors, &[]);
+    let rest = place_errors(tr, &mut fields, &errors, &[]);
     let form_error = form_error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
     Ok(Page(
         status,
@@ -146,7 +146,7 @@ pub async fn save(
     let message = if errors.is_empty() {
         match service::tournaments::update(&state.db, &actor, id, &input).await {
             Ok(_) => return Ok(see_other(&format!("/admin/t/{id}?done=event"))),
-            Err(err) => match invalid_fields(&err) {
+            Err(err) => match invalid_fields(&err, tr) {
                 Some((text, fields)) => {
                     errors = fields;
                     Some(text)

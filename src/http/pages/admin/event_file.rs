@@ -64,7 +64,9 @@ pub async fn import_event(
                         imported.id
                     )))
                 }
-                Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => Err(err.to_string()),
+                Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
+                    Err(err.render(ctx.lang))
+                }
                 Err(err) => return Err(PageError::from_service(err, ctx.lang)),
             },
         },

@@ -2,6 +2,7 @@
 //! errors placed next to their fields, and the access check pages make before they render.
 
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::users::Actor;
@@ -35,12 +36,12 @@ pub fn text(form: &Fields, name: &str) -> Option<String> {
 }
 
 /// A whole number field (`None` when empty); a message in `errors` when it is not a number.
-pub fn number(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Option<i64> {
+pub fn number(form: &Fields, name: &str, _tr: Tr, errors: &mut FieldErrors) -> Option<i64> {
     let value = text(form, name)?;
     match value.parse() {
         Ok(n) => Some(n),
         Err(_) => {
-            errors.insert(name.into(), vec![tr.t("register.not_a_number").into()]);
+            errors.insert(name.into(), vec![crate::i18n::ui("register.not_a_number")]);
             None
         }
     }
@@ -49,14 +50,14 @@ pub fn number(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Op
 pub fn date(
     form: &Fields,
     name: &str,
-    tr: Tr,
+    _tr: Tr,
     errors: &mut FieldErrors,
 ) -> Option<chrono::NaiveDate> {
     let value = text(form, name)?;
     match chrono::NaiveDate::parse_from_str(&value, "%Y-%m-%d") {
         Ok(d) => Some(d),
         Err(_) => {
-            errors.insert(name.into(), vec![tr.t("register.not_a_date").into()]);
+            errors.insert(name.into(), vec![crate::i18n::ui("register.not_a_date")]);
             None
         }
     }
@@ -178,6 +179,7 @@ impl Field {
 
 /// Puts the errors' messages next to their fields; what fits no field is returned.
 pub fn place_errors(
+    tr: Tr,
     fields: &mut [Field],
     errors: &FieldErrors,
     aliases: &[(&str, &str)],
@@ -190,22 +192,22 @@ pub fn place_errors(
             .map_or(key.as_str(), |(_, to)| to);
         match fields.iter_mut().find(|f| f.name == target) {
             Some(field) => {
-                let joined = messages.join("; ");
+                let joined = tr.msg(&Msg::list(messages.iter().cloned()));
                 field.error = Some(match field.error.take() {
                     Some(before) => format!("{before}; {joined}"),
                     None => joined,
                 });
             }
-            None => rest.push(format!("{key}: {}", messages.join("; "))),
+            None => rest.push(tr.msg(&Msg::field(key, Msg::list(messages.iter().cloned())))),
         }
     }
     rest
 }
 
 /// The field errors of an `Invalid` service error (empty for other errors).
-pub fn invalid_fields(err: &Error) -> Option<(String, FieldErrors)> {
+pub fn invalid_fields(err: &Error, tr: Tr) -> Option<(String, FieldErrors)> {
     match err {
-        Error::Invalid { message, fields } => Some((message.clone(), fields.clone())),
+        Error::Invalid { message, fields } => Some((tr.msg(message), fields.clone())),
         _ => None,
     }
 }

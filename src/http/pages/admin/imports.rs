@@ -11,6 +11,7 @@ use crate::http::extract::{PagePath, UploadForm, UPLOAD_LIMIT};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::interchange::CsvImport;
@@ -154,7 +155,7 @@ pub async fn import_csv(
         }
         Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
             let status = crate::http::error::status(&err);
-            (None, Some(err.to_string()), status)
+            (None, Some(err.render(ctx.lang)), status)
         }
         Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
@@ -168,7 +169,10 @@ pub async fn import_csv(
                     message: e
                         .errors
                         .iter()
-                        .map(|(f, m)| format!("{f}: {}", m.join(", ")))
+                        .map(|(f, m)| {
+                            let each: Vec<String> = m.iter().map(|m| m.render(ctx.lang)).collect();
+                            format!("{f}: {}", each.join(", "))
+                        })
                         .collect::<Vec<_>>()
                         .join("; "),
                 })
@@ -211,7 +215,7 @@ pub async fn import_trf(
         Ok(trf) => trf,
         Err(message) => {
             let err = Error::Invalid {
-                message,
+                message: Msg::shown(message),
                 fields: crate::service::FieldErrors::new(),
             };
             return super::tournaments::tournament_refused(&state, &actor, ctx, &headers, tid, err)

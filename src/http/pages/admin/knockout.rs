@@ -9,6 +9,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::knockout::{BracketView, KnockoutInput, MatchGameInput};
@@ -122,9 +123,12 @@ async fn page(
         Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
     let matches = bracket.as_ref().map(match_rows).unwrap_or_default();
+    let tr = ctx.tr();
     let mut fields = creation_fields(form);
     for f in &mut fields {
-        f.error = errors.get(f.name).map(|m| m.join("; "));
+        f.error = errors
+            .get(f.name)
+            .map(|m| tr.msg(&Msg::list(m.iter().cloned())));
     }
     Ok(Page(
         status,
@@ -210,7 +214,7 @@ pub async fn show_knockout(
 
 /// The status, field errors and message of a refusal shown on the page (409/422); `None` for
 /// errors answered with an error page.
-pub fn refused(err: &Error) -> Option<(StatusCode, FieldErrors, String)> {
+pub fn refused(err: &Error, lang: crate::i18n::Lang) -> Option<(StatusCode, FieldErrors, String)> {
     let status = crate::http::error::status(err);
     if status != StatusCode::CONFLICT && status != StatusCode::UNPROCESSABLE_ENTITY {
         return None;
@@ -219,7 +223,7 @@ pub fn refused(err: &Error) -> Option<(StatusCode, FieldErrors, String)> {
         Error::Invalid { fields, .. } => fields.clone(),
         _ => FieldErrors::new(),
     };
-    Some((status, fields, err.to_string()))
+    Some((status, fields, err.render(lang)))
 }
 
 /// `POST /admin/s/{section_id}/knockout`: creates the bracket.
@@ -256,7 +260,7 @@ pub async fn create_knockout(
     Ok(
         match service::knockout::create(&state.db, &actor, id, &input).await {
             Ok(_) => see_other(&format!("/admin/s/{id}/knockout")),
-            Err(err) => match refused(&err) {
+            Err(err) => match refused(&err, ctx.lang) {
                 Some((status, fields, message)) => {
                     page(
                         &state,
@@ -293,7 +297,7 @@ pub async fn record_game_form(
     };
     if !errors.is_empty() {
         return Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: crate::i18n::ui("error.form_invalid"),
             fields: errors,
         });
     }
@@ -313,7 +317,7 @@ pub async fn record_match_game(
     Ok(
         match record_game_form(&state, &actor, match_id, &form, ctx.tr()).await {
             Ok(()) => see_other(&format!("/admin/s/{id}/knockout")),
-            Err(err) => match refused(&err) {
+            Err(err) => match refused(&err, ctx.lang) {
                 Some((status, _, message)) => {
                     page(
                         &state,

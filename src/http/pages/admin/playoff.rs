@@ -11,6 +11,8 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::messages as m;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::knockout::{BracketView, PlayoffInput};
@@ -127,15 +129,20 @@ async fn page(
             let field = format!("seed_{}", s.id);
             SeedRow {
                 value: form.get(&field).cloned().unwrap_or_default(),
-                error: errors.remove(&field).map(|m| m.join("; ")),
+                error: errors.remove(&field).map(|m| tr.msg(&Msg::list(m))),
                 name: s.name.clone(),
                 field,
             }
         })
         .collect();
-    let seeds_error = errors.remove("sections").map(|m| m.join("; "));
+    let seeds_error = errors.remove("sections").map(|m| tr.msg(&Msg::list(m)));
     let mut fields = playoff_fields(form, tr);
-    let rest = place_errors(&mut fields, &errors, &[("game1_colour", "game1_higher")]);
+    let rest = place_errors(
+        tr,
+        &mut fields,
+        &errors,
+        &[("game1_colour", "game1_higher")],
+    );
     let error = error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
     Ok(Page(
         status,
@@ -217,13 +224,13 @@ pub async fn create_playoff(
         service::knockout::create_playoff(&state.db, &actor, id, &input).await
     } else {
         Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: crate::i18n::ui("error.form_invalid"),
             fields: errors,
         })
     };
     Ok(match outcome {
         Ok(_) => see_other(&format!("/admin/t/{id}/playoff")),
-        Err(err) => match refused(&err) {
+        Err(err) => match refused(&err, ctx.lang) {
             Some((status, fields, message)) => {
                 // `sections[2]` is the third section in seed order: its box.
                 let mut mapped = FieldErrors::new();
@@ -266,13 +273,18 @@ pub async fn record_playoff_game(
     // The match must be one of this tournament's playoff (the redirect goes back to it).
     match service::knockout::get_playoff(&state.db, Some(&actor), id).await {
         Ok(p) if p.matches.iter().any(|m| m.id == match_id) => {}
-        Ok(_) => return Err(PageError::from_service(Error::NotFound("match"), ctx.lang)),
+        Ok(_) => {
+            return Err(PageError::from_service(
+                Error::NotFound(m::NOT_FOUND_MATCH),
+                ctx.lang,
+            ))
+        }
         Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     }
     Ok(
         match super::knockout::record_game_form(&state, &actor, match_id, &form, tr).await {
             Ok(()) => see_other(&format!("/admin/t/{id}/playoff")),
-            Err(err) => match refused(&err) {
+            Err(err) => match refused(&err, ctx.lang) {
                 Some((status, _, message)) => {
                     page(
                         &state,

@@ -99,7 +99,7 @@ async fn page(
         .or_page(&ctx)?;
     let (awarded, awarded_note) = match service::prizes::playoff_awarded(&state.db, id).await {
         Ok(a) => (a, None),
-        Err(err @ Error::Conflict(_)) => (Vec::new(), Some(err.to_string())),
+        Err(err @ Error::Conflict(_)) => (Vec::new(), Some(err.render(ctx.lang))),
         Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
     Ok(Page(
@@ -168,13 +168,14 @@ pub async fn save_prizes(
             Ok(_) => see_other(&format!("/admin/t/{id}/playoff/prizes")),
             Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
                 let status = crate::http::error::status(&err);
+                let message = err.render(ctx.lang);
                 page(
                     &state,
                     &actor,
                     ctx,
                     id,
                     Some(typed),
-                    (Some(err.to_string()), status),
+                    (Some(message), status),
                 )
                 .await?
             }

@@ -137,7 +137,7 @@ async fn page(
     let (awarded, awarded_note) = match service::prizes::awarded(&state.db, id).await {
         Ok(a) => (a, None),
         Err(err) if !crate::http::error::status(&err).is_server_error() => {
-            (Vec::new(), Some(err.to_string()))
+            (Vec::new(), Some(err.render(ctx.lang)))
         }
         Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
@@ -229,13 +229,14 @@ pub async fn save_prizes(
             Ok(_) => see_other(&format!("/admin/s/{id}/prizes")),
             Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
                 let status = crate::http::error::status(&err);
+                let message = err.render(ctx.lang);
                 page(
                     &state,
                     &actor,
                     ctx,
                     id,
                     Some(typed),
-                    (Some(err.to_string()), status),
+                    (Some(message), status),
                 )
                 .await?
             }

@@ -15,7 +15,7 @@ use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::board::{board_svg, script_of};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
-use crate::i18n::Tr;
+use crate::i18n::{Msg, Tr};
 use crate::service::records::{BanqiAid, GameContext, GameKey, RecordInput, Replay};
 use crate::service::{self, Error, FieldErrors};
 use crate::vocab::{Game, RoundStatus};
@@ -106,7 +106,7 @@ pub struct RecordDeskPage {
     pub version: i32,
     /// The half-moves read.
     pub plies: Vec<DeskPly>,
-    /// The first problem, localised.
+    /// The first problem, in the page's language.
     pub problem: Option<String>,
     /// Its half-move.
     pub problem_ply: usize,
@@ -252,7 +252,7 @@ async fn render(
                 .collect(),
             problem: shown.replay.error.as_ref().map(|p| tr.msg(&p.message)),
             problem_ply: shown.replay.error.as_ref().map_or(0, |p| p.ply),
-            error: shown.error.map(|e| tr.msg(&e)),
+            error: shown.error,
             notice: shown.notice,
             start_fen: shown.replay.start_fen.clone(),
             svg,
@@ -302,7 +302,7 @@ fn read(form: &Fields, tr: Tr) -> Result<(RecordInput, Option<i32>), Error> {
     let version = number(form, "version", tr, &mut errors).and_then(|v| i32::try_from(v).ok());
     if !errors.is_empty() {
         return Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: crate::i18n::ui("error.form_invalid"),
             fields: errors,
         });
     }
@@ -434,7 +434,7 @@ async fn refused(
     };
     let error = match &err {
         Error::Invalid { .. } if replay.error.is_some() => None,
-        _ => Some(err.to_string()),
+        _ => Some(err.render(ctx.lang)),
     };
     let shown = Shown {
         text: input.text,
@@ -465,7 +465,7 @@ async fn check_json(
     match service::records::check(&state.db, &actor, key, &input, script_of(ctx.lang)).await {
         Ok(mut replay) => {
             if let Some(problem) = &mut replay.error {
-                problem.message = tr.msg(&problem.message);
+                problem.message = Msg::shown(tr.msg(&problem.message));
             }
             Json(replay).into_response()
         }

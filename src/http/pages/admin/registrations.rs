@@ -9,6 +9,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::PageCtx;
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::service::payments::{RefundInput, VoidInput};
 use crate::service::registrations::{PaymentInput, RegistrationAction};
 use crate::service::{self, Error};
@@ -39,7 +40,7 @@ fn amount(form: &Fields, name: &str) -> Result<Option<i64>, Error> {
         Some(v) => v
             .parse()
             .map(Some)
-            .map_err(|_| Error::invalid(name, "must be a whole number")),
+            .map_err(|_| Error::invalid(name, m::CHECK_MUST_WHOLE_NUMBER.msg())),
     }
 }
 
@@ -63,13 +64,18 @@ pub async fn act_on_registration(
         }),
         // A refund is the ledger's own entry, not an action of `act`.
         "refund" => Ok(None),
-        _ => return Err(PageError::from_service(Error::NotFound("action"), ctx.lang)),
+        _ => {
+            return Err(PageError::from_service(
+                Error::NotFound(m::NOT_FOUND_ACTION),
+                ctx.lang,
+            ))
+        }
     };
     match service::registrations::list(&state.db, Some(&actor), id).await {
         Ok(list) if list.iter().any(|r| r.id == registration_id) => {}
         Ok(_) => {
             return Err(PageError::from_service(
-                Error::NotFound("registration"),
+                Error::NotFound(m::NOT_FOUND_REGISTRATION),
                 ctx.lang,
             ))
         }
@@ -116,7 +122,7 @@ pub async fn void_payment(
         Ok(section) if section == id => {}
         Ok(_) => {
             return Err(PageError::from_service(
-                Error::NotFound("payment"),
+                Error::NotFound(m::NOT_FOUND_PAYMENT),
                 ctx.lang,
             ))
         }

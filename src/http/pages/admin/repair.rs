@@ -160,7 +160,12 @@ fn rows(
     let value = |key: String| form.get(&key).cloned().unwrap_or_default();
     (1..=row_count(form))
         .map(|i| {
-            let error = |key: String| errors.get(&key).map(|m| m.join(" "));
+            let error = |key: String| {
+                errors.get(&key).map(|m| {
+                    let each: Vec<String> = m.iter().map(|m| tr.msg(m)).collect();
+                    each.join(" ")
+                })
+            };
             let (red, black) = (value(format!("red_{i}")), value(format!("black_{i}")));
             EditRow {
                 number: i,
@@ -177,7 +182,7 @@ fn rows(
 
 /// Reads the rows into the service's boards (games first, byes last, as the service wants
 /// them) and the row of each board, for putting the service's messages back on the rows.
-fn boards(form: &Fields, tr: Tr) -> (Vec<BoardInput>, Vec<usize>, FieldErrors) {
+fn boards(form: &Fields, _tr: Tr) -> (Vec<BoardInput>, Vec<usize>, FieldErrors) {
     let mut errors = FieldErrors::new();
     let mut games = Vec::new();
     let mut byes = Vec::new();
@@ -190,7 +195,7 @@ fn boards(form: &Fields, tr: Tr) -> (Vec<BoardInput>, Vec<usize>, FieldErrors) {
             match raw.parse() {
                 Ok(id) => Some(Some(id)),
                 Err(_) => {
-                    errors.insert(name, vec![tr.t("adm.choose_entrant_error").into()]);
+                    errors.insert(name, vec![crate::i18n::ui("adm.choose_entrant_error")]);
                     None
                 }
             }
@@ -202,7 +207,7 @@ fn boards(form: &Fields, tr: Tr) -> (Vec<BoardInput>, Vec<usize>, FieldErrors) {
             (Some(None), Some(Some(_))) => {
                 errors.insert(
                     format!("red_{i}"),
-                    vec![tr.t("adm.choose_entrant_error").into()],
+                    vec![crate::i18n::ui("adm.choose_entrant_error")],
                 );
             }
             (Some(Some(red)), Some(Some(black))) => games.push((
@@ -347,7 +352,12 @@ async fn page(
         round.status == RoundStatus::Paired && round.boards.iter().all(|b| b.result.is_none());
     let form = shown.form.cloned().unwrap_or_else(|| stored(&round));
     let mut errors = shown.errors;
-    let warnings = errors.remove("boards").unwrap_or_default();
+    let warnings: Vec<String> = errors
+        .remove("boards")
+        .unwrap_or_default()
+        .iter()
+        .map(|w| tr.msg(w))
+        .collect();
     // The service's sentence speaks JSON (`"confirm": true`) and field paths; the page has
     // its button, and says the rows' problems by board and name.
     let name = |id: &str| {
@@ -463,13 +473,13 @@ pub async fn save_edit(
         Err(Error::Invalid { message, fields }) => Shown {
             form: Some(&form),
             errors: on_rows(fields, &rows),
-            error: Some(message),
+            error: Some(message.render(ctx.lang)),
             status: StatusCode::UNPROCESSABLE_ENTITY,
             ..Shown::plain()
         },
         Err(err @ Error::Conflict(_)) => Shown {
             form: Some(&form),
-            error: Some(err.to_string()),
+            error: Some(err.render(ctx.lang)),
             status: StatusCode::CONFLICT,
             ..Shown::plain()
         },

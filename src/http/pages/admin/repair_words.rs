@@ -4,6 +4,7 @@
 
 use super::form::Fields;
 use crate::http::pages::shared::format_number;
+use crate::i18n::messages::{self as m, Msg};
 use crate::i18n::Tr;
 use crate::service::players::{HistoryBefore, Opponent};
 use crate::service::FieldErrors;
@@ -112,7 +113,7 @@ pub fn explain(
         let worded: Vec<String> = messages
             .iter()
             .filter_map(|message| {
-                if message != "is already on another board" {
+                if message.code() != m::CHECK_ALREADY_ANOTHER_BOARD.key {
                     return Some(worded(message, row, &name(&id), tr));
                 }
                 let elsewhere = (1..=rows).find(|&r| {
@@ -140,17 +141,21 @@ pub fn explain(
                 },
             )
         }));
-        out.insert(key, worded);
+        out.insert(key, worded.into_iter().map(Msg::shown).collect());
     }
     problems.sort_by_key(|(at, _)| *at);
     (out, problems.into_iter().map(|(_, p)| p).collect())
 }
 
 /// A service's message about the player `name` on board `row` as a sentence of the page.
-fn worded(message: &str, row: usize, name: &str, tr: Tr) -> String {
-    match message {
-        "must differ from red" => tr.fmt_n("adm.repair.error.self", &[&row, &name]),
-        "only one bye, on the last board" => tr.fmt_n("adm.repair.error.bye", &[&row, &name]),
+fn worded(message: &Msg, row: usize, name: &str, tr: Tr) -> String {
+    match message.code() {
+        code if code == m::FORM_MUST_DIFFER_FROM_RED.key => {
+            tr.fmt_n("adm.repair.error.self", &[&row, &name])
+        }
+        code if code == m::CHECK_ONLY_ONE_BYE_LAST.key => {
+            tr.fmt_n("adm.repair.error.bye", &[&row, &name])
+        }
         _ if name.is_empty() => tr.fmt_n("adm.repair.error.board", &[&row, &tr.msg(message)]),
         _ => tr.fmt_n("adm.repair.error.player", &[&row, &name, &tr.msg(message)]),
     }

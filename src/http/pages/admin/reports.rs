@@ -195,7 +195,7 @@ async fn act(
 ) -> Result<Response, PageError> {
     let Some(section_id) = text(&form, "section_id").and_then(|s| s.parse::<Uuid>().ok()) else {
         return Err(PageError::from_service(
-            Error::invalid("section_id", "is required"),
+            Error::invalid("section_id", crate::i18n::messages::CHECK_REQUIRED),
             ctx.lang,
         ));
     };
@@ -214,13 +214,14 @@ async fn act(
         ))),
         Err(err @ (Error::Conflict(_) | Error::Invalid { .. })) => {
             let status = crate::http::error::status(&err);
+            let message = err.render(ctx.lang);
             queue_page(
                 &state,
                 &actor,
                 ctx,
                 section_id,
                 None,
-                Some((status, err.to_string())),
+                Some((status, message)),
             )
             .await
         }

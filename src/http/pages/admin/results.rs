@@ -363,10 +363,10 @@ pub async fn enter_result(
             Err(err) => {
                 let status = crate::http::error::status(&err);
                 let message = match &err {
-                    Error::Conflict(detail) if detail.contains("changed meanwhile") => {
-                        format!("{} ({detail})", tr.t("adm.results.stale"))
+                    Error::Conflict(detail) if detail.code().starts_with("stale.") => {
+                        format!("{} ({})", tr.t("adm.results.stale"), tr.msg(detail))
                     }
-                    Error::Invalid { .. } | Error::Conflict(_) => err.to_string(),
+                    Error::Invalid { .. } | Error::Conflict(_) => err.render(ctx.lang),
                     _ => return Err(PageError::from_service(err, ctx.lang)),
                 };
                 refuse(ctx, section, round, status, message)
@@ -388,7 +388,7 @@ pub async fn enter_board_result(
     let tr = ctx.tr();
     let Some(sid) = text(&form, "section_id").and_then(|s| s.parse::<Uuid>().ok()) else {
         return Err(PageError::from_service(
-            Error::invalid("section_id", "is required"),
+            Error::invalid("section_id", crate::i18n::messages::CHECK_REQUIRED),
             ctx.lang,
         ));
     };
@@ -398,11 +398,11 @@ pub async fn enter_board_result(
     let version = number(&form, "version", tr, &mut errors).and_then(|v| i32::try_from(v).ok());
     // A board without a result offers no preselected one: sending it unchosen is asked again.
     if text(&form, "result").is_none() {
-        errors.insert("result".into(), vec![tr.t("adm.results.choose").into()]);
+        errors.insert("result".into(), vec![crate::i18n::ui("adm.results.choose")]);
     }
     if !errors.is_empty() {
         let err = Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: crate::i18n::ui("error.form_invalid"),
             fields: errors,
         };
         return Ok(super::section::action_failed(
@@ -432,8 +432,12 @@ pub async fn enter_board_result(
                 };
                 crate::http::session::see_other(&format!("/admin/s/{sid}/rounds?done={done}"))
             }
-            Err(Error::Conflict(detail)) if detail.contains("changed meanwhile") => {
-                let err = Error::Conflict(format!("{} ({detail})", tr.t("adm.results.stale")));
+            Err(Error::Conflict(detail)) if detail.code().starts_with("stale.") => {
+                let err = Error::conflict(crate::i18n::Msg::shown(format!(
+                    "{} ({})",
+                    tr.t("adm.results.stale"),
+                    tr.msg(&detail)
+                )));
                 super::section::action_failed(
                     &state,
                     &actor,

@@ -292,6 +292,7 @@ pub async fn section_page(
     let (bye_form, bye_errors) = for_target(FormTarget::Bye);
     let mut bye_fields = super::section_forms::bye_fields(bye_form, tr, &entrants, next_round);
     let bye_rest = place_errors(
+        tr,
         &mut bye_fields,
         bye_errors,
         super::section_forms::BYE_ALIASES,
@@ -299,6 +300,7 @@ pub async fn section_page(
     let (pair_form, pair_errors) = for_target(FormTarget::Forbidden);
     let mut pair_fields = super::section_forms::pair_fields(pair_form, tr, &entrants);
     let pair_rest = place_errors(
+        tr,
         &mut pair_fields,
         pair_errors,
         super::section_forms::PAIR_ALIASES,
@@ -317,6 +319,7 @@ pub async fn section_page(
     let (entrant_form, entrant_errors) = for_target(FormTarget::Entrant);
     let mut fields = entrant_fields(entrant_form, tr, doubles, &section.fee_tiers);
     let rest = place_errors(
+        tr,
         &mut fields,
         entrant_errors,
         &[
@@ -510,7 +513,7 @@ pub async fn action_failed(
     if status == StatusCode::CONFLICT || status == StatusCode::UNPROCESSABLE_ENTITY {
         let extras = SectionExtras {
             tab,
-            action_error: Some(err.to_string()),
+            action_error: Some(err.render(ctx.lang)),
             ..SectionExtras::default()
         };
         section_page(state, actor, ctx, id, extras, status).await

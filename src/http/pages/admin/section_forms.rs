@@ -259,7 +259,7 @@ pub(super) fn rounds_table_text(table: &[crate::service::sections::RoundsByEntri
 /// a line that is not a row is an error naming it.
 pub(super) fn rounds_table(
     form: &super::form::Fields,
-    tr: crate::i18n::Tr,
+    _tr: crate::i18n::Tr,
     errors: &mut crate::service::FieldErrors,
 ) -> Vec<crate::service::sections::RoundsByEntries> {
     let text = form
@@ -289,10 +289,15 @@ pub(super) fn rounds_table(
         });
         match parsed {
             Some(row) => rows.push(row),
-            None => errors
-                .entry("rounds_by_entries".into())
-                .or_default()
-                .push(tr.fmt("adm.settings.bad_rounds_line", i + 1)),
+            None => {
+                errors
+                    .entry("rounds_by_entries".into())
+                    .or_default()
+                    .push(crate::i18n::ui_with(
+                        "adm.settings.bad_rounds_line",
+                        &[&(i + 1)],
+                    ))
+            }
         }
     }
     rows
@@ -315,7 +320,7 @@ pub(super) fn fee_tiers_text(tiers: &[FeeTier]) -> String {
 /// colon separates, a full-width one too); a line that is not a tier is an error naming it.
 pub(super) fn fee_tiers(
     form: &super::form::Fields,
-    tr: crate::i18n::Tr,
+    _tr: crate::i18n::Tr,
     errors: &mut crate::service::FieldErrors,
 ) -> Vec<FeeTier> {
     let mut tiers = Vec::new();
@@ -345,7 +350,10 @@ pub(super) fn fee_tiers(
             None => errors
                 .entry("fee_tiers".into())
                 .or_default()
-                .push(tr.fmt("adm.settings.bad_fee_line", i + 1)),
+                .push(crate::i18n::ui_with(
+                    "adm.settings.bad_fee_line",
+                    &[&(i + 1)],
+                )),
         }
     }
     tiers
@@ -370,7 +378,7 @@ pub(super) fn group_list_errors(
 #[cfg(test)]
 mod fee_tier_tests {
     use super::*;
-    use crate::i18n::{Lang, Tr};
+    use crate::i18n::{Lang, Msg, Tr};
 
     #[test]
     fn fee_tiers_are_read_with_an_optional_currency_and_written_back_alike() {
@@ -396,16 +404,19 @@ mod fee_tier_tests {
         );
         // Lines 5 and 6 (1-based, the empty line counted) are no tiers.
         assert_eq!(errors["fee_tiers"].len(), 2, "{errors:?}");
-        assert!(errors["fee_tiers"][0].contains('5'), "{errors:?}");
+        assert!(
+            errors["fee_tiers"][0].to_string().contains('5'),
+            "{errors:?}"
+        );
         assert_eq!(fee_tiers_text(&tiers[..2]), "Member: 10 CAD\n會員: 20");
     }
 
     #[test]
     fn row_errors_go_to_their_list() {
         let mut errors = crate::service::FieldErrors::new();
-        errors.insert("fee_tiers[1].currency".into(), vec!["a".into()]);
-        errors.insert("fee_tiers[0].name".into(), vec!["b".into()]);
-        errors.insert("cap".into(), vec!["c".into()]);
+        errors.insert("fee_tiers[1].currency".into(), vec![Msg::shown("a")]);
+        errors.insert("fee_tiers[0].name".into(), vec![Msg::shown("b")]);
+        errors.insert("cap".into(), vec![Msg::shown("c")]);
         let grouped = group_list_errors(errors);
         assert_eq!(grouped["fee_tiers"].len(), 2);
         assert_eq!(grouped["cap"], ["c"]);

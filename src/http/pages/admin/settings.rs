@@ -17,6 +17,7 @@ use crate::http::pages::shared::tiebreaks::{
 };
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::sections::{ScoringInput, Section, SectionInput};
@@ -312,12 +313,15 @@ fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
 }
 
 /// A points field (`2`, `0.5`, `0,5`); a message in `errors` when it is no number.
-fn decimal(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Option<f64> {
+fn decimal(form: &Fields, name: &str, _tr: Tr, errors: &mut FieldErrors) -> Option<f64> {
     let value = text(form, name)?.replace(',', ".");
     match value.parse::<f64>() {
         Ok(v) if v.is_finite() => Some(v),
         _ => {
-            errors.insert(name.into(), vec![tr.t("adm.settings.not_points").into()]);
+            errors.insert(
+                name.into(),
+                vec![crate::i18n::ui("adm.settings.not_points")],
+            );
             None
         }
     }
@@ -329,7 +333,7 @@ fn decimal(form: &Fields, name: &str, tr: Tr, errors: &mut FieldErrors) -> Optio
 fn time(
     form: &Fields,
     name: &str,
-    tr: Tr,
+    _tr: Tr,
     zone: chrono_tz::Tz,
     errors: &mut FieldErrors,
 ) -> Option<DateTime<Utc>> {
@@ -341,7 +345,10 @@ fn time(
         .and_then(|t| zone.from_local_datetime(&t).earliest())
         .map(|t| t.with_timezone(&Utc))
         .or_else(|| {
-            errors.insert(name.into(), vec![tr.t("adm.settings.not_a_time").into()]);
+            errors.insert(
+                name.into(),
+                vec![crate::i18n::ui("adm.settings.not_a_time")],
+            );
             None
         })
 }
@@ -365,7 +372,7 @@ fn settings_input(form: &Fields, tr: Tr, zone: chrono_tz::Tz) -> (SectionInput, 
         _ => {
             for name in ["win", "draw", "loss"] {
                 if text(form, name).is_none() {
-                    errors.insert(name.into(), vec![tr.t("adm.settings.required").into()]);
+                    errors.insert(name.into(), vec![crate::i18n::ui("adm.settings.required")]);
                 }
             }
             None
@@ -448,8 +455,8 @@ async fn page(
     // The chain's refusals (`tiebreaks`, `tiebreaks[1]`) go under its rows.
     let chain_error = grouped
         .remove("tiebreaks")
-        .map(|messages| messages.join("; "));
-    let rest = place_errors(&mut fields, &grouped, ALIASES);
+        .map(|messages| tr.msg(&Msg::list(messages)));
+    let rest = place_errors(tr, &mut fields, &grouped, ALIASES);
     let form_error = form_error.or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
     let after = fields
         .iter()
@@ -536,7 +543,7 @@ pub async fn save_settings(
     Ok(
         match service::sections::update(&state.db, &actor, id, &input, None).await {
             Ok(_) => see_other(&format!("/admin/s/{id}/settings?done=settings")),
-            Err(err) => match invalid_fields(&err) {
+            Err(err) => match invalid_fields(&err, tr) {
                 Some((message, fields)) => {
                     page(
                         &state,

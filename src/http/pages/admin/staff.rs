@@ -256,7 +256,11 @@ pub async fn create_invitation(
         text => match text.parse::<i32>() {
             Ok(n) => Some(n),
             Err(_) => {
-                let errors = Errors::one("minutes", ctx.tr().msg("must be a whole number"));
+                let errors = Errors::one(
+                    "minutes",
+                    ctx.tr()
+                        .msg(&crate::i18n::messages::CHECK_MUST_WHOLE_NUMBER.msg()),
+                );
                 let status = StatusCode::UNPROCESSABLE_ENTITY;
                 return staff_page(
                     &state,

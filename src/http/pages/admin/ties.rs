@@ -160,6 +160,7 @@ pub async fn decide_tie(
         match service::ties::resolve(&state.db, &actor, id, &input).await {
             Ok(_) => see_other(&format!("/admin/s/{id}/ties")),
             Err(Error::Invalid { message, .. }) => {
+                let message = message.render(ctx.lang);
                 page(
                     &state,
                     &actor,

@@ -211,7 +211,7 @@ pub async fn create_tournament(
     if errors.is_empty() {
         match service::tournaments::create(&state.db, &actor, &input).await {
             Ok(t) => return Ok(see_other(&format!("/admin/t/{}", t.id))),
-            Err(err) => match invalid_fields(&err) {
+            Err(err) => match invalid_fields(&err, tr) {
                 Some((message, fields)) => {
                     errors = fields;
                     form_error = Some(message);
@@ -221,7 +221,7 @@ pub async fn create_tournament(
         }
     }
     let mut fields = tournament_fields(&form, tr);
-    let rest = place_errors(&mut fields, &errors, &[]);
+    let rest = place_errors(tr, &mut fields, &errors, &[]);
     if form_error.is_none() || !rest.is_empty() {
         form_error = Some(tr.t("error.form_invalid").to_string());
     }
@@ -389,7 +389,7 @@ async fn tournament_page(
     let sections = service::sections::list(&state.db, id).await.or_page(&ctx)?;
     let mut fields = section_fields(&extras.form, tr);
     let errors = super::section_forms::group_list_errors(extras.errors.clone());
-    let rest = place_errors(&mut fields, &errors, &[]);
+    let rest = place_errors(tr, &mut fields, &errors, &[]);
     let form_error = extras
         .form_error
         .or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
@@ -433,7 +433,7 @@ pub async fn tournament_refused(
 ) -> Result<Response, PageError> {
     let status = crate::http::error::status(&err);
     let extras = SectionExtras {
-        action_error: Some(err.to_string()),
+        action_error: Some(err.render(ctx.lang)),
         ..SectionExtras::default()
     };
     tournament_page(state, actor, ctx, headers, id, extras, status).await
@@ -480,7 +480,7 @@ pub async fn create_section(
         match service::sections::create(&state.db, &actor, id, &input).await {
             // A new section has nobody in it: its entrants tab is where the desk goes next.
             Ok(s) => return Ok(see_other(&format!("/admin/s/{}/entrants", s.id))),
-            Err(err) => match invalid_fields(&err) {
+            Err(err) => match invalid_fields(&err, tr) {
                 Some((message, fields)) => {
                     errors = fields;
                     form_error = Some(message);

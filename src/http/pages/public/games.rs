@@ -11,6 +11,7 @@ use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::board::{board_svg, hidden_attr, script_of};
 use crate::http::pages::shared::{load_section, nav, SectionNav};
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::i18n::{Lang, Tr};
 use crate::service;
 use crate::service::records::{hidden_identities, PlyView, RecordView};
@@ -243,7 +244,7 @@ pub async fn show_match_game(
     .or_page(&ctx)?;
     if game.section_id != Some(section_id) {
         return Err(PageError::from_service(
-            service::Error::NotFound("game"),
+            service::Error::NotFound(m::NOT_FOUND_GAME),
             ctx.lang,
         ));
     }

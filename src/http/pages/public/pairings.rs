@@ -6,6 +6,7 @@ use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::{format_number, load_section, nav, qr_svg, SectionNav, View};
 use crate::http::public_url;
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::i18n::Tr;
 use crate::service;
 use crate::service::rounds::RoundView;
@@ -173,9 +174,11 @@ pub async fn load_round(
         .await
         .map_err(|err| PageError::from_service(err, ctx.lang).into_response())?;
     let Some(round) = rounds.iter().find(|r| r.number == number) else {
-        return Err(
-            PageError::from_service(service::Error::NotFound("round"), ctx.lang).into_response(),
-        );
+        return Err(PageError::from_service(
+            service::Error::NotFound(m::NOT_FOUND_ROUND),
+            ctx.lang,
+        )
+        .into_response());
     };
     let data = pairings_data(round);
     let nav = nav(&t, &s, &rounds, "pairings", number, prizes);

@@ -8,6 +8,7 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::ClientIp;
 use crate::http::AppState;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service;
 use crate::service::registrations::RegistrationInput;
@@ -193,8 +194,10 @@ fn genders(tr: Tr, chosen: &str) -> Vec<Choice> {
     .collect()
 }
 
-fn first_error(errors: &FieldErrors, field: &str) -> Option<String> {
-    errors.get(field).map(|messages| messages.join("; "))
+fn first_error(errors: &FieldErrors, field: &str, tr: Tr) -> Option<String> {
+    errors
+        .get(field)
+        .map(|messages| tr.msg(&Msg::list(messages.iter().cloned())))
 }
 
 fn input(
@@ -204,6 +207,7 @@ fn input(
     autocomplete: &'static str,
     value: &str,
     errors: &FieldErrors,
+    tr: Tr,
 ) -> InputField {
     InputField {
         name,
@@ -212,7 +216,7 @@ fn input(
         autocomplete,
         value: value.to_string(),
         required: name == "name",
-        error: first_error(errors, name),
+        error: first_error(errors, name, tr),
     }
 }
 
@@ -278,9 +282,17 @@ fn form_page(
                 selected: s.id.to_string() == chosen_section,
             })
             .collect(),
-        section_error: first_error(errors, "section_id"),
+        section_error: first_error(errors, "section_id", tr),
         fields: vec![
-            input("name", "register.name", "text", "name", &form.name, errors),
+            input(
+                "name",
+                "register.name",
+                "text",
+                "name",
+                &form.name,
+                errors,
+                tr,
+            ),
             input(
                 "club",
                 "register.club",
@@ -288,6 +300,7 @@ fn form_page(
                 "organization",
                 &form.club,
                 errors,
+                tr,
             ),
             input(
                 "email",
@@ -296,8 +309,17 @@ fn form_page(
                 "email",
                 &form.email,
                 errors,
+                tr,
             ),
-            input("phone", "register.phone", "tel", "tel", &form.phone, errors),
+            input(
+                "phone",
+                "register.phone",
+                "tel",
+                "tel",
+                &form.phone,
+                errors,
+                tr,
+            ),
             input(
                 "address",
                 "register.address",
@@ -305,6 +327,7 @@ fn form_page(
                 "address-line1",
                 &form.address,
                 errors,
+                tr,
             ),
             input(
                 "rating",
@@ -313,6 +336,7 @@ fn form_page(
                 "off",
                 &form.rating,
                 errors,
+                tr,
             ),
             input(
                 "birth_date",
@@ -321,6 +345,7 @@ fn form_page(
                 "bday",
                 &form.birth_date,
                 errors,
+                tr,
             ),
             input(
                 "school_grade",
@@ -329,10 +354,11 @@ fn form_page(
                 "off",
                 &form.school_grade,
                 errors,
+                tr,
             ),
         ],
         genders: genders(tr, &form.gender),
-        gender_error: first_error(errors, "gender"),
+        gender_error: first_error(errors, "gender", tr),
         member: form.member.is_some(),
         doubles: sections.iter().any(|s| s.entry_type == EntryType::Doubles),
         partner_fields: vec![InputField {
@@ -347,14 +373,15 @@ fn form_page(
                 "off",
                 &form.partner_name,
                 errors,
+                tr,
             )
         }],
         partner_genders: genders(tr, &form.partner_gender),
         tier_groups,
-        tier_error: first_error(errors, "fee_tier"),
+        tier_error: first_error(errors, "fee_tier", tr),
         waiver: t.waiver_text.clone().unwrap_or_default(),
         waiver_accepted: form.waiver_accepted.is_some(),
-        waiver_error: first_error(errors, "waiver_accepted"),
+        waiver_error: first_error(errors, "waiver_accepted", tr),
         form_error,
         ctx,
     }
@@ -393,14 +420,17 @@ fn given(text: &str) -> Option<String> {
 
 /// Reads the form into the service's input; only what cannot even be parsed (a rating that is
 /// not a number, a malformed date) is reported here, every rule is the service's.
-fn to_input(form: &RegisterForm, tr: Tr) -> Result<RegistrationInput, FieldErrors> {
+fn to_input(form: &RegisterForm, _tr: Tr) -> Result<RegistrationInput, FieldErrors> {
     let mut errors = FieldErrors::new();
     let rating = match given(&form.rating) {
         None => None,
         Some(text) => match text.parse::<i64>() {
             Ok(n) => Some(n),
             Err(_) => {
-                errors.insert("rating".into(), vec![tr.t("register.not_a_number").into()]);
+                errors.insert(
+                    "rating".into(),
+                    vec![crate::i18n::ui("register.not_a_number")],
+                );
                 None
             }
         },
@@ -412,7 +442,7 @@ fn to_input(form: &RegisterForm, tr: Tr) -> Result<RegistrationInput, FieldError
             Err(_) => {
                 errors.insert(
                     "birth_date".into(),
-                    vec![tr.t("register.not_a_date").into()],
+                    vec![crate::i18n::ui("register.not_a_date")],
                 );
                 None
             }
@@ -425,7 +455,7 @@ fn to_input(form: &RegisterForm, tr: Tr) -> Result<RegistrationInput, FieldError
             if !form.section_id.is_empty() && section != form.section_id.trim() {
                 errors.insert(
                     "fee_tier".into(),
-                    vec![tr.t("register.tier_other_section").into()],
+                    vec![crate::i18n::ui("register.tier_other_section")],
                 );
             }
             name.to_string()
@@ -478,7 +508,7 @@ pub async fn create_registration(
         let mut errors = FieldErrors::new();
         errors.insert(
             "section_id".into(),
-            vec![tr.t("register.choose_section").into()],
+            vec![crate::i18n::ui("register.choose_section")],
         );
         return Ok(again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None));
     };
@@ -519,10 +549,11 @@ pub async fn create_registration(
             )
             .into_response(),
             Err(service::Error::Invalid { fields, message }) => {
-                let form_error = fields.is_empty().then_some(message);
+                let form_error = fields.is_empty().then(|| message.render(ctx.lang));
                 again(ctx, StatusCode::UNPROCESSABLE_ENTITY, fields, form_error)
             }
             Err(service::Error::Conflict(message)) => {
+                let message = message.render(ctx.lang);
                 again(ctx, StatusCode::CONFLICT, FieldErrors::new(), Some(message))
             }
             Err(err) => return Err(PageError::from_service(err, ctx.lang)),

@@ -8,6 +8,8 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, ClientIp};
 use crate::http::AppState;
+use crate::i18n::messages as m;
+use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service;
 use crate::service::reports::{display_code, normalise_code, ReportBoard, ReportInput};
@@ -146,7 +148,7 @@ pub const NOTATIONS: &[&str] = &["chinese", "wxf", "iccs"];
 
 impl ReportPage {
     /// The first error of a field.
-    pub fn field_error(&self, field: &str) -> Option<&String> {
+    pub fn field_error(&self, field: &str) -> Option<&Msg> {
         self.errors.get(field).and_then(|e| e.first())
     }
 }
@@ -205,7 +207,7 @@ pub async fn show_code_form(ctx: PageCtx, Query(query): Query<CodeQuery>) -> Res
         Some(typed) => match normalise_code(typed) {
             Some(code) => see_other(&format!("/r/{code}")),
             None => {
-                let message = service::reports::UNKNOWN_CODE;
+                let message = service::reports::UNKNOWN_CODE.get(ctx.lang);
                 let typed: String = typed.chars().take(40).collect();
                 code_page(
                     ctx,
@@ -282,10 +284,11 @@ fn refused(ctx: PageCtx, code: &str, err: Error) -> Result<Response, PageError> 
     match err {
         Error::Invalid { .. } => {
             let typed: String = code.chars().take(40).collect();
+            let message = service::reports::UNKNOWN_CODE.get(ctx.lang);
             Ok(code_page(
                 ctx,
                 typed,
-                Some(service::reports::UNKNOWN_CODE.into()),
+                Some(message.into()),
                 StatusCode::UNPROCESSABLE_ENTITY,
             ))
         }
@@ -321,7 +324,7 @@ pub async fn show_report(
     ))
 }
 
-fn number(text: &str, field: &str, tr: Tr, errors: &mut FieldErrors) -> Option<i64> {
+fn number(text: &str, field: &str, _tr: Tr, errors: &mut FieldErrors) -> Option<i64> {
     let text = text.trim();
     if text.is_empty() {
         return Some(0);
@@ -332,7 +335,7 @@ fn number(text: &str, field: &str, tr: Tr, errors: &mut FieldErrors) -> Option<i
             errors
                 .entry(field.to_string())
                 .or_default()
-                .push(tr.t("register.not_a_number").to_string());
+                .push(crate::i18n::ui("register.not_a_number"));
             None
         }
     }
@@ -361,12 +364,16 @@ pub async fn post_report(
         service::reports::submit(&state.db, &state.security.limits, ip, &code, &input).await
     } else {
         Err(Error::Invalid {
-            message: tr.t("error.form_invalid").to_string(),
+            message: crate::i18n::ui("error.form_invalid"),
             fields: errors,
         })
     };
     let Some(normal) = normalise_code(&code) else {
-        return refused(ctx, &code, Error::invalid("code", "unknown"));
+        return refused(
+            ctx,
+            &code,
+            Error::invalid("code", service::reports::UNKNOWN_CODE),
+        );
     };
     match outcome {
         Ok(outcome) => {
@@ -385,8 +392,13 @@ pub async fn post_report(
                 Error::Invalid { message, fields } => {
                     (StatusCode::UNPROCESSABLE_ENTITY, message, fields)
                 }
-                other => (StatusCode::CONFLICT, other.to_string(), FieldErrors::new()),
+                other => (
+                    StatusCode::CONFLICT,
+                    other.msg().unwrap_or_else(|| m::API_INTERNAL.msg()),
+                    FieldErrors::new(),
+                ),
             };
+            let message = message.render(ctx.lang);
             Ok(render(
                 ctx,
                 &code,
@@ -427,7 +439,11 @@ pub async fn post_record(
     let saved =
         service::reports::submit_record(&state.db, &state.security.limits, ip, &code, &input).await;
     let Some(normal) = normalise_code(&code) else {
-        return refused(ctx, &code, Error::invalid("code", "unknown"));
+        return refused(
+            ctx,
+            &code,
+            Error::invalid("code", service::reports::UNKNOWN_CODE),
+        );
     };
     match saved {
         Ok(_) => Ok(see_other(&format!("/r/{normal}?done=record"))),
@@ -445,8 +461,9 @@ pub async fn post_record(
                     .flatten()
                     .next()
                     .cloned()
-                    .unwrap_or_else(|| message.clone()),
-                other => other.to_string(),
+                    .unwrap_or_else(|| message.clone())
+                    .render(ctx.lang),
+                other => other.render(ctx.lang),
             };
             // The page again with the record form as posted and the reason beside it.
             Ok(render(

@@ -8,6 +8,7 @@ use crate::http::error::{OrPage, PageError};
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
 use crate::http::AppState;
+use crate::i18n::messages as m;
 use crate::i18n::Tr;
 use crate::service;
 use crate::service::screen::SectionScreen;
@@ -322,7 +323,7 @@ fn render(
     path: &str,
 ) -> Response {
     if slides.is_empty() {
-        return PageError::from_service(service::Error::NotFound("section"), ctx.lang)
+        return PageError::from_service(service::Error::NotFound(m::NOT_FOUND_SECTION), ctx.lang)
             .into_response();
     }
     let count = slides.len();

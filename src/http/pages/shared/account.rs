@@ -4,10 +4,11 @@
 use crate::i18n::Tr;
 use crate::service::{self, FieldErrors};
 use serde::Deserialize;
+use std::collections::BTreeMap;
 
 /// Field messages in the visitor's language.
 #[derive(Debug, Clone, Default)]
-pub struct Errors(FieldErrors);
+pub struct Errors(BTreeMap<String, Vec<String>>);
 
 impl Errors {
     pub fn from_service(fields: FieldErrors, tr: Tr) -> Errors {
@@ -20,7 +21,7 @@ impl Errors {
     }
 
     pub fn one(field: &str, message: String) -> Errors {
-        let mut fields = FieldErrors::new();
+        let mut fields = BTreeMap::new();
         fields.insert(field.to_string(), vec![message]);
         Errors(fields)
     }
