@@ -643,13 +643,6 @@ mod tests {
             "round_status.paired",
             "round_status.published",
             "round_status.completed",
-            "result.red_wins",
-            "result.black_wins",
-            "result.draw",
-            "result.red_forfeits",
-            "result.black_forfeits",
-            "result.double_forfeit",
-            "result.double_loss",
             "absence.half",
             "absence.zero",
             "absence.full",
@@ -673,6 +666,17 @@ mod tests {
         ] {
             if !known(key) {
                 missing.push(key.to_string());
+            }
+        }
+        // Every result has its words, and every result a player can report its own.
+        let results = crate::vocab::GameResult::ALL.iter();
+        let reported = crate::vocab::GameResult::ENTERED.iter();
+        for key in results
+            .map(|r| format!("result.{r}"))
+            .chain(reported.map(|r| format!("report.result.{r}")))
+        {
+            if !known(&key) {
+                missing.push(key);
             }
         }
         assert!(missing.is_empty(), "missing UI text: {missing:?}");

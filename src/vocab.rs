@@ -346,6 +346,151 @@ vocabulary! {
     }
 }
 
+vocabulary! {
+    /// A game's result (对局结果), always told from Red's side; the foul rule (a second
+    /// foul loses the game) can turn an entered result into another, `double_loss` included.
+    GameResult {
+        /// Red won (1-0).
+        RedWins = "red_wins",
+        /// Black won (0-1).
+        BlackWins = "black_wins",
+        /// A draw (½-½).
+        Draw = "draw",
+        /// Red forfeited: Black wins without play (-/+).
+        RedForfeits = "red_forfeits",
+        /// Black forfeited: Red wins without play (+/-).
+        BlackForfeits = "black_forfeits",
+        /// Neither came (-/-).
+        DoubleForfeit = "double_forfeit",
+        /// Both reached the foul threshold: a played game lost by both (only the foul rule
+        /// gives it; nobody enters it).
+        DoubleLoss = "double_loss",
+    }
+}
+
+impl GameResult {
+    /// The results a desk, a scorer or a player can enter, in the order forms offer them
+    /// (as the quick line's keys `1 = 0 + -` read from Red's side, then both absent).
+    pub const ENTERED: &'static [GameResult] = &[
+        GameResult::RedWins,
+        GameResult::Draw,
+        GameResult::BlackWins,
+        GameResult::BlackForfeits,
+        GameResult::RedForfeits,
+        GameResult::DoubleForfeit,
+    ];
+
+    /// The results of a knockout game, where someone must have come (a double forfeit
+    /// has no winner to carry forward).
+    pub const MATCH_GAME: &'static [GameResult] = &[
+        GameResult::RedWins,
+        GameResult::Draw,
+        GameResult::BlackWins,
+        GameResult::BlackForfeits,
+        GameResult::RedForfeits,
+    ];
+
+    /// A result without play (a forfeit by one side or both).
+    pub fn is_forfeit(self) -> bool {
+        matches!(
+            self,
+            GameResult::RedForfeits | GameResult::BlackForfeits | GameResult::DoubleForfeit
+        )
+    }
+
+    /// The side that took the game, if one did (on the board or by the other's forfeit).
+    pub fn winner(self) -> Option<Side> {
+        match self {
+            GameResult::RedWins | GameResult::BlackForfeits => Some(Side::Red),
+            GameResult::BlackWins | GameResult::RedForfeits => Some(Side::Black),
+            GameResult::Draw | GameResult::DoubleForfeit | GameResult::DoubleLoss => None,
+        }
+    }
+}
+
+vocabulary! {
+    /// How round 1 numbers the entrants (第一轮序号): as they registered, by rating, or by
+    /// lot.
+    RoundOneOrder {
+        /// In registration order.
+        Registration = "registration",
+        /// By rating, highest first.
+        Rating = "rating",
+        /// By lot, drawn when round 1 is paired.
+        Lot = "lot",
+    }
+}
+
+vocabulary! {
+    /// How Buchholz-like tiebreaks count a round without an opponent (未赛轮次).
+    Unplayed {
+        /// Chinese practice: no adjustment.
+        Cxa = "cxa",
+        /// FIDE 2023: a dummy opponent.
+        Fide2023 = "fide2023",
+        /// FIDE 2026: a capped dummy opponent.
+        Fide2026 = "fide2026",
+        /// No handling: such rounds count 0.
+        None = "none",
+    }
+}
+
+impl Unplayed {
+    /// The core's mode.
+    pub fn mode(self) -> arbiter_core::standings::UnplayedMode {
+        use arbiter_core::standings::UnplayedMode as Mode;
+        match self {
+            Unplayed::Cxa => Mode::Cxa,
+            Unplayed::Fide2023 => Mode::Fide2023,
+            Unplayed::Fide2026 => Mode::Fide2026,
+            Unplayed::None => Mode::None,
+        }
+    }
+
+    /// The word for the core's mode.
+    pub fn of(mode: arbiter_core::standings::UnplayedMode) -> Unplayed {
+        use arbiter_core::standings::UnplayedMode as Mode;
+        match mode {
+            Mode::Cxa => Unplayed::Cxa,
+            Mode::Fide2023 => Unplayed::Fide2023,
+            Mode::Fide2026 => Unplayed::Fide2026,
+            Mode::None => Unplayed::None,
+        }
+    }
+}
+
+vocabulary! {
+    /// The notation a game record is typed in (记谱法).
+    RecordNotation {
+        /// ICCS coordinates (`h2e2`).
+        Iccs = "iccs",
+        /// Chinese (炮二平五).
+        Chinese = "chinese",
+        /// WXF (`C2.5`).
+        Wxf = "wxf",
+        /// Banqi's own turn notation (`b2=K`, `b2-b3`).
+        Banqi = "banqi",
+    }
+}
+
+vocabulary! {
+    /// Where a replayed record stands after its last good half-move.
+    ReplayStatus {
+        /// Play goes on.
+        Ongoing = "ongoing",
+        /// The side to move is checkmated.
+        Checkmated = "checkmated",
+        /// The side to move has no legal move (a loss in Xiangqi).
+        Stalemated = "stalemated",
+        /// Banqi: Red has won.
+        RedWon = "red_won",
+        /// Banqi: Black has won.
+        BlackWon = "black_won",
+        /// Banqi: drawn by the move count.
+        Draw = "draw",
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -475,7 +620,35 @@ mod tests {
             MatchDecision::WORDS,
             ["regular", "rapid", "armageddon", "lot"]
         );
-        // Not stored: the split's input and outcome only.
+        round_trips(GameResult::ALL);
+        assert_eq!(
+            GameResult::WORDS,
+            [
+                "red_wins",
+                "black_wins",
+                "draw",
+                "red_forfeits",
+                "black_forfeits",
+                "double_forfeit",
+                "double_loss"
+            ]
+        );
+        assert!(GameResult::ENTERED
+            .iter()
+            .chain(GameResult::MATCH_GAME)
+            .all(|r| *r != GameResult::DoubleLoss));
+        round_trips(RoundOneOrder::ALL);
+        assert_eq!(RoundOneOrder::WORDS, ["registration", "rating", "lot"]);
+        round_trips(Unplayed::ALL);
+        assert_eq!(Unplayed::WORDS, ["cxa", "fide2023", "fide2026", "none"]);
+        for mode in Unplayed::ALL {
+            assert_eq!(Unplayed::of(mode.mode()), *mode);
+            assert_eq!(mode.as_str().parse(), Ok(mode.mode()));
+        }
+        round_trips(RecordNotation::ALL);
+        assert_eq!(RecordNotation::WORDS, ["iccs", "chinese", "wxf", "banqi"]);
+        // Not stored: the replay's status and the split's input and outcome.
+        round_trips(ReplayStatus::ALL);
         round_trips(SplitMethod::ALL);
         assert_eq!(SplitMethod::WORDS, ["random", "rating_snake"]);
     }

@@ -1,6 +1,8 @@
 //! Knockout brackets (and playoffs), their matches and games.
 
-use crate::vocab::{BracketKind, FirstGameColour, GameKind, LaterOddColours, MatchScoring};
+use crate::vocab::{
+    BracketKind, FirstGameColour, GameKind, GameResult, LaterOddColours, MatchScoring,
+};
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
@@ -76,9 +78,9 @@ pub struct MatchGameRow {
     /// Black.
     pub black_entrant_id: Uuid,
     /// Result after the foul rule.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// Result as entered.
-    pub reported_result: Option<String>,
+    pub reported_result: Option<GameResult>,
     /// Red's fouls.
     pub red_fouls: i64,
     /// Black's fouls.
@@ -262,7 +264,7 @@ pub async fn insert_game(
     kind: GameKind,
     red: Uuid,
     black: Uuid,
-    results: (&str, &str),
+    results: (GameResult, GameResult),
 ) -> sqlx::Result<Uuid> {
     sqlx::query_scalar!(
         "insert into game (match_id, number, kind, red_entrant_id, black_entrant_id, reported_result, result)
@@ -272,8 +274,8 @@ pub async fn insert_game(
         kind.as_str(),
         red,
         black,
-        results.0,
-        results.1
+        results.0.as_str(),
+        results.1.as_str()
     )
     .fetch_one(db)
     .await

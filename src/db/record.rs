@@ -1,7 +1,7 @@
 //! Game records (issue #18): one row per game, and the game's context (tournament, round,
 //! players, set-up) that entering, showing and exporting a record need.
 
-use crate::vocab::{Game, RoundStatus};
+use crate::vocab::{Game, GameResult, RecordNotation, RoundStatus};
 use sqlx::PgExecutor;
 use uuid::Uuid;
 
@@ -45,7 +45,7 @@ pub struct GameContext {
     /// Black's name.
     pub black_name: String,
     /// Result that counts, once entered.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
 }
 
 const CONTEXT: &str = "
@@ -174,7 +174,7 @@ pub struct RecordRow {
     /// The game.
     pub game_id: Uuid,
     /// `iccs`, `chinese`, `wxf` (Xiangqi, Jieqi) or `banqi`.
-    pub notation: String,
+    pub notation: RecordNotation,
     /// The text as entered.
     pub source: String,
     /// The moves, normalised, separated by spaces.
@@ -254,7 +254,7 @@ pub async fn save(
     db: impl PgExecutor<'_>,
     game_id: Uuid,
     expected: i32,
-    notation: &str,
+    notation: RecordNotation,
     source: &str,
     moves: &str,
     plies: i32,

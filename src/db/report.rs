@@ -1,6 +1,6 @@
 //! Self-reported results (SPEC §5): the board a report code opens, and the reports of a board.
 
-use crate::vocab::{RoundStatus, SelfReport, Side};
+use crate::vocab::{GameResult, RoundStatus, SelfReport, Side};
 use sqlx::{FromRow, PgExecutor};
 use uuid::Uuid;
 
@@ -42,9 +42,9 @@ pub struct CodeBoard {
     /// The game (None for a bye).
     pub game_id: Option<Uuid>,
     /// The result that counts, once entered.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// The result as entered (before the foul rule).
-    pub reported_result: Option<String>,
+    pub reported_result: Option<GameResult>,
     /// The game's version.
     pub version: Option<i32>,
     /// The board's report code.
@@ -92,7 +92,7 @@ pub struct ReportRow {
     /// The side that reported.
     pub side: Side,
     /// The result reported.
-    pub result: String,
+    pub result: GameResult,
     /// Red's fouls reported.
     pub red_fouls: i32,
     /// Black's fouls reported.
@@ -117,7 +117,7 @@ pub async fn put_report(
     conn: &mut sqlx::PgConnection,
     board_id: Uuid,
     side: Side,
-    result: &str,
+    result: GameResult,
     red_fouls: i32,
     black_fouls: i32,
 ) -> sqlx::Result<()> {

@@ -1,6 +1,6 @@
 //! Rounds, boards, games and fouls of the Swiss stage.
 
-use crate::vocab::RoundStatus;
+use crate::vocab::{GameResult, RoundStatus};
 use serde_json::Value;
 use sqlx::PgExecutor;
 use uuid::Uuid;
@@ -175,9 +175,9 @@ pub struct BoardRow {
     /// The game (None for a bye).
     pub game_id: Option<Uuid>,
     /// Result after the foul rule.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// Result as entered.
-    pub reported_result: Option<String>,
+    pub reported_result: Option<GameResult>,
     /// Version for optimistic locking.
     pub version: Option<i32>,
     /// Red's fouls in this game.
@@ -194,7 +194,7 @@ pub async fn boards_of_section(
     sqlx::query_as!(
         BoardRow,
         "select b.board_id, r.number as round, r.round_id, b.number, b.red_entrant_id, b.black_entrant_id,
-                g.game_id as \"game_id?\", g.result as \"result?\", g.reported_result as \"reported_result?\",
+                g.game_id as \"game_id?\", g.result as \"result?: GameResult\", g.reported_result as \"reported_result?: GameResult\",
                 g.version as \"version?\",
                 (select count(*) from foul f where f.game_id = g.game_id and f.side = 'red') as \"red_fouls!\",
                 (select count(*) from foul f where f.game_id = g.game_id and f.side = 'black') as \"black_fouls!\"
@@ -224,9 +224,9 @@ pub struct BoardContext {
     /// Game (None for a bye).
     pub game_id: Option<Uuid>,
     /// Result after the foul rule.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// Result as entered.
-    pub reported_result: Option<String>,
+    pub reported_result: Option<GameResult>,
     /// Version.
     pub version: Option<i32>,
     /// The section's foul threshold (a second foul loses the game when it is 2).
@@ -274,9 +274,9 @@ pub async fn round_contexts(
 #[derive(Debug, Clone)]
 pub struct GameState {
     /// Result after the foul rule.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// Result as entered.
-    pub reported_result: Option<String>,
+    pub reported_result: Option<GameResult>,
     /// Version.
     pub version: i32,
 }
@@ -287,7 +287,7 @@ pub struct GameState {
 pub async fn lock_game(db: impl PgExecutor<'_>, game_id: Uuid) -> sqlx::Result<Option<GameState>> {
     sqlx::query_as!(
         GameState,
-        "select result, reported_result, version from game where game_id = $1 for update",
+        "select result as \"result: GameResult\", reported_result as \"reported_result: GameResult\", version from game where game_id = $1 for update",
         game_id
     )
     .fetch_optional(db)
@@ -309,9 +309,9 @@ pub struct StoredResult<'a> {
     /// The version the result replaces (compare-and-set).
     pub expected: i32,
     /// The result as entered.
-    pub reported: &'a str,
+    pub reported: GameResult,
     /// The result after the foul rule.
-    pub result: &'a str,
+    pub result: GameResult,
     /// Red's fouls.
     pub red_fouls: i32,
     /// Black's fouls.

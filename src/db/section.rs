@@ -1,6 +1,8 @@
 //! Sections (组别).
 
-use crate::vocab::{EntryType, PairingSystem, SectionStatus, SelfReport, SetupMode};
+use crate::vocab::{
+    EntryType, PairingSystem, RoundOneOrder, SectionStatus, SelfReport, SetupMode, Unplayed,
+};
 use serde_json::Value;
 use sqlx::PgExecutor;
 use uuid::Uuid;
@@ -33,11 +35,11 @@ pub struct SectionRow {
     /// Tiebreak keys after PTS.
     pub tiebreaks: Vec<String>,
     /// Unplayed-round mode.
-    pub unplayed_mode: String,
+    pub unplayed_mode: Unplayed,
     /// Fouls in one game that lose it.
     pub foul_threshold: i32,
-    /// `registration`, `rating`, `lot`.
-    pub round1_order: String,
+    /// How round 1 numbers the entrants.
+    pub round1_order: RoundOneOrder,
     /// Whether board 1 of round 1 gives Red to the higher-placed entrant.
     pub first_board_red: bool,
     /// Whether a forfeited pairing counts as having met.
@@ -89,7 +91,8 @@ pub async fn insert(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
                  $21, $22, $23, $24, $25, $26, $27, $28, $29)
          returning section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
-            points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
+            points_forfeit_win, tiebreaks, unplayed_mode as \"unplayed_mode: Unplayed\", foul_threshold,
+            round1_order as \"round1_order: RoundOneOrder\", first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
             registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, rounds_by_entries,
             setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
@@ -105,9 +108,9 @@ pub async fn insert(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
         s.points_bye,
         s.points_forfeit_win,
         &s.tiebreaks,
-        s.unplayed_mode,
+        s.unplayed_mode as Unplayed,
         s.foul_threshold,
-        s.round1_order,
+        s.round1_order as RoundOneOrder,
         s.first_board_red,
         s.forfeit_counts_as_met,
         s.avoid_same_club,
@@ -142,7 +145,8 @@ pub async fn update(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
          where section_id = $1
          returning section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
-            points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
+            points_forfeit_win, tiebreaks, unplayed_mode as \"unplayed_mode: Unplayed\", foul_threshold,
+            round1_order as \"round1_order: RoundOneOrder\", first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
             registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, rounds_by_entries,
             setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
@@ -158,9 +162,9 @@ pub async fn update(db: impl PgExecutor<'_>, s: &SectionRow) -> sqlx::Result<Sec
         s.points_bye,
         s.points_forfeit_win,
         &s.tiebreaks,
-        s.unplayed_mode,
+        s.unplayed_mode as Unplayed,
         s.foul_threshold,
-        s.round1_order,
+        s.round1_order as RoundOneOrder,
         s.first_board_red,
         s.forfeit_counts_as_met,
         s.avoid_same_club,
@@ -187,7 +191,8 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<Sect
         SectionRow,
         "select section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
-            points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
+            points_forfeit_win, tiebreaks, unplayed_mode as \"unplayed_mode: Unplayed\", foul_threshold,
+            round1_order as \"round1_order: RoundOneOrder\", first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
             registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, rounds_by_entries,
             setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
@@ -215,7 +220,8 @@ pub async fn find_for_update(
         SectionRow,
         "select section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
-            points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
+            points_forfeit_win, tiebreaks, unplayed_mode as \"unplayed_mode: Unplayed\", foul_threshold,
+            round1_order as \"round1_order: RoundOneOrder\", first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
             registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, rounds_by_entries,
             setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,
@@ -233,7 +239,8 @@ pub async fn list(db: impl PgExecutor<'_>, tournament_id: Uuid) -> sqlx::Result<
         SectionRow,
         "select section_id, tournament_id, name, pairing_system as \"pairing_system: PairingSystem\", rounds,
             entry_type as \"entry_type: EntryType\", points_win, points_draw, points_loss, points_bye,
-            points_forfeit_win, tiebreaks, unplayed_mode, foul_threshold, round1_order, first_board_red,
+            points_forfeit_win, tiebreaks, unplayed_mode as \"unplayed_mode: Unplayed\", foul_threshold,
+            round1_order as \"round1_order: RoundOneOrder\", first_board_red,
             forfeit_counts_as_met, avoid_same_club, pair_checked_in_only, cap, min_entries,
             registration_opens_at, registration_closes_at, payment_required, fee_tiers, eligibility, rounds_by_entries,
             setup_mode as \"setup_mode: SetupMode\", self_report as \"self_report: SelfReport\", status as \"status: SectionStatus\", created_at,

@@ -96,8 +96,9 @@ impl Check {
         value.to_string()
     }
 
-    /// A word of a vocabulary (`crate::vocab`); `current` (kept) when it is none of `all`.
-    pub fn word<T: Copy + std::str::FromStr + std::fmt::Display>(
+    /// A word of a vocabulary (`crate::vocab`); `current` (kept) when it is none of `all`
+    /// (`all` may be a part of the vocabulary, e.g. the results one can enter).
+    pub fn word<T: Copy + PartialEq + std::str::FromStr + std::fmt::Display>(
         &mut self,
         field: &str,
         value: &str,
@@ -105,8 +106,8 @@ impl Check {
         current: T,
     ) -> T {
         match value.parse::<T>() {
-            Ok(word) => word,
-            Err(_) => {
+            Ok(word) if all.contains(&word) => word,
+            _ => {
                 let allowed: Vec<String> = all.iter().map(|w| w.to_string()).collect();
                 self.error(field, m::CHECK_ONE_OF.with(&[&allowed.join(", ")]));
                 current

@@ -10,8 +10,12 @@ use super::users::Actor;
 use super::{sections, Error, FieldErrors, Result};
 use crate::db;
 use crate::i18n::messages::{self as m, Msg};
-use crate::vocab::{ByeKind, EntryType, PairingSystem, RoundStatus, SectionStatus, SetupMode};
+use crate::vocab::{
+    ByeKind, EntryType, GameResult, PairingSystem, RoundOneOrder, RoundStatus, SectionStatus,
+    SetupMode, Unplayed,
+};
 use arbiter_core::model::{ResultCode, Side};
+use arbiter_core::standings::UnplayedMode;
 use arbiter_core::trf::SectionSettings;
 use serde::Serialize;
 use serde_json::{json, Value};
@@ -82,7 +86,7 @@ pub async fn export_trf(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) 
         SectionSettings {
             pairing_system: Some(state.section.pairing_system.to_string()),
             tiebreaks: Some(state.section.tiebreaks.clone()),
-            unplayed: Some(state.section.unplayed_mode.clone()),
+            unplayed: Some(state.section.unplayed_mode.to_string()),
             foul_threshold: u32::try_from(state.section.foul_threshold).ok(),
             forfeit_counts_as_met: Some(state.section.forfeit_counts_as_met),
         }
@@ -109,7 +113,7 @@ pub async fn export_trf(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) 
     Ok(arbiter_core::trf::write(&t))
 }
 
-fn game_result(red: ResultCode, black: ResultCode) -> Option<&'static str> {
+fn game_result(red: ResultCode, black: ResultCode) -> Option<GameResult> {
     use ResultCode::*;
     let norm = |c: ResultCode| match c {
         UnratedWin => Win,
@@ -118,13 +122,13 @@ fn game_result(red: ResultCode, black: ResultCode) -> Option<&'static str> {
         other => other,
     };
     Some(match (norm(red), norm(black)) {
-        (Win, Loss) => "red_wins",
-        (Loss, Win) => "black_wins",
-        (Draw, Draw) => "draw",
-        (ForfeitLoss, ForfeitWin) => "red_forfeits",
-        (ForfeitWin, ForfeitLoss) => "black_forfeits",
-        (ForfeitLoss, ForfeitLoss) => "double_forfeit",
-        (Loss, Loss) => "double_loss",
+        (Win, Loss) => GameResult::RedWins,
+        (Loss, Win) => GameResult::BlackWins,
+        (Draw, Draw) => GameResult::Draw,
+        (ForfeitLoss, ForfeitWin) => GameResult::RedForfeits,
+        (ForfeitWin, ForfeitLoss) => GameResult::BlackForfeits,
+        (ForfeitLoss, ForfeitLoss) => GameResult::DoubleForfeit,
+        (Loss, Loss) => GameResult::DoubleLoss,
         _ => return None,
     })
 }
@@ -222,15 +226,19 @@ pub async fn import_trf(
             .tiebreaks
             .clone()
             .unwrap_or_else(|| preset.chain().into_iter().map(|k| k.name()).collect()),
-        unplayed_mode: settings
-            .unplayed
-            .clone()
-            .unwrap_or_else(|| sections::unplayed_name(preset.unplayed_mode())),
+        // The core read the file's `unplayed` (an unknown one is refused there).
+        unplayed_mode: Unplayed::of(
+            settings
+                .unplayed
+                .as_deref()
+                .and_then(|u| u.parse::<UnplayedMode>().ok())
+                .unwrap_or(preset.unplayed_mode()),
+        ),
         foul_threshold: settings
             .foul_threshold
             .and_then(|n| i32::try_from(n).ok())
             .unwrap_or(2),
-        round1_order: "registration".into(),
+        round1_order: RoundOneOrder::Registration,
         first_board_red: t.initial_colour != Some(Side::Black),
         forfeit_counts_as_met: settings
             .forfeit_counts_as_met
@@ -316,7 +324,7 @@ pub async fn import_trf(
         )
         .await?;
         let mut boards: Vec<(i32, Uuid, Option<Uuid>)> = Vec::new();
-        let mut results: Vec<(Uuid, Option<&str>)> = Vec::new();
+        let mut results: Vec<(Uuid, Option<GameResult>)> = Vec::new();
         let mut byes = Vec::new();
         for e in &t.entrants {
             let Some(r) = e.rounds.get(index) else {
@@ -361,7 +369,7 @@ pub async fn import_trf(
                         "update game set result = $2, reported_result = $2
                          where board_id = (select board_id from board where round_id = $1 and red_entrant_id = $3)",
                         round_id,
-                        result,
+                        result.as_str(),
                         red
                     )
                     .execute(&mut *tx)

@@ -11,8 +11,8 @@ use crate::db;
 use crate::db::knockout::{BracketRow, MatchGameRow, MatchRow};
 use crate::i18n::messages as m;
 use crate::vocab::{
-    BracketKind, EntrantStatus, FirstGameColour, Game, GameKind, LaterOddColours, MatchDecision,
-    MatchScoring, RoundStatus, SetupMode,
+    BracketKind, EntrantStatus, FirstGameColour, Game, GameKind, GameResult, LaterOddColours,
+    MatchDecision, MatchScoring, RoundStatus, SetupMode, Side,
 };
 use arbiter_core::knockout::{
     self, Bracket, BracketSlot, DecideBy, GameOutcome, GamePhase, LaterOddGames, Match, MatchGame,
@@ -67,9 +67,9 @@ pub struct MatchGameView {
     /// Black.
     pub black: Uuid,
     /// Result that counts.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// Result as entered.
-    pub reported_result: Option<String>,
+    pub reported_result: Option<GameResult>,
     /// Red's fouls.
     pub red_fouls: i64,
     /// Black's fouls.
@@ -166,7 +166,7 @@ pub struct BracketView {
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct MatchGameInput {
-    /// `red_wins`, `black_wins`, `draw`, `red_forfeits` or `black_forfeits` (Red is the
+    /// `red_wins`, `draw`, `black_wins`, `black_forfeits` or `red_forfeits` (Red is the
     /// match's `next_red`).
     pub result: String,
     /// Red's fouls.
@@ -195,12 +195,12 @@ fn rules(b: &BracketRow) -> MatchRules {
     rules
 }
 
-fn outcome(result: &str) -> GameOutcome {
-    match result {
-        "red_wins" | "black_forfeits" => GameOutcome::RedWins,
-        "black_wins" | "red_forfeits" => GameOutcome::BlackWins,
+fn outcome(result: Option<GameResult>) -> GameOutcome {
+    match result.and_then(GameResult::winner) {
+        Some(Side::Red) => GameOutcome::RedWins,
+        Some(Side::Black) => GameOutcome::BlackWins,
         // A draw, or both sides losing on fouls: neither takes the game.
-        _ => GameOutcome::Draw,
+        None => GameOutcome::Draw,
     }
 }
 
@@ -226,7 +226,7 @@ impl Loaded {
             let game = MatchGame {
                 red: self.seed_of(g.red_entrant_id)?,
                 black: self.seed_of(g.black_entrant_id)?,
-                outcome: outcome(g.result.as_deref().unwrap_or("draw")),
+                outcome: outcome(g.result),
             };
             core.games.push(game);
         }
@@ -490,8 +490,8 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
                     kind: g.kind,
                     red: g.red_entrant_id,
                     black: g.black_entrant_id,
-                    result: g.result.clone(),
-                    reported_result: g.reported_result.clone(),
+                    result: g.result,
+                    reported_result: g.reported_result,
                     red_fouls: g.red_fouls,
                     black_fouls: g.black_fouls,
                     setup: setups
@@ -817,16 +817,11 @@ pub async fn record_game(
     expected_version: Option<i32>,
 ) -> Result<MatchView> {
     let mut check = Check::new();
-    let reported = check.one_of(
+    let reported = check.word(
         "result",
         &input.result,
-        &[
-            "red_wins",
-            "black_wins",
-            "draw",
-            "red_forfeits",
-            "black_forfeits",
-        ],
+        GameResult::MATCH_GAME,
+        GameResult::Draw,
     );
     let red_fouls = input.red_fouls.unwrap_or(0);
     let black_fouls = input.black_fouls.unwrap_or(0);
@@ -875,7 +870,7 @@ pub async fn record_game(
         _ => return Err(Error::conflict(m::STATE_NO_GAME_DUE_MATCH.msg())),
     };
     let (result, foul_note) = super::rounds::apply_foul_rule(
-        &reported,
+        reported,
         red_fouls,
         black_fouls,
         i64::from(bracket.foul_threshold),
@@ -901,7 +896,7 @@ pub async fn record_game(
         kind,
         red,
         black,
-        (&reported, &result),
+        (reported, result),
     )
     .await?;
     db::round::replace_fouls(&mut tx, game_id, red_fouls as i32, black_fouls as i32).await?;

@@ -17,7 +17,7 @@ use crate::db;
 pub use crate::db::record::GameContext;
 use crate::db::record::RecordRow;
 use crate::i18n::messages::{self as m, Msg};
-use crate::vocab::{Game, RoundStatus};
+use crate::vocab::{Game, GameResult, RecordNotation, ReplayStatus, RoundStatus};
 use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell};
 use arbiter_core::game::record::tokens;
 use arbiter_core::game::{
@@ -115,7 +115,7 @@ pub struct Replay {
     /// `xiangqi`, `jieqi` or `banqi`.
     pub game: Game,
     /// The notation read.
-    pub notation: String,
+    pub notation: RecordNotation,
     /// The start position (FEN, or the Banqi rows).
     pub start_fen: String,
     /// Every half-move read and played, up to the first problem.
@@ -126,9 +126,9 @@ pub struct Replay {
     pub fen: String,
     /// `ongoing`, `checkmated`, `stalemated` (the side to move has lost), Banqi: `ongoing`,
     /// `red_won`, `black_won`, `draw`.
-    pub status: String,
+    pub status: ReplayStatus,
     /// `red` or `black` to move (Banqi: none before the first flip).
-    pub to_move: Option<String>,
+    pub to_move: Option<crate::vocab::Side>,
     /// Banqi only: the 25-move and chase counts.
     pub banqi: Option<BanqiAid>,
 }
@@ -151,9 +151,9 @@ pub struct RecordView {
     /// Black.
     pub black: String,
     /// The result that counts, once entered.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// The notation the record was entered in.
-    pub notation: String,
+    pub notation: RecordNotation,
     /// The text as entered (staff only).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub source: Option<String>,
@@ -176,49 +176,64 @@ pub struct RecordSaved {
     pub version: i32,
 }
 
-fn notation_of(name: &str) -> Option<Notation> {
-    match name {
-        "iccs" => Some(Notation::Iccs),
-        "chinese" => Some(Notation::Chinese),
-        "wxf" => Some(Notation::Wxf),
-        _ => None,
+fn notation_of(notation: RecordNotation) -> Notation {
+    match notation {
+        RecordNotation::Chinese => Notation::Chinese,
+        RecordNotation::Wxf => Notation::Wxf,
+        // Banqi has its own reader; the normalised moves of the others are ICCS.
+        RecordNotation::Iccs | RecordNotation::Banqi => Notation::Iccs,
     }
 }
 
 /// The notations a game's records may be typed in.
-pub fn notations(game: Game) -> &'static [&'static str] {
+pub fn notations(game: Game) -> &'static [RecordNotation] {
     if game == Game::Banqi {
-        &["banqi"]
+        &[RecordNotation::Banqi]
     } else {
-        &["chinese", "iccs", "wxf"]
+        &[
+            RecordNotation::Chinese,
+            RecordNotation::Iccs,
+            RecordNotation::Wxf,
+        ]
     }
 }
 
-/// Checks the size limits and the notation; the move tokens.
-fn check_input<'a>(check: &mut Check, game: Game, input: &'a RecordInput) -> Vec<&'a str> {
-    let allowed = notations(game);
-    if !allowed.contains(&input.notation.as_str()) {
-        check.error("notation", m::CHECK_ONE_OF.with(&[&allowed.join(", ")]));
+/// The notation the normalised moves of a game are stored in.
+fn stored_notation(game: Game) -> RecordNotation {
+    if game == Game::Banqi {
+        RecordNotation::Banqi
+    } else {
+        RecordNotation::Iccs
     }
+}
+
+/// Checks the size limits and the notation; the notation and the move tokens.
+fn check_input<'a>(
+    check: &mut Check,
+    game: Game,
+    input: &'a RecordInput,
+) -> (RecordNotation, Vec<&'a str>) {
+    let allowed = notations(game);
+    let notation = check.word("notation", &input.notation, allowed, allowed[0]);
     if input.text.len() > MAX_TEXT_BYTES {
         check.error("text", m::RECORD_TOO_MANY_BYTES.msg());
-        return Vec::new();
+        return (notation, Vec::new());
     }
     if input.text.contains('\0') {
         check.error("text", m::CSV_CONTAINS_NUL_CHARACTER.msg());
-        return Vec::new();
+        return (notation, Vec::new());
     }
     let moves = tokens(&input.text);
     if moves.len() > MAX_PLIES {
         check.error("text", m::RECORD_TOO_MANY_PLIES.msg());
     }
-    moves
+    (notation, moves)
 }
 
-fn side_name(side: Side) -> &'static str {
+fn side_name(side: Side) -> crate::vocab::Side {
     match side {
-        Side::Red => "red",
-        Side::Black => "black",
+        Side::Red => crate::vocab::Side::Red,
+        Side::Black => crate::vocab::Side::Black,
     }
 }
 
@@ -305,11 +320,11 @@ pub fn banqi_rows(game: &Banqi) -> String {
     rows.join("/")
 }
 
-fn status_name(status: Status) -> &'static str {
+fn status_name(status: Status) -> ReplayStatus {
     match status {
-        Status::Ongoing => "ongoing",
-        Status::Checkmated => "checkmated",
-        Status::Stalemated => "stalemated",
+        Status::Ongoing => ReplayStatus::Ongoing,
+        Status::Checkmated => ReplayStatus::Checkmated,
+        Status::Stalemated => ReplayStatus::Stalemated,
     }
 }
 
@@ -319,14 +334,14 @@ fn status_name(status: Status) -> &'static str {
 pub fn replay(
     game: Game,
     setup: Option<&Setup>,
-    notation: &str,
+    notation: RecordNotation,
     moves: &[&str],
     script: Script,
 ) -> Replay {
     if game == Game::Banqi {
         return replay_banqi(setup, moves);
     }
-    let notation_used = notation_of(notation).unwrap_or(Notation::Iccs);
+    let notation_used = notation_of(notation);
     let start = match (game, setup) {
         (Game::Jieqi, Some(Setup::Jieqi(s))) => Position::jieqi_from_setup(s),
         (Game::Jieqi, _) => Position::jieqi_start(),
@@ -361,13 +376,13 @@ pub fn replay(
     }
     Replay {
         game,
-        notation: notation.into(),
+        notation,
         start_fen: start.to_fen(),
         plies,
         error,
         fen: pos.to_fen(),
-        status: status_name(pos.status()).into(),
-        to_move: Some(side_name(pos.side_to_move()).into()),
+        status: status_name(pos.status()),
+        to_move: Some(side_name(pos.side_to_move())),
         banqi: None,
     }
 }
@@ -404,20 +419,20 @@ fn replay_banqi(setup: Option<&Setup>, moves: &[&str]) -> Replay {
     }
     let aid = game.desk_aid();
     let status = match aid.status {
-        BanqiStatus::Ongoing => "ongoing",
-        BanqiStatus::Won(Side::Red) => "red_won",
-        BanqiStatus::Won(Side::Black) => "black_won",
-        BanqiStatus::Draw => "draw",
+        BanqiStatus::Ongoing => ReplayStatus::Ongoing,
+        BanqiStatus::Won(Side::Red) => ReplayStatus::RedWon,
+        BanqiStatus::Won(Side::Black) => ReplayStatus::BlackWon,
+        BanqiStatus::Draw => ReplayStatus::Draw,
     };
     Replay {
         game: Game::Banqi,
-        notation: "banqi".into(),
+        notation: RecordNotation::Banqi,
         start_fen: banqi_rows(&start),
         plies,
         error,
         fen: banqi_rows(&game),
-        status: status.into(),
-        to_move: aid.to_move.map(|s| side_name(s).into()),
+        status,
+        to_move: aid.to_move.map(side_name),
         banqi: Some(BanqiAid {
             all_face_up: aid.all_face_up,
             count: aid.count,
@@ -511,12 +526,12 @@ pub async fn check(
     access::require(&mut conn, actor, tournament, Need::Scorer).await?;
     let loaded = load(&mut conn, key).await?;
     let mut check = Check::new();
-    let moves = check_input(&mut check, loaded.ctx.game, input);
+    let (notation, moves) = check_input(&mut check, loaded.ctx.game, input);
     check.finish()?;
     Ok(replay(
         loaded.ctx.game,
         loaded.setup.as_ref(),
-        &input.notation,
+        notation,
         &moves,
         script,
     ))
@@ -548,12 +563,12 @@ pub(crate) async fn store(
     let mut tx = pool.begin().await?;
     let loaded = load(&mut tx, key).await?;
     let mut check = Check::new();
-    let moves = check_input(&mut check, loaded.ctx.game, input);
+    let (notation, moves) = check_input(&mut check, loaded.ctx.game, input);
     check.finish()?;
     let replay = replay(
         loaded.ctx.game,
         loaded.setup.as_ref(),
-        &input.notation,
+        notation,
         &moves,
         Script::Simplified,
     );
@@ -586,7 +601,7 @@ pub(crate) async fn store(
         &mut *tx,
         game_id,
         current,
-        &input.notation,
+        notation,
         &input.text,
         &normal.join(" "),
         i32::try_from(plies).unwrap_or(i32::MAX),
@@ -677,12 +692,11 @@ async fn tournament_for(pool: &PgPool, key: GameKey) -> Result<Uuid> {
 /// the moves).
 pub fn replay_stored(game: Game, row: &RecordRow, script: Script) -> Replay {
     let moves: Vec<&str> = row.moves.split_whitespace().collect();
-    let notation = if game == Game::Banqi { "banqi" } else { "iccs" };
-    let mut replay = replay(game, None, notation, &moves, script);
+    let mut replay = replay(game, None, stored_notation(game), &moves, script);
     for p in &mut replay.plies {
         p.text.clear();
     }
-    replay.notation = row.notation.clone();
+    replay.notation = row.notation;
     replay
 }
 
@@ -718,11 +732,8 @@ fn view(ctx: &GameContext, row: Option<&RecordRow>, staff: bool, script: Script)
         game_number: ctx.game_number,
         red: ctx.red_name.clone(),
         black: ctx.black_name.clone(),
-        result: ctx.result.clone(),
-        notation: row.map_or_else(
-            || notations(ctx.game)[0].to_string(),
-            |r| r.notation.clone(),
-        ),
+        result: ctx.result,
+        notation: row.map_or(notations(ctx.game)[0], |r| r.notation),
         source: if staff {
             row.map(|r| r.source.clone())
         } else {
@@ -768,19 +779,14 @@ pub async fn desk(
         // The desk replays the stored moves with the set-up, so the Banqi counts and the
         // Jieqi reveals are those of the real game.
         let moves: Vec<&str> = row.moves.split_whitespace().collect();
-        let notation = if loaded.ctx.game == Game::Banqi {
-            "banqi"
-        } else {
-            "iccs"
-        };
         view.replay = replay(
             loaded.ctx.game,
             loaded.setup.as_ref(),
-            notation,
+            stored_notation(loaded.ctx.game),
             &moves,
             script,
         );
-        view.replay.notation = row.notation.clone();
+        view.replay.notation = row.notation;
     }
     Ok((loaded.ctx, view))
 }
@@ -869,12 +875,12 @@ pub enum MoveFormat {
     Wxf,
 }
 
-fn result_tag(result: Option<&str>) -> &'static str {
+fn result_tag(result: Option<GameResult>) -> &'static str {
     match result {
-        Some("red_wins" | "black_forfeits") => "1-0",
-        Some("black_wins" | "red_forfeits") => "0-1",
-        Some("draw") => "1/2-1/2",
-        _ => "*",
+        Some(GameResult::RedWins | GameResult::BlackForfeits) => "1-0",
+        Some(GameResult::BlackWins | GameResult::RedForfeits) => "0-1",
+        Some(GameResult::Draw) => "1/2-1/2",
+        Some(GameResult::DoubleForfeit | GameResult::DoubleLoss) | None => "*",
     }
 }
 
@@ -940,7 +946,7 @@ pub fn pgn(ctx: &GameContext, replay: &Replay, format: MoveFormat) -> String {
     }
     tag("Red", &ctx.red_name);
     tag("Black", &ctx.black_name);
-    let result = result_tag(ctx.result.as_deref());
+    let result = result_tag(ctx.result);
     tag("Result", result);
     if ctx.game != Game::Banqi && replay.start_fen != Position::xiangqi_start().to_fen() {
         tag("FEN", &replay.start_fen);
@@ -1069,7 +1075,13 @@ mod tests {
     #[test]
     fn a_chinese_record_replays_and_stops_at_the_first_bad_half_move() {
         let moves = tokens("1. 炮二平五 马8进7 2. 马二进三 車9平8 3. 车一进五 卒7进1");
-        let r = replay(Game::Xiangqi, None, "chinese", &moves, Script::Simplified);
+        let r = replay(
+            Game::Xiangqi,
+            None,
+            RecordNotation::Chinese,
+            &moves,
+            Script::Simplified,
+        );
         let iccs: Vec<&str> = r.plies.iter().map(|p| p.iccs.as_str()).collect();
         assert_eq!(iccs, ["h2e2", "h9g7", "h0g2", "i9h9"]);
         assert_eq!(r.plies[3].chinese, "车9平8");
@@ -1082,12 +1094,18 @@ mod tests {
             "ply 5: \"车一进五\" is not a legal move here"
         );
         assert_eq!(r.fen, r.plies[3].fen);
-        assert_eq!(r.to_move.as_deref(), Some("red"));
+        assert_eq!(r.to_move, Some(crate::vocab::Side::Red));
     }
 
     #[test]
     fn a_jieqi_move_of_a_face_down_piece_needs_its_reveal_without_a_set_up() {
-        let r = replay(Game::Jieqi, None, "iccs", &["b0c2"], Script::Simplified);
+        let r = replay(
+            Game::Jieqi,
+            None,
+            RecordNotation::Iccs,
+            &["b0c2"],
+            Script::Simplified,
+        );
         assert_eq!(
             r.error.expect("no set-up, no reveal").kind,
             "missing_reveal"
@@ -1095,7 +1113,7 @@ mod tests {
         let r = replay(
             Game::Jieqi,
             None,
-            "iccs",
+            RecordNotation::Iccs,
             &["b0c2R", "b9c7"],
             Script::Simplified,
         );
@@ -1142,12 +1160,12 @@ mod tests {
             game_number: 1,
             red_name: "Red Player".into(),
             black_name: "Black Player".into(),
-            result: Some("black_forfeits".into()),
+            result: Some(GameResult::BlackForfeits),
         };
         let r = replay(
             Game::Xiangqi,
             None,
-            "iccs",
+            RecordNotation::Iccs,
             &["h2e2", "h9g7", "h0g2"],
             Script::Simplified,
         );

@@ -15,24 +15,13 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::report::{CodeBoard, ReportRow};
 use crate::i18n::messages as m;
-use crate::vocab::{RoundStatus, SelfReport, Side};
+use crate::vocab::{GameResult, RoundStatus, SelfReport, Side};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sqlx::PgPool;
 use std::net::IpAddr;
 use utoipa::ToSchema;
 use uuid::Uuid;
-
-/// What a player may report: the results of the desk's form but the double loss, which only
-/// the foul rule gives.
-const RESULTS: &[&str] = &[
-    "red_wins",
-    "black_wins",
-    "draw",
-    "red_forfeits",
-    "black_forfeits",
-    "double_forfeit",
-];
 
 /// A code as typed or scanned (`a1b2-c3d4-e5f6`, with spaces, dashes or a URL's last part)
 /// in its stored form: 12 upper-case hex digits, or `None` when it cannot be one.
@@ -65,7 +54,7 @@ pub struct Report {
     /// `red` or `black`: who reported.
     pub side: Side,
     /// The result reported.
-    pub result: String,
+    pub result: GameResult,
     /// Red's fouls.
     pub red_fouls: i32,
     /// Black's fouls.
@@ -157,7 +146,7 @@ pub struct ReportBoard {
     /// Whether reports are still taken (the round is being played, no result yet).
     pub open: bool,
     /// The result that counts, once the desk has it.
-    pub result: Option<String>,
+    pub result: Option<GameResult>,
     /// The open reports, Red's first.
     pub reports: Vec<Report>,
     /// Where they stand.
@@ -285,12 +274,19 @@ pub async fn submit(
 ) -> Result<ReportOutcome> {
     let mut check = Check::new();
     let side = check.word("side", &input.side, Side::ALL, Side::Red);
-    let result = check.one_of("result", &input.result, RESULTS);
+    // What a player may report: the results of the desk's form (not the double loss, which
+    // only the foul rule gives).
+    let result = check.word(
+        "result",
+        &input.result,
+        GameResult::ENTERED,
+        GameResult::Draw,
+    );
     let red_fouls = input.red_fouls.unwrap_or(0);
     let black_fouls = input.black_fouls.unwrap_or(0);
     check.range("red_fouls", red_fouls, 0, 99);
     check.range("black_fouls", black_fouls, 0, 99);
-    if result.contains("forfeit") && (red_fouls > 0 || black_fouls > 0) {
+    if result.is_forfeit() && (red_fouls > 0 || black_fouls > 0) {
         check.error("result", m::CHECK_FORFEITED_GAME_HAS_NO.msg());
     }
     let found = find_board(pool, limits, ip, code).await?;
@@ -307,7 +303,7 @@ pub async fn submit(
         &mut tx,
         board.board_id,
         side,
-        &result,
+        result,
         red_fouls as i32,
         black_fouls as i32,
     )
@@ -371,8 +367,8 @@ fn context_of(board: &CodeBoard) -> db::round::BoardContext {
         section_id: board.section_id,
         tournament_id: board.tournament_id,
         game_id: board.game_id,
-        result: board.result.clone(),
-        reported_result: board.reported_result.clone(),
+        result: board.result,
+        reported_result: board.reported_result,
         version: board.version,
         foul_threshold: board.foul_threshold,
         section_rounds: board.section_rounds,
@@ -396,7 +392,7 @@ async fn accept_in(
         actor,
         &context,
         &rounds::Entered {
-            reported: &report.result,
+            reported: report.result,
             red_fouls: i64::from(report.red_fouls),
             black_fouls: i64::from(report.black_fouls),
             expected: None,
@@ -590,7 +586,7 @@ mod tests {
     fn report(side: &str, result: &str, fouls: (i32, i32)) -> Report {
         Report {
             side: side.parse().expect("a side"),
-            result: result.into(),
+            result: result.parse().expect("a result"),
             red_fouls: fouls.0,
             black_fouls: fouls.1,
             reported_at: chrono::Utc::now(),

@@ -8,7 +8,9 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
 use crate::i18n::messages as m;
-use crate::vocab::{Game, PairingSystem, RoundStatus, SectionStatus, SetupMode};
+use crate::vocab::{
+    Game, GameResult, PairingSystem, RoundOneOrder, RoundStatus, SectionStatus, SetupMode,
+};
 use arbiter_core::model::Side;
 use arbiter_core::pairing::{self, PairingError, RoundPairing};
 use rand_chacha::rand_core::{RngCore as _, SeedableRng as _};
@@ -42,9 +44,8 @@ pub struct BoardView {
     pub red: BoardSide,
     /// Black; `null` for a pairing-allocated bye.
     pub black: Option<BoardSide>,
-    /// Result: `red_wins`, `black_wins`, `draw`, `red_forfeits`, `black_forfeits`,
-    /// `double_forfeit`, `double_loss`; `null` until entered (and for a bye).
-    pub result: Option<String>,
+    /// Result; `null` until entered (and for a bye).
+    pub result: Option<GameResult>,
     /// Fouls of Red in this game.
     pub red_fouls: i64,
     /// Fouls of Black in this game.
@@ -118,7 +119,7 @@ pub fn round_view(state: &SectionState, number: i32, with_report: bool) -> Resul
             number: b.number,
             red: side(state, b.red_entrant_id, number),
             black: b.black_entrant_id.map(|id| side(state, id, number)),
-            result: b.result.clone(),
+            result: b.result,
             red_fouls: b.red_fouls,
             black_fouls: b.black_fouls,
             version: b.version,
@@ -170,9 +171,11 @@ async fn number_for_round_one(
     let entrants = db::entrant::list(&mut *conn, section.section_id).await?;
     let mut order: Vec<&db::entrant::EntrantRow> = entrants.iter().collect();
     let mut lot_seed = None;
-    match section.round1_order.as_str() {
-        "rating" => order.sort_by_key(|e| (std::cmp::Reverse(e.rating.unwrap_or(-1)), e.seq)),
-        "lot" => {
+    match section.round1_order {
+        RoundOneOrder::Rating => {
+            order.sort_by_key(|e| (std::cmp::Reverse(e.rating.unwrap_or(-1)), e.seq))
+        }
+        RoundOneOrder::Lot => {
             let seed = rand_core::OsRng.next_u64();
             lot_seed = Some(seed);
             order.sort_by_key(|e| e.seq);
@@ -182,7 +185,7 @@ async fn number_for_round_one(
                 order.swap(i, j);
             }
         }
-        _ => order.sort_by_key(|e| e.seq),
+        RoundOneOrder::Registration => order.sort_by_key(|e| e.seq),
     }
     let numbering: Vec<(Uuid, i32)> = order
         .iter()
@@ -530,9 +533,9 @@ pub struct ResultOutcome {
     /// Board.
     pub board_id: Uuid,
     /// Result that counts (after the foul rule).
-    pub result: String,
+    pub result: GameResult,
     /// Result as entered.
-    pub reported_result: String,
+    pub reported_result: GameResult,
     /// Fouls of Red.
     pub red_fouls: i64,
     /// Fouls of Black.
@@ -547,39 +550,32 @@ pub struct ResultOutcome {
     pub round_completed: bool,
 }
 
-const RESULTS: &[&str] = &[
-    "red_wins",
-    "black_wins",
-    "draw",
-    "red_forfeits",
-    "black_forfeits",
-    "double_forfeit",
-];
-
 /// The foul rule (SPEC §5): a side reaching the threshold in one game loses it; both → both lose.
 pub fn apply_foul_rule(
-    reported: &str,
+    reported: GameResult,
     red_fouls: i64,
     black_fouls: i64,
     threshold: i64,
-) -> (String, Option<String>) {
+) -> (GameResult, Option<String>) {
     let red_out = red_fouls >= threshold;
     let black_out = black_fouls >= threshold;
     let converted = match (red_out, black_out) {
-        (true, true) => "double_loss",
-        (true, false) => "black_wins",
-        (false, true) => "red_wins",
-        (false, false) => return (reported.to_string(), None),
+        (true, true) => GameResult::DoubleLoss,
+        (true, false) => GameResult::BlackWins,
+        (false, true) => GameResult::RedWins,
+        (false, false) => return (reported, None),
     };
     if converted == reported {
-        return (reported.to_string(), None);
+        return (reported, None);
     }
     let why = match converted {
-        "double_loss" => format!("both sides reached {threshold} fouls: the game is lost by both"),
-        "black_wins" => format!("Red reached {threshold} fouls: the game is lost by Red"),
+        GameResult::DoubleLoss => {
+            format!("both sides reached {threshold} fouls: the game is lost by both")
+        }
+        GameResult::BlackWins => format!("Red reached {threshold} fouls: the game is lost by Red"),
         _ => format!("Black reached {threshold} fouls: the game is lost by Black"),
     };
-    (converted.to_string(), Some(why))
+    (converted, Some(why))
 }
 
 /// Records (or corrects) the result of a board. A stale `expected_version` is rejected with
@@ -592,14 +588,17 @@ pub async fn set_result(
     expected_version: Option<i32>,
 ) -> Result<ResultOutcome> {
     let mut check = super::check::Check::new();
-    let reported = check.one_of("result", &input.result, RESULTS);
+    let reported = check.word(
+        "result",
+        &input.result,
+        GameResult::ENTERED,
+        GameResult::Draw,
+    );
     let red_fouls = input.red_fouls.unwrap_or(0);
     let black_fouls = input.black_fouls.unwrap_or(0);
     check.range("red_fouls", red_fouls, 0, 99);
     check.range("black_fouls", black_fouls, 0, 99);
-    if (reported.ends_with("forfeit") || reported.ends_with("forfeits"))
-        && (red_fouls > 0 || black_fouls > 0)
-    {
+    if reported.is_forfeit() && (red_fouls > 0 || black_fouls > 0) {
         check.error("result", m::CHECK_FORFEITED_GAME_HAS_NO.msg());
     }
     check.finish()?;
@@ -617,7 +616,7 @@ pub async fn set_result(
         Some(actor),
         &board,
         &Entered {
-            reported: &reported,
+            reported,
             red_fouls,
             black_fouls,
             expected: expected_version.or(input.version),
@@ -680,7 +679,7 @@ async fn fresh_board(
 /// A checked result on its way into a game.
 pub(crate) struct Entered<'a> {
     /// The result as entered or reported.
-    pub reported: &'a str,
+    pub reported: GameResult,
     /// Red's fouls.
     pub red_fouls: i64,
     /// Black's fouls.
@@ -710,7 +709,7 @@ pub(crate) async fn record_result(
     board: &db::round::BoardContext,
     entered: &Entered<'_>,
 ) -> Result<(ResultOutcome, bool)> {
-    let reported = entered.reported.to_string();
+    let reported = entered.reported;
     let (red_fouls, black_fouls) = (entered.red_fouls, entered.black_fouls);
     let board_id = board.board_id;
     let mut board = board.clone();
@@ -734,7 +733,7 @@ pub(crate) async fn record_result(
             }
         }
         let (result, message) = apply_foul_rule(
-            &reported,
+            reported,
             red_fouls,
             black_fouls,
             i64::from(board.foul_threshold),
@@ -769,8 +768,8 @@ pub(crate) async fn record_result(
                 foul_threshold: board.foul_threshold,
                 section_rounds: board.section_rounds,
                 expected: current,
-                reported: &reported,
-                result: &result,
+                reported,
+                result,
                 red_fouls: red_fouls as i32,
                 black_fouls: black_fouls as i32,
                 resolution: entered.resolution,
@@ -794,8 +793,8 @@ pub(crate) async fn record_result(
             known_boards().insert(
                 board_id,
                 db::round::BoardContext {
-                    result: Some(outcome.result.clone()),
-                    reported_result: Some(outcome.reported_result.clone()),
+                    result: Some(outcome.result),
+                    reported_result: Some(outcome.reported_result),
                     version: Some(stored.version),
                     ..board
                 },

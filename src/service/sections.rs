@@ -7,9 +7,11 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
 use crate::i18n::messages::{self as m, Msg};
-use crate::vocab::{EntryType, Game, PairingSystem, SectionStatus, SelfReport, SetupMode};
+use crate::vocab::{
+    EntryType, Game, PairingSystem, RoundOneOrder, SectionStatus, SelfReport, SetupMode, Unplayed,
+};
 use arbiter_core::model::{Points, Scoring};
-use arbiter_core::standings::{Preset, StandingsOptions, TiebreakKey, UnplayedMode};
+use arbiter_core::standings::{Preset, StandingsOptions, TiebreakKey};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use sqlx::PgPool;
@@ -175,11 +177,11 @@ pub struct Section {
     /// Tiebreak keys after points.
     pub tiebreaks: Vec<String>,
     /// Unplayed-round mode.
-    pub unplayed: String,
+    pub unplayed: Unplayed,
     /// Fouls in one game that lose it.
     pub foul_threshold: i32,
     /// Round-1 numbering.
-    pub round1_order: String,
+    pub round1_order: RoundOneOrder,
     /// Red for the top entrant on board 1 of round 1.
     pub first_board_red: bool,
     /// A forfeited pairing counts as having met (never paired again). Created by default
@@ -279,10 +281,7 @@ pub fn standings_options(row: &SectionRow) -> StandingsOptions {
             .iter()
             .filter_map(|k| k.parse::<TiebreakKey>().ok())
             .collect(),
-        unplayed: row
-            .unplayed_mode
-            .parse::<UnplayedMode>()
-            .unwrap_or_default(),
+        unplayed: row.unplayed_mode.mode(),
         scoring: Some(scoring(row)),
         ..StandingsOptions::default()
     }
@@ -300,17 +299,6 @@ pub fn default_preset(pairing_system: PairingSystem) -> Preset {
         PairingSystem::Dutch => Preset::FideSwiss,
         PairingSystem::Chinese | PairingSystem::RoundRobin => Preset::Cxa2011Opp,
     }
-}
-
-/// The stored name of an unplayed-round mode.
-pub fn unplayed_name(mode: UnplayedMode) -> String {
-    match mode {
-        UnplayedMode::Cxa => "cxa",
-        UnplayedMode::Fide2023 => "fide2023",
-        UnplayedMode::Fide2026 => "fide2026",
-        UnplayedMode::None => "none",
-    }
-    .to_string()
 }
 
 /// Applies `input` on top of `row`, checking every field.
@@ -378,26 +366,25 @@ fn apply(
         (None, Some(name)) => match name.parse::<Preset>() {
             Ok(preset) => {
                 row.tiebreaks = preset.chain().into_iter().map(TiebreakKey::name).collect();
-                row.unplayed_mode = unplayed_name(preset.unplayed_mode());
+                row.unplayed_mode = Unplayed::of(preset.unplayed_mode());
             }
             Err(e) => check.error("preset", key_error(&e)),
         },
         (None, None) if creating => {
             let preset = default_preset(row.pairing_system);
             row.tiebreaks = preset.chain().into_iter().map(TiebreakKey::name).collect();
-            row.unplayed_mode = unplayed_name(preset.unplayed_mode());
+            row.unplayed_mode = Unplayed::of(preset.unplayed_mode());
         }
         (None, None) => {}
     }
     if let Some(mode) = &input.unplayed {
-        row.unplayed_mode =
-            check.one_of("unplayed", mode, &["cxa", "fide2023", "fide2026", "none"]);
+        row.unplayed_mode = check.word("unplayed", mode, Unplayed::ALL, row.unplayed_mode);
     }
     if let Some(threshold) = input.foul_threshold {
         row.foul_threshold = check.range("foul_threshold", threshold, 1, 99);
     }
     if let Some(order) = &input.round1_order {
-        row.round1_order = check.one_of("round1_order", order, &["registration", "rating", "lot"]);
+        row.round1_order = check.word("round1_order", order, RoundOneOrder::ALL, row.round1_order);
     }
     row.first_board_red = input.first_board_red.unwrap_or(row.first_board_red);
     row.forfeit_counts_as_met = match input.forfeit_counts_as_met {
@@ -503,9 +490,9 @@ fn new_row(tournament_id: Uuid) -> SectionRow {
         points_bye: 20,
         points_forfeit_win: 20,
         tiebreaks: Vec::new(),
-        unplayed_mode: "cxa".into(),
+        unplayed_mode: Unplayed::Cxa,
         foul_threshold: 2,
-        round1_order: "registration".into(),
+        round1_order: RoundOneOrder::Registration,
         first_board_red: true,
         forfeit_counts_as_met: true,
         avoid_same_club: false,

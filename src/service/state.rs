@@ -7,7 +7,7 @@ use crate::db;
 use crate::db::entrant::EntrantRow;
 use crate::db::round::{BoardRow, RoundRow};
 use crate::db::section::SectionRow;
-use crate::vocab::{ByeKind, RoundStatus};
+use crate::vocab::{ByeKind, GameResult, RoundStatus};
 use arbiter_core::model::{
     Entrant, ForbiddenPairs, ResultCode, RoundRecord, Side, StartNo, Tournament,
 };
@@ -49,18 +49,18 @@ impl SectionState {
 }
 
 /// The result codes of Red and Black for a stored game result (`None`: not entered yet).
-pub fn result_codes(result: Option<&str>) -> (ResultCode, ResultCode) {
+pub fn result_codes(result: Option<GameResult>) -> (ResultCode, ResultCode) {
     use ResultCode::*;
     match result {
-        Some("red_wins") => (Win, Loss),
-        Some("black_wins") => (Loss, Win),
-        Some("draw") => (Draw, Draw),
-        Some("red_forfeits") => (ForfeitLoss, ForfeitWin),
-        Some("black_forfeits") => (ForfeitWin, ForfeitLoss),
-        Some("double_forfeit") => (ForfeitLoss, ForfeitLoss),
+        Some(GameResult::RedWins) => (Win, Loss),
+        Some(GameResult::BlackWins) => (Loss, Win),
+        Some(GameResult::Draw) => (Draw, Draw),
+        Some(GameResult::RedForfeits) => (ForfeitLoss, ForfeitWin),
+        Some(GameResult::BlackForfeits) => (ForfeitWin, ForfeitLoss),
+        Some(GameResult::DoubleForfeit) => (ForfeitLoss, ForfeitLoss),
         // Both sides reached the foul threshold: a played game lost by both.
-        Some("double_loss") => (Loss, Loss),
-        _ => (Pending, Pending),
+        Some(GameResult::DoubleLoss) => (Loss, Loss),
+        None => (Pending, Pending),
     }
 }
 
@@ -127,7 +127,7 @@ async fn load_until(
     let mut records: HashMap<(Uuid, u32), RoundRecord> = HashMap::new();
     for b in &boards {
         let round = b.round as u32;
-        let (red_code, black_code) = result_codes(b.result.as_deref());
+        let (red_code, black_code) = result_codes(b.result);
         match b.black_entrant_id {
             Some(black) => {
                 let (Some(&red_no), Some(&black_no)) =

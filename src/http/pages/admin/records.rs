@@ -18,7 +18,7 @@ use crate::http::AppState;
 use crate::i18n::{Msg, Tr};
 use crate::service::records::{BanqiAid, GameContext, GameKey, RecordInput, Replay};
 use crate::service::{self, Error, FieldErrors};
-use crate::vocab::{Game, RoundStatus};
+use crate::vocab::{Game, RecordNotation, ReplayStatus, RoundStatus};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -52,8 +52,8 @@ pub fn router() -> Router<AppState> {
 
 /// A notation choice of the form.
 pub struct NotationChoice {
-    /// Service name.
-    pub value: &'static str,
+    /// The notation.
+    pub value: RecordNotation,
     /// Catalogue key.
     pub key: String,
     /// Selected.
@@ -180,7 +180,7 @@ async fn render(
     let tr = ctx.tr();
     let shown = shown.unwrap_or_else(|| Shown {
         text: view.source.clone().unwrap_or_default(),
-        notation: view.notation.clone(),
+        notation: view.notation.to_string(),
         version: view.version,
         replay: view.replay.clone(),
         error: None,
@@ -216,11 +216,11 @@ async fn render(
         .map(|&value| NotationChoice {
             value,
             key: format!("rec.notation.{value}"),
-            selected: value == shown.notation,
+            selected: value.as_str() == shown.notation,
         })
         .collect();
-    let status_key = match shown.replay.status.as_str() {
-        "ongoing" => String::new(),
+    let status_key = match shown.replay.status {
+        ReplayStatus::Ongoing => String::new(),
         s => format!("rec.status.{s}"),
     };
     Page(
@@ -284,7 +284,7 @@ async fn show(
         Ok((_, view)) => {
             let shown = Shown {
                 text: view.source.clone().unwrap_or_default(),
-                notation: view.notation.clone(),
+                notation: view.notation.to_string(),
                 version: view.version,
                 replay: view.replay,
                 error: None,

@@ -21,6 +21,7 @@ use crate::service::rounds::{ResultInput, RoundView};
 use crate::service::sections::Section;
 use crate::service::users::Actor;
 use crate::service::{self, Error, FieldErrors};
+use crate::vocab::GameResult;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -40,13 +41,13 @@ pub fn router() -> Router<AppState> {
 }
 
 /// The result for a key of the quick line.
-pub fn result_of_key(key: char) -> Option<&'static str> {
+pub fn result_of_key(key: char) -> Option<GameResult> {
     match key {
-        '1' => Some("red_wins"),
-        '=' => Some("draw"),
-        '0' => Some("black_wins"),
-        '+' => Some("black_forfeits"),
-        '-' => Some("red_forfeits"),
+        '1' => Some(GameResult::RedWins),
+        '=' => Some(GameResult::Draw),
+        '0' => Some(GameResult::BlackWins),
+        '+' => Some(GameResult::BlackForfeits),
+        '-' => Some(GameResult::RedForfeits),
         _ => None,
     }
 }
@@ -56,8 +57,8 @@ pub fn result_of_key(key: char) -> Option<&'static str> {
 pub struct QuickLine {
     /// Board number.
     pub board: i32,
-    /// The result (service name).
-    pub result: &'static str,
+    /// The result.
+    pub result: GameResult,
     /// Fouls of Red.
     pub red_fouls: Option<i64>,
     /// Fouls of Black.
@@ -296,11 +297,16 @@ pub async fn enter_result(
     let board_id = board.id;
     // A quick line that would replace a different stored result asks first: the line comes
     // back with `!` appended, so a second Enter confirms (or type the `!` at once).
-    if let (Some(stored), false) = (&board.result, entry.confirmed) {
+    // An unknown result is left to the service, which says what to send instead.
+    if let (Some(stored), false, Ok(entered)) = (
+        &board.result,
+        entry.confirmed,
+        entry.input.result.parse::<GameResult>(),
+    ) {
         let red = entry.input.red_fouls.unwrap_or(0);
         let black = entry.input.black_fouls.unwrap_or(0);
         let (would_be, _) = service::rounds::apply_foul_rule(
-            &entry.input.result,
+            entered,
             red,
             black,
             i64::from(section.foul_threshold),
@@ -477,13 +483,16 @@ mod tests {
                 black_fouls: fouls.map(|f| f.1),
             })
         };
-        assert_eq!(parse_quick("3 1"), q(3, "red_wins", None));
-        assert_eq!(parse_quick(" 12 0 "), q(12, "black_wins", None));
-        assert_eq!(parse_quick("7="), q(7, "draw", None));
-        assert_eq!(parse_quick("4+"), q(4, "black_forfeits", None));
-        assert_eq!(parse_quick("5 -"), q(5, "red_forfeits", None));
-        assert_eq!(parse_quick("3 1 2 0"), q(3, "red_wins", Some((2, 0))));
-        assert_eq!(parse_quick("3=1/1"), q(3, "draw", Some((1, 1))));
+        assert_eq!(parse_quick("3 1"), q(3, GameResult::RedWins, None));
+        assert_eq!(parse_quick(" 12 0 "), q(12, GameResult::BlackWins, None));
+        assert_eq!(parse_quick("7="), q(7, GameResult::Draw, None));
+        assert_eq!(parse_quick("4+"), q(4, GameResult::BlackForfeits, None));
+        assert_eq!(parse_quick("5 -"), q(5, GameResult::RedForfeits, None));
+        assert_eq!(
+            parse_quick("3 1 2 0"),
+            q(3, GameResult::RedWins, Some((2, 0)))
+        );
+        assert_eq!(parse_quick("3=1/1"), q(3, GameResult::Draw, Some((1, 1))));
         assert_eq!(parse_quick("31"), None, "board 31 without a result");
         assert_eq!(parse_quick("= 3"), None);
         assert_eq!(parse_quick("3 x"), None);

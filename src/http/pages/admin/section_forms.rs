@@ -10,7 +10,7 @@ use crate::service::payments::METHODS;
 use crate::service::rounds::BoardView;
 use crate::service::sections::FeeTier;
 use crate::service::FieldErrors;
-use crate::vocab::{ByeKind, EntrantStatus};
+use crate::vocab::{ByeKind, EntrantStatus, GameResult};
 
 /// The payment method select (`name`), cash first.
 pub fn method_field(name: &'static str, form: &Fields, tr: Tr) -> Field {
@@ -184,16 +184,6 @@ pub fn pair_fields(form: &Fields, tr: Tr, entrants: &[EntrantView]) -> Vec<Field
     ]
 }
 
-/// The results a board form offers (the service's names).
-const RESULTS: &[&str] = &[
-    "red_wins",
-    "draw",
-    "black_wins",
-    "black_forfeits",
-    "red_forfeits",
-    "double_forfeit",
-];
-
 /// A board row of the page.
 pub struct BoardRow {
     /// The board.
@@ -208,8 +198,8 @@ pub struct BoardRow {
 
 /// One option of a board's result select.
 pub struct ResultChoice {
-    /// Service name.
-    pub value: &'static str,
+    /// The result.
+    pub value: GameResult,
     /// Catalogue key.
     pub key: String,
 }
@@ -219,11 +209,7 @@ pub fn board_rows(boards: Vec<BoardView>, saved: Option<i32>) -> Vec<BoardRow> {
     boards
         .into_iter()
         .map(|b| BoardRow {
-            result_key: b
-                .result
-                .as_deref()
-                .map(|r| format!("result.{r}"))
-                .unwrap_or_default(),
+            result_key: b.result.map(|r| format!("result.{r}")).unwrap_or_default(),
             version: b.version.unwrap_or(0),
             just_saved: saved == Some(b.number),
             board: b,
@@ -233,9 +219,9 @@ pub fn board_rows(boards: Vec<BoardView>, saved: Option<i32>) -> Vec<BoardRow> {
 
 /// The results a board form offers.
 pub fn choices() -> Vec<ResultChoice> {
-    RESULTS
+    GameResult::ENTERED
         .iter()
-        .map(|r| ResultChoice {
+        .map(|&r| ResultChoice {
             value: r,
             key: format!("result.{r}"),
         })

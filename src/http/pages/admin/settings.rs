@@ -22,7 +22,7 @@ use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::sections::{ScoringInput, Section, SectionInput};
 use crate::service::{self, FieldErrors};
-use crate::vocab::{EntryType, PairingSystem, SelfReport, SetupMode};
+use crate::vocab::{EntryType, PairingSystem, RoundOneOrder, SelfReport, SetupMode, Unplayed};
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -123,8 +123,8 @@ fn chain_rows(tr: Tr, chain: &[String]) -> Vec<ChainRow> {
 
 const SYSTEMS: &[&str] = PairingSystem::WORDS;
 const ENTRY_TYPES: &[&str] = EntryType::WORDS;
-const UNPLAYED: &[&str] = &["cxa", "fide2023", "fide2026", "none"];
-const ROUND1_ORDERS: &[&str] = &["registration", "rating", "lot"];
+const UNPLAYED: &[&str] = Unplayed::WORDS;
+const ROUND1_ORDERS: &[&str] = RoundOneOrder::WORDS;
 const SETUP_MODES: &[&str] = SetupMode::WORDS;
 /// How a time is shown and read (`datetime-local`, UTC).
 const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M";
@@ -155,9 +155,9 @@ fn stored(section: &Section, zone: chrono_tz::Tz) -> Fields {
     for (i, key) in section.tiebreaks.iter().enumerate() {
         put(&format!("tiebreak_{}", i + 1), key.clone());
     }
-    put("unplayed", section.unplayed.clone());
+    put("unplayed", section.unplayed.to_string());
     put("foul_threshold", section.foul_threshold.to_string());
-    put("round1_order", section.round1_order.clone());
+    put("round1_order", section.round1_order.to_string());
     put("first_board_red", flag(section.first_board_red));
     put("forfeit_counts_as_met", flag(section.forfeit_counts_as_met));
     put("avoid_same_club", flag(section.avoid_same_club));
@@ -244,14 +244,14 @@ fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
             UNPLAYED,
             Some("adm.unplayed"),
             tr,
-            "cxa",
+            Unplayed::Cxa.as_str(),
         ),
         Field::new("foul_threshold", "adm.foul_threshold", "number", form),
         Field::new("round1_order", "adm.settings.round1_order", "select", form).select(
             ROUND1_ORDERS,
             Some("adm.round1_order"),
             tr,
-            "registration",
+            RoundOneOrder::Registration.as_str(),
         ),
         Field::new(
             "first_board_red",

@@ -134,7 +134,7 @@ fn match_side(
         .iter()
         .map(|g| {
             // The service's result mapping, read from this side's colour in each game.
-            let (red, black) = service::state::result_codes(g.result.as_deref());
+            let (red, black) = service::state::result_codes(g.result);
             if g.red == side.entrant_id {
                 outcome_symbol(red)
             } else {

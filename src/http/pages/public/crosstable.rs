@@ -125,8 +125,7 @@ fn crosstable_data(
                     let me = row.entrant_id;
                     for b in &round.boards {
                         // The result mapping is the service's, so pages and standings agree.
-                        let (red_code, black_code) =
-                            service::state::result_codes(b.result.as_deref());
+                        let (red_code, black_code) = service::state::result_codes(b.result);
                         if b.red.entrant_id == me {
                             return match &b.black {
                                 Some(black) => CrossCell {

@@ -316,8 +316,8 @@ fn render(
             })
             .collect()
     };
-    let status_key = match view.replay.status.as_str() {
-        "ongoing" => String::new(),
+    let status_key = match view.replay.status {
+        crate::vocab::ReplayStatus::Ongoing => String::new(),
         s => format!("rec.status.{s}"),
     };
     let lines = move_lines(view, notation, at);

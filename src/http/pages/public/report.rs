@@ -14,7 +14,7 @@ use crate::i18n::Tr;
 use crate::service;
 use crate::service::reports::{display_code, normalise_code, ReportBoard, ReportInput};
 use crate::service::{Error, FieldErrors};
-use crate::vocab::Side;
+use crate::vocab::{GameResult, RecordNotation, Side};
 use askama::Template;
 use axum::extract::{Query, State};
 use axum::http::StatusCode;
@@ -30,16 +30,6 @@ pub fn router() -> Router<AppState> {
         .route("/r/{code}", get(show_report).post(post_report))
         .route("/r/{code}/record", axum::routing::post(post_record))
 }
-
-/// The results a player may report, in the order the form lists them.
-const CHOICES: &[&str] = &[
-    "red_wins",
-    "draw",
-    "black_wins",
-    "red_forfeits",
-    "black_forfeits",
-    "double_forfeit",
-];
 
 /// `/r`: the box for a code typed from the slip.
 #[derive(Template)]
@@ -72,7 +62,7 @@ pub struct Confirm {
     /// The confirming side (`red`, `black`).
     pub side: String,
     /// The result.
-    pub result: String,
+    pub result: GameResult,
     /// Red's fouls.
     pub red_fouls: i32,
     /// Black's fouls.
@@ -100,7 +90,7 @@ pub struct ReportPage {
     /// Catalogue key of the result that counts, once recorded.
     pub result_key: Option<String>,
     /// The results offered.
-    pub choices: &'static [&'static str],
+    pub choices: &'static [GameResult],
     /// What was posted (kept after an error).
     pub form: ReportForm,
     /// A message for the whole form.
@@ -130,7 +120,7 @@ pub struct RecordForm {
 }
 
 fn chinese() -> String {
-    "chinese".into()
+    RecordNotation::Chinese.to_string()
 }
 
 impl Default for RecordForm {
@@ -144,7 +134,11 @@ impl Default for RecordForm {
 }
 
 /// The notations a player may send a record in.
-pub const NOTATIONS: &[&str] = &["chinese", "wxf", "iccs"];
+pub const NOTATIONS: &[RecordNotation] = &[
+    RecordNotation::Chinese,
+    RecordNotation::Wxf,
+    RecordNotation::Iccs,
+];
 
 impl ReportPage {
     /// The first error of a field.
@@ -250,7 +244,7 @@ fn render(
             }
             .as_str()
             .into(),
-            result: only.result.clone(),
+            result: only.result,
             red_fouls: only.red_fouls,
             black_fouls: only.black_fouls,
         }),
@@ -266,7 +260,7 @@ fn render(
             lines,
             confirm,
             board,
-            choices: CHOICES,
+            choices: GameResult::ENTERED,
             form,
             error,
             errors,
