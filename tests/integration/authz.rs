@@ -199,31 +199,7 @@ async fn world(pool: &PgPool, n: usize) -> World {
         .to_string();
     crate::support::add_entrants(pool, &chief, &knockout_section, 4).await;
     // Its one Swiss round played, so the bracket can be seeded.
-    let swiss = expect(
-        &call(
-            pool,
-            "POST",
-            &format!("/api/v1/sections/{knockout_section}/rounds"),
-            Some(&chief),
-            None,
-        )
-        .await,
-        StatusCode::CREATED,
-    );
-    for b in swiss["boards"].as_array().unwrap() {
-        let id = b["id"].as_str().unwrap();
-        expect(
-            &call(
-                pool,
-                "PUT",
-                &format!("/api/v1/boards/{id}/result"),
-                Some(&chief),
-                Some(json!({"result": "red_wins"})),
-            )
-            .await,
-            StatusCode::OK,
-        );
-    }
+    crate::support::play_round(pool, &chief, &knockout_section, |_| "red_wins").await;
     let bracket = call(
         pool,
         "POST",

@@ -759,31 +759,7 @@ async fn the_knockout_stage_is_created_and_played_from_the_dashboard(pool: PgPoo
     assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY);
     assert!(bad.text.contains(r#"id="size-error""#), "{}", bad.text);
 
-    let round = crate::support::expect(
-        &call(
-            &pool,
-            "POST",
-            &format!("/api/v1/sections/{sid}/rounds"),
-            Some(&token),
-            None,
-        )
-        .await,
-        StatusCode::CREATED,
-    );
-    for b in round["boards"].as_array().unwrap() {
-        let id = b["id"].as_str().unwrap();
-        crate::support::expect(
-            &call(
-                &pool,
-                "PUT",
-                &format!("/api/v1/boards/{id}/result"),
-                Some(&token),
-                Some(serde_json::json!({"result": "red_wins"})),
-            )
-            .await,
-            StatusCode::OK,
-        );
-    }
+    crate::support::play_round(&pool, &token, &sid, |_| "red_wins").await;
     let created = submit(
         &mut browser,
         &page,

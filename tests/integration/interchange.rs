@@ -35,38 +35,13 @@ async fn a_section_exported_as_trf_imports_back_with_the_same_standings(pool: Pg
     .await;
     add_entrants(&pool, &token, &sid, 7).await;
     for round in 1..=2 {
-        let r = expect(
-            &call(
-                &pool,
-                "POST",
-                &format!("/api/v1/sections/{sid}/rounds"),
-                Some(&token),
-                None,
-            )
-            .await,
-            StatusCode::CREATED,
-        );
-        for (i, b) in r["boards"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|b| !b["black"].is_null())
-            .enumerate()
-        {
+        let mut i = 0;
+        crate::support::play_round_with(&pool, &token, &sid, |_| {
             let result = ["red_wins", "draw", "black_wins", "red_forfeits"][(i + round) % 4];
-            let id = b["id"].as_str().unwrap();
-            expect(
-                &call(
-                    &pool,
-                    "PUT",
-                    &format!("/api/v1/boards/{id}/result"),
-                    Some(&token),
-                    Some(json!({"result": result})),
-                )
-                .await,
-                StatusCode::OK,
-            );
-        }
+            i += 1;
+            json!({"result": result})
+        })
+        .await;
     }
     let trf = get(&pool, &format!("/api/v1/sections/{sid}/export.trf")).await;
     assert_eq!(trf.status, StatusCode::OK);

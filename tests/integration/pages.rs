@@ -718,31 +718,7 @@ async fn the_bracket_page_shows_the_knockout_stage_or_says_there_is_none(pool: P
     assert_eq!(none.status, StatusCode::OK);
     assert!(none.text.contains("no knockout stage"));
 
-    let round = expect(
-        &call(
-            &pool,
-            "POST",
-            &format!("/api/v1/sections/{sid}/rounds"),
-            Some(&token),
-            None,
-        )
-        .await,
-        StatusCode::CREATED,
-    );
-    for b in round["boards"].as_array().unwrap() {
-        let id = b["id"].as_str().unwrap();
-        expect(
-            &call(
-                &pool,
-                "PUT",
-                &format!("/api/v1/boards/{id}/result"),
-                Some(&token),
-                Some(json!({"result": "red_wins"})),
-            )
-            .await,
-            StatusCode::OK,
-        );
-    }
+    crate::support::play_round(&pool, &token, &sid, |_| "red_wins").await;
     let bracket = expect(
         &call(
             &pool,

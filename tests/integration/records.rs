@@ -555,31 +555,7 @@ async fn a_knockout_game_has_its_record_too(pool: PgPool) {
     let (_, section) =
         tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 1})).await;
     crate::support::add_entrants(&pool, &token, &section, 4).await;
-    let round = expect(
-        &call(
-            &pool,
-            "POST",
-            &format!("/api/v1/sections/{section}/rounds"),
-            Some(&token),
-            None,
-        )
-        .await,
-        StatusCode::CREATED,
-    );
-    for b in round["boards"].as_array().unwrap() {
-        let id = b["id"].as_str().unwrap();
-        expect(
-            &call(
-                &pool,
-                "PUT",
-                &format!("/api/v1/boards/{id}/result"),
-                Some(&token),
-                Some(json!({"result": "red_wins"})),
-            )
-            .await,
-            StatusCode::OK,
-        );
-    }
+    crate::support::play_round(&pool, &token, &section, |_| "red_wins").await;
     let bracket = expect(
         &call(
             &pool,

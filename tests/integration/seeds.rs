@@ -1,7 +1,7 @@
 //! The seed events of `../shared/seeds/`, driven only through the API with random results,
 //! and checked against the core's standings computed from the section's own TRF export.
 
-use crate::support::{admin_token, call, expect, get};
+use crate::support::{admin_token, call, expect, get, play_round_with};
 use arbiter_core::standings::{self, StandingsOptions, TiebreakKey};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
@@ -35,31 +35,15 @@ pub(crate) async fn play(
 ) -> usize {
     let mut conversions = 0;
     for round in 1..=rounds {
-        let r = expect(
-            &call(
-                pool,
-                "POST",
-                &format!("/api/v1/sections/{section}/rounds"),
-                Some(token),
-                None,
-            )
-            .await,
-            StatusCode::CREATED,
-        );
-        assert_eq!(r["number"], round);
-        for (i, b) in r["boards"]
-            .as_array()
-            .unwrap()
-            .iter()
-            .filter(|b| !b["black"].is_null())
-            .enumerate()
-        {
+        let mut i = 0;
+        let (r, outcomes) = play_round_with(pool, token, section, |_| {
             // Board 1 of round 2 always sees a second foul, so every event has one.
             let roll = if round == 2 && i == 0 {
                 99
             } else {
                 dice.below(100)
             };
+            i += 1;
             let (result, red_fouls, black_fouls) = match roll {
                 0..=39 => ("red_wins", 0, 0),
                 40..=74 => ("black_wins", 0, dice.below(2)),
@@ -69,16 +53,11 @@ pub(crate) async fn play(
                 97 => ("double_forfeit", 0, 0),
                 _ => ("red_wins", 2, 1),
             };
-            let id = b["id"].as_str().unwrap();
-            let out = expect(
-                &call(pool, "PUT", &format!("/api/v1/boards/{id}/result"), Some(token),
-                    Some(json!({"result": result, "red_fouls": red_fouls, "black_fouls": black_fouls}))).await,
-                StatusCode::OK,
-            );
-            if out["converted"] == true {
-                conversions += 1;
-            }
-        }
+            json!({"result": result, "red_fouls": red_fouls, "black_fouls": black_fouls})
+        })
+        .await;
+        assert_eq!(r["number"], round);
+        conversions += outcomes.iter().filter(|o| o["converted"] == true).count();
     }
     conversions
 }

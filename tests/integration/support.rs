@@ -405,6 +405,25 @@ pub async fn play_round(
     section: &str,
     result: impl Fn(&Value) -> &'static str,
 ) -> Value {
+    play_round_with(
+        pool,
+        token,
+        section,
+        |board| serde_json::json!({"result": result(board)}),
+    )
+    .await
+    .0
+}
+
+/// [`play_round`] with the whole body of each result (fouls too) from `body(board)`; returns
+/// the round as paired and each board's answer (`converted` says the foul rule applied).
+pub async fn play_round_with(
+    pool: &PgPool,
+    token: &str,
+    section: &str,
+    mut body: impl FnMut(&Value) -> Value,
+) -> (Value, Vec<Value>) {
+    let mut outcomes = Vec::new();
     let round = expect(
         &call(
             pool,
@@ -423,19 +442,19 @@ pub async fn play_round(
         .filter(|b| !b["black"].is_null())
     {
         let id = board["id"].as_str().expect("board id");
-        expect(
+        outcomes.push(expect(
             &call(
                 pool,
                 "PUT",
                 &format!("/api/v1/boards/{id}/result"),
                 Some(token),
-                Some(serde_json::json!({"result": result(board)})),
+                Some(body(board)),
             )
             .await,
             StatusCode::OK,
-        );
+        ));
     }
-    round
+    (round, outcomes)
 }
 
 /// A result for [`play_round`]: the lower starting number wins, so standings are predictable.
