@@ -18,7 +18,7 @@ pub use crate::db::record::GameContext;
 use crate::db::record::RecordRow;
 use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::{Game, RoundStatus};
-use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell};
+use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell, RevealProblem};
 use arbiter_core::game::record::tokens;
 use arbiter_core::game::{
     format_move, parse_move, MoveError, Notation, NotationError, Position, Script, Side, Square,
@@ -275,7 +275,13 @@ fn banqi_problem(ply: usize, text: &str, error: &BanqiError) -> RecordProblem {
         BanqiError::Illegal(_) => ("illegal", m::RECORD_PLY_NOT_LEGAL_MOVE.with(&[&ply, &text])),
         BanqiError::Reveal { square, why } => (
             "wrong_reveal",
-            m::RECORD_PLY_CANNOT_REVEAL_THAT.with(&[&ply, &text, &square, &why]),
+            m::RECORD_PLY_CANNOT_REVEAL_THAT
+                .with(&[&ply, &text, &square])
+                .and(match why {
+                    RevealProblem::SetUpHas(letter) => m::RECORD_REVEAL_SET_UP_HAS.with(&[letter]),
+                    RevealProblem::NotGiven => m::RECORD_REVEAL_NOT_GIVEN.msg(),
+                    RevealProblem::NoneLeft => m::RECORD_REVEAL_NONE_LEFT.msg(),
+                }),
         ),
     };
     RecordProblem {

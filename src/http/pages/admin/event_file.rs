@@ -56,7 +56,18 @@ pub async fn import_event(
     let outcome: Result<(), String> = match text {
         Err(message) => Err(message),
         Ok(text) => match serde_json::from_str::<EventFile>(&text) {
-            Err(e) => Err(tr.fmt("adm.event.not_event_file", e)),
+            Err(e) => {
+                // serde's own words are English: the page says its kind and where.
+                let key = match e.classify() {
+                    serde_json::error::Category::Eof => "adm.event.json_eof",
+                    serde_json::error::Category::Data => "adm.event.json_data",
+                    serde_json::error::Category::Syntax | serde_json::error::Category::Io => {
+                        "adm.event.json_syntax"
+                    }
+                };
+                let at = tr.fmt_n(key, &[&e.line(), &e.column()]);
+                Err(tr.fmt("adm.event.not_event_file", at))
+            }
             Ok(file) => match service::event_file::import(&state.db, &actor, file).await {
                 Ok(imported) => {
                     return Ok(see_other(&format!(
