@@ -1345,6 +1345,18 @@ messages! {
         "the piece revealed is not given"
         | "未註明翻出的棋子"
         | "未注明翻出的棋子";
+    RECORD_REVEAL_FACE_UP = "record.reveal_face_up":
+        "face up"
+        | "此子已是明子"
+        | "此子已是明子";
+    RECORD_REVEAL_ALL_ACCOUNTED_FOR = "record.reveal_all_accounted_for":
+        "not that: every one of them is accounted for"
+        | "不可能是此子：此種棋子已全數出現"
+        | "不可能是此子：此种棋子已全数出现";
+    RECORD_REVEAL_NOT_A_GENERAL = "record.reveal_not_a_general":
+        "not a general"
+        | "暗子不會是將帥"
+        | "暗子不会是将帅";
     RECORD_REVEAL_NONE_LEFT = "record.reveal_none_left":
         "no such piece is left face down"
         | "已沒有此種暗子"

@@ -540,9 +540,7 @@ fn refused(table: &str, error: sqlx::Error) -> Error {
                     .msg()
                     .and(m::EVENT_FILE_RULE.with(&[&c]))
                     .and(why),
-                None => m::EVENT_FILE_DATABASE_REFUSES_ROW
-                    .with(&[&""])
-                    .and(why),
+                None => m::EVENT_FILE_DATABASE_REFUSES_ROW.with(&[&""]).and(why),
             };
             return bad(format!("tables.{table}"), message);
         }

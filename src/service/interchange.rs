@@ -507,7 +507,11 @@ pub async fn import_csv(
                 last_line = line;
                 errors.push(RowErrors {
                     line,
-                    errors: [("row".to_string(), vec![m::CSV_UNREADABLE_ROW.msg().and(csv_error(&e))])].into(),
+                    errors: [(
+                        "row".to_string(),
+                        vec![m::CSV_UNREADABLE_ROW.msg().and(csv_error(&e))],
+                    )]
+                    .into(),
                 });
                 continue;
             }
@@ -841,9 +845,9 @@ fn trf_error(error: &arbiter_core::trf::TrfError) -> Msg {
         K::InvalidResult(c) => m::TRF_INVALID_RESULT.with(&[&q(c)]),
         K::UnknownPlayer(n) => m::TRF_UNKNOWN_PLAYER.with(&[n]),
         K::InvalidPlayerNumber(s) => m::TRF_INVALID_PLAYER_NUMBER.with(&[&q(s)]),
-        K::InvalidHeader { code, reason } => {
-            m::TRF_INVALID_HEADER.with(&[code]).and(header_problem(reason))
-        }
+        K::InvalidHeader { code, reason } => m::TRF_INVALID_HEADER
+            .with(&[code])
+            .and(header_problem(reason)),
         K::ColourDependentScoring => m::TRF_COLOUR_DEPENDENT_SCORING.msg(),
         K::ByeWithOpponent(c) => m::TRF_BYE_WITH_OPPONENT.with(&[&q(c), c]),
         K::GameWithoutOpponent(c) => m::TRF_GAME_WITHOUT_OPPONENT.with(&[&q(c)]),
@@ -927,7 +931,9 @@ fn header_problem(problem: &arbiter_core::trf::HeaderProblem) -> Msg {
         P::PairingSystem => {
             m::TRF_HEADER_PAIRING_SYSTEM.with(&[&arbiter_core::trf::PAIRING_SYSTEMS.join(", ")])
         }
-        P::Tiebreak(error) => m::TRF_HEADER_TIEBREAKS.msg().and(sections::key_error(error)),
+        P::Tiebreak(error) => m::TRF_HEADER_TIEBREAKS
+            .msg()
+            .and(sections::key_error(error)),
         P::Unplayed(mode) => m::TRF_HEADER_UNPLAYED.with(&[&format!("{mode:?}")]),
         P::FoulThreshold => m::TRF_HEADER_FOUL_THRESHOLD.msg(),
         P::ForfeitCountsAsMet => m::TRF_HEADER_FORFEIT_COUNTS_AS_MET.msg(),

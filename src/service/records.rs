@@ -21,8 +21,8 @@ use crate::vocab::{Game, RoundStatus};
 use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell, RevealProblem};
 use arbiter_core::game::record::tokens;
 use arbiter_core::game::{
-    format_move, parse_move, MoveError, Notation, NotationError, Position, Script, Side, Square,
-    Status,
+    format_move, parse_move, MoveError, Notation, NotationError, Position, Revealed, Script, Side,
+    Square, Status,
 };
 use arbiter_core::setup::{Piece, Setup};
 use serde::{Deserialize, Serialize};
@@ -249,10 +249,18 @@ fn problem(ply: usize, text: &str, error: &NotationError) -> RecordProblem {
             actual,
             claimed,
         }) => {
-            let message = if actual.len() == 1 {
-                m::RECORD_PLY_REVEALS_BUT_SET.with(&[&ply, &text, &claimed, &square, &actual])
-            } else {
-                m::RECORD_PLY_CANNOT_REVEAL_PIECE.with(&[&ply, &text, &claimed, &square, &actual])
+            let cannot = |why: Msg| {
+                m::RECORD_PLY_CANNOT_REVEAL_PIECE
+                    .with(&[&ply, &text, &claimed, &square])
+                    .and(why)
+            };
+            let message = match actual {
+                Revealed::Piece(actual) => {
+                    m::RECORD_PLY_REVEALS_BUT_SET.with(&[&ply, &text, &claimed, &square, &actual])
+                }
+                Revealed::FaceUp => cannot(m::RECORD_REVEAL_FACE_UP.msg()),
+                Revealed::AllAccountedFor => cannot(m::RECORD_REVEAL_ALL_ACCOUNTED_FOR.msg()),
+                Revealed::NotAGeneral => cannot(m::RECORD_REVEAL_NOT_A_GENERAL.msg()),
             };
             ("wrong_reveal", message, Vec::new())
         }
@@ -1107,6 +1115,51 @@ mod tests {
         );
         assert_eq!(r.plies[0].iccs, "b0c2R");
         assert_eq!(r.error.expect("Black's reveal is missing").ply, 2);
+    }
+
+    #[test]
+    fn a_refused_reveal_says_why_in_the_page_language() {
+        use crate::i18n::Lang;
+        // The only general is face up already.
+        let r = replay(Game::Jieqi, None, "iccs", &["b0c2K"], Script::Simplified);
+        let error = r.error.expect("no general face down");
+        assert_eq!(error.kind, "wrong_reveal");
+        assert!(
+            error
+                .message
+                .en()
+                .ends_with(": every one of them is accounted for"),
+            "{}",
+            error.message
+        );
+        assert!(
+            error
+                .message
+                .render(Lang::ZhHans)
+                .ends_with("此种棋子已全数出现"),
+            "{}",
+            error.message.render(Lang::ZhHans)
+        );
+        // A Banqi flip without its piece and without a set-up.
+        let r = replay_banqi(None, &["a1"]);
+        let error = r.error.expect("the piece is not given");
+        assert_eq!(error.kind, "wrong_reveal");
+        assert!(
+            error
+                .message
+                .en()
+                .ends_with("the piece revealed is not given"),
+            "{}",
+            error.message
+        );
+        assert!(
+            error
+                .message
+                .render(Lang::ZhHant)
+                .ends_with("未註明翻出的棋子"),
+            "{}",
+            error.message.render(Lang::ZhHant)
+        );
     }
 
     #[test]

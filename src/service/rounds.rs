@@ -1017,7 +1017,7 @@ pub async fn edit(
     };
     let broken: Vec<Msg> = check::check(&history.tournament, &proposed, &options)
         .iter()
-        .map(|v| m::STATE_PAIRING_RULE.msg().and(violation(v, &name)))
+        .map(|v| m::STATE_PAIRING_RULE.msg().and(violation(v, name)))
         .collect();
     let warnings: Vec<String> = broken.iter().map(Msg::en).collect();
     if !warnings.is_empty() && input.confirm != Some(true) {
@@ -1077,7 +1077,10 @@ pub async fn edit(
 type StartNoLike = arbiter_core::model::StartNo;
 
 /// The checker's violation as a message, the entrants named by `name`.
-fn violation(v: &arbiter_core::pairing::check::Violation, name: impl Fn(StartNoLike) -> String) -> Msg {
+fn violation(
+    v: &arbiter_core::pairing::check::Violation,
+    name: impl Fn(StartNoLike) -> String,
+) -> Msg {
     use arbiter_core::pairing::check::{ColourBreach, Violation as V};
     match v {
         V::Rematch { a, b } => m::STATE_PAIRING_REMATCH.with(&[&name(*a), &name(*b)]),
@@ -1194,10 +1197,7 @@ mod tests {
             assert_eq!(message.en(), core, "{v:?}");
             for lang in [Lang::ZhHant, Lang::ZhHans] {
                 let zh = message.render(lang);
-                assert!(
-                    !zh.chars().any(|c| c.is_ascii_lowercase()),
-                    "{v:?}: {zh}"
-                );
+                assert!(!zh.chars().any(|c| c.is_ascii_lowercase()), "{v:?}: {zh}");
                 if !v.entrants().is_empty() {
                     assert!(zh.contains("王1"), "{zh}");
                 }

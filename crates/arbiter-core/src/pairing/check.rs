@@ -157,7 +157,10 @@ impl std::fmt::Display for Violation {
                          playing {name}"
                     ),
                     ColourBreach::ThreeInARow => {
-                        write!(f, "entrant {entrant} would play {name} three times in a row")
+                        write!(
+                            f,
+                            "entrant {entrant} would play {name} three times in a row"
+                        )
                     }
                 }
             }

@@ -243,7 +243,8 @@ fn digits(text: &str) -> Option<u32> {
 }
 
 fn read_whole(line: usize, column: usize, code: &str, text: &str) -> Result<u32, TrfError> {
-    digits(text.trim()).ok_or_else(|| header_error(line, column, code, HeaderProblem::ExpectedWholeNumber))
+    digits(text.trim())
+        .ok_or_else(|| header_error(line, column, code, HeaderProblem::ExpectedWholeNumber))
 }
 
 fn read_points(line: usize, column: usize, text: &str) -> Result<Points, TrfError> {
@@ -529,12 +530,7 @@ fn read_250(t: &mut Tournament, line: usize, chars: &[char]) -> Result<(), TrfEr
         6 => {
             let (col, text) = &list[0];
             if read_points(line, *col, text)? != Points::ZERO {
-                return Err(header_error(
-                    line,
-                    *col,
-                    "250",
-                    HeaderProblem::MatchPoints,
-                ));
+                return Err(header_error(line, *col, "250", HeaderProblem::MatchPoints));
             }
             list[1..].to_vec()
         }
@@ -565,12 +561,7 @@ fn read_250(t: &mut Tournament, line: usize, chars: &[char]) -> Result<(), TrfEr
         )
     })?;
     if first_round > last_round || first_player > last_player {
-        return Err(header_error(
-            line,
-            5,
-            "250",
-            HeaderProblem::BackwardsRange,
-        ));
+        return Err(header_error(line, 5, "250", HeaderProblem::BackwardsRange));
     }
     // Only players that exist: the range is a convenience, not a list of ids.
     let players: Vec<StartNo> = t
@@ -679,7 +670,14 @@ impl ScoringBuilder {
                 i += 1;
                 match list.get(i) {
                     Some((c, v)) => (*c, v.clone()),
-                    None => return Err(header_error(line, *col, "162", HeaderProblem::SymbolNeedsPoints)),
+                    None => {
+                        return Err(header_error(
+                            line,
+                            *col,
+                            "162",
+                            HeaderProblem::SymbolNeedsPoints,
+                        ))
+                    }
                 }
             } else {
                 (col + 1, attached)
@@ -720,11 +718,21 @@ impl ScoringBuilder {
         self.last_line = line;
         for (col, token) in tokens(chars, 4) {
             let Some((code, value)) = token.split_once('=') else {
-                return Err(header_error(line, col, "XXS", HeaderProblem::ExpectedCodeValue));
+                return Err(header_error(
+                    line,
+                    col,
+                    "XXS",
+                    HeaderProblem::ExpectedCodeValue,
+                ));
             };
             let value = read_points(line, col + code.chars().count() + 1, value)?;
             if !self.set(&code.to_ascii_uppercase(), value) {
-                return Err(header_error(line, col, "XXS", HeaderProblem::UnknownScoringCode));
+                return Err(header_error(
+                    line,
+                    col,
+                    "XXS",
+                    HeaderProblem::UnknownScoringCode,
+                ));
             }
         }
         Ok(())
@@ -736,7 +744,12 @@ impl ScoringBuilder {
         self.pab_follows_win = true;
         let list = tokens(chars, 3);
         let [(col, text)] = list.as_slice() else {
-            return Err(header_error(line, 5, code, HeaderProblem::ExpectedOnePoints));
+            return Err(header_error(
+                line,
+                5,
+                code,
+                HeaderProblem::ExpectedOnePoints,
+            ));
         };
         let value = read_points(line, *col, text)?;
         match code {
