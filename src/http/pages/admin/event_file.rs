@@ -65,7 +65,22 @@ pub async fn import_event(
                         "adm.event.json_syntax"
                     }
                 };
-                let at = tr.fmt_n(key, &[&e.line(), &e.column()]);
+                let (line, column) = (e.line(), e.column());
+                let text = e.to_string();
+                // serde names a missing or unknown field between backticks: the name is kept.
+                let field = |lead: &str| {
+                    let rest = text.strip_prefix(lead)?.strip_prefix('`')?;
+                    rest.split_once('`').map(|(name, _)| name.to_string())
+                };
+                let at = match (field("missing field "), field("unknown field ")) {
+                    (Some(name), _) => {
+                        tr.fmt_n("adm.event.json_missing_field", &[&name, &line, &column])
+                    }
+                    (None, Some(name)) => {
+                        tr.fmt_n("adm.event.json_unknown_field", &[&name, &line, &column])
+                    }
+                    (None, None) => tr.fmt_n(key, &[&line, &column]),
+                };
                 Err(tr.fmt("adm.event.not_event_file", at))
             }
             Ok(file) => match service::event_file::import(&state.db, &actor, file).await {
