@@ -377,6 +377,90 @@ messages! {
         "invalid {} record: {}"
         | "{} 記錄無效：{}"
         | "{} 记录无效：{}";
+    TRF_HEADER_W_OR_B = "trf.header_w_or_b":
+        "expected W or B"
+        | "應為 W 或 B"
+        | "应为 W 或 B";
+    TRF_HEADER_WHOLE_NUMBER = "trf.header_whole_number":
+        "expected a whole number"
+        | "應為整數"
+        | "应为整数";
+    TRF_HEADER_ROUND = "trf.header_round":
+        "expected a round number from 1 to 999"
+        | "應為 1 至 999 的輪次"
+        | "应为 1 至 999 的轮次";
+    TRF_HEADER_BYE_TYPE = "trf.header_bye_type":
+        "bye type must be F, H or Z"
+        | "輪空類型須為 F、H 或 Z"
+        | "轮空类型须为 F、H 或 Z";
+    TRF_HEADER_MISSING_BYE_TYPE = "trf.header_missing_bye_type":
+        "missing bye type"
+        | "缺少輪空類型"
+        | "缺少轮空类型";
+    TRF_HEADER_MISSING_ROUND = "trf.header_missing_round":
+        "missing round"
+        | "缺少輪次"
+        | "缺少轮次";
+    TRF_HEADER_MATCH_POINTS = "trf.header_match_points":
+        "match points must be empty"
+        | "團體分須留空"
+        | "团体分须留空";
+    TRF_HEADER_ACCELERATION_FIELDS = "trf.header_acceleration_fields":
+        "expected points, first and last round, first and last player"
+        | "應有分數、起訖輪次及起訖棋手序號"
+        | "应有分数、起止轮次及起止棋手序号";
+    TRF_HEADER_BACKWARDS_RANGE = "trf.header_backwards_range":
+        "a range ends before it starts"
+        | "範圍的結束早於開始"
+        | "范围的结束早于开始";
+    TRF_HEADER_SYMBOL_NEEDS_POINTS = "trf.header_symbol_needs_points":
+        "a symbol needs points"
+        | "每個符號須有分數"
+        | "每个符号须有分数";
+    TRF_HEADER_UNKNOWN_SYMBOL = "trf.header_unknown_symbol":
+        "symbol must be W, D, L, A, P or X"
+        | "符號須為 W、D、L、A、P 或 X"
+        | "符号须为 W、D、L、A、P 或 X";
+    TRF_HEADER_CODE_VALUE = "trf.header_code_value":
+        "expected CODE=VALUE"
+        | "應為 CODE=VALUE 格式"
+        | "应为 CODE=VALUE 格式";
+    TRF_HEADER_UNKNOWN_SCORING_CODE = "trf.header_unknown_scoring_code":
+        "unknown scoring code"
+        | "無法識別的計分代碼"
+        | "无法识别的计分代码";
+    TRF_HEADER_ONE_POINTS = "trf.header_one_points":
+        "expected one points value"
+        | "應只有一個分數"
+        | "应只有一个分数";
+    TRF_HEADER_KEY_VALUE = "trf.header_key_value":
+        "expected KEY=VALUE"
+        | "應為 KEY=VALUE 格式"
+        | "应为 KEY=VALUE 格式";
+    TRF_HEADER_PAIRING_SYSTEM = "trf.header_pairing_system":
+        "pairing_system must be one of {}"
+        | "pairing_system 須為以下之一：{}"
+        | "pairing_system 须为以下之一：{}";
+    TRF_HEADER_TIEBREAKS = "trf.header_tiebreaks":
+        "tiebreaks: {}"
+        | "tiebreaks：{}"
+        | "tiebreaks：{}";
+    TRF_HEADER_UNPLAYED = "trf.header_unplayed":
+        "unknown unplayed-round mode {} (known: cxa, fide2023, fide2026, none)"
+        | "無法識別的未對弈輪次計算方式 {}（可用：cxa、fide2023、fide2026、none）"
+        | "无法识别的未对弈轮次计算方式 {}（可用：cxa、fide2023、fide2026、none）";
+    TRF_HEADER_FOUL_THRESHOLD = "trf.header_foul_threshold":
+        "foul_threshold must be a whole number from 1 to 99"
+        | "foul_threshold 須為 1 至 99 的整數"
+        | "foul_threshold 须为 1 至 99 的整数";
+    TRF_HEADER_FORFEIT_COUNTS_AS_MET = "trf.header_forfeit_counts_as_met":
+        "forfeit_counts_as_met must be true or false"
+        | "forfeit_counts_as_met 須為 true 或 false"
+        | "forfeit_counts_as_met 须为 true 或 false";
+    TRF_HEADER_UNKNOWN_KEY = "trf.header_unknown_key":
+        "unknown key {} (known: pairing_system, tiebreaks, unplayed, foul_threshold, forfeit_counts_as_met)"
+        | "無法識別的設定 {}（可用：pairing_system、tiebreaks、unplayed、foul_threshold、forfeit_counts_as_met）"
+        | "无法识别的设置 {}（可用：pairing_system、tiebreaks、unplayed、foul_threshold、forfeit_counts_as_met）";
     TRF_COLOUR_DEPENDENT_SCORING = "trf.colour_dependent_scoring":
         "colour-dependent scoring is not supported"
         | "不支援依顏色而異的計分"
@@ -418,13 +502,73 @@ messages! {
         | "棋手 {} 在第 {} 輪已有紀錄"
         | "棋手 {} 在第 {} 轮已有记录";
     STATE_NO_BRACKET = "state.no_bracket":
-        "{}"
-        | "無法建立對陣表：{}"
-        | "无法建立对阵表：{}";
+        "the bracket cannot be drawn"
+        | "無法建立對陣表"
+        | "无法建立对阵表";
+    STATE_BRACKET_SEEDED_TWICE = "state.bracket_seeded_twice":
+        "entrant {} is seeded twice"
+        | "參賽者 {} 被排入種子兩次"
+        | "参赛者 {} 被排入种子两次";
     STATE_PAIRING_RULE = "state.pairing_rule":
         "{}"
         | "違反編排規則：{}"
         | "违反编排规则：{}";
+    STATE_PAIRING_REMATCH = "state.pairing_rematch":
+        "{} and {} have already played each other"
+        | "{} 與 {} 已經對弈過"
+        | "{} 与 {} 已经对弈过";
+    STATE_PAIRING_FORBIDDEN = "state.pairing_forbidden":
+        "{} and {} must not be paired against each other"
+        | "{} 與 {} 不得編排對弈"
+        | "{} 与 {} 不得编排对弈";
+    STATE_PAIRING_COLOUR_DIFFERENCE_RED = "state.pairing_colour_difference_red":
+        "{} would reach a colour difference of {} by playing red"
+        | "{} 若執紅，紅黑局數差將達 {}"
+        | "{} 若执红，红黑局数差将达 {}";
+    STATE_PAIRING_COLOUR_DIFFERENCE_BLACK = "state.pairing_colour_difference_black":
+        "{} would reach a colour difference of {} by playing black"
+        | "{} 若執黑，紅黑局數差將達 {}"
+        | "{} 若执黑，红黑局数差将达 {}";
+    STATE_PAIRING_THREE_RED = "state.pairing_three_red":
+        "{} would play red three times in a row"
+        | "{} 將連續三輪執紅"
+        | "{} 将连续三轮执红";
+    STATE_PAIRING_THREE_BLACK = "state.pairing_three_black":
+        "{} would play black three times in a row"
+        | "{} 將連續三輪執黑"
+        | "{} 将连续三轮执黑";
+    STATE_PAIRING_INELIGIBLE_BYE = "state.pairing_ineligible_bye":
+        "{} may not receive the pairing-allocated bye (already scored '{}' without playing)"
+        | "{} 不可獲編排輪空（已有未對弈而得分的紀錄「{}」）"
+        | "{} 不可获编排轮空（已有未对弈而得分的记录“{}”）";
+    STATE_PAIRING_BYE_NEEDED = "state.pairing_bye_needed":
+        "an odd number of entrants needs a pairing-allocated bye"
+        | "參賽者人數為單數，須有一人編排輪空"
+        | "参赛者人数为单数，须有一人编排轮空";
+    STATE_PAIRING_BYE_EVEN = "state.pairing_bye_even":
+        "{} gets a bye although the number of entrants is even"
+        | "參賽者人數為雙數，{} 卻獲輪空"
+        | "参赛者人数为双数，{} 却获轮空";
+    STATE_PAIRING_UNPAIRED = "state.pairing_unpaired":
+        "{} is to be paired but appears nowhere"
+        | "{} 應參加本輪編排，卻未被編排"
+        | "{} 应参加本轮编排，却未被编排";
+    STATE_PAIRING_TWICE = "state.pairing_twice":
+        "{} appears more than once in the pairing"
+        | "{} 在編排中出現多於一次"
+        | "{} 在编排中出现多于一次";
+    STATE_PAIRING_AGAINST_SELF = "state.pairing_against_self":
+        "{} is paired against themself"
+        | "{} 被編排與自己對弈"
+        | "{} 被编排与自己对弈";
+    STATE_PAIRING_ABSENT = "state.pairing_absent":
+        "{} is absent or withdrawn this round but is paired"
+        | "{} 本輪缺席或已退賽，卻被編排"
+        | "{} 本轮缺席或已退赛，却被编排";
+    STATE_PAIRING_NOT_ENTRANT = "state.pairing_not_entrant":
+        "{} is not an entrant but is paired"
+        | "{} 不是參賽者，卻被編排"
+        | "{} 不是参赛者，却被编排";
     TRF_NO_PLAYERS = "trf.no_players":
         "the file has no player (001) lines"
         | "檔案中沒有棋手（001）行"
@@ -441,6 +585,18 @@ messages! {
         "cannot read the header row: {}"
         | "無法讀取標題列：{}"
         | "无法读取标题行：{}";
+    CSV_FIELD_NOT_UTF8 = "csv.field_not_utf8":
+        "field {} is not UTF-8 text"
+        | "第 {} 欄不是 UTF-8 文字"
+        | "第 {} 列不是 UTF-8 文本";
+    CSV_UNEQUAL_LENGTHS = "csv.unequal_lengths":
+        "has {} fields where {} were expected"
+        | "有 {} 欄，應為 {} 欄"
+        | "有 {} 列，应为 {} 列";
+    CSV_CANNOT_BE_READ = "csv.cannot_be_read":
+        "the CSV reader cannot read it"
+        | "CSV 讀取器無法讀取"
+        | "CSV 读取器无法读取";
     CSV_HEADER_NEEDS_NAME = "csv.header_needs_name":
         "the header row needs a `name` column"
         | "標題列須有 `name` 欄"
@@ -1181,6 +1337,30 @@ messages! {
         "ply {}: \"{}\" cannot reveal that on {}: {}"
         | "第 {} 步：「{}」在 {} 翻出的棋子不符：{}"
         | "第 {} 步：“{}”在 {} 翻出的棋子不符：{}";
+    RECORD_REVEAL_SET_UP_HAS = "record.reveal_set_up_has":
+        "the set-up has {}"
+        | "布局在該處是 {}"
+        | "布局在该处是 {}";
+    RECORD_REVEAL_NOT_GIVEN = "record.reveal_not_given":
+        "the piece revealed is not given"
+        | "未註明翻出的棋子"
+        | "未注明翻出的棋子";
+    RECORD_REVEAL_FACE_UP = "record.reveal_face_up":
+        "face up"
+        | "此子已是明子"
+        | "此子已是明子";
+    RECORD_REVEAL_ALL_ACCOUNTED_FOR = "record.reveal_all_accounted_for":
+        "not that: every one of them is accounted for"
+        | "不可能是此子：此種棋子已全數出現"
+        | "不可能是此子：此种棋子已全数出现";
+    RECORD_REVEAL_NOT_A_GENERAL = "record.reveal_not_a_general":
+        "not a general"
+        | "暗子不會是將帥"
+        | "暗子不会是将帅";
+    RECORD_REVEAL_NONE_LEFT = "record.reveal_none_left":
+        "no such piece is left face down"
+        | "已沒有此種暗子"
+        | "已没有此种暗子";
     RECORD_PLY_CANNOT_REVEAL_PIECE = "record.ply_cannot_reveal_piece":
         "ply {}: \"{}\" cannot reveal {} on {}: {}"
         | "第 {} 步：「{}」不能翻出 {}（{}）：{}"
@@ -1221,6 +1401,54 @@ messages! {
         "the database refuses a row{}: {}"
         | "資料庫拒絕一列資料{}：{}"
         | "数据库拒绝一行数据{}：{}";
+    DB_REFUSAL_IN_COLUMN = "db.refusal_in_column":
+        "column {}: {}"
+        | "欄位 {}：{}"
+        | "字段 {}：{}";
+    DB_REFUSAL_NOT_NULL = "db.refusal_not_null":
+        "a required value is missing (SQLSTATE {})"
+        | "缺少必填的值（SQLSTATE {}）"
+        | "缺少必填的值（SQLSTATE {}）";
+    DB_REFUSAL_FOREIGN_KEY = "db.refusal_foreign_key":
+        "it refers to a row that does not exist (SQLSTATE {})"
+        | "指向不存在的資料（SQLSTATE {}）"
+        | "指向不存在的数据（SQLSTATE {}）";
+    DB_REFUSAL_UNIQUE = "db.refusal_unique":
+        "a value that must be unique is repeated (SQLSTATE {})"
+        | "須唯一的值重複出現（SQLSTATE {}）"
+        | "须唯一的值重复出现（SQLSTATE {}）";
+    DB_REFUSAL_CHECK = "db.refusal_check":
+        "a value breaks a check of the table (SQLSTATE {})"
+        | "有值不符合資料表的檢查條件（SQLSTATE {}）"
+        | "有值不符合数据表的检查条件（SQLSTATE {}）";
+    DB_REFUSAL_EXCLUSION = "db.refusal_exclusion":
+        "it conflicts with another row (SQLSTATE {})"
+        | "與另一列資料衝突（SQLSTATE {}）"
+        | "与另一行数据冲突（SQLSTATE {}）";
+    DB_REFUSAL_TOO_LONG = "db.refusal_too_long":
+        "a value is too long for its column (SQLSTATE {})"
+        | "有值超出欄位長度（SQLSTATE {}）"
+        | "有值超出字段长度（SQLSTATE {}）";
+    DB_REFUSAL_OUT_OF_RANGE = "db.refusal_out_of_range":
+        "a number is out of range for its column (SQLSTATE {})"
+        | "有數值超出欄位範圍（SQLSTATE {}）"
+        | "有数值超出字段范围（SQLSTATE {}）";
+    DB_REFUSAL_DATE_TIME = "db.refusal_date_time":
+        "a date or time is not valid (SQLSTATE {})"
+        | "日期或時間無效（SQLSTATE {}）"
+        | "日期或时间无效（SQLSTATE {}）";
+    DB_REFUSAL_WRONG_FORM = "db.refusal_wrong_form":
+        "a value does not have the form its column takes (SQLSTATE {})"
+        | "有值的格式不符合欄位（SQLSTATE {}）"
+        | "有值的格式不符合字段（SQLSTATE {}）";
+    DB_REFUSAL_RULE = "db.refusal_rule":
+        "the row breaks a rule of the database (SQLSTATE {})"
+        | "此列資料違反資料庫規則（SQLSTATE {}）"
+        | "此行数据违反数据库规则（SQLSTATE {}）";
+    DB_REFUSAL_VALUE = "db.refusal_value":
+        "a value does not fit its column (SQLSTATE {})"
+        | "有值不適用於其欄位（SQLSTATE {}）"
+        | "有值不适用于其字段（SQLSTATE {}）";
     EVENT_FILE_MUST_BE_OBJECT = "event_file.must_be_object":
         "must be an object"
         | "須為物件"

@@ -28,6 +28,7 @@ use crate::vocab::StaffRole;
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Map, Value};
+use sqlx::postgres::PgDatabaseError;
 use sqlx::PgPool;
 use std::collections::{BTreeMap, HashMap, HashSet};
 use utoipa::ToSchema;
@@ -531,18 +532,44 @@ fn refused(table: &str, error: sqlx::Error) -> Error {
     if let sqlx::Error::Database(e) = &error {
         let code = e.code().unwrap_or_default();
         if code.starts_with("22") || code.starts_with("23") {
-            // The database's own words (e.message()) are technical detail, in English.
+            // Not the database's own words (English): what its error code says, and the rule
+            // (constraint) or column it names.
+            let why = database_refusal(&code, e.try_downcast_ref::<PgDatabaseError>());
             let message = match e.constraint() {
                 Some(c) => m::EVENT_FILE_DATABASE_REFUSES_ROW
                     .msg()
                     .and(m::EVENT_FILE_RULE.with(&[&c]))
-                    .and_value(e.message()),
-                None => m::EVENT_FILE_DATABASE_REFUSES_ROW.with(&[&"", &e.message()]),
+                    .and(why),
+                None => m::EVENT_FILE_DATABASE_REFUSES_ROW.with(&[&""]).and(why),
             };
             return bad(format!("tables.{table}"), message);
         }
     }
     Error::from(error)
+}
+
+/// What the database's SQLSTATE `code` (class 22 or 23) says about a refused row, with the
+/// column when PostgreSQL names one.
+fn database_refusal(code: &str, details: Option<&PgDatabaseError>) -> Msg {
+    let text = match code {
+        "23502" => m::DB_REFUSAL_NOT_NULL,
+        "23503" => m::DB_REFUSAL_FOREIGN_KEY,
+        "23505" => m::DB_REFUSAL_UNIQUE,
+        "23514" => m::DB_REFUSAL_CHECK,
+        "23P01" => m::DB_REFUSAL_EXCLUSION,
+        "22001" => m::DB_REFUSAL_TOO_LONG,
+        "22003" => m::DB_REFUSAL_OUT_OF_RANGE,
+        "22007" | "22008" => m::DB_REFUSAL_DATE_TIME,
+        "22P02" => m::DB_REFUSAL_WRONG_FORM,
+        c if c.starts_with("23") => m::DB_REFUSAL_RULE,
+        _ => m::DB_REFUSAL_VALUE,
+    };
+    match details.and_then(|d| d.column()) {
+        Some(column) => m::DB_REFUSAL_IN_COLUMN
+            .with(&[&column])
+            .and(text.with(&[&code])),
+        None => text.with(&[&code]),
+    }
 }
 
 /// The file checked and rewritten with new ids: rows per table ready to insert, and which

@@ -485,7 +485,7 @@ pub async fn import_csv(
         .from_reader(text.as_bytes());
     let headers: Vec<String> = reader
         .headers()
-        .map_err(|e| Error::invalid("file", m::CSV_CANNOT_READ_HEADER.with(&[&e])))?
+        .map_err(|e| Error::invalid("file", m::CSV_CANNOT_READ_HEADER.msg().and(csv_error(&e))))?
         .iter()
         .map(|h| h.trim_start_matches('\u{feff}').to_ascii_lowercase())
         .collect();
@@ -515,7 +515,11 @@ pub async fn import_csv(
                 last_line = line;
                 errors.push(RowErrors {
                     line,
-                    errors: [("row".to_string(), vec![m::CSV_UNREADABLE_ROW.with(&[&e])])].into(),
+                    errors: [(
+                        "row".to_string(),
+                        vec![m::CSV_UNREADABLE_ROW.msg().and(csv_error(&e))],
+                    )]
+                    .into(),
                 });
                 continue;
             }
@@ -849,8 +853,9 @@ fn trf_error(error: &arbiter_core::trf::TrfError) -> Msg {
         K::InvalidResult(c) => m::TRF_INVALID_RESULT.with(&[&q(c)]),
         K::UnknownPlayer(n) => m::TRF_UNKNOWN_PLAYER.with(&[n]),
         K::InvalidPlayerNumber(s) => m::TRF_INVALID_PLAYER_NUMBER.with(&[&q(s)]),
-        // The reason is the core's own detail (English).
-        K::InvalidHeader { code, reason } => m::TRF_INVALID_HEADER.with(&[code, reason]),
+        K::InvalidHeader { code, reason } => m::TRF_INVALID_HEADER
+            .with(&[code])
+            .and(header_problem(reason)),
         K::ColourDependentScoring => m::TRF_COLOUR_DEPENDENT_SCORING.msg(),
         K::ByeWithOpponent(c) => m::TRF_BYE_WITH_OPPONENT.with(&[&q(c), c]),
         K::GameWithoutOpponent(c) => m::TRF_GAME_WITHOUT_OPPONENT.with(&[&q(c)]),
@@ -912,6 +917,50 @@ fn trf_error(error: &arbiter_core::trf::TrfError) -> Msg {
     m::TRF_AT.with(&[&error.line, &error.column]).and(kind)
 }
 
+/// What is wrong with a TRF header record, as a message.
+fn header_problem(problem: &arbiter_core::trf::HeaderProblem) -> Msg {
+    use arbiter_core::trf::HeaderProblem as P;
+    match problem {
+        P::ExpectedWOrB => m::TRF_HEADER_W_OR_B.msg(),
+        P::ExpectedWholeNumber => m::TRF_HEADER_WHOLE_NUMBER.msg(),
+        P::ExpectedRound => m::TRF_HEADER_ROUND.msg(),
+        P::ByeType => m::TRF_HEADER_BYE_TYPE.msg(),
+        P::MissingByeType => m::TRF_HEADER_MISSING_BYE_TYPE.msg(),
+        P::MissingRound => m::TRF_HEADER_MISSING_ROUND.msg(),
+        P::MatchPoints => m::TRF_HEADER_MATCH_POINTS.msg(),
+        P::AccelerationFields => m::TRF_HEADER_ACCELERATION_FIELDS.msg(),
+        P::BackwardsRange => m::TRF_HEADER_BACKWARDS_RANGE.msg(),
+        P::SymbolNeedsPoints => m::TRF_HEADER_SYMBOL_NEEDS_POINTS.msg(),
+        P::UnknownSymbol => m::TRF_HEADER_UNKNOWN_SYMBOL.msg(),
+        P::ExpectedCodeValue => m::TRF_HEADER_CODE_VALUE.msg(),
+        P::UnknownScoringCode => m::TRF_HEADER_UNKNOWN_SCORING_CODE.msg(),
+        P::ExpectedOnePoints => m::TRF_HEADER_ONE_POINTS.msg(),
+        P::ExpectedKeyValue => m::TRF_HEADER_KEY_VALUE.msg(),
+        P::PairingSystem => {
+            m::TRF_HEADER_PAIRING_SYSTEM.with(&[&arbiter_core::trf::PAIRING_SYSTEMS.join(", ")])
+        }
+        P::Tiebreak(error) => m::TRF_HEADER_TIEBREAKS
+            .msg()
+            .and(sections::key_error(error)),
+        P::Unplayed(mode) => m::TRF_HEADER_UNPLAYED.with(&[&format!("{mode:?}")]),
+        P::FoulThreshold => m::TRF_HEADER_FOUL_THRESHOLD.msg(),
+        P::ForfeitCountsAsMet => m::TRF_HEADER_FORFEIT_COUNTS_AS_MET.msg(),
+        P::UnknownKey(key) => m::TRF_HEADER_UNKNOWN_KEY.with(&[&format!("{key:?}")]),
+    }
+}
+
+/// The CSV reader's error as a message (the line is said by the caller).
+fn csv_error(error: &csv::Error) -> Msg {
+    match error.kind() {
+        csv::ErrorKind::Utf8 { err, .. } => m::CSV_FIELD_NOT_UTF8.with(&[&(err.field() + 1)]),
+        csv::ErrorKind::UnequalLengths {
+            expected_len, len, ..
+        } => m::CSV_UNEQUAL_LENGTHS.with(&[len, expected_len]),
+        // Reading from memory: no I/O error, no seeking, no serde (records are read as text).
+        _ => m::CSV_CANNOT_BE_READ.msg(),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::trf_error;
@@ -934,7 +983,7 @@ mod tests {
             K::InvalidPlayerNumber("n".into()),
             K::InvalidHeader {
                 code: "XXR".into(),
-                reason: "not a number".into(),
+                reason: arbiter_core::trf::HeaderProblem::ExpectedWholeNumber,
             },
             K::ColourDependentScoring,
             K::ByeWithOpponent('U'),
@@ -983,13 +1032,54 @@ mod tests {
                 round: 2,
             },
         ];
-        for kind in kinds {
+        let problems = {
+            use arbiter_core::standings::KeyError;
+            use arbiter_core::trf::HeaderProblem as P;
+            vec![
+                P::ExpectedWOrB,
+                P::ExpectedWholeNumber,
+                P::ExpectedRound,
+                P::ByeType,
+                P::MissingByeType,
+                P::MissingRound,
+                P::MatchPoints,
+                P::AccelerationFields,
+                P::BackwardsRange,
+                P::SymbolNeedsPoints,
+                P::UnknownSymbol,
+                P::ExpectedCodeValue,
+                P::UnknownScoringCode,
+                P::ExpectedOnePoints,
+                P::ExpectedKeyValue,
+                P::PairingSystem,
+                P::Tiebreak(KeyError::Unknown("XYZ".into())),
+                P::Tiebreak(KeyError::BadModifier {
+                    name: "BH".into(),
+                    modifier: "Q9".into(),
+                }),
+                P::Unplayed("fide".into()),
+                P::FoulThreshold,
+                P::ForfeitCountsAsMet,
+                P::UnknownKey("colour".into()),
+            ]
+        };
+        let headers = problems.into_iter().map(|reason| K::InvalidHeader {
+            code: "XXS".into(),
+            reason,
+        });
+        for kind in kinds.into_iter().chain(headers) {
             let error = TrfError {
                 line: 5,
                 column: 9,
                 kind,
             };
-            assert_eq!(trf_error(&error).en(), error.to_string());
+            let message = trf_error(&error);
+            assert_eq!(message.en(), error.to_string());
+            if let K::InvalidHeader { .. } = error.kind {
+                // The reason is worded in Chinese too, not copied in English.
+                let zh = message.render(crate::i18n::Lang::ZhHant);
+                assert!(!zh.contains(" must ") && !zh.contains("expected"), "{zh}");
+            }
         }
     }
 }

@@ -591,7 +591,14 @@ async fn create_matches(
                 arbiter_core::knockout::KnockoutError::BadBracketSize(n) => {
                     m::CHECK_BRACKET_SIZE.with(&[&n])
                 }
-                other => m::STATE_NO_BRACKET.with(&[&other]),
+                arbiter_core::knockout::KnockoutError::DuplicateEntrant(seed) => {
+                    m::STATE_BRACKET_SEEDED_TWICE.with(&[&seed])
+                }
+                // `Bracket::new` raises no other error; the detail goes to the log.
+                other => {
+                    tracing::warn!(error = %other, "the core refuses the bracket");
+                    m::STATE_NO_BRACKET.msg()
+                }
             },
         )
     })?;

@@ -18,11 +18,11 @@ pub use crate::db::record::GameContext;
 use crate::db::record::RecordRow;
 use crate::i18n::messages::{self as m, Msg};
 use crate::vocab::{Game, GameResult, RecordNotation, ReplayStatus, RoundStatus};
-use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell};
+use arbiter_core::game::banqi::{Banqi, BanqiError, BanqiSquare, BanqiStatus, Cell, RevealProblem};
 use arbiter_core::game::record::tokens;
 use arbiter_core::game::{
-    format_move, parse_move, MoveError, Notation, NotationError, Position, Script, Side, Square,
-    Status,
+    format_move, parse_move, MoveError, Notation, NotationError, Position, Revealed, Script, Side,
+    Square, Status,
 };
 use arbiter_core::setup::{Piece, Setup};
 use serde::{Deserialize, Serialize};
@@ -264,10 +264,18 @@ fn problem(ply: usize, text: &str, error: &NotationError) -> RecordProblem {
             actual,
             claimed,
         }) => {
-            let message = if actual.len() == 1 {
-                m::RECORD_PLY_REVEALS_BUT_SET.with(&[&ply, &text, &claimed, &square, &actual])
-            } else {
-                m::RECORD_PLY_CANNOT_REVEAL_PIECE.with(&[&ply, &text, &claimed, &square, &actual])
+            let cannot = |why: Msg| {
+                m::RECORD_PLY_CANNOT_REVEAL_PIECE
+                    .with(&[&ply, &text, &claimed, &square])
+                    .and(why)
+            };
+            let message = match actual {
+                Revealed::Piece(actual) => {
+                    m::RECORD_PLY_REVEALS_BUT_SET.with(&[&ply, &text, &claimed, &square, &actual])
+                }
+                Revealed::FaceUp => cannot(m::RECORD_REVEAL_FACE_UP.msg()),
+                Revealed::AllAccountedFor => cannot(m::RECORD_REVEAL_ALL_ACCOUNTED_FOR.msg()),
+                Revealed::NotAGeneral => cannot(m::RECORD_REVEAL_NOT_A_GENERAL.msg()),
             };
             ("wrong_reveal", message, Vec::new())
         }
@@ -290,7 +298,13 @@ fn banqi_problem(ply: usize, text: &str, error: &BanqiError) -> RecordProblem {
         BanqiError::Illegal(_) => ("illegal", m::RECORD_PLY_NOT_LEGAL_MOVE.with(&[&ply, &text])),
         BanqiError::Reveal { square, why } => (
             "wrong_reveal",
-            m::RECORD_PLY_CANNOT_REVEAL_THAT.with(&[&ply, &text, &square, &why]),
+            m::RECORD_PLY_CANNOT_REVEAL_THAT
+                .with(&[&ply, &text, &square])
+                .and(match why {
+                    RevealProblem::SetUpHas(letter) => m::RECORD_REVEAL_SET_UP_HAS.with(&[letter]),
+                    RevealProblem::NotGiven => m::RECORD_REVEAL_NOT_GIVEN.msg(),
+                    RevealProblem::NoneLeft => m::RECORD_REVEAL_NONE_LEFT.msg(),
+                }),
         ),
     };
     RecordProblem {
@@ -1119,6 +1133,51 @@ mod tests {
         );
         assert_eq!(r.plies[0].iccs, "b0c2R");
         assert_eq!(r.error.expect("Black's reveal is missing").ply, 2);
+    }
+
+    #[test]
+    fn a_refused_reveal_says_why_in_the_page_language() {
+        use crate::i18n::Lang;
+        // The only general is face up already.
+        let r = replay(Game::Jieqi, None, RecordNotation::Iccs, &["b0c2K"], Script::Simplified);
+        let error = r.error.expect("no general face down");
+        assert_eq!(error.kind, "wrong_reveal");
+        assert!(
+            error
+                .message
+                .en()
+                .ends_with(": every one of them is accounted for"),
+            "{}",
+            error.message
+        );
+        assert!(
+            error
+                .message
+                .render(Lang::ZhHans)
+                .ends_with("此种棋子已全数出现"),
+            "{}",
+            error.message.render(Lang::ZhHans)
+        );
+        // A Banqi flip without its piece and without a set-up.
+        let r = replay_banqi(None, &["a1"]);
+        let error = r.error.expect("the piece is not given");
+        assert_eq!(error.kind, "wrong_reveal");
+        assert!(
+            error
+                .message
+                .en()
+                .ends_with("the piece revealed is not given"),
+            "{}",
+            error.message
+        );
+        assert!(
+            error
+                .message
+                .render(Lang::ZhHant)
+                .ends_with("未註明翻出的棋子"),
+            "{}",
+            error.message.render(Lang::ZhHant)
+        );
     }
 
     #[test]

@@ -8,6 +8,7 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::section::SectionRow;
 use crate::i18n::messages as m;
+use crate::i18n::Msg;
 use crate::vocab::{
     Game, GameResult, PairingSystem, RoundOneOrder, RoundStatus, SectionStatus, SetupMode,
 };
@@ -1013,22 +1014,14 @@ pub async fn edit(
             .entrant_by_no(n)
             .map_or_else(|| n.to_string(), |e| format!("{} ({n})", e.name))
     };
-    let warnings: Vec<String> = check::check(&history.tournament, &proposed, &options)
+    let broken: Vec<Msg> = check::check(&history.tournament, &proposed, &options)
         .iter()
-        .map(|v| {
-            let who: Vec<String> = v.entrants().into_iter().map(name).collect();
-            format!("{} — {}", v.message(), who.join(", "))
-        })
+        .map(|v| m::STATE_PAIRING_RULE.msg().and(violation(v, name)))
         .collect();
+    let warnings: Vec<String> = broken.iter().map(Msg::en).collect();
     if !warnings.is_empty() && input.confirm != Some(true) {
         let mut fields = super::FieldErrors::new();
-        fields.insert(
-            "boards".into(),
-            warnings
-                .iter()
-                .map(|w| m::STATE_PAIRING_RULE.with(&[w]))
-                .collect(),
-        );
+        fields.insert("boards".into(), broken);
         return Err(Error::Invalid {
             message: m::STATE_PAIRING_BREAKS_RULE_S.with(&[&warnings.len()]),
             fields,
@@ -1081,3 +1074,133 @@ pub async fn edit(
 }
 
 type StartNoLike = arbiter_core::model::StartNo;
+
+/// The checker's violation as a message, the entrants named by `name`.
+fn violation(
+    v: &arbiter_core::pairing::check::Violation,
+    name: impl Fn(StartNoLike) -> String,
+) -> Msg {
+    use arbiter_core::pairing::check::{ColourBreach, Violation as V};
+    match v {
+        V::Rematch { a, b } => m::STATE_PAIRING_REMATCH.with(&[&name(*a), &name(*b)]),
+        V::ForbiddenPair { a, b } => m::STATE_PAIRING_FORBIDDEN.with(&[&name(*a), &name(*b)]),
+        V::ColourLimit {
+            entrant,
+            side,
+            breach: ColourBreach::Difference(diff),
+        } => {
+            let text = match side {
+                Side::Red => m::STATE_PAIRING_COLOUR_DIFFERENCE_RED,
+                Side::Black => m::STATE_PAIRING_COLOUR_DIFFERENCE_BLACK,
+            };
+            text.with(&[&name(*entrant), &format!("{diff:+}")])
+        }
+        V::ColourLimit {
+            entrant,
+            side,
+            breach: ColourBreach::ThreeInARow,
+        } => {
+            let text = match side {
+                Side::Red => m::STATE_PAIRING_THREE_RED,
+                Side::Black => m::STATE_PAIRING_THREE_BLACK,
+            };
+            text.with(&[&name(*entrant)])
+        }
+        V::IneligibleBye { entrant, result } => {
+            m::STATE_PAIRING_INELIGIBLE_BYE.with(&[&name(*entrant), &result.trf_letter()])
+        }
+        V::ByeCount { bye: None } => m::STATE_PAIRING_BYE_NEEDED.msg(),
+        V::ByeCount { bye: Some(b) } => m::STATE_PAIRING_BYE_EVEN.with(&[&name(*b)]),
+        V::Unpaired { entrant } => m::STATE_PAIRING_UNPAIRED.with(&[&name(*entrant)]),
+        V::PairedTwice {
+            entrant,
+            against_self: false,
+        } => m::STATE_PAIRING_TWICE.with(&[&name(*entrant)]),
+        V::PairedTwice {
+            entrant,
+            against_self: true,
+        } => m::STATE_PAIRING_AGAINST_SELF.with(&[&name(*entrant)]),
+        V::NotToBePaired {
+            entrant,
+            known: true,
+        } => m::STATE_PAIRING_ABSENT.with(&[&name(*entrant)]),
+        V::NotToBePaired {
+            entrant,
+            known: false,
+        } => m::STATE_PAIRING_NOT_ENTRANT.with(&[&name(*entrant)]),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::violation;
+    use crate::i18n::Lang;
+    use arbiter_core::model::{ResultCode, Side};
+    use arbiter_core::pairing::check::{ColourBreach, Violation as V};
+
+    #[test]
+    fn a_violation_is_worded_in_each_language_with_the_entrants_named() {
+        let all = [
+            V::Rematch { a: 1, b: 2 },
+            V::ForbiddenPair { a: 1, b: 2 },
+            V::ColourLimit {
+                entrant: 1,
+                side: Side::Red,
+                breach: ColourBreach::Difference(3),
+            },
+            V::ColourLimit {
+                entrant: 1,
+                side: Side::Black,
+                breach: ColourBreach::Difference(-3),
+            },
+            V::ColourLimit {
+                entrant: 1,
+                side: Side::Red,
+                breach: ColourBreach::ThreeInARow,
+            },
+            V::ColourLimit {
+                entrant: 1,
+                side: Side::Black,
+                breach: ColourBreach::ThreeInARow,
+            },
+            V::IneligibleBye {
+                entrant: 1,
+                result: ResultCode::ForfeitWin,
+            },
+            V::ByeCount { bye: None },
+            V::ByeCount { bye: Some(1) },
+            V::Unpaired { entrant: 1 },
+            V::PairedTwice {
+                entrant: 1,
+                against_self: false,
+            },
+            V::PairedTwice {
+                entrant: 1,
+                against_self: true,
+            },
+            V::NotToBePaired {
+                entrant: 1,
+                known: true,
+            },
+            V::NotToBePaired {
+                entrant: 1,
+                known: false,
+            },
+        ];
+        let name = |n: u32| format!("王{n}");
+        for v in &all {
+            let message = violation(v, name);
+            // The English says what the core says, the entrants by name.
+            let core = v.to_string().replace("entrant 1", "王1");
+            let core = core.replace("1 and 2", "王1 and 王2");
+            assert_eq!(message.en(), core, "{v:?}");
+            for lang in [Lang::ZhHant, Lang::ZhHans] {
+                let zh = message.render(lang);
+                assert!(!zh.chars().any(|c| c.is_ascii_lowercase()), "{v:?}: {zh}");
+                if !v.entrants().is_empty() {
+                    assert!(zh.contains("王1"), "{zh}");
+                }
+            }
+        }
+    }
+}

@@ -515,7 +515,7 @@ fn new_row(tournament_id: Uuid) -> SectionRow {
 }
 
 /// The message for a tie-break or preset name the core cannot read.
-fn key_error(error: &arbiter_core::standings::KeyError) -> Msg {
+pub(super) fn key_error(error: &arbiter_core::standings::KeyError) -> Msg {
     use arbiter_core::standings::KeyError;
     match error {
         KeyError::Unknown(name) => m::CHECK_UNKNOWN_TIEBREAK.with(&[&format!("{name:?}")]),

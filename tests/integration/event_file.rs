@@ -836,7 +836,17 @@ async fn the_dashboard_downloads_an_event_and_makes_a_tournament_of_an_uploaded_
             .await;
         assert_eq!(reply.status, StatusCode::UNPROCESSABLE_ENTITY);
         assert!(reply.text.contains(expected), "{}", reply.text);
+        // serde's own English is not shown, the field it names is.
+        assert!(!reply.text.contains("missing field"), "{}", reply.text);
     }
+    let reply = browser
+        .post_multipart(
+            "/admin/tournaments/import",
+            &[("csrf", &csrf)],
+            Some(("file", "event.json", b"{\"hello\": 1}")),
+        )
+        .await;
+    assert!(reply.text.contains("缺少欄位"), "{}", reply.text);
 }
 
 /// Every column of the first row of every table, set to each of a few wrong values: the

@@ -112,8 +112,22 @@ pub enum BanqiError {
         /// The square.
         square: String,
         /// What is wrong.
-        why: String,
+        why: RevealProblem,
     },
+}
+
+/// What is wrong with a Banqi flip ([`BanqiError::Reveal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum RevealProblem {
+    /// The set-up has another piece there (its letter).
+    #[error("the set-up has {0}")]
+    SetUpHas(char),
+    /// The set-up is not known and the flip does not say what it reveals.
+    #[error("the piece revealed is not given")]
+    NotGiven,
+    /// No such piece is left face down.
+    #[error("no such piece is left face down")]
+    NoneLeft,
 }
 
 /// Where the game stands.
@@ -358,20 +372,20 @@ impl Banqi {
                 let Cell::FaceDown(known) = self.cells[at.idx()] else {
                     return Err(illegal());
                 };
-                let bad = |why: &str| BanqiError::Reveal {
+                let bad = |why: RevealProblem| BanqiError::Reveal {
                     square: at.name(),
-                    why: why.to_string(),
+                    why,
                 };
                 let piece = match (known, piece) {
                     (Some(k), Some(p)) if k != p => {
-                        return Err(bad(&format!("the set-up has {}", k.letter())))
+                        return Err(bad(RevealProblem::SetUpHas(k.letter())))
                     }
                     (Some(k), _) => k,
                     (None, Some(p)) => p,
-                    (None, None) => return Err(bad("the piece revealed is not given")),
+                    (None, None) => return Err(bad(RevealProblem::NotGiven)),
                 };
                 let Some(pos) = self.unseen.iter().position(|&u| u == piece) else {
-                    return Err(bad("no such piece is left face down"));
+                    return Err(bad(RevealProblem::NoneLeft));
                 };
                 self.unseen.swap_remove(pos);
                 self.cells[at.idx()] = Cell::FaceUp(piece);

@@ -69,7 +69,7 @@ pub mod record;
 pub use fen::FenError;
 
 pub use notation::{format_move, parse_move, Notation, NotationError, Script};
-pub use position::{perft, Move, MoveError, Position, Square, Status, Undo, Variant};
+pub use position::{perft, Move, MoveError, Position, Revealed, Square, Status, Undo, Variant};
 pub use record::{Record, RecordError};
 
 pub use crate::model::Side;

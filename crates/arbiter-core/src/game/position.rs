@@ -178,11 +178,28 @@ pub enum MoveError {
     WrongReveal {
         /// The mover's square.
         square: String,
-        /// What the set-up says (or "face up").
-        actual: String,
+        /// What the set-up says (or why the claim cannot be).
+        actual: Revealed,
         /// What the move says.
         claimed: String,
     },
+}
+
+/// What a square holds against a move's reveal ([`MoveError::WrongReveal`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum Revealed {
+    /// The set-up's piece (its letter).
+    #[error("{0}")]
+    Piece(char),
+    /// The mover is face up: it reveals nothing.
+    #[error("face up")]
+    FaceUp,
+    /// Every piece of the claimed kind is already accounted for.
+    #[error("not that: every one of them is accounted for")]
+    AllAccountedFor,
+    /// A face-down piece is never a general.
+    #[error("not a general")]
+    NotAGeneral,
 }
 
 /// What make needs to undo a move.
@@ -369,13 +386,13 @@ impl Position {
             (false, _, None) => Ok(found),
             (false, _, Some(claimed)) => Err(MoveError::WrongReveal {
                 square: mv.from.name(),
-                actual: "face up".into(),
+                actual: Revealed::FaceUp,
                 claimed: claimed.letter().to_string(),
             }),
             (true, Some(actual), Some(claimed)) if actual != claimed => {
                 Err(MoveError::WrongReveal {
                     square: mv.from.name(),
-                    actual: actual.letter().to_string(),
+                    actual: Revealed::Piece(actual.letter()),
                     claimed: claimed.letter().to_string(),
                 })
             }
@@ -395,14 +412,14 @@ impl Position {
                 {
                     return Err(MoveError::WrongReveal {
                         square: mv.from.name(),
-                        actual: "not that: every one of them is accounted for".into(),
+                        actual: Revealed::AllAccountedFor,
                         claimed: claimed.letter().to_string(),
                     });
                 }
                 if claimed == Piece::General {
                     return Err(MoveError::WrongReveal {
                         square: mv.from.name(),
-                        actual: "not a general".into(),
+                        actual: Revealed::NotAGeneral,
                         claimed: claimed.letter().to_string(),
                     });
                 }

@@ -45,7 +45,8 @@ impl Default for CheckOptions {
     }
 }
 
-/// One breach of an absolute criterion.
+/// One breach of an absolute criterion, with its values (the server words it in each
+/// language; `Display` is the English, for the CLI and the tests).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Violation {
     /// The two already met.
@@ -54,8 +55,6 @@ pub enum Violation {
         a: StartNo,
         /// Second entrant.
         b: StartNo,
-        /// Explanation.
-        message: String,
     },
     /// The two must not be paired (tournament restriction).
     ForbiddenPair {
@@ -63,64 +62,63 @@ pub enum Violation {
         a: StartNo,
         /// Second entrant.
         b: StartNo,
-        /// Explanation.
-        message: String,
     },
     /// The entrant would exceed a colour limit.
     ColourLimit {
         /// Entrant.
         entrant: StartNo,
-        /// Explanation.
-        message: String,
+        /// The colour the pairing gives them.
+        side: Side,
+        /// Which limit.
+        breach: ColourBreach,
     },
     /// The bye goes to an entrant who may not receive it.
     IneligibleBye {
         /// Entrant.
         entrant: StartNo,
-        /// Explanation.
-        message: String,
+        /// The result that bars them (scored without playing).
+        result: ResultCode,
     },
-    /// A bye although the number of entrants is even, or a missing bye.
+    /// A bye although the number of entrants is even (`Some`: who gets it), or a missing bye
+    /// for an odd number (`None`).
     ByeCount {
-        /// Explanation.
-        message: String,
+        /// The entrant given the needless bye.
+        bye: Option<StartNo>,
     },
     /// An entrant to pair appears nowhere.
     Unpaired {
         /// Entrant.
         entrant: StartNo,
-        /// Explanation.
-        message: String,
     },
     /// An entrant appears more than once (or against themself).
     PairedTwice {
         /// Entrant.
         entrant: StartNo,
-        /// Explanation.
-        message: String,
+        /// Paired against themself (rather than on two boards).
+        against_self: bool,
     },
     /// An entrant who is absent, withdrawn or unknown is paired.
     NotToBePaired {
         /// Entrant.
         entrant: StartNo,
-        /// Explanation.
-        message: String,
+        /// Whether the number is an entrant at all (absent or withdrawn) or unknown.
+        known: bool,
     },
 }
 
+/// Which colour limit a pairing breaks.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ColourBreach {
+    /// |red − black| would exceed 2: the difference reached (signed, red minus black).
+    Difference(i64),
+    /// The same colour three times in a row.
+    ThreeInARow,
+}
+
 impl Violation {
-    /// The human-readable explanation.
-    pub fn message(&self) -> &str {
-        match self {
-            Violation::Rematch { message, .. }
-            | Violation::ForbiddenPair { message, .. }
-            | Violation::ColourLimit { message, .. }
-            | Violation::IneligibleBye { message, .. }
-            | Violation::ByeCount { message }
-            | Violation::Unpaired { message, .. }
-            | Violation::PairedTwice { message, .. }
-            | Violation::NotToBePaired { message, .. } => message,
-        }
+    /// The human-readable explanation (English).
+    pub fn message(&self) -> String {
+        self.to_string()
     }
 
     /// The entrants involved.
@@ -139,6 +137,69 @@ impl Violation {
     }
 }
 
+impl std::fmt::Display for Violation {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        match self {
+            Violation::Rematch { a, b } => write!(f, "{a} and {b} have already played each other"),
+            Violation::ForbiddenPair { a, b } => {
+                write!(f, "{a} and {b} must not be paired against each other")
+            }
+            Violation::ColourLimit {
+                entrant,
+                side,
+                breach,
+            } => {
+                let name = if *side == Side::Red { "red" } else { "black" };
+                match breach {
+                    ColourBreach::Difference(diff) => write!(
+                        f,
+                        "entrant {entrant} would reach a colour difference of {diff:+} by \
+                         playing {name}"
+                    ),
+                    ColourBreach::ThreeInARow => {
+                        write!(
+                            f,
+                            "entrant {entrant} would play {name} three times in a row"
+                        )
+                    }
+                }
+            }
+            Violation::IneligibleBye { entrant, result } => write!(
+                f,
+                "entrant {entrant} may not receive the pairing-allocated bye (already scored \
+                 '{}' without playing)",
+                result.trf_letter()
+            ),
+            Violation::ByeCount { bye: None } => {
+                f.write_str("an odd number of entrants needs a pairing-allocated bye")
+            }
+            Violation::ByeCount { bye: Some(b) } => write!(
+                f,
+                "entrant {b} gets a bye although the number of entrants is even"
+            ),
+            Violation::Unpaired { entrant } => {
+                write!(f, "entrant {entrant} is to be paired but appears nowhere")
+            }
+            Violation::PairedTwice {
+                entrant,
+                against_self: false,
+            } => write!(f, "entrant {entrant} appears more than once in the pairing"),
+            Violation::PairedTwice {
+                entrant,
+                against_self: true,
+            } => write!(f, "entrant {entrant} is paired against themself"),
+            Violation::NotToBePaired { entrant, known } => {
+                let why = if *known {
+                    "is absent or withdrawn this round"
+                } else {
+                    "is not an entrant"
+                };
+                write!(f, "entrant {entrant} {why} but is paired")
+            }
+        }
+    }
+}
+
 /// Every absolute-criterion violation of `pairing` as the pairing of `next_round(t)`.
 pub fn check(t: &Tournament, pairing: &RoundPairing, options: &CheckOptions) -> Vec<Violation> {
     let round = next_round(t);
@@ -152,18 +213,13 @@ pub fn check(t: &Tournament, pairing: &RoundPairing, options: &CheckOptions) -> 
         if *c == 2 {
             out.push(Violation::PairedTwice {
                 entrant: sn,
-                message: format!("entrant {sn} appears more than once in the pairing"),
+                against_self: false,
             });
         }
         if !to_pair.contains(&sn) {
-            let why = if t.entrant(sn).is_some() {
-                "is absent or withdrawn this round"
-            } else {
-                "is not an entrant"
-            };
             out.push(Violation::NotToBePaired {
                 entrant: sn,
-                message: format!("entrant {sn} {why} but is paired"),
+                known: t.entrant(sn).is_some(),
             });
         }
     };
@@ -176,19 +232,12 @@ pub fn check(t: &Tournament, pairing: &RoundPairing, options: &CheckOptions) -> 
     }
     for &sn in &to_pair {
         if !seen.contains_key(&sn) {
-            out.push(Violation::Unpaired {
-                entrant: sn,
-                message: format!("entrant {sn} is to be paired but appears nowhere"),
-            });
+            out.push(Violation::Unpaired { entrant: sn });
         }
     }
     match (to_pair.len() % 2 == 1, pairing.bye) {
-        (true, None) => out.push(Violation::ByeCount {
-            message: "an odd number of entrants needs a pairing-allocated bye".into(),
-        }),
-        (false, Some(b)) => out.push(Violation::ByeCount {
-            message: format!("entrant {b} gets a bye although the number of entrants is even"),
-        }),
+        (true, None) => out.push(Violation::ByeCount { bye: None }),
+        (false, Some(b)) => out.push(Violation::ByeCount { bye: Some(b) }),
         _ => {}
     }
     let scoring = &t.scoring;
@@ -203,7 +252,7 @@ pub fn check(t: &Tournament, pairing: &RoundPairing, options: &CheckOptions) -> 
         if a == b {
             out.push(Violation::PairedTwice {
                 entrant: a,
-                message: format!("entrant {a} is paired against themself"),
+                against_self: true,
             });
             continue;
         }
@@ -214,11 +263,7 @@ pub fn check(t: &Tournament, pairing: &RoundPairing, options: &CheckOptions) -> 
                         || (options.forfeits_count_as_met && r.result.is_forfeit()))
             });
             if met {
-                out.push(Violation::Rematch {
-                    a,
-                    b,
-                    message: format!("{a} and {b} have already played each other"),
-                });
+                out.push(Violation::Rematch { a, b });
             }
         }
         let forbidden = t.forbidden.iter().any(|f| {
@@ -228,11 +273,7 @@ pub fn check(t: &Tournament, pairing: &RoundPairing, options: &CheckOptions) -> 
                 && f.entrants.contains(&b)
         });
         if forbidden {
-            out.push(Violation::ForbiddenPair {
-                a,
-                b,
-                message: format!("{a} and {b} must not be paired against each other"),
-            });
+            out.push(Violation::ForbiddenPair { a, b });
         }
         if options.colour_limits {
             let excused = options.last_round_topscorer_exception
@@ -240,10 +281,11 @@ pub fn check(t: &Tournament, pairing: &RoundPairing, options: &CheckOptions) -> 
                 && (topscorer(a) || topscorer(b));
             if !excused {
                 for (sn, side) in [(a, Side::Red), (b, Side::Black)] {
-                    if let Some(msg) = colour_breach(t, sn, side, completed) {
+                    if let Some(breach) = colour_breach(t, sn, side, completed) {
                         out.push(Violation::ColourLimit {
                             entrant: sn,
-                            message: msg,
+                            side,
+                            breach,
                         });
                     }
                 }
@@ -266,11 +308,7 @@ pub fn check(t: &Tournament, pairing: &RoundPairing, options: &CheckOptions) -> 
             if let Some(r) = bar {
                 out.push(Violation::IneligibleBye {
                     entrant: bye,
-                    message: format!(
-                        "entrant {bye} may not receive the pairing-allocated bye (already \
-                         scored '{}' without playing)",
-                        r.result.trf_letter()
-                    ),
+                    result: r.result,
                 });
             }
         }
@@ -278,8 +316,8 @@ pub fn check(t: &Tournament, pairing: &RoundPairing, options: &CheckOptions) -> 
     out
 }
 
-/// Describes the colour-limit breach if `sn` plays `side` next.
-fn colour_breach(t: &Tournament, sn: StartNo, side: Side, completed: u32) -> Option<String> {
+/// The colour-limit breach if `sn` plays `side` next.
+fn colour_breach(t: &Tournament, sn: StartNo, side: Side, completed: u32) -> Option<ColourBreach> {
     let e = t.entrant(sn)?;
     let mut colours: Vec<Side> = e
         .rounds
@@ -291,17 +329,12 @@ fn colour_breach(t: &Tournament, sn: StartNo, side: Side, completed: u32) -> Opt
     colours.push(side);
     let whites = colours.iter().filter(|&&c| c == Side::Red).count() as i64;
     let diff = whites - (colours.len() as i64 - whites);
-    let name = if side == Side::Red { "red" } else { "black" };
     if diff.abs() > 2 {
-        return Some(format!(
-            "entrant {sn} would reach a colour difference of {diff:+} by playing {name}"
-        ));
+        return Some(ColourBreach::Difference(diff));
     }
     let n = colours.len();
     if n >= 3 && colours[n - 3..].iter().all(|&c| c == side) {
-        return Some(format!(
-            "entrant {sn} would play {name} three times in a row"
-        ));
+        return Some(ColourBreach::ThreeInARow);
     }
     None
 }

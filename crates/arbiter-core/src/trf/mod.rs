@@ -112,7 +112,7 @@ pub enum TrfErrorKind {
         /// The record's three-character code.
         code: String,
         /// What is wrong with it.
-        reason: String,
+        reason: HeaderProblem,
     },
     /// Occurs when the scoring lines give a win, draw or loss different points for White and
     /// for Black (e.g. `XXS WD=1 BD=2`): the model has one value per result.
@@ -222,4 +222,76 @@ pub(crate) fn parse_ok(text: &str) -> Tournament {
         Ok(t) => t,
         Err(e) => panic!("TRF should parse: {e}"),
     }
+}
+
+/// What is wrong with a header record ([`TrfErrorKind::InvalidHeader`]): the values, not a
+/// sentence (the server words them in each language; `Display` is the English).
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum HeaderProblem {
+    /// `XXC`'s colour is not `W` or `B`.
+    #[error("expected W or B")]
+    ExpectedWOrB,
+    /// A number field is not a whole number.
+    #[error("expected a whole number")]
+    ExpectedWholeNumber,
+    /// A round number outside 1–999.
+    #[error("expected a round number from 1 to 999")]
+    ExpectedRound,
+    /// A `240` bye type other than `F`, `H`, `Z`.
+    #[error("bye type must be F, H or Z")]
+    ByeType,
+    /// A `240` line without its bye type.
+    #[error("missing bye type")]
+    MissingByeType,
+    /// A `240` line without its round.
+    #[error("missing round")]
+    MissingRound,
+    /// A `250` line with match points.
+    #[error("match points must be empty")]
+    MatchPoints,
+    /// A `250` line without its fields.
+    #[error("expected points, first and last round, first and last player")]
+    AccelerationFields,
+    /// A `250` range that ends before it starts.
+    #[error("a range ends before it starts")]
+    BackwardsRange,
+    /// A `162` symbol without its points.
+    #[error("a symbol needs points")]
+    SymbolNeedsPoints,
+    /// A `162` symbol other than `W D L A P X`.
+    #[error("symbol must be W, D, L, A, P or X")]
+    UnknownSymbol,
+    /// An `XXS` word that is not `CODE=VALUE`.
+    #[error("expected CODE=VALUE")]
+    ExpectedCodeValue,
+    /// An `XXS` code the model does not know.
+    #[error("unknown scoring code")]
+    UnknownScoringCode,
+    /// A `BB?` line without exactly one value.
+    #[error("expected one points value")]
+    ExpectedOnePoints,
+    /// A `### arbiter` word that is not `KEY=VALUE`.
+    #[error("expected KEY=VALUE")]
+    ExpectedKeyValue,
+    /// `pairing_system` is not one of [`PAIRING_SYSTEMS`].
+    #[error("pairing_system must be one of {}", PAIRING_SYSTEMS.join(", "))]
+    PairingSystem,
+    /// A tie-break of `tiebreaks` is unknown.
+    #[error("tiebreaks: {0}")]
+    Tiebreak(crate::standings::KeyError),
+    /// `unplayed` is not a mode (the value, trimmed and in lower case).
+    #[error("unknown unplayed-round mode {0:?} (known: cxa, fide2023, fide2026, none)")]
+    Unplayed(String),
+    /// `foul_threshold` is not 1–99.
+    #[error("foul_threshold must be a whole number from 1 to 99")]
+    FoulThreshold,
+    /// `forfeit_counts_as_met` is not `true` or `false`.
+    #[error("forfeit_counts_as_met must be true or false")]
+    ForfeitCountsAsMet,
+    /// An unknown key.
+    #[error(
+        "unknown key {0:?} (known: pairing_system, tiebreaks, unplayed, foul_threshold, \
+         forfeit_counts_as_met)"
+    )]
+    UnknownKey(String),
 }

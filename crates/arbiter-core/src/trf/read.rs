@@ -1,7 +1,7 @@
 //! Reading TRF text into the model. Every field is read by **character** column; nothing here
 //! indexes bytes, so no input can make it panic.
 
-use super::{TrfError, TrfErrorKind};
+use super::{HeaderProblem, TrfError, TrfErrorKind};
 use crate::model::{
     Acceleration, Entrant, ForbiddenPairs, Points, ResultCode, RoundRecord, Scoring, Side, StartNo,
     Tournament,
@@ -54,7 +54,7 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                 t.initial_colour = Some(match rest.trim().chars().next() {
                     Some('W' | 'w') => Side::Red,
                     Some('B' | 'b') => Side::Black,
-                    _ => return Err(header_error(number, 5, &code, "expected W or B")),
+                    _ => return Err(header_error(number, 5, &code, HeaderProblem::ExpectedWOrB)),
                 })
             }
             "XXC" => {
@@ -190,13 +190,13 @@ fn error(line: usize, column: usize, kind: TrfErrorKind) -> TrfError {
     TrfError { line, column, kind }
 }
 
-fn header_error(line: usize, column: usize, code: &str, reason: &str) -> TrfError {
+fn header_error(line: usize, column: usize, code: &str, reason: HeaderProblem) -> TrfError {
     error(
         line,
         column,
         TrfErrorKind::InvalidHeader {
             code: code.to_string(),
-            reason: reason.to_string(),
+            reason,
         },
     )
 }
@@ -243,7 +243,8 @@ fn digits(text: &str) -> Option<u32> {
 }
 
 fn read_whole(line: usize, column: usize, code: &str, text: &str) -> Result<u32, TrfError> {
-    digits(text.trim()).ok_or_else(|| header_error(line, column, code, "expected a whole number"))
+    digits(text.trim())
+        .ok_or_else(|| header_error(line, column, code, HeaderProblem::ExpectedWholeNumber))
 }
 
 fn read_points(line: usize, column: usize, text: &str) -> Result<Points, TrfError> {
@@ -263,7 +264,7 @@ fn read_round(line: usize, column: usize, code: &str, text: &str) -> Result<u32,
             line,
             column,
             code,
-            "expected a round number from 1 to 999",
+            HeaderProblem::ExpectedRound,
         )),
     }
 }
@@ -491,13 +492,13 @@ fn read_240(t: &mut Tournament, line: usize, chars: &[char]) -> Result<(), TrfEr
             "F" => ResultCode::FullBye,
             "H" => ResultCode::HalfBye,
             "Z" => ResultCode::ZeroBye,
-            _ => return Err(header_error(line, 5, "240", "bye type must be F, H or Z")),
+            _ => return Err(header_error(line, 5, "240", HeaderProblem::ByeType)),
         },
-        None => return Err(header_error(line, 5, "240", "missing bye type")),
+        None => return Err(header_error(line, 5, "240", HeaderProblem::MissingByeType)),
     };
     let (round_col, round_text) = it
         .next()
-        .ok_or_else(|| header_error(line, 7, "240", "missing round"))?;
+        .ok_or_else(|| header_error(line, 7, "240", HeaderProblem::MissingRound))?;
     let round = read_round(line, round_col, "240", &round_text)?;
     for (col, token) in it {
         let start_no = read_player_number(t, line, col, &token)?;
@@ -529,12 +530,7 @@ fn read_250(t: &mut Tournament, line: usize, chars: &[char]) -> Result<(), TrfEr
         6 => {
             let (col, text) = &list[0];
             if read_points(line, *col, text)? != Points::ZERO {
-                return Err(header_error(
-                    line,
-                    *col,
-                    "250",
-                    "match points must be empty",
-                ));
+                return Err(header_error(line, *col, "250", HeaderProblem::MatchPoints));
             }
             list[1..].to_vec()
         }
@@ -543,7 +539,7 @@ fn read_250(t: &mut Tournament, line: usize, chars: &[char]) -> Result<(), TrfEr
                 line,
                 5,
                 "250",
-                "expected points, first and last round, first and last player",
+                HeaderProblem::AccelerationFields,
             ))
         }
     };
@@ -565,12 +561,7 @@ fn read_250(t: &mut Tournament, line: usize, chars: &[char]) -> Result<(), TrfEr
         )
     })?;
     if first_round > last_round || first_player > last_player {
-        return Err(header_error(
-            line,
-            5,
-            "250",
-            "a range ends before it starts",
-        ));
+        return Err(header_error(line, 5, "250", HeaderProblem::BackwardsRange));
     }
     // Only players that exist: the range is a convenience, not a list of ids.
     let players: Vec<StartNo> = t
@@ -679,7 +670,14 @@ impl ScoringBuilder {
                 i += 1;
                 match list.get(i) {
                     Some((c, v)) => (*c, v.clone()),
-                    None => return Err(header_error(line, *col, "162", "a symbol needs points")),
+                    None => {
+                        return Err(header_error(
+                            line,
+                            *col,
+                            "162",
+                            HeaderProblem::SymbolNeedsPoints,
+                        ))
+                    }
                 }
             } else {
                 (col + 1, attached)
@@ -706,7 +704,7 @@ impl ScoringBuilder {
                         line,
                         *col,
                         "162",
-                        "symbol must be W, D, L, A, P or X",
+                        HeaderProblem::UnknownSymbol,
                     ))
                 }
             }
@@ -720,11 +718,21 @@ impl ScoringBuilder {
         self.last_line = line;
         for (col, token) in tokens(chars, 4) {
             let Some((code, value)) = token.split_once('=') else {
-                return Err(header_error(line, col, "XXS", "expected CODE=VALUE"));
+                return Err(header_error(
+                    line,
+                    col,
+                    "XXS",
+                    HeaderProblem::ExpectedCodeValue,
+                ));
             };
             let value = read_points(line, col + code.chars().count() + 1, value)?;
             if !self.set(&code.to_ascii_uppercase(), value) {
-                return Err(header_error(line, col, "XXS", "unknown scoring code"));
+                return Err(header_error(
+                    line,
+                    col,
+                    "XXS",
+                    HeaderProblem::UnknownScoringCode,
+                ));
             }
         }
         Ok(())
@@ -736,7 +744,12 @@ impl ScoringBuilder {
         self.pab_follows_win = true;
         let list = tokens(chars, 3);
         let [(col, text)] = list.as_slice() else {
-            return Err(header_error(line, 5, code, "expected one points value"));
+            return Err(header_error(
+                line,
+                5,
+                code,
+                HeaderProblem::ExpectedOnePoints,
+            ));
         };
         let value = read_points(line, *col, text)?;
         match code {

@@ -14,7 +14,7 @@
 //! (`142`/`XXR`, `162`/`XXS`, `152`/`XXC`) and are not repeated here. The lines are checked
 //! when the file is read: an unknown key or a bad value is an error with its line and column.
 
-use super::{TrfError, TrfErrorKind};
+use super::{HeaderProblem, TrfError, TrfErrorKind};
 use crate::model::Tournament;
 use crate::standings::{TiebreakKey, UnplayedMode};
 
@@ -90,14 +90,11 @@ impl SectionSettings {
     }
 
     /// Sets one key; the error says what is wrong with the value (or that the key is unknown).
-    fn set(&mut self, key: &str, value: &str) -> Result<(), String> {
+    fn set(&mut self, key: &str, value: &str) -> Result<(), HeaderProblem> {
         match key {
             "pairing_system" => {
                 if !PAIRING_SYSTEMS.contains(&value) {
-                    return Err(format!(
-                        "pairing_system must be one of {}",
-                        PAIRING_SYSTEMS.join(", ")
-                    ));
+                    return Err(HeaderProblem::PairingSystem);
                 }
                 self.pairing_system = Some(value.to_string());
             }
@@ -106,30 +103,27 @@ impl SectionSettings {
                 for name in value.split(',').filter(|k| !k.is_empty()) {
                     let key = name
                         .parse::<TiebreakKey>()
-                        .map_err(|e| format!("tiebreaks: {e}"))?;
+                        .map_err(HeaderProblem::Tiebreak)?;
                     keys.push(key.name());
                 }
                 self.tiebreaks = Some(keys);
             }
             "unplayed" => {
-                value.parse::<UnplayedMode>()?;
+                value
+                    .parse::<UnplayedMode>()
+                    .map_err(|_| HeaderProblem::Unplayed(value.trim().to_ascii_lowercase()))?;
                 self.unplayed = Some(value.to_ascii_lowercase());
             }
             "foul_threshold" => match value.parse::<u32>() {
                 Ok(n) if (1..=99).contains(&n) => self.foul_threshold = Some(n),
-                _ => return Err("foul_threshold must be a whole number from 1 to 99".into()),
+                _ => return Err(HeaderProblem::FoulThreshold),
             },
             "forfeit_counts_as_met" => match value {
                 "true" => self.forfeit_counts_as_met = Some(true),
                 "false" => self.forfeit_counts_as_met = Some(false),
-                _ => return Err("forfeit_counts_as_met must be true or false".into()),
+                _ => return Err(HeaderProblem::ForfeitCountsAsMet),
             },
-            _ => {
-                return Err(format!(
-                    "unknown key {key:?} (known: pairing_system, tiebreaks, unplayed, \
-                     foul_threshold, forfeit_counts_as_met)"
-                ))
-            }
+            _ => return Err(HeaderProblem::UnknownKey(key.to_string())),
         }
         Ok(())
     }
@@ -146,11 +140,11 @@ pub(super) fn check_line(line: usize, tokens: &[(usize, String)]) -> Result<(), 
     let mut scratch = SectionSettings::default();
     for (column, word) in tokens.iter().skip(1) {
         let Some((key, value)) = word.split_once('=') else {
-            return Err(invalid(line, *column, "expected KEY=VALUE".into()));
+            return Err(invalid(line, *column, HeaderProblem::ExpectedKeyValue));
         };
         let value_column = column + key.chars().count() + 1;
         scratch.set(key, value).map_err(|reason| {
-            let at = if reason.starts_with("unknown key") {
+            let at = if matches!(reason, HeaderProblem::UnknownKey(_)) {
                 *column
             } else {
                 value_column
@@ -161,7 +155,7 @@ pub(super) fn check_line(line: usize, tokens: &[(usize, String)]) -> Result<(), 
     Ok(())
 }
 
-fn invalid(line: usize, column: usize, reason: String) -> TrfError {
+fn invalid(line: usize, column: usize, reason: HeaderProblem) -> TrfError {
     TrfError {
         line,
         column,

@@ -56,7 +56,33 @@ pub async fn import_event(
     let outcome: Result<(), String> = match text {
         Err(message) => Err(message),
         Ok(text) => match serde_json::from_str::<EventFile>(&text) {
-            Err(e) => Err(tr.fmt("adm.event.not_event_file", e)),
+            Err(e) => {
+                // serde's own words are English: the page says its kind and where.
+                let key = match e.classify() {
+                    serde_json::error::Category::Eof => "adm.event.json_eof",
+                    serde_json::error::Category::Data => "adm.event.json_data",
+                    serde_json::error::Category::Syntax | serde_json::error::Category::Io => {
+                        "adm.event.json_syntax"
+                    }
+                };
+                let (line, column) = (e.line(), e.column());
+                let text = e.to_string();
+                // serde names a missing or unknown field between backticks: the name is kept.
+                let field = |lead: &str| {
+                    let rest = text.strip_prefix(lead)?.strip_prefix('`')?;
+                    rest.split_once('`').map(|(name, _)| name.to_string())
+                };
+                let at = match (field("missing field "), field("unknown field ")) {
+                    (Some(name), _) => {
+                        tr.fmt_n("adm.event.json_missing_field", &[&name, &line, &column])
+                    }
+                    (None, Some(name)) => {
+                        tr.fmt_n("adm.event.json_unknown_field", &[&name, &line, &column])
+                    }
+                    (None, None) => tr.fmt_n(key, &[&line, &column]),
+                };
+                Err(tr.fmt("adm.event.not_event_file", at))
+            }
             Ok(file) => match service::event_file::import(&state.db, &actor, file).await {
                 Ok(imported) => {
                     return Ok(see_other(&format!(
