@@ -1139,7 +1139,13 @@ mod tests {
     fn a_refused_reveal_says_why_in_the_page_language() {
         use crate::i18n::Lang;
         // The only general is face up already.
-        let r = replay(Game::Jieqi, None, RecordNotation::Iccs, &["b0c2K"], Script::Simplified);
+        let r = replay(
+            Game::Jieqi,
+            None,
+            RecordNotation::Iccs,
+            &["b0c2K"],
+            Script::Simplified,
+        );
         let error = r.error.expect("no general face down");
         assert_eq!(error.kind, "wrong_reveal");
         assert!(
