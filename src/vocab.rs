@@ -368,6 +368,16 @@ vocabulary! {
     }
 }
 
+impl Side {
+    /// The word for the core's side.
+    pub fn of(side: arbiter_core::model::Side) -> Side {
+        match side {
+            arbiter_core::model::Side::Red => Side::Red,
+            arbiter_core::model::Side::Black => Side::Black,
+        }
+    }
+}
+
 impl GameResult {
     /// The results a desk, a scorer or a player can enter, in the order forms offer them
     /// (as the quick line's keys `1 = 0 + -` read from Red's side, then both absent).

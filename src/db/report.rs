@@ -1,6 +1,6 @@
 //! Self-reported results (SPEC §5): the board a report code opens, and the reports of a board.
 
-use crate::vocab::{GameResult, RoundStatus, SelfReport, Side};
+use crate::vocab::{Game, GameResult, RoundStatus, SelfReport, Side};
 use sqlx::{FromRow, PgExecutor};
 use uuid::Uuid;
 
@@ -31,6 +31,8 @@ pub struct CodeBoard {
     pub tournament_id: Uuid,
     /// Tournament name.
     pub tournament_name: String,
+    /// The tournament's game (its records' notations).
+    pub game: Game,
     /// Red's starting number.
     pub red_no: Option<i32>,
     /// Red's name.
@@ -54,6 +56,7 @@ pub struct CodeBoard {
 const BOARD: &str = "select b.board_id, b.number as board_no, r.round_id, r.number as round_no,
         r.status as round_status, s.section_id, s.name as section_name, s.self_report,
         s.foul_threshold, s.rounds as section_rounds, t.tournament_id, t.name as tournament_name,
+        t.game,
         red.start_no as red_no, red.name as red_name, black.start_no as black_no,
         black.name as black_name, g.game_id, g.result, g.reported_result, g.version, b.report_code
      from board b join round r using (round_id) join section s using (section_id)

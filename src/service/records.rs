@@ -230,13 +230,6 @@ fn check_input<'a>(
     (notation, moves)
 }
 
-fn side_name(side: Side) -> crate::vocab::Side {
-    match side {
-        Side::Red => crate::vocab::Side::Red,
-        Side::Black => crate::vocab::Side::Black,
-    }
-}
-
 fn problem(ply: usize, text: &str, error: &NotationError) -> RecordProblem {
     let (kind, message, candidates) = match error {
         NotationError::Unreadable(_) => (
@@ -396,7 +389,7 @@ pub fn replay(
         error,
         fen: pos.to_fen(),
         status: status_name(pos.status()),
-        to_move: Some(side_name(pos.side_to_move())),
+        to_move: Some(crate::vocab::Side::of(pos.side_to_move())),
         banqi: None,
     }
 }
@@ -446,7 +439,7 @@ fn replay_banqi(setup: Option<&Setup>, moves: &[&str]) -> Replay {
         error,
         fen: banqi_rows(&game),
         status,
-        to_move: aid.to_move.map(side_name),
+        to_move: aid.to_move.map(crate::vocab::Side::of),
         banqi: Some(BanqiAid {
             all_face_up: aid.all_face_up,
             count: aid.count,
@@ -455,7 +448,7 @@ fn replay_banqi(setup: Option<&Setup>, moves: &[&str]) -> Replay {
             fouls: aid
                 .fouls
                 .iter()
-                .map(|(ply, side)| format!("{ply}:{}", side_name(*side)))
+                .map(|(ply, side)| format!("{ply}:{}", crate::vocab::Side::of(*side)))
                 .collect(),
         }),
     }

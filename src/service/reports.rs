@@ -15,7 +15,7 @@ use super::{Error, Result};
 use crate::db;
 use crate::db::report::{CodeBoard, ReportRow};
 use crate::i18n::messages as m;
-use crate::vocab::{GameResult, RoundStatus, SelfReport, Side};
+use crate::vocab::{GameResult, RecordNotation, RoundStatus, SelfReport, Side};
 use serde::{Deserialize, Serialize};
 use serde_json::json;
 use sqlx::PgPool;
@@ -155,6 +155,8 @@ pub struct ReportBoard {
     pub foul_threshold: i32,
     /// Whether the players may still send the game's record (the round is being played).
     pub record_open: bool,
+    /// The notations the record may be sent in (the game's: Banqi has its own).
+    pub notations: Vec<RecordNotation>,
     /// Whether the game has a record.
     pub has_record: bool,
 }
@@ -183,6 +185,7 @@ fn report_board(board: CodeBoard, reports: Vec<Report>, has_record: bool) -> Rep
         reports,
         foul_threshold: board.foul_threshold,
         record_open,
+        notations: super::records::notations(board.game).to_vec(),
         has_record,
     }
 }

@@ -565,6 +565,7 @@ async fn players_send_the_game_record_with_their_code_once(pool: PgPool) {
     let mut phone = Browser::new(&pool);
     let page = phone.get(&format!("/r/{code}?lang=en")).await;
     assert!(page.text.contains("id=\"record-form\""), "{}", page.text);
+    assert!(!page.text.contains(r#"<option value="banqi""#));
     let csrf = csrf_of(&page.text);
     let refused = phone
         .post_form(
@@ -633,4 +634,38 @@ async fn players_send_the_game_record_with_their_code_once(pool: PgPool) {
     .unwrap();
     assert_eq!(audit, ["public"]);
     let _ = (sid, token);
+}
+
+#[sqlx::test]
+async fn the_phone_page_offers_the_notations_of_the_game(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(&pool, &token, "banqi", json!({})).await;
+    add_entrants(&pool, &token, &sid, 4).await;
+    let round = crate::support::api(
+        &pool,
+        &token,
+        "POST",
+        &format!("/api/v1/sections/{sid}/rounds"),
+        None,
+    )
+    .await;
+    crate::support::api(
+        &pool,
+        &token,
+        "POST",
+        &format!("/api/v1/sections/{sid}/rounds/1/publish"),
+        None,
+    )
+    .await;
+    let code = code_of(&pool, round["boards"][0]["id"].as_str().unwrap()).await;
+    let page = Browser::new(&pool).get(&format!("/r/{code}?lang=en")).await;
+    assert!(page.text.contains("id=\"record-form\""), "{}", page.text);
+    assert!(
+        page.text.contains(r#"<option value="banqi""#),
+        "{}",
+        page.text
+    );
+    for other in ["chinese", "iccs", "wxf"] {
+        assert!(!page.text.contains(&format!(r#"<option value="{other}""#)));
+    }
 }

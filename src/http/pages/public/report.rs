@@ -133,13 +133,6 @@ impl Default for RecordForm {
     }
 }
 
-/// The notations a player may send a record in.
-pub const NOTATIONS: &[RecordNotation] = &[
-    RecordNotation::Chinese,
-    RecordNotation::Wxf,
-    RecordNotation::Iccs,
-];
-
 impl ReportPage {
     /// The first error of a field.
     pub fn field_error(&self, field: &str) -> Option<&Msg> {
