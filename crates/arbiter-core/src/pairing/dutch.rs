@@ -57,6 +57,10 @@
 //! modulo 2^64) beside the coarse one: no gain beyond the machine's noise (the best slacks
 //! are mostly too large for it); a per-vertex flag that skips the per-edge `allowedge` load:
 //! no gain either. Fewer stages (or fewer players released) is what the first solve needs.
+//! Also tried (README, 3 Dec 2026): going on with a stage after its augmentation, with the
+//! two trees of the path dropped, either without further dual changes (no fewer stages) or
+//! with them (a quarter of the stages, but re-scanning the dropped trees and the best edges
+//! into them cost three times the time saved).
 //!
 //! A first round (every player with the same colour and float history) goes further
 //! (`dutch/lazy.rs`): no pair of a bracket is stored either. Each stage changes a bracket's
