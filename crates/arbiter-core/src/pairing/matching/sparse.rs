@@ -999,21 +999,32 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         }
     }
 
-    /// The blossoms containing `v`, outermost first.
-    fn chain(&self, v: usize) -> Vec<usize> {
+    /// The child of blossom `parent` that contains `v` (`v` itself when it is a direct
+    /// child); with `parent == NONE`, `v`'s top-level blossom (or `v`).
+    fn child_containing(&self, v: usize, parent: usize) -> usize {
         let st = &self.st;
-        let mut up = Vec::new();
-        let mut b = st.blossomparent[v];
-        while b != NONE {
-            up.push(b);
-            b = st.blossomparent[b];
+        if parent == NONE {
+            debug_assert_eq!(
+                st.inblossom[v],
+                std::iter::successors(Some(v), |&x| {
+                    let p = st.blossomparent[x];
+                    (p != NONE).then_some(p)
+                })
+                .last()
+                .unwrap_or(v),
+                "inblossom names the outermost blossom"
+            );
+            return st.inblossom[v];
         }
-        up.reverse();
-        up
+        let mut x = v;
+        while st.blossomparent[x] != parent {
+            x = st.blossomparent[x];
+        }
+        x
     }
 
     /// The candidate pairs among `members` (indices into `excess`, all inside the blossoms
-    /// `chains[i][..depth]`, whose doubled duals sum to `z`) that may have a negative
+    /// `parent` and its ancestors, whose doubled duals sum to `z`) that may have a negative
     /// reduced cost: pairs split at this level get `z`; pairs sharing the next blossom
     /// are looked at one level down. Groups are visited by their smallest excess, so that
     /// hopeless ones are cut off early.
@@ -1021,9 +1032,8 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     fn scan<F: FnMut(usize, usize, W, &mut Vec<(usize, usize, W)>)>(
         &self,
         excess: &[(W, usize)],
-        chains: &[Vec<usize>],
         members: &[usize],
-        depth: usize,
+        parent: usize,
         z: W,
         consider: &mut F,
         add: &mut Vec<(usize, usize, W)>,
@@ -1031,7 +1041,10 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         let mut groups: std::collections::BTreeMap<usize, Vec<usize>> =
             std::collections::BTreeMap::new();
         for &i in members {
-            let key = chains[i].get(depth).copied().unwrap_or(excess[i].1);
+            // Each member's blossom one level below `parent`, found when needed: most
+            // members are only grouped at the top level (building every candidate's whole
+            // chain of blossoms was a sixth of 10,000 entrants' round 2).
+            let key = self.child_containing(excess[i].1, parent);
             groups.entry(key).or_default().push(i);
         }
         // `members` is sorted by excess, so each group is too.
@@ -1065,7 +1078,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             if e(group[0]).add(e(group[1])).add(inner) >= W::ZERO {
                 continue;
             }
-            self.scan(excess, chains, group, depth + 1, inner, consider, add);
+            self.scan(excess, group, *key, inner, consider, add);
         }
     }
 
@@ -1106,18 +1119,8 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 add.push((u, v, w2));
             }
         };
-        // Each candidate's blossoms, outermost first.
-        let chains: Vec<Vec<usize>> = excess.iter().map(|e| self.chain(e.1)).collect();
         let members: Vec<usize> = (0..excess.len()).collect();
-        self.scan(
-            &excess,
-            &chains,
-            &members,
-            0,
-            W::ZERO,
-            &mut consider,
-            &mut add,
-        );
+        self.scan(&excess, &members, NONE, W::ZERO, &mut consider, &mut add);
         for &(u, v, w2) in &add {
             let wid = self.g.intern(w2);
             Self::push_edge(&mut self.g, u, v, wid, false);
