@@ -81,6 +81,12 @@ pub(crate) struct State<W> {
     /// edges and not `2n`.
     best_to: Vec<(usize, W)>,
     best_to_keys: Vec<usize>,
+    /// Per weight key (when the graph has few, [`Graph::few_keys`]): `dualvar[v] − weight`
+    /// for the vertex `v` being scanned, valid while `key_scan[key] == scan`; an exact
+    /// slack is then one wide addition instead of two operations.
+    key_part: Vec<W>,
+    key_scan: Vec<u64>,
+    scan: u64,
 }
 
 impl<W: MatchWeight> State<W> {
@@ -119,6 +125,9 @@ impl<W: MatchWeight> State<W> {
             stage: 0,
             best_to: vec![(NONE, W::ZERO); 2 * n],
             best_to_keys: Vec::new(),
+            key_part: Vec::new(),
+            key_scan: Vec::new(),
+            scan: 0,
         }
     }
 
@@ -183,6 +192,29 @@ impl<W: MatchWeight> State<W> {
     #[inline]
     fn tight<G: Graph<W>>(&self, g: &G, v: usize, w: usize, key: usize) -> bool {
         self.dualvar[v].add(self.dualvar[w]) == g.weight(key)
+    }
+
+    /// Sizes the per-key cache for `g`; whether `g` has few enough keys to use it.
+    fn key_cache<G: Graph<W>>(&mut self, g: &G) -> bool {
+        let Some(k) = g.few_keys() else {
+            return false;
+        };
+        if self.key_part.len() < k {
+            self.key_part.resize(k, W::ZERO);
+            self.key_scan.resize(k, 0);
+        }
+        true
+    }
+
+    /// `dualvar[v] − weight(key)` for the vertex `v` being scanned (the caller bumps
+    /// `scan` whenever it starts on a vertex or a dual may have changed).
+    #[inline]
+    fn part<G: Graph<W>>(&mut self, g: &G, v: usize, key: usize) -> W {
+        if self.key_scan[key] != self.scan {
+            self.key_scan[key] = self.scan;
+            self.key_part[key] = self.dualvar[v].sub(g.weight(key));
+        }
+        self.key_part[key]
     }
 
     /// Whether the edge `{v, w}` whose weight is at `key` has a positive slack by the cached
@@ -337,7 +369,9 @@ impl<W: MatchWeight> State<W> {
                 // graph's rows (neighbour and weight together: on adjacency lists, going
                 // through the edge arrays instead was a third of the solver's time in a big
                 // bracket's first solve).
+                let keyed = self.key_cache(g);
                 for leaf in self.leaves_of(sub) {
+                    self.scan += 1;
                     for i in 0..g.slots(leaf) {
                         let Some(a) = g.arc(leaf, i) else {
                             continue;
@@ -345,7 +379,11 @@ impl<W: MatchWeight> State<W> {
                         let j = a.to;
                         let bj = self.inblossom[j];
                         if bj != b && self.label[bj] == 1 {
-                            let sq = self.dualvar[leaf].add(self.dualvar[j]).sub(g.weight(a.key));
+                            let sq = if keyed {
+                                self.part(g, leaf, a.key).add(self.dualvar[j])
+                            } else {
+                                self.dualvar[leaf].add(self.dualvar[j]).sub(g.weight(a.key))
+                            };
                             self.offer_best_to(bj, a.p, sq);
                         }
                     }
@@ -369,6 +407,9 @@ impl<W: MatchWeight> State<W> {
             }
             self.bestedge[sub] = NONE;
         }
+        // The caller is in the middle of a vertex's scan: its cached parts must not be the
+        // leaves' (see `State::part`).
+        self.scan += 1;
         // In blossom order, so that the first of equal slacks wins whatever the scan order.
         let mut keys = std::mem::take(&mut self.best_to_keys);
         keys.sort_unstable();
@@ -575,6 +616,7 @@ impl<W: MatchWeight> State<W> {
         if self.allowedge.len() < g.edge_slots() {
             self.allowedge.resize(g.edge_slots(), false);
         }
+        let keyed = self.key_cache(g);
         loop {
             for x in self.label.iter_mut() {
                 *x = 0;
@@ -607,6 +649,8 @@ impl<W: MatchWeight> State<W> {
 
             loop {
                 while let Some(v) = self.queue.pop() {
+                    // `dualvar[v]` stays put during the scan of its edges.
+                    self.scan += 1;
                     let dv_hi = self.dualapprox[v];
                     for i in 0..g.slots(v) {
                         let Some(a) = g.arc(v, i) else {
@@ -638,7 +682,11 @@ impl<W: MatchWeight> State<W> {
                                     }
                                 }
                             }
-                            kslack = self.dualvar[v].add(self.dualvar[w]).sub(g.weight(a.key));
+                            kslack = if keyed {
+                                self.part(g, v, a.key).add(self.dualvar[w])
+                            } else {
+                                self.dualvar[v].add(self.dualvar[w]).sub(g.weight(a.key))
+                            };
                             if kslack <= W::ZERO {
                                 self.allowedge[k] = true;
                                 self.allowed_list.push(k);
@@ -799,9 +847,8 @@ impl<W: MatchWeight> State<W> {
         while self.inblossom[v] != v {
             let b = self.inblossom[v];
             let z = self.dualvar[b];
-            let leaves = self.leaves_of(b);
             if z != W::ZERO {
-                for &u in &leaves {
+                for u in self.leaves_of(b) {
                     self.dualvar[u] = self.dualvar[u].add(z);
                 }
                 let base = self.blossombase[b];

@@ -44,4 +44,10 @@ pub(crate) trait Graph<W: MatchWeight> {
     fn weight(&self, key: usize) -> W;
     /// `weight(key).approx(shift)`, `i64::MIN` when out of range or unknown.
     fn approx(&self, key: usize) -> i64;
+    /// How many distinct weight keys there are when they are few (a table of distinct
+    /// weights, see [`Arc::key`]), so that the solver may cache a value per key; `None`
+    /// when keys are per edge.
+    fn few_keys(&self) -> Option<usize> {
+        None
+    }
 }

@@ -341,6 +341,11 @@ impl<W: MatchWeight> Graph<W> for Edges<W> {
     fn weight(&self, key: usize) -> W {
         self.table[key]
     }
+    fn few_keys(&self) -> Option<usize> {
+        // Interned weights: a bracket's few distinct values (a one-shot graph built by
+        // `from_list` has a key per edge, and a cache would cost more than it saves).
+        (self.table.len() <= 1 << 16).then_some(self.table.len())
+    }
     #[inline]
     fn approx(&self, key: usize) -> i64 {
         self.hi2[key]

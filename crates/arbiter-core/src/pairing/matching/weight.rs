@@ -257,6 +257,7 @@ impl<const L: usize> Ord for Wide<L> {
 }
 
 impl<const L: usize> PartialOrd for Wide<L> {
+    #[inline]
     fn partial_cmp(&self, other: &Self) -> Option<Ordering> {
         Some(self.cmp(other))
     }
