@@ -42,6 +42,11 @@
 //! main 9.15 s for round 2 side by side); rounds 2 / 5 / 9 at 10,000 took 48.0 / 39.2 /
 //! 47.5 s (1.36 GB). Figures and the targets not met are in the README.
 //!
+//! After the certification's chains of blossoms found on demand and the exact slacks cached
+//! per weight key (issue #19; 3 Dec 2026, a noisy machine, side by side with the build
+//! before on saved histories): 5,000 entrants' rounds 5 / 9 1.2 / 1.3 times faster, 10,000
+//! entrants' rounds 2 / 9 1.2 / 1.55 times (30.3 s instead of 47 s for round 9). README.
+//!
 //! Before the per-stage tight matching and the solve skipping of stage 4 (same machine,
 //! same day): 2,000 entrants about 10 s CPU for rounds 2 and 3; 5,000 entrants 53 s CPU for
 //! round 2 alone (one bracket's first solve took 45 s), 10–16 s for round 1. An older note
