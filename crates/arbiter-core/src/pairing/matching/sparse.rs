@@ -342,8 +342,8 @@ impl<W: MatchWeight> Graph<W> for Edges<W> {
         self.table[key]
     }
     fn few_keys(&self) -> Option<usize> {
-        // Interned weights: a bracket's few distinct values (a one-shot graph built by
-        // `from_list` has a key per edge, and a cache would cost more than it saves).
+        // Interned weights: a bracket's few distinct values. A one-shot graph built by
+        // `from_list` has a key per edge; past 2^16 keys the cache is not worth its memory.
         (self.table.len() <= 1 << 16).then_some(self.table.len())
     }
     #[inline]
