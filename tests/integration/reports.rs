@@ -10,11 +10,21 @@ use axum::http::StatusCode;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 
-/// A section of 6 with round 1 paired (and published when `publish`); returns (section id,
-/// token, the boards as the API shows them).
+/// A Xiangqi section of 6 with round 1 paired (and published when `publish`); returns
+/// (section id, token, the boards as the API shows them).
 async fn paired(pool: &PgPool, settings: Value, publish: bool) -> (String, String, Vec<Value>) {
+    paired_in(pool, "xiangqi", settings, publish).await
+}
+
+/// [`paired`] in a tournament of `game`.
+async fn paired_in(
+    pool: &PgPool,
+    game: &str,
+    settings: Value,
+    publish: bool,
+) -> (String, String, Vec<Value>) {
     let token = admin_token(pool).await;
-    let (_, sid) = tournament_with_section(pool, &token, "xiangqi", settings).await;
+    let (_, sid) = tournament_with_section(pool, &token, game, settings).await;
     add_entrants(pool, &token, &sid, 6).await;
     let round = expect(
         &call(
@@ -638,26 +648,8 @@ async fn players_send_the_game_record_with_their_code_once(pool: PgPool) {
 
 #[sqlx::test]
 async fn the_phone_page_offers_the_notations_of_the_game(pool: PgPool) {
-    let token = admin_token(&pool).await;
-    let (_, sid) = tournament_with_section(&pool, &token, "banqi", json!({})).await;
-    add_entrants(&pool, &token, &sid, 4).await;
-    let round = crate::support::api(
-        &pool,
-        &token,
-        "POST",
-        &format!("/api/v1/sections/{sid}/rounds"),
-        None,
-    )
-    .await;
-    crate::support::api(
-        &pool,
-        &token,
-        "POST",
-        &format!("/api/v1/sections/{sid}/rounds/1/publish"),
-        None,
-    )
-    .await;
-    let code = code_of(&pool, round["boards"][0]["id"].as_str().unwrap()).await;
+    let (_, _, boards) = paired_in(&pool, "banqi", json!({}), true).await;
+    let code = code_of(&pool, boards[0]["id"].as_str().unwrap()).await;
     let page = Browser::new(&pool).get(&format!("/r/{code}?lang=en")).await;
     assert!(page.text.contains("id=\"record-form\""), "{}", page.text);
     assert!(
