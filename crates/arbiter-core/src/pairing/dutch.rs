@@ -1193,6 +1193,45 @@ impl Context {
                 );
                 m.set_row_ids(bracket[larger], &ids, &base.table);
             }
+            // The residents and the next group (one range of vertices) start from their
+            // classes' duals (`start_by_classes`): their pairs weigh what their classes' pair
+            // weighs, so most of them are tight at once and the first solve needs a few
+            // stages instead of eight to ten over the whole bracket.
+            let lo = bracket.get(group_begin).copied().unwrap_or(0);
+            if cached
+                && size >= group_begin + 2
+                && (group_begin..size).all(|i| bracket[i] == lo + (i - group_begin))
+            {
+                let mut local = vec![u32::MAX; classes];
+                let mut count = 0u32;
+                let mut local_class = |i: usize| {
+                    let c = &mut local[class[i]];
+                    if *c == u32::MAX {
+                        *c = count;
+                        count += 1;
+                    }
+                    *c
+                };
+                let range_class: Vec<u32> = (group_begin..size).map(&mut local_class).collect();
+                // The MDPs are released with them.
+                let mdps: Vec<(usize, u32)> = (0..group_begin)
+                    .map(|i| (bracket[i], local_class(i)))
+                    .collect();
+                let present: Vec<usize> = (0..classes).filter(|&c| local[c] != u32::MAX).collect();
+                let mut pairs: Vec<(u32, u32, W<L>)> = Vec::new();
+                for &a in &present {
+                    for &c in &present {
+                        for next in 0..2 {
+                            let id = memo[2 * (a * classes + c) + next];
+                            if id != u32::MAX {
+                                let (x, y) = (local[a].min(local[c]), local[a].max(local[c]));
+                                pairs.push((x, y, base.table[id as usize]));
+                            }
+                        }
+                    }
+                }
+                m.start_by_classes(lo, &range_class, &mdps, &pairs);
+            }
             let mut row: Vec<(usize, Option<W<L>>)> = Vec::with_capacity(size);
             let in_bracket = |x: usize| x >= group_begin_vertex && x < next_begin_vertex;
             // Remainder weight: base plus the exchange-order addend.

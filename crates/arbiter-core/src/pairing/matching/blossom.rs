@@ -234,7 +234,13 @@ impl<W: MatchWeight> State<W> {
         }
     }
 
-    fn leaves(&self, b: usize, out: &mut Vec<usize>) {
+    /// The sub-blossoms and vertices directly inside blossom `b`.
+    pub(crate) fn children(&self, b: usize) -> &[usize] {
+        &self.blossomchilds[b]
+    }
+
+    /// Appends the vertices inside blossom `b` (or `b` itself) to `out`.
+    pub(crate) fn leaves(&self, b: usize, out: &mut Vec<usize>) {
         if b < self.n {
             out.push(b);
             return;
@@ -844,6 +850,13 @@ impl<W: MatchWeight> State<W> {
     /// feasible), unmatches edges that lost tightness, unmatches `v`, and sets `v`'s dual to
     /// the smallest feasible value, at least `floor`.
     pub(crate) fn release_vertex<G: Graph<W>>(&mut self, g: &G, v: usize, floor: Option<W>) {
+        self.detach(g, v);
+        self.lower_dual(g, v, floor);
+    }
+
+    /// [`State::release_vertex`] but for the dual: `v` ends outside every blossom and
+    /// unmatched, its dual for the caller to set (at least feasible for all its edges).
+    pub(crate) fn detach<G: Graph<W>>(&mut self, g: &G, v: usize) {
         while self.inblossom[v] != v {
             let b = self.inblossom[v];
             let z = self.dualvar[b];
@@ -867,7 +880,6 @@ impl<W: MatchWeight> State<W> {
             self.mate[u] = NONE;
             self.mate[v] = NONE;
         }
-        self.lower_dual(g, v, floor);
     }
 
     /// Sets the dual of `v` to the smallest value that keeps its edges feasible and is at

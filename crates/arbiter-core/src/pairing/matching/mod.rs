@@ -24,6 +24,7 @@
 //! The weight types are in [`weight`]: `i64`, `i128` and the multi-limb [`Wide`].
 
 mod blossom;
+mod classes;
 mod dense;
 mod graph;
 pub mod sparse;
@@ -63,6 +64,16 @@ pub trait PersistentMatcher<'a, W: MatchWeight> {
         for &(v, id) in row {
             self.set_weight(u, v, (id != NO_WEIGHT).then(|| table[id as usize]));
         }
+    }
+    /// A hint for the next solve: see [`SparseMatcher::start_by_classes`] (the dense
+    /// matcher ignores it).
+    fn start_by_classes(
+        &mut self,
+        _lo: usize,
+        _class: &[u32],
+        _extra: &[(usize, u32)],
+        _pairs: &[(u32, u32, W)],
+    ) {
     }
     /// See [`Matcher::fix_pair`].
     fn fix_pair(&mut self, u: usize, v: usize);
@@ -132,6 +143,15 @@ impl<'a, W: MatchWeight + std::hash::Hash> PersistentMatcher<'a, W> for SparseMa
     }
     fn set_row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W]) {
         SparseMatcher::set_row_ids(self, u, row, table);
+    }
+    fn start_by_classes(
+        &mut self,
+        lo: usize,
+        class: &[u32],
+        extra: &[(usize, u32)],
+        pairs: &[(u32, u32, W)],
+    ) {
+        SparseMatcher::start_by_classes(self, lo, class, extra, pairs);
     }
     fn fix_pair(&mut self, u: usize, v: usize) {
         SparseMatcher::fix_pair(self, u, v);

@@ -70,6 +70,31 @@ pub struct SparseMatcher<'a, W: MatchWeight + Hash> {
     /// Scratch of [`SparseMatcher::set_row_ids`]: per index of the caller's table, the
     /// interned id of its doubled weight, or [`NO_WEIGHT`].
     memo: Vec<u32>,
+    /// The classes of a released range for the next solve's start (see
+    /// [`SparseMatcher::start_by_classes`]).
+    class_start: Option<ClassStart<W>>,
+}
+
+/// See [`SparseMatcher::start_by_classes`].
+struct ClassStart<W> {
+    lo: usize,
+    class: Vec<u32>,
+    extra: Vec<(usize, u32)>,
+    pairs: Vec<(u32, u32, W)>,
+}
+
+impl<W> ClassStart<W> {
+    /// Every vertex released with its class: the range, then the extra vertices.
+    fn members(&self) -> impl Iterator<Item = (usize, u32)> + '_ {
+        (self.lo..self.lo + self.class.len())
+            .zip(self.class.iter().copied())
+            .chain(self.extra.iter().copied())
+    }
+
+    /// Whether `v` is one of them.
+    fn contains(&self, v: usize) -> bool {
+        (v >= self.lo && v < self.lo + self.class.len()) || self.extra.iter().any(|&(x, _)| x == v)
+    }
 }
 
 /// Edge storage: edge `k` has the endpoints `2k` and `2k + 1` (`ends` gives their vertices).
@@ -352,6 +377,131 @@ impl<W: MatchWeight> Graph<W> for Edges<W> {
     }
 }
 
+/// Sets the duals of a [`ClassStart`]'s vertices (detached: unmatched, outside blossoms)
+/// from their classes: each vertex at its class's dual (see [`super::classes`]), or at the
+/// least dual its floor and its edges leaving the set allow, whichever is larger. Feasible
+/// for every edge as long as the range's pairs weigh at most their classes' weight (the
+/// extra vertices' pairs among themselves are read from their lists). Returns `false`
+/// (nothing set) when some vertex has no bound at all.
+fn class_start_duals<W: MatchWeight>(
+    st: &mut State<W>,
+    g: &Edges<W>,
+    start: &ClassStart<W>,
+    floors: &[Option<W>],
+) -> bool {
+    let (lo, hi) = (start.lo, start.lo + start.class.len());
+    let members: Vec<(usize, u32)> = start.members().collect();
+    let k = members
+        .iter()
+        .map(|&(_, c)| c as usize + 1)
+        .max()
+        .unwrap_or(0);
+    let mut extra_class: Vec<u32> = vec![u32::MAX; g.adj.len()];
+    for &(v, c) in &start.extra {
+        extra_class[v] = c;
+    }
+    let mut cost: Vec<Option<W>> = vec![None; k * k];
+    let bound = |cost: &mut Vec<Option<W>>, c: usize, d: usize, w: W| {
+        for slot in [c * k + d, d * k + c] {
+            if cost[slot].is_none_or(|m| w > m) {
+                cost[slot] = Some(w);
+            }
+        }
+    };
+    // Each vertex's least dual from its floor and its edges leaving the set (the lists are
+    // sorted by neighbour, so the range's own entries are one run that is skipped).
+    let mut least: Vec<W> = Vec::with_capacity(members.len());
+    for &(v, c) in &members {
+        let mut need = floors[v];
+        let list = &g.adj[v];
+        let (a, b) = if v >= lo && v < hi {
+            (
+                list.partition_point(|e| (e.0 as usize) < lo),
+                list.partition_point(|e| (e.0 as usize) < hi),
+            )
+        } else {
+            (list.len(), list.len())
+        };
+        for i in (0..a).chain(b..list.len()) {
+            if let Some(arc) = g.arc(v, i) {
+                let x = extra_class[arc.to];
+                if x != u32::MAX {
+                    if v >= lo && v < hi {
+                        // Counted from the extra vertex's side.
+                    } else {
+                        bound(&mut cost, c as usize, x as usize, g.weight(arc.key).half());
+                    }
+                    continue;
+                }
+                if arc.to >= lo && arc.to < hi {
+                    bound(
+                        &mut cost,
+                        c as usize,
+                        start.class[arc.to - lo] as usize,
+                        g.weight(arc.key).half(),
+                    );
+                    continue;
+                }
+                let d = g.weight(arc.key).sub(st.dualvar[arc.to]);
+                if need.is_none_or(|m| d > m) {
+                    need = Some(d);
+                }
+            }
+        }
+        match need {
+            Some(d) => least.push(d),
+            None => return false,
+        }
+    }
+    for &(c, d, w) in &start.pairs {
+        let (c, d) = (c as usize, d as usize);
+        if c < k && d < k {
+            bound(&mut cost, c, d, w);
+        }
+    }
+    let mut count = vec![0usize; k];
+    let mut lowest: Vec<Option<W>> = vec![None; k];
+    for (i, &(_, c)) in members.iter().enumerate() {
+        let c = c as usize;
+        count[c] += 1;
+        if lowest[c].is_none_or(|m| least[i] < m) {
+            lowest[c] = Some(least[i]);
+        }
+    }
+    // The class's own arc: the heavier of its inner pair and its members' lowest bound (a
+    // member whose bound is higher is raised on its own below).
+    for c in 0..k {
+        cost[c * k + c] = cost[c * k + c].max(lowest[c]);
+    }
+    for c in 0..k {
+        if count[c] == 0 {
+            // A class number no vertex has: isolated, at its own bound.
+            for d in 0..k {
+                cost[c * k + d] = None;
+                cost[d * k + c] = None;
+            }
+            cost[c * k + c] = Some(W::ZERO);
+        }
+    }
+    let y = super::classes::class_duals(&count, &cost);
+    for (i, &(v, c)) in members.iter().enumerate() {
+        st.dualvar[v] = y[c as usize].max(least[i]);
+    }
+    #[cfg(debug_assertions)]
+    for &(v, _) in &members {
+        for i in 0..g.slots(v) {
+            if let Some(arc) = g.arc(v, i) {
+                debug_assert!(
+                    st.dualvar[v].add(st.dualvar[arc.to]) >= g.weight(arc.key),
+                    "class duals infeasible on {v}-{}",
+                    arc.to
+                );
+            }
+        }
+    }
+    true
+}
+
 /// Plain duals: every vertex at the largest doubled weight (or its floor), made even.
 fn plain_duals<W: MatchWeight>(st: &mut State<W>, g: &Edges<W>, floors: &[Option<W>]) {
     let mut top = st.heaviest(g);
@@ -411,7 +561,51 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             tightening: false,
             st,
             memo: Vec::new(),
+            class_start: None,
         }
+    }
+
+    /// Releases the vertices `lo..lo + class.len()` for the next solve and starts their duals
+    /// from their classes instead of one vertex after the other (see [`super::classes`]):
+    /// `class[i]` is the class of vertex `lo + i` (`0..k`), and every stored pair between two
+    /// of these vertices weighs at most the weight `w` given for their classes in `pairs`
+    /// (`(c, d, w)`, undoubled; a pair of classes not listed has no such pair). The `extra`
+    /// vertices `(v, class)` outside the range are released with it; their pairs with the
+    /// range weigh at most their classes' weight too, and their pairs among themselves are
+    /// read from their lists.
+    /// The Dutch engine gives a bracket's players and its weights per pair of classes: with
+    /// the classes' optimal duals most of the bracket's pairs are tight from the start,
+    /// instead of hardly any.
+    pub fn start_by_classes(
+        &mut self,
+        lo: usize,
+        class: &[u32],
+        extra: &[(usize, u32)],
+        pairs: &[(u32, u32, W)],
+    ) {
+        let hi = lo + class.len();
+        assert!(hi <= self.n, "bad range {lo}..{hi}");
+        assert!(
+            extra
+                .iter()
+                .all(|&(v, _)| v < lo || (v >= hi && v < self.n)),
+            "extra vertices lie outside the range"
+        );
+        if (lo..hi)
+            .chain(extra.iter().map(|&(v, _)| v))
+            .any(|v| self.fixed[v])
+        {
+            return;
+        }
+        for v in (lo..hi).chain(extra.iter().map(|&(v, _)| v)) {
+            self.mark(v);
+        }
+        self.class_start = Some(ClassStart {
+            lo,
+            class: class.to_vec(),
+            extra: extra.to_vec(),
+            pairs: pairs.to_vec(),
+        });
     }
 
     /// Number of vertices.
@@ -969,6 +1163,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         // The solver reads the copied weight ids.
         self.g.flush();
         if self.fresh {
+            self.class_start = None;
             self.st.reset();
             let floors: Vec<Option<W>> = (0..self.m)
                 .map(|v| (!self.fixed[v]).then_some(self.potential[v]))
@@ -987,8 +1182,40 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             let floors = self.floors();
             let dirty = std::mem::take(&mut self.dirty);
             let g = &self.g;
-            for &v in &dirty {
-                self.st.release_vertex(g, v, floors[v]);
+            match self.class_start.take() {
+                None => {
+                    for &v in &dirty {
+                        self.st.release_vertex(g, v, floors[v]);
+                    }
+                }
+                Some(start) => {
+                    for &v in &dirty {
+                        self.st.detach(g, v);
+                    }
+                    let outside = |v: usize| !start.contains(v);
+                    for &v in dirty.iter().filter(|&&v| outside(v)) {
+                        self.st.lower_dual(g, v, floors[v]);
+                    }
+                    // Their floors are their potentials, not raised by the others' lowest
+                    // excess (see `floors`): that raise, a large one under the nested
+                    // blossoms of the brackets below, put their duals above their pairs'
+                    // weights and made the class start useless. Certifying catches the
+                    // (rare) default pairs that this leaves infeasible.
+                    let mut floors = floors;
+                    for (v, _) in start.members() {
+                        floors[v] = Some(self.potential[v]);
+                    }
+                    if !class_start_duals(&mut self.st, g, &start, &floors) {
+                        for &v in dirty.iter().filter(|&&v| !outside(v)) {
+                            self.st.lower_dual(g, v, floors[v]);
+                        }
+                    }
+                    // Each lowered to its least feasible dual again, now that the range's
+                    // duals are known.
+                    for &v in dirty.iter().filter(|&&v| outside(v)) {
+                        self.st.lower_dual(g, v, floors[v]);
+                    }
+                }
             }
             self.st.settle(g);
             if self.st.has_free() {
@@ -1045,11 +1272,30 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     ) {
         let mut groups: std::collections::BTreeMap<usize, Vec<usize>> =
             std::collections::BTreeMap::new();
+        // Each member's blossom one level below `parent`, found when needed: most members
+        // are only grouped at the top level (building every candidate's whole chain of
+        // blossoms was a sixth of 10,000 entrants' round 2). Many members of one blossom
+        // are tagged in one pass over its leaves instead: walking up from each member at
+        // every level is quadratic in the depth of nested blossoms, which many tight
+        // pairs build (class starts, see `start_by_classes`).
+        let mut tag: Vec<usize> = Vec::new();
+        if parent != NONE && members.len() >= 32 {
+            tag = vec![NONE; self.st.n];
+            let mut out = Vec::new();
+            for &c in self.st.children(parent) {
+                out.clear();
+                self.st.leaves(c, &mut out);
+                for &leaf in &out {
+                    tag[leaf] = c;
+                }
+            }
+        }
         for &i in members {
-            // Each member's blossom one level below `parent`, found when needed: most
-            // members are only grouped at the top level (building every candidate's whole
-            // chain of blossoms was a sixth of 10,000 entrants' round 2).
-            let key = self.child_containing(excess[i].1, parent);
+            let key = if tag.is_empty() {
+                self.child_containing(excess[i].1, parent)
+            } else {
+                tag[excess[i].1]
+            };
             groups.entry(key).or_default().push(i);
         }
         // `members` is sorted by excess, so each group is too.
