@@ -28,7 +28,7 @@ pub(crate) fn class_duals<W: MatchWeight>(count: &[usize], cost: &[Option<W>]) -
 /// The transportation problem behind [`class_duals`]: maximum-weight flow routing every
 /// class's supply to the demand side. Returns the duals `u`, `v` (`u(c) + v(d) ≥ cost`,
 /// equal on every arc with flow) and the flow (`flow[c·k + d]`).
-#[allow(clippy::type_complexity)]
+#[allow(clippy::type_complexity, clippy::needless_range_loop)]
 fn transport<W: MatchWeight>(count: &[usize], cost: &[Option<W>]) -> (Vec<W>, Vec<W>, Vec<usize>) {
     const NONE: usize = usize::MAX;
     let k = count.len();
