@@ -212,30 +212,58 @@ impl<W: MatchWeight + Hash> Edges<W> {
         if self.stale.is_empty() {
             return;
         }
+        // Grouped by vertex (a counting sort, stable), so that each list is read once and
+        // in order: one random lookup per entry into long lists that are not in the cache
+        // was a fifth of 10,000 entrants' round 2.
         for &(x, _) in &self.stale {
             self.stale_count[x as usize] += 1;
         }
-        for i in 0..self.stale.len() {
-            let (x, b) = self.stale[i];
-            let x = x as usize;
-            let count = self.stale_count[x];
-            if count == 0 {
-                continue; // swept already
+        let mut start = Vec::with_capacity(self.adj.len() + 1);
+        let mut at = 0u32;
+        for c in &mut self.stale_count {
+            start.push(at);
+            at += *c;
+        }
+        start.push(at);
+        let mut grouped = vec![0u32; self.stale.len()];
+        {
+            let mut next = start.clone();
+            for &(x, b) in &self.stale {
+                let slot = &mut next[x as usize];
+                grouped[*slot as usize] = b;
+                *slot += 1;
             }
+        }
+        for x in 0..self.adj.len() {
+            let count = self.stale_count[x] as usize;
+            if count == 0 {
+                continue;
+            }
+            self.stale_count[x] = 0;
             let list = &mut self.adj[x];
-            if count as usize * 8 >= list.len() {
+            if count * 8 >= list.len() {
                 for e in list.iter_mut() {
                     let k = (e.1 >> 1) as usize;
                     e.2 = if self.live[k] { self.wid[k] } else { DEAD };
                 }
-                self.stale_count[x] = 0;
-            } else if let Some(at) = locate(list, b) {
-                let k = (list[at].1 >> 1) as usize;
-                list[at].2 = if self.live[k] { self.wid[k] } else { DEAD };
+                continue;
             }
-        }
-        for &(x, _) in &self.stale {
-            self.stale_count[x as usize] = 0;
+            // Rows are set in ascending order, so the targets mostly ascend too: each is
+            // looked for after the previous one's place.
+            let mut from = 0usize;
+            let mut last = 0u32;
+            for &b in &grouped[start[x] as usize..start[x + 1] as usize] {
+                if b < last {
+                    from = 0;
+                }
+                last = b;
+                if let Some(i) = locate(&list[from..], b) {
+                    let i = i + from;
+                    let k = (list[i].1 >> 1) as usize;
+                    list[i].2 = if self.live[k] { self.wid[k] } else { DEAD };
+                    from = i + 1;
+                }
+            }
         }
         self.stale.clear();
     }
