@@ -530,6 +530,60 @@ fn class_start_duals<W: MatchWeight>(
     true
 }
 
+/// The vertices numbered in the order of the blossom forest (children in order), so that
+/// every blossom's leaves are one interval: see [`SparseMatcher::scan`].
+struct LeafOrder {
+    /// Per vertex, its number.
+    pos: Vec<u32>,
+    /// Per vertex or blossom, the first number after its leaves (vertex `v`: `pos[v] + 1`).
+    end: Vec<u32>,
+}
+
+impl LeafOrder {
+    fn new<W: MatchWeight>(st: &State<W>) -> Self {
+        let n = st.n;
+        let mut order = LeafOrder {
+            pos: vec![0; n],
+            end: vec![0; 2 * n],
+        };
+        let mut at = 0u32;
+        // Depth first, children in order; a blossom's end is set when it is left.
+        let mut stack: Vec<(usize, bool)> = Vec::new();
+        let mut seen = vec![false; 2 * n];
+        for v in 0..n {
+            let top = st.inblossom[v];
+            if seen[top] {
+                continue;
+            }
+            seen[top] = true;
+            stack.push((top, false));
+            while let Some((x, left)) = stack.pop() {
+                if x < n {
+                    order.pos[x] = at;
+                    at += 1;
+                    order.end[x] = at;
+                } else if left {
+                    order.end[x] = at;
+                } else {
+                    stack.push((x, true));
+                    for &c in st.children(x).iter().rev() {
+                        stack.push((c, false));
+                    }
+                }
+            }
+        }
+        order
+    }
+
+    /// The child of blossom `parent` whose leaves hold number `p` (its children's intervals
+    /// follow each other in order).
+    fn child_at<W: MatchWeight>(&self, st: &State<W>, parent: usize, p: u32) -> usize {
+        let children = st.children(parent);
+        let i = children.partition_point(|&c| self.end[c] <= p);
+        children[i]
+    }
+}
+
 /// Plain duals: every vertex at the largest doubled weight (or its floor), made even.
 fn plain_duals<W: MatchWeight>(st: &mut State<W>, g: &Edges<W>, floors: &[Option<W>]) {
     let mut top = st.heaviest(g);
@@ -1297,34 +1351,46 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         z: W,
         consider: &mut F,
         add: &mut Vec<(usize, usize, W)>,
+        order: &mut Option<LeafOrder>,
     ) {
+        let (mut parent, mut z) = (parent, z);
         let mut groups: std::collections::BTreeMap<usize, Vec<usize>> =
             std::collections::BTreeMap::new();
-        // Each member's blossom one level below `parent`, found when needed: most members
-        // are only grouped at the top level (building every candidate's whole chain of
-        // blossoms was a sixth of 10,000 entrants' round 2). Many members of one blossom
-        // are tagged in one pass over its leaves instead: walking up from each member at
-        // every level is quadratic in the depth of nested blossoms, which many tight
-        // pairs build (class starts, see `start_by_classes`).
-        let mut tag: Vec<usize> = Vec::new();
-        if parent != NONE && members.len() >= 32 {
-            tag = vec![NONE; self.st.n];
-            let mut out = Vec::new();
-            for &c in self.st.children(parent) {
-                out.clear();
-                self.st.leaves(c, &mut out);
-                for &leaf in &out {
-                    tag[leaf] = c;
-                }
+        if parent == NONE || members.len() < 32 {
+            // Each member's blossom one level below `parent`, found when needed: most
+            // members are only grouped at the top level (building every candidate's whole
+            // chain of blossoms was a sixth of 10,000 entrants' round 2).
+            for &i in members {
+                let key = self.child_containing(excess[i].1, parent);
+                groups.entry(key).or_default().push(i);
             }
-        }
-        for &i in members {
-            let key = if tag.is_empty() {
-                self.child_containing(excess[i].1, parent)
-            } else {
-                tag[excess[i].1]
-            };
-            groups.entry(key).or_default().push(i);
+        } else {
+            // Many members in nested blossoms (many tight pairs build them, class starts
+            // among others): walking up from each member at every level is quadratic in
+            // the depth. With the leaves numbered in the blossoms' order, each blossom is
+            // an interval: a member's child is found by a binary search, and the levels
+            // that hold all the members in one child are passed in one step.
+            let order = order.get_or_insert_with(|| LeafOrder::new(&self.st));
+            let (lo, hi) = members.iter().fold((u32::MAX, 0), |(lo, hi), &i| {
+                let p = order.pos[excess[i].1];
+                (lo.min(p), hi.max(p))
+            });
+            loop {
+                let c = order.child_at(&self.st, parent, lo);
+                if c < self.n || order.end[c] <= hi {
+                    break;
+                }
+                parent = c;
+                z = z.add(self.st.dualvar[c].double());
+            }
+            let e = |i: usize| excess[i].0;
+            if members.len() < 2 || e(members[0]).add(e(members[1])).add(z) >= W::ZERO {
+                return;
+            }
+            for &i in members {
+                let key = order.child_at(&self.st, parent, order.pos[excess[i].1]);
+                groups.entry(key).or_default().push(i);
+            }
         }
         // `members` is sorted by excess, so each group is too.
         let mut groups: Vec<(usize, Vec<usize>)> = groups.into_iter().collect();
@@ -1357,7 +1423,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             if e(group[0]).add(e(group[1])).add(inner) >= W::ZERO {
                 continue;
             }
-            self.scan(excess, group, *key, inner, consider, add);
+            self.scan(excess, group, *key, inner, consider, add, order);
         }
     }
 
@@ -1399,7 +1465,15 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             }
         };
         let members: Vec<usize> = (0..excess.len()).collect();
-        self.scan(&excess, &members, NONE, W::ZERO, &mut consider, &mut add);
+        self.scan(
+            &excess,
+            &members,
+            NONE,
+            W::ZERO,
+            &mut consider,
+            &mut add,
+            &mut None,
+        );
         for &(u, v, w2) in &add {
             let wid = self.g.intern(w2);
             Self::push_edge(&mut self.g, u, v, wid, false);
