@@ -62,6 +62,14 @@
 //! with them (a quarter of the stages, but re-scanning the dropped trees and the best edges
 //! into them cost three times the time saved).
 //!
+//! Class starts (3 Dec 2026): a bracket's first solve now starts its players (residents,
+//! next group and MDPs) from the optimal duals of the bracket shrunk to its classes of
+//! players ([`PersistentMatcher::start_by_classes`]; a transportation problem of a few dozen
+//! classes, `matching/classes.rs`), at floors of their own potentials. Most of the
+//! bracket's pairs are then tight at once: the greedy tight matching leaves 0 to 30 players
+//! free instead of nearly all, and the first solve of 5,000 entrants' round 5 fell from
+//! 4.0 s to about 1.3 s. Same optimum, so the same pairing.
+//!
 //! A first round (every player with the same colour and float history) goes further
 //! (`dutch/lazy.rs`): no pair of a bracket is stored either. Each stage changes a bracket's
 //! weights through one or two players at a time (an MDP's bonus, a remainder player's

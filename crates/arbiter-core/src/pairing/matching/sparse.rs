@@ -31,6 +31,11 @@
 //! (neighbour and weight id, no random load per edge) and a dual update visits only the
 //! vertices labelled in the stage. None of this changes a state after any call, so the
 //! decisions are the same.
+//!
+//! A released range of vertices whose pairs weigh by classes (a Dutch bracket) can start
+//! from its classes' optimal duals ([`SparseMatcher::start_by_classes`], see
+//! [`super::classes`]) instead of one vertex after the other: the optimum reached is an
+//! optimum of the same weights, so its pairs' questions get the same answers.
 
 use super::blossom::{State, Ties};
 use super::graph::{Arc, Graph};
