@@ -1359,6 +1359,21 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         order: &mut Option<LeafOrder>,
     ) {
         let (mut parent, mut z) = (parent, z);
+        // Only members that make a negative bound with the smallest excess can be in a
+        // candidate pair, here or deeper (`z` only grows): `members` ascend by excess, so
+        // they are a prefix. A giant blossom over the whole field below the bracket made
+        // every vertex a member at every level.
+        let prefix = |members: &[usize], z: W| match members.first() {
+            Some(&first) => {
+                let e0 = excess[first].0;
+                members.partition_point(|&i| excess[i].0.add(e0).add(z) < W::ZERO)
+            }
+            None => 0,
+        };
+        let members = &members[..prefix(members, z)];
+        if members.len() < 2 {
+            return;
+        }
         let mut groups: std::collections::BTreeMap<usize, Vec<usize>> =
             std::collections::BTreeMap::new();
         if parent == NONE || members.len() < 32 {
@@ -1388,8 +1403,8 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 parent = c;
                 z = z.add(self.st.dualvar[c].double());
             }
-            let e = |i: usize| excess[i].0;
-            if members.len() < 2 || e(members[0]).add(e(members[1])).add(z) >= W::ZERO {
+            let members = &members[..prefix(members, z)];
+            if members.len() < 2 {
                 return;
             }
             for &i in members {
