@@ -1201,10 +1201,10 @@ impl Context {
                 );
                 m.set_row_ids(bracket[larger], &ids, &base.table);
             }
-            // The residents and the next group (one range of vertices) start from their
-            // classes' duals (`start_by_classes`): their pairs weigh what their classes' pair
-            // weighs, so most of them are tight at once and the first solve needs a few
-            // stages instead of eight to ten over the whole bracket.
+            // The residents and the next group (one range of vertices) and the MDPs start
+            // from their classes' duals (`start_by_classes`): their pairs weigh what their
+            // classes' pair weighs, so most of them are tight at once and the first solve
+            // needs a few stages instead of eight to ten over the whole bracket.
             let lo = bracket.get(group_begin).copied().unwrap_or(0);
             if cached
                 && size >= group_begin + 2
