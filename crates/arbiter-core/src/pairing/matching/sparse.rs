@@ -423,6 +423,7 @@ fn class_start_duals<W: MatchWeight>(
     floors: &[Option<W>],
 ) -> bool {
     let (lo, hi) = (start.lo, start.lo + start.class.len());
+    let in_range = |v: usize| v >= lo && v < hi;
     let members: Vec<(usize, u32)> = start.members().collect();
     let k = members
         .iter()
@@ -447,7 +448,7 @@ fn class_start_duals<W: MatchWeight>(
     for &(v, c) in &members {
         let mut need = floors[v];
         let list = &g.adj[v];
-        let (a, b) = if v >= lo && v < hi {
+        let (a, b) = if in_range(v) {
             (
                 list.partition_point(|e| (e.0 as usize) < lo),
                 list.partition_point(|e| (e.0 as usize) < hi),
@@ -459,14 +460,13 @@ fn class_start_duals<W: MatchWeight>(
             if let Some(arc) = g.arc(v, i) {
                 let x = extra_class[arc.to];
                 if x != u32::MAX {
-                    if v >= lo && v < hi {
-                        // Counted from the extra vertex's side.
-                    } else {
+                    // A pair with an extra vertex is counted from the extra vertex's side.
+                    if !in_range(v) {
                         bound(&mut cost, c as usize, x as usize, g.weight(arc.key).half());
                     }
                     continue;
                 }
-                if arc.to >= lo && arc.to < hi {
+                if in_range(arc.to) {
                     bound(
                         &mut cost,
                         c as usize,
