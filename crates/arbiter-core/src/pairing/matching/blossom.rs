@@ -539,14 +539,32 @@ impl<W: MatchWeight> State<W> {
         self.unusedblossoms.push(b);
     }
 
+    /// Swaps the matched and unmatched edges on the even path inside blossom `b` from
+    /// its base to vertex `v`, which becomes the base, and likewise inside every blossom
+    /// between `v` and `b`, innermost first.
     fn augment_blossom<G: Graph<W>>(&mut self, g: &G, b: usize, v: usize) {
+        if self.blossomparent[v] == b {
+            self.augment_level(g, b, v);
+            return;
+        }
+        // The chain of `v`'s blossoms up to `b`'s child, walked once: finding each level's
+        // child afresh from `v` (as the textbook recursion does) is quadratic in the depth,
+        // and blossoms nested thousands deep form under a big bracket.
+        let mut chain = vec![v];
         let mut t = v;
         while self.blossomparent[t] != b {
             t = self.blossomparent[t];
+            chain.push(t);
         }
-        if t >= self.n {
-            self.augment_blossom(g, t, v);
+        for i in 1..chain.len() {
+            self.augment_level(g, chain[i], chain[i - 1]);
         }
+        self.augment_level(g, b, t);
+    }
+
+    /// One level of [`State::augment_blossom`]: `t` is the child of `b` holding the new
+    /// base, already augmented inside.
+    fn augment_level<G: Graph<W>>(&mut self, g: &G, b: usize, t: usize) {
         let len = self.blossomchilds[b].len() as isize;
         let at = |j: isize| -> usize { j.rem_euclid(len) as usize };
         let i = self.blossomchilds[b]
