@@ -1193,14 +1193,7 @@ impl Context {
             // Row by row (the bracket's vertices ascend): the sparse matcher merges each row
             // into its list in one pass, and takes the weights as ids into the bracket's
             // table (few distinct values, each interned once per row).
-            let mut ids: Vec<(usize, u32)> = Vec::with_capacity(size);
-            for larger in group_begin..size {
-                ids.clear();
-                ids.extend(
-                    (0..larger).map(|smaller| (bracket[smaller], base.rows[larger][smaller])),
-                );
-                m.set_row_ids(bracket[larger], &ids, &base.table);
-            }
+            m.set_rows_ids(&bracket, group_begin, &base.rows, &base.table);
             // The residents and the next group (one range of vertices) and the MDPs start
             // from their classes' duals (`start_by_classes`): their pairs weigh what their
             // classes' pair weighs, so most of them are tight at once and the first solve
@@ -1240,8 +1233,15 @@ impl Context {
                 }
                 m.start_by_classes(lo, &range_class, &mdps, &pairs);
             }
-            let mut row: Vec<(usize, Option<W<L>>)> = Vec::with_capacity(size);
             let in_bracket = |x: usize| x >= group_begin_vertex && x < next_begin_vertex;
+            // The exchange-order addend of a remainder pair: it depends only on the higher
+            // player's place in the remainder.
+            let addend = |smaller_rem: usize, rem_pairs: usize| -> W<L> {
+                W::<L>::from_u64(u64::from(smaller_rem < rem_pairs))
+                    .shifted_left(2 * b)
+                    .sub(W::from_u64(smaller_rem as u64))
+                    .shifted_left(1)
+            };
             // Remainder weight: base plus the exchange-order addend.
             let with_addend = |base: &Base<W<L>>,
                                smaller: usize,
@@ -1249,13 +1249,8 @@ impl Context {
                                smaller_rem: usize,
                                rem_pairs: usize|
              -> Option<W<L>> {
-                base.get(larger, smaller).map(|w| {
-                    let addend = W::<L>::from_u64(u64::from(smaller_rem < rem_pairs))
-                        .shifted_left(2 * b)
-                        .sub(W::from_u64(smaller_rem as u64))
-                        .shifted_left(1);
-                    w.add(addend)
-                })
+                base.get(larger, smaller)
+                    .map(|w| w.add(addend(smaller_rem, rem_pairs)))
             };
             m.solve();
 
@@ -1344,14 +1339,25 @@ impl Context {
                     rem_pairs += 1;
                 }
             }
-            for (oj, &oi) in remainder.iter().enumerate() {
-                for (pj, &pi) in remainder.iter().enumerate().take(oj) {
-                    m.set_weight(
-                        bracket[pi],
-                        bracket[oi],
-                        with_addend(&base, pi, oi, pj, rem_pairs),
-                    );
+            // Row by row (`with_addend` of every pair): the addend depends only on the
+            // higher player, so each row's weights are the bracket's table plus one addend,
+            // handed over as ids (a wide weight hashed once per row and value, not per pair).
+            let mut ids: Vec<(usize, u32)> = Vec::with_capacity(remainder.len());
+            let mut shifted: Vec<W<L>> = Vec::with_capacity(base.table.len());
+            for (pj, &pi) in remainder.iter().enumerate() {
+                if pj + 1 == remainder.len() {
+                    break;
                 }
+                let addend = addend(pj, rem_pairs);
+                shifted.clear();
+                shifted.extend(base.table.iter().map(|w| w.add(addend)));
+                ids.clear();
+                ids.extend(
+                    remainder[pj + 1..]
+                        .iter()
+                        .map(|&oi| (bracket[oi], base.rows[oi][pi])),
+                );
+                m.set_row_ids(bracket[pi], &ids, &shifted);
             }
             m.solve();
             let is_exchanged_down = |m: &M, v: usize| {
@@ -1430,15 +1436,15 @@ impl Context {
             // Fix the S1'/S2' split and restore the base weights.
             for (pj, &pi) in remainder.iter().enumerate() {
                 let pv = bracket[pi];
-                row.clear();
+                ids.clear();
                 for &oi in &remainder[pj + 1..] {
                     let ov = bracket[oi];
                     if is_exchanged_down(&m, pv) || is_up(&m, ov) {
                         base.clear(oi, pi);
                     }
-                    row.push((ov, base.get(oi, pi)));
+                    ids.push((ov, base.rows[oi][pi]));
                 }
-                m.set_row(pv, &row);
+                m.set_row_ids(pv, &ids, &base.table);
             }
             // Stage 4: pair each S1' player with the highest-ranked possible partner.
             for &pi in &remainder {

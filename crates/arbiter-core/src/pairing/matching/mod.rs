@@ -65,6 +65,22 @@ pub trait PersistentMatcher<'a, W: MatchWeight> {
             self.set_weight(u, v, (id != NO_WEIGHT).then(|| table[id as usize]));
         }
     }
+    /// `set_row_ids(vertices[i], [(vertices[j], rows[i][j]) for j < i], table)` for each
+    /// `i` of `from..vertices.len()` in turn (`vertices` ascending; see
+    /// [`SparseMatcher::set_rows_ids`]).
+    fn set_rows_ids(&mut self, vertices: &[usize], from: usize, rows: &[Vec<u32>], table: &[W]) {
+        let mut row: Vec<(usize, u32)> = Vec::with_capacity(vertices.len());
+        for i in from..vertices.len() {
+            row.clear();
+            row.extend(
+                vertices[..i]
+                    .iter()
+                    .zip(&rows[i][..i])
+                    .map(|(&v, &id)| (v, id)),
+            );
+            self.set_row_ids(vertices[i], &row, table);
+        }
+    }
     /// A hint for the next solve: see [`SparseMatcher::start_by_classes`] (the dense
     /// matcher ignores it).
     fn start_by_classes(
@@ -143,6 +159,9 @@ impl<'a, W: MatchWeight + std::hash::Hash> PersistentMatcher<'a, W> for SparseMa
     }
     fn set_row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W]) {
         SparseMatcher::set_row_ids(self, u, row, table);
+    }
+    fn set_rows_ids(&mut self, vertices: &[usize], from: usize, rows: &[Vec<u32>], table: &[W]) {
+        SparseMatcher::set_rows_ids(self, vertices, from, rows, table);
     }
     fn start_by_classes(
         &mut self,

@@ -125,6 +125,10 @@ pub(crate) struct Edges<W> {
     stale: Vec<(u32, u32)>,
     /// Per vertex: scratch count of its entries in `stale` (zero between flushes).
     stale_count: Vec<u32>,
+    /// Entries of new edges not yet put in the list of their vertex (the first field):
+    /// [`SparseMatcher::set_rows_ids`] appends them in bulk, list by list, instead of one
+    /// at a time into lists that are not in the cache. Empty outside that call.
+    pending: Vec<(u32, (u32, u32, u32))>,
     /// The pair of the last [`SparseMatcher::set_weight`]: the engine's loops set a row or
     /// a column of pairs in turn, so searching the list of the end shared with it hits the
     /// cache.
@@ -214,6 +218,7 @@ impl<W: MatchWeight + Hash> Edges<W> {
     /// always taken from the edge arrays), so the sweep may touch entries that were not
     /// stale.
     fn flush(&mut self) {
+        self.insert_pending();
         if self.stale.is_empty() {
             return;
         }
@@ -271,6 +276,59 @@ impl<W: MatchWeight + Hash> Edges<W> {
             }
         }
         self.stale.clear();
+    }
+
+    /// Puts the [`Edges::pending`] entries in their lists: grouped by vertex (a counting
+    /// sort, stable), each list grown once and merged from its end (the new entries
+    /// ascend, and mostly follow the list's entries but for a few window neighbours).
+    fn insert_pending(&mut self) {
+        if self.pending.is_empty() {
+            return;
+        }
+        let count = &mut self.stale_count;
+        for &(x, _) in &self.pending {
+            count[x as usize] += 1;
+        }
+        let mut start = Vec::with_capacity(count.len() + 1);
+        let mut at = 0u32;
+        for c in count.iter() {
+            start.push(at);
+            at += *c;
+        }
+        start.push(at);
+        let mut grouped = vec![(0u32, 0u32, 0u32); self.pending.len()];
+        {
+            let mut next = start.clone();
+            for &(x, e) in &self.pending {
+                let slot = &mut next[x as usize];
+                grouped[*slot as usize] = e;
+                *slot += 1;
+            }
+        }
+        self.pending.clear();
+        for x in 0..self.adj.len() {
+            if count[x] == 0 {
+                continue;
+            }
+            count[x] = 0;
+            let new = &grouped[start[x] as usize..start[x + 1] as usize];
+            let list = &mut self.adj[x];
+            let mut i = list.len();
+            let mut j = new.len();
+            list.resize(i + j, (0, 0, 0));
+            let mut k = list.len();
+            while j > 0 {
+                k -= 1;
+                if i > 0 && list[i - 1].0 > new[j - 1].0 {
+                    list[k] = list[i - 1];
+                    i -= 1;
+                } else {
+                    list[k] = new[j - 1];
+                    j -= 1;
+                }
+            }
+            debug_assert!(list.windows(2).all(|w| w[0].0 < w[1].0));
+        }
     }
 
     fn intern(&mut self, w2: W) -> u32 {
@@ -333,6 +391,7 @@ impl<W: MatchWeight> Edges<W> {
             dead: vec![0; n],
             stale: Vec::new(),
             stale_count: vec![0; n],
+            pending: Vec::new(),
             hot: (usize::MAX, usize::MAX),
             table: Vec::with_capacity(list.len()),
             hi2: Vec::with_capacity(list.len()),
@@ -618,6 +677,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             dead: vec![0; m],
             stale: Vec::new(),
             stale_count: vec![0; m],
+            pending: Vec::new(),
             hot: (usize::MAX, usize::MAX),
             table: Vec::new(),
             hi2: Vec::new(),
@@ -863,6 +923,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             row.len(),
             |i| (row[i].0, row[i].1.is_some()),
             |g, i| row[i].1.map(|w| g.intern(w.double())),
+            false,
         );
     }
 
@@ -875,6 +936,53 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     /// # Panics
     /// As [`SparseMatcher::set_row`], and when an index is outside `table`.
     pub fn set_row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W]) {
+        self.row_ids(u, row, table, false);
+    }
+
+    /// [`SparseMatcher::set_row_ids`] of `(vertices[i], [(vertices[j], rows[i][j]) for j <
+    /// i])` for each `i` of `from..vertices.len()` in turn (`vertices` ascending): a
+    /// bracket's triangle of pairs. The same edges, ids and marks; but each new edge's
+    /// entry in the smaller vertex's list is put there in bulk (see [`Edges::pending`]):
+    /// one at a time, each was a cache miss on a list's end, most of 10,000 entrants'
+    /// bracket setup.
+    ///
+    /// # Panics
+    /// As [`SparseMatcher::set_row_ids`], and when `vertices` does not ascend or a row is
+    /// shorter than its index.
+    pub fn set_rows_ids(
+        &mut self,
+        vertices: &[usize],
+        from: usize,
+        rows: &[Vec<u32>],
+        table: &[W],
+    ) {
+        assert!(
+            vertices.windows(2).all(|w| w[0] < w[1]),
+            "vertices not ascending"
+        );
+        // A pinned vertex makes a row copy every list again (`unpin_all`), which must see
+        // every entry: row by row then.
+        let defer = !vertices.iter().any(|&v| self.g.pinned[v]);
+        let mut row: Vec<(usize, u32)> = Vec::with_capacity(vertices.len());
+        for i in from..vertices.len() {
+            row.clear();
+            row.extend(
+                vertices[..i]
+                    .iter()
+                    .zip(&rows[i][..i])
+                    .map(|(&v, &id)| (v, id)),
+            );
+            // The rows ascend: an entry still pending is in the list of a smaller vertex,
+            // never in the list merged now.
+            self.row_ids(vertices[i], &row, table, defer);
+            if self.g.pending.len() >= STALE_LIMIT {
+                self.g.insert_pending();
+            }
+        }
+        self.g.insert_pending();
+    }
+
+    fn row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W], defer: bool) {
         let mut memo = std::mem::take(&mut self.memo);
         memo.clear();
         memo.resize(table.len(), NO_WEIGHT);
@@ -893,6 +1001,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 }
                 Some(*slot)
             },
+            defer,
         );
         self.memo = memo;
     }
@@ -901,7 +1010,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     /// pair's other end and whether it has a weight, `intern(g, i)` its interned doubled
     /// weight (`None`: no edge), asked at the same point of the merge as `set_row` interned
     /// it, so that the ids come out the same.
-    fn merge_row<P, I>(&mut self, u: usize, len: usize, pair: P, mut intern: I)
+    fn merge_row<P, I>(&mut self, u: usize, len: usize, pair: P, mut intern: I, defer: bool)
     where
         P: Fn(usize) -> (usize, bool),
         I: FnMut(&mut Edges<W>, usize) -> Option<u32>,
@@ -964,7 +1073,13 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             self.g.live[k] = live;
             let copy = if live { wid } else { DEAD };
             merged.push((v as u32, (2 * k + 1) as u32, copy));
-            Self::insert_entry(&mut self.g.adj[v], u, 2 * k, copy);
+            if defer {
+                self.g
+                    .pending
+                    .push((v as u32, (u as u32, (2 * k) as u32, copy)));
+            } else {
+                Self::insert_entry(&mut self.g.adj[v], u, 2 * k, copy);
+            }
             marked = true;
         }
         merged.extend_from_slice(&old[i..]);
