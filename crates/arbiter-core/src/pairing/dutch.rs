@@ -462,13 +462,16 @@ impl Context {
     }
 
     fn compatible(&self, a: &Player, b: &Player) -> bool {
-        if self.forbidden[a.entrant].binary_search(&b.entrant).is_ok() {
-            return false;
-        }
-        !(a.absolute
+        self.forbidden[a.entrant].binary_search(&b.entrant).is_err() && !self.clash(a, b)
+    }
+
+    /// Whether both have the same absolute colour preference (and it is not waived for a
+    /// top scorer in the final round).
+    fn clash(&self, a: &Player, b: &Player) -> bool {
+        a.absolute
             && b.absolute
             && a.pref == b.pref
-            && !(self.final_round && (a.topscorer || b.topscorer)))
+            && !(self.final_round && (a.topscorer || b.topscorer))
     }
 
     fn pair(&self, backend: Backend) -> Result<RoundPairing, PairingError> {
@@ -1171,14 +1174,23 @@ impl Context {
             let (class, classes) = classes_of(bracket.iter().map(|&v| sorted[v]));
             let cached = classes <= 1024;
             let mut memo: Vec<u32> = vec![u32::MAX; if cached { 2 * classes * classes } else { 0 }];
+            // Per entrant: whether it may not meet the row's player (its list of earlier
+            // opponents and forbidden pairs, marked once per row instead of searched per pair).
+            let mut barred = vec![false; if cached { self.forbidden.len() } else { 0 }];
             for larger in group_begin..size {
                 let l = sorted[bracket[larger]];
                 let next = larger >= next_begin;
+                base.rows[larger].reserve_exact(larger);
+                if cached {
+                    for &e in &self.forbidden[l.entrant] {
+                        barred[e] = true;
+                    }
+                }
                 for smaller in 0..larger {
                     let h = sorted[bracket[smaller]];
                     if !cached {
                         base.push(larger, weigher.weight(h, l, !next, next));
-                    } else if !self.compatible(h, l) {
+                    } else if barred[h.entrant] || self.clash(h, l) {
                         base.push_id(larger, Base::<W<L>>::NONE);
                     } else {
                         let slot = &mut memo
@@ -1187,6 +1199,11 @@ impl Context {
                             *slot = base.intern(weigher.fields(h, l, !next, next));
                         }
                         base.push_id(larger, *slot);
+                    }
+                }
+                if cached {
+                    for &e in &self.forbidden[l.entrant] {
+                        barred[e] = false;
                     }
                 }
             }

@@ -87,6 +87,10 @@ pub(crate) struct State<W> {
     key_part: Vec<W>,
     key_scan: Vec<u64>,
     scan: u64,
+    /// Per vertex or blossom: how many vertices it holds (set when a blossom is made).
+    size: Vec<u32>,
+    /// Scratch of [`State::add_blossom`] per blossom (`false` between calls).
+    marked: Vec<bool>,
 }
 
 impl<W: MatchWeight> State<W> {
@@ -128,6 +132,8 @@ impl<W: MatchWeight> State<W> {
             key_part: Vec::new(),
             key_scan: Vec::new(),
             scan: 0,
+            size: vec![1; 2 * n],
+            marked: vec![false; 2 * n],
         }
     }
 
@@ -257,6 +263,29 @@ impl<W: MatchWeight> State<W> {
         }
     }
 
+    /// Whether the vertices of top-level blossom `b` are better found by one pass over
+    /// all vertices (`inblossom[v] == b`) than by walking its tree: under a big bracket,
+    /// blossoms nest thousands deep around most of the field, and the walk (a heap list
+    /// per level) was a tenth of a round.
+    fn big(&self, b: usize) -> bool {
+        b >= self.n && self.size[b] as usize * 8 > self.n
+    }
+
+    /// Adds `d` to the duals of the vertices of top-level blossom `b`.
+    fn add_to_leaves(&mut self, b: usize, d: W) {
+        if self.big(b) {
+            for v in 0..self.n {
+                if self.inblossom[v] == b {
+                    self.dualvar[v] = self.dualvar[v].add(d);
+                }
+            }
+        } else {
+            for u in self.leaves_of(b) {
+                self.dualvar[u] = self.dualvar[u].add(d);
+            }
+        }
+    }
+
     fn leaves_of(&self, b: usize) -> Vec<usize> {
         let mut v = Vec::new();
         self.leaves(b, &mut v);
@@ -362,11 +391,36 @@ impl<W: MatchWeight> State<W> {
         self.dualvar[b] = W::ZERO;
         self.blossomchilds[b] = path.clone();
         self.blossomendps[b] = endps;
-        for leaf in self.leaves_of(b) {
-            if self.label[self.inblossom[leaf]] == 2 {
-                self.queue.push(leaf);
+        self.size[b] = path.iter().map(|&s| self.size[s]).sum();
+        // The S-blossoms' vertices join `b` in one pass over all vertices when they are
+        // many; the others are walked in order (the T ones' vertices are queued in it).
+        let s_blossoms: usize = path
+            .iter()
+            .filter(|&&s| s >= self.n && self.label[s] == 1)
+            .map(|&s| self.size[s] as usize)
+            .sum();
+        let pass = s_blossoms * 8 > self.n;
+        for &sub in &path {
+            if pass && sub >= self.n && self.label[sub] == 1 {
+                self.marked[sub] = true;
+                continue;
             }
-            self.inblossom[leaf] = b;
+            for leaf in self.leaves_of(sub) {
+                if self.label[self.inblossom[leaf]] == 2 {
+                    self.queue.push(leaf);
+                }
+                self.inblossom[leaf] = b;
+            }
+        }
+        if pass {
+            for v in 0..self.n {
+                if self.marked[self.inblossom[v]] {
+                    self.inblossom[v] = b;
+                }
+            }
+            for &sub in &path {
+                self.marked[sub] = false;
+            }
         }
         // Best edge per neighbouring S-blossom, found by scanning the sub-blossoms' lists.
         for &sub in &path {
@@ -879,9 +933,7 @@ impl<W: MatchWeight> State<W> {
             let b = self.inblossom[v];
             let z = self.dualvar[b];
             if z != W::ZERO {
-                for u in self.leaves_of(b) {
-                    self.dualvar[u] = self.dualvar[u].add(z);
-                }
+                self.add_to_leaves(b, z);
                 let base = self.blossombase[b];
                 let mb = self.mate[base];
                 if mb != NONE {
@@ -1126,9 +1178,7 @@ impl<W: MatchWeight> State<W> {
                 return;
             }
             if self.dualvar[b] >= W::one() {
-                for u in self.leaves_of(b) {
-                    self.dualvar[u] = self.dualvar[u].add(W::one());
-                }
+                self.add_to_leaves(b, W::one());
                 self.dualvar[b] = self.dualvar[b].sub(W::one());
                 return;
             }
@@ -1141,13 +1191,27 @@ impl<W: MatchWeight> State<W> {
     /// its number unused (its dual is the caller's to move or drop).
     fn dissolve(&mut self, b: usize) {
         let childs = std::mem::take(&mut self.blossomchilds[b]);
+        // The biggest child, if big, takes the vertices left on `b` after the others.
+        let biggest = childs
+            .iter()
+            .copied()
+            .filter(|&s| s >= self.n)
+            .max_by_key(|&s| self.size[s])
+            .filter(|&s| self.big(s));
         for &s in &childs {
             self.blossomparent[s] = NONE;
             if s < self.n {
                 self.inblossom[s] = s;
-            } else {
+            } else if Some(s) != biggest {
                 for leaf in self.leaves_of(s) {
                     self.inblossom[leaf] = s;
+                }
+            }
+        }
+        if let Some(s) = biggest {
+            for v in 0..self.n {
+                if self.inblossom[v] == b {
+                    self.inblossom[v] = s;
                 }
             }
         }
