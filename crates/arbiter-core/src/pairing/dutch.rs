@@ -35,11 +35,13 @@
 //! same: [`pair_dense`] keeps the dense matcher as the reference, and a property test
 //! compares the two. Memory is the brackets' pairs (4 bytes each in the engine, about 30
 //! in the matcher) instead of `n²` wide weights. A bracket's pairs are handed to the
-//! matcher row by row (`PersistentMatcher::set_row`: one merge per row instead of a search
-//! of two long lists per pair), at the bracket's start and when the exchanges' weights are
-//! restored; at the start as ids into the bracket's table of weights (`set_row_ids`: a
-//! wide weight hashed once per row and distinct value, not once per pair). Still, every bracket after round 1 stores all its pairs, and its first solve
-//! scans them: certifying by classes of players (a pair's weight is a term per pair of
+//! matcher row by row as ids into the bracket's table of weights (`set_row_ids`: one merge
+//! per row instead of a search of two long lists per pair, and a wide weight hashed once
+//! per row and distinct value, not once per pair): at the bracket's start (the whole
+//! triangle in one call, `set_rows_ids`, whose new entries join the other ends' lists in
+//! bulk), for the exchanges' weights (a row's addend depends only on its higher player, so
+//! the row's weights are the table plus one addend) and when they are restored. Still,
+//! every bracket after round 1 stores all its pairs, and its first solve scans them: certifying by classes of players (a pair's weight is a term per pair of
 //! classes, as `pair_with` computes it) instead of pair by pair is the next step.
 //!
 //! Where a round's time goes after round 1 (issue #19; timed per `solve` call for 5,000
