@@ -71,13 +71,7 @@ pub trait PersistentMatcher<'a, W: MatchWeight> {
     fn set_rows_ids(&mut self, vertices: &[usize], from: usize, rows: &[Vec<u32>], table: &[W]) {
         let mut row: Vec<(usize, u32)> = Vec::with_capacity(vertices.len());
         for i in from..vertices.len() {
-            row.clear();
-            row.extend(
-                vertices[..i]
-                    .iter()
-                    .zip(&rows[i][..i])
-                    .map(|(&v, &id)| (v, id)),
-            );
+            triangle_row(vertices, rows, i, &mut row);
             self.set_row_ids(vertices[i], &row, table);
         }
     }
@@ -105,6 +99,18 @@ pub trait PersistentMatcher<'a, W: MatchWeight> {
     fn mate(&self, v: usize) -> Option<usize>;
     /// See [`Matcher::matching`].
     fn matching(&self) -> Vec<Option<usize>>;
+}
+
+/// Row `i` of [`PersistentMatcher::set_rows_ids`]' triangle: `(vertices[j], rows[i][j])`
+/// for `j < i`, into `out`.
+fn triangle_row(vertices: &[usize], rows: &[Vec<u32>], i: usize, out: &mut Vec<(usize, u32)>) {
+    out.clear();
+    out.extend(
+        vertices[..i]
+            .iter()
+            .zip(&rows[i][..i])
+            .map(|(&v, &id)| (v, id)),
+    );
 }
 
 impl<'a, W: MatchWeight> PersistentMatcher<'a, W> for Matcher<W> {

@@ -965,13 +965,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         let defer = !vertices.iter().any(|&v| self.g.pinned[v]);
         let mut row: Vec<(usize, u32)> = Vec::with_capacity(vertices.len());
         for i in from..vertices.len() {
-            row.clear();
-            row.extend(
-                vertices[..i]
-                    .iter()
-                    .zip(&rows[i][..i])
-                    .map(|(&v, &id)| (v, id)),
-            );
+            super::triangle_row(vertices, rows, i, &mut row);
             // The rows ascend: an entry still pending is in the list of a smaller vertex,
             // never in the list merged now.
             self.row_ids(vertices[i], &row, table, defer);
