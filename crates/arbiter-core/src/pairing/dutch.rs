@@ -41,8 +41,9 @@
 //! triangle in one call, `set_rows_ids`, whose new entries join the other ends' lists in
 //! bulk), for the exchanges' weights (a row's addend depends only on its higher player, so
 //! the row's weights are the table plus one addend) and when they are restored. Still,
-//! every bracket after round 1 stores all its pairs, and its first solve scans them: certifying by classes of players (a pair's weight is a term per pair of
-//! classes, as `pair_with` computes it) instead of pair by pair is the next step.
+//! every bracket after round 1 stores all its pairs, and its first solve scans them:
+//! certifying by classes of players (a pair's weight is a term per pair of classes, as
+//! `pair_with` computes it) instead of pair by pair is the next step.
 //!
 //! Where a round's time goes after round 1 (issue #19; timed per `solve` call for 5,000
 //! entrants' round 5 on the generated history, 7.1 s of CPU): each bracket's first solve
@@ -1150,6 +1151,15 @@ impl Context {
         let mut group_begin = 0usize; // number of MDPs in `bracket`
         let mut group_begin_vertex = 0usize;
         let mate_of = |m: &M, v: usize| m.mate(v).unwrap_or(v);
+        // Per entrant: whether it may not meet the player of the bracket row being built
+        // (that player's earlier opponents and forbidden pairs, marked once per row instead
+        // of searched per pair).
+        let mut barred = vec![false; self.forbidden.len()];
+        let bar = |barred: &mut Vec<bool>, p: &Player, on: bool| {
+            for &e in &self.forbidden[p.entrant] {
+                barred[e] = on;
+            }
+        };
 
         while bracket.len() > 1 || next_iter < n {
             let next_begin = bracket.len();
@@ -1176,17 +1186,12 @@ impl Context {
             let (class, classes) = classes_of(bracket.iter().map(|&v| sorted[v]));
             let cached = classes <= 1024;
             let mut memo: Vec<u32> = vec![u32::MAX; if cached { 2 * classes * classes } else { 0 }];
-            // Per entrant: whether it may not meet the row's player (its list of earlier
-            // opponents and forbidden pairs, marked once per row instead of searched per pair).
-            let mut barred = vec![false; if cached { self.forbidden.len() } else { 0 }];
             for larger in group_begin..size {
                 let l = sorted[bracket[larger]];
                 let next = larger >= next_begin;
                 base.rows[larger].reserve_exact(larger);
                 if cached {
-                    for &e in &self.forbidden[l.entrant] {
-                        barred[e] = true;
-                    }
+                    bar(&mut barred, l, true);
                 }
                 for smaller in 0..larger {
                     let h = sorted[bracket[smaller]];
@@ -1204,9 +1209,7 @@ impl Context {
                     }
                 }
                 if cached {
-                    for &e in &self.forbidden[l.entrant] {
-                        barred[e] = false;
-                    }
+                    bar(&mut barred, l, false);
                 }
             }
             // Row by row (the bracket's vertices ascend): the sparse matcher merges each row
@@ -1363,10 +1366,8 @@ impl Context {
             // handed over as ids (a wide weight hashed once per row and value, not per pair).
             let mut ids: Vec<(usize, u32)> = Vec::with_capacity(remainder.len());
             let mut shifted: Vec<W<L>> = Vec::with_capacity(base.table.len());
-            for (pj, &pi) in remainder.iter().enumerate() {
-                if pj + 1 == remainder.len() {
-                    break;
-                }
+            let last = remainder.len().saturating_sub(1);
+            for (pj, &pi) in remainder.iter().enumerate().take(last) {
                 let addend = addend(pj, rem_pairs);
                 shifted.clear();
                 shifted.extend(base.table.iter().map(|w| w.add(addend)));

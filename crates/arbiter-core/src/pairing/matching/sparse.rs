@@ -123,8 +123,6 @@ pub(crate) struct Edges<W> {
     /// to [`Edges::flush`] (before the solver reads the lists), because finding the entry
     /// in a second, long list that is not in the cache was a fifth of a big bracket's time.
     stale: Vec<(u32, u32)>,
-    /// Per vertex: scratch count of its entries in `stale` (zero between flushes).
-    stale_count: Vec<u32>,
     /// Entries of new edges not yet put in the list of their vertex (the first field):
     /// [`SparseMatcher::set_rows_ids`] appends them in bulk, list by list, instead of one
     /// at a time into lists that are not in the cache. Empty outside that call.
@@ -176,6 +174,26 @@ fn locate(list: &[(u32, u32, u32)], b: u32) -> Option<usize> {
         .map(|i| i + lo)
 }
 
+/// `items` grouped by their vertex (a counting sort, stable): `grouped[start[x]..start[x
+/// + 1]]` are vertex `x`'s, in their order in `items`.
+fn group_by_vertex<T: Copy + Default>(n: usize, items: &[(u32, T)]) -> (Vec<u32>, Vec<T>) {
+    let mut start = vec![0u32; n + 1];
+    for &(x, _) in items {
+        start[x as usize + 1] += 1;
+    }
+    for x in 0..n {
+        start[x + 1] += start[x];
+    }
+    let mut grouped = vec![T::default(); items.len()];
+    let mut next = start.clone();
+    for &(x, item) in items {
+        let slot = &mut next[x as usize];
+        grouped[*slot as usize] = item;
+        *slot += 1;
+    }
+    (start, grouped)
+}
+
 impl<W: MatchWeight + Hash> Edges<W> {
     /// Copies edge `k`'s weight id (or [`DEAD`]) into the adjacency entries of its ends
     /// `u` and `v`.
@@ -222,34 +240,15 @@ impl<W: MatchWeight + Hash> Edges<W> {
         if self.stale.is_empty() {
             return;
         }
-        // Grouped by vertex (a counting sort, stable), so that each list is read once and
-        // in order: one random lookup per entry into long lists that are not in the cache
-        // was a fifth of 10,000 entrants' round 2.
-        for &(x, _) in &self.stale {
-            self.stale_count[x as usize] += 1;
-        }
-        let mut start = Vec::with_capacity(self.adj.len() + 1);
-        let mut at = 0u32;
-        for c in &mut self.stale_count {
-            start.push(at);
-            at += *c;
-        }
-        start.push(at);
-        let mut grouped = vec![0u32; self.stale.len()];
-        {
-            let mut next = start.clone();
-            for &(x, b) in &self.stale {
-                let slot = &mut next[x as usize];
-                grouped[*slot as usize] = b;
-                *slot += 1;
-            }
-        }
+        // Grouped by vertex, so that each list is read once and in order: one random lookup
+        // per entry into long lists that are not in the cache was a fifth of 10,000
+        // entrants' round 2.
+        let (start, grouped) = group_by_vertex(self.adj.len(), &self.stale);
         for x in 0..self.adj.len() {
-            let count = self.stale_count[x] as usize;
+            let count = (start[x + 1] - start[x]) as usize;
             if count == 0 {
                 continue;
             }
-            self.stale_count[x] = 0;
             let list = &mut self.adj[x];
             if count * 8 >= list.len() {
                 for e in list.iter_mut() {
@@ -285,33 +284,13 @@ impl<W: MatchWeight + Hash> Edges<W> {
         if self.pending.is_empty() {
             return;
         }
-        let count = &mut self.stale_count;
-        for &(x, _) in &self.pending {
-            count[x as usize] += 1;
-        }
-        let mut start = Vec::with_capacity(count.len() + 1);
-        let mut at = 0u32;
-        for c in count.iter() {
-            start.push(at);
-            at += *c;
-        }
-        start.push(at);
-        let mut grouped = vec![(0u32, 0u32, 0u32); self.pending.len()];
-        {
-            let mut next = start.clone();
-            for &(x, e) in &self.pending {
-                let slot = &mut next[x as usize];
-                grouped[*slot as usize] = e;
-                *slot += 1;
-            }
-        }
+        let (start, grouped) = group_by_vertex(self.adj.len(), &self.pending);
         self.pending.clear();
         for x in 0..self.adj.len() {
-            if count[x] == 0 {
+            let new = &grouped[start[x] as usize..start[x + 1] as usize];
+            if new.is_empty() {
                 continue;
             }
-            count[x] = 0;
-            let new = &grouped[start[x] as usize..start[x + 1] as usize];
             let list = &mut self.adj[x];
             let mut i = list.len();
             let mut j = new.len();
@@ -390,7 +369,6 @@ impl<W: MatchWeight> Edges<W> {
             pinned: vec![false; n],
             dead: vec![0; n],
             stale: Vec::new(),
-            stale_count: vec![0; n],
             pending: Vec::new(),
             hot: (usize::MAX, usize::MAX),
             table: Vec::with_capacity(list.len()),
@@ -676,7 +654,6 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             pinned: vec![false; m],
             dead: vec![0; m],
             stale: Vec::new(),
-            stale_count: vec![0; m],
             pending: Vec::new(),
             hot: (usize::MAX, usize::MAX),
             table: Vec::new(),
