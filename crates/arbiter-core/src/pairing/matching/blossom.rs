@@ -35,6 +35,35 @@ pub(crate) enum Ties {
     FirstEnd,
 }
 
+/// One bit per edge index.
+#[derive(Default)]
+struct EdgeBits(Vec<u64>);
+
+impl EdgeBits {
+    /// Makes room for edge indices below `slots` (new ones clear).
+    fn grow(&mut self, slots: usize) {
+        let words = slots.div_ceil(64);
+        if self.0.len() < words {
+            self.0.resize(words, 0);
+        }
+    }
+
+    #[inline]
+    fn get(&self, k: usize) -> bool {
+        self.0[k >> 6] >> (k & 63) & 1 != 0
+    }
+
+    #[inline]
+    fn set(&mut self, k: usize) {
+        self.0[k >> 6] |= 1 << (k & 63);
+    }
+
+    #[inline]
+    fn clear(&mut self, k: usize) {
+        self.0[k >> 6] &= !(1 << (k & 63));
+    }
+}
+
 /// Solver state. An endpoint `p` names one end of an edge (the graph says at which vertex,
 /// [`Graph::endpoint`], and which endpoint is the other end, [`Graph::flip`]).
 pub(crate) struct State<W> {
@@ -64,8 +93,10 @@ pub(crate) struct State<W> {
     blossombestedges: Vec<Option<Vec<usize>>>,
     unusedblossoms: Vec<usize>,
     pub(crate) dualvar: Vec<W>,
-    /// Per edge ([`Graph::edge`]).
-    allowedge: Vec<bool>,
+    /// Per edge ([`Graph::edge`]), a bit each: the stage scans read it for every edge in an
+    /// order that is random for one of the edge's two ends, and at a bit an edge the marks of
+    /// a big bracket's millions of pairs stay in the core's cache.
+    allowedge: EdgeBits,
     allowed_list: Vec<usize>,
     queue: Vec<usize>,
     /// The vertices labelled in this stage of [`State::run`] (each once; a superset of
@@ -121,7 +152,7 @@ impl<W: MatchWeight> State<W> {
             blossombestedges: vec![None; 2 * n],
             unusedblossoms,
             dualvar: vec![W::ZERO; 2 * n],
-            allowedge: Vec::new(),
+            allowedge: EdgeBits::default(),
             allowed_list: Vec::new(),
             queue: Vec::new(),
             touched: Vec::new(),
@@ -234,8 +265,8 @@ impl<W: MatchWeight> State<W> {
 
     fn allow<G: Graph<W>>(&mut self, g: &G, p: usize) {
         let k = g.edge(p);
-        if !self.allowedge[k] {
-            self.allowedge[k] = true;
+        if !self.allowedge.get(k) {
+            self.allowedge.set(k);
             self.allowed_list.push(k);
         }
     }
@@ -691,9 +722,7 @@ impl<W: MatchWeight> State<W> {
     #[allow(clippy::too_many_lines)]
     pub(crate) fn run<G: Graph<W>>(&mut self, g: &G, maxcardinality: bool) {
         let n = self.n;
-        if self.allowedge.len() < g.edge_slots() {
-            self.allowedge.resize(g.edge_slots(), false);
-        }
+        self.allowedge.grow(g.edge_slots());
         let keyed = self.key_cache(g);
         loop {
             for x in self.label.iter_mut() {
@@ -706,7 +735,7 @@ impl<W: MatchWeight> State<W> {
                 *x = None;
             }
             for k in self.allowed_list.drain(..) {
-                self.allowedge[k] = false;
+                self.allowedge.clear(k);
             }
             self.queue.clear();
             self.epoch += 1;
@@ -739,7 +768,7 @@ impl<W: MatchWeight> State<W> {
                         if self.inblossom[v] == bw {
                             continue;
                         }
-                        let allowed = self.allowedge[k];
+                        let allowed = self.allowedge.get(k);
                         let mut kslack = W::ZERO;
                         if !allowed {
                             let (b, c) = (self.dualapprox[w], g.approx(a.key));
@@ -766,11 +795,11 @@ impl<W: MatchWeight> State<W> {
                                 self.dualvar[v].add(self.dualvar[w]).sub(g.weight(a.key))
                             };
                             if kslack <= W::ZERO {
-                                self.allowedge[k] = true;
+                                self.allowedge.set(k);
                                 self.allowed_list.push(k);
                             }
                         }
-                        if self.allowedge[k] {
+                        if self.allowedge.get(k) {
                             if self.label[bw] == 0 {
                                 // w becomes T; the end at v labels it.
                                 self.assign_label(g, w, 2, g.flip(p));

@@ -901,6 +901,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             |i| (row[i].0, row[i].1.is_some()),
             |g, i| row[i].1.map(|w| g.intern(w.double())),
             false,
+            0,
         );
     }
 
@@ -913,7 +914,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     /// # Panics
     /// As [`SparseMatcher::set_row`], and when an index is outside `table`.
     pub fn set_row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W]) {
-        self.row_ids(u, row, table, false);
+        self.row_ids(u, row, table, false, 0);
     }
 
     /// [`SparseMatcher::set_row_ids`] of `(vertices[i], [(vertices[j], rows[i][j]) for j <
@@ -940,12 +941,28 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         // A pinned vertex makes a row copy every list again (`unpin_all`), which must see
         // every entry: row by row then.
         let defer = !vertices.iter().any(|&v| self.g.pinned[v]);
+        let len = vertices.len();
+        if defer && from < len {
+            // Room for the whole triangle at once (at most; a pair stored before takes
+            // none): grown chunk by chunk, the edge arrays and every list were reallocated
+            // and copied several times over, a few per cent of a big bracket's setup. A row
+            // merged here gets its room in the merge.
+            let pairs: usize = (from..len).sum();
+            self.g.ends.reserve_exact(2 * pairs);
+            self.g.wid.reserve_exact(pairs);
+            self.g.live.reserve_exact(pairs);
+            self.g.explicit.reserve_exact(pairs);
+            for &v in &vertices[..from] {
+                self.g.adj[v].reserve_exact(len - from);
+            }
+        }
         let mut row: Vec<(usize, u32)> = Vec::with_capacity(vertices.len());
         for i in from..vertices.len() {
             super::triangle_row(vertices, rows, i, &mut row);
             // The rows ascend: an entry still pending is in the list of a smaller vertex,
             // never in the list merged now.
-            self.row_ids(vertices[i], &row, table, defer);
+            let spare = if defer { len - i - 1 } else { 0 };
+            self.row_ids(vertices[i], &row, table, defer, spare);
             if self.g.pending.len() >= STALE_LIMIT {
                 self.g.insert_pending();
             }
@@ -953,7 +970,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         self.g.insert_pending();
     }
 
-    fn row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W], defer: bool) {
+    fn row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W], defer: bool, spare: usize) {
         let mut memo = std::mem::take(&mut self.memo);
         memo.clear();
         memo.resize(table.len(), NO_WEIGHT);
@@ -973,6 +990,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 Some(*slot)
             },
             defer,
+            spare,
         );
         self.memo = memo;
     }
@@ -980,9 +998,17 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     /// The merge of [`SparseMatcher::set_row`] over `len` pairs: `pair(i)` gives the `i`-th
     /// pair's other end and whether it has a weight, `intern(g, i)` its interned doubled
     /// weight (`None`: no edge), asked at the same point of the merge as `set_row` interned
-    /// it, so that the ids come out the same.
-    fn merge_row<P, I>(&mut self, u: usize, len: usize, pair: P, mut intern: I, defer: bool)
-    where
+    /// it, so that the ids come out the same. `spare`: room left in `u`'s new list for
+    /// entries still to come.
+    fn merge_row<P, I>(
+        &mut self,
+        u: usize,
+        len: usize,
+        pair: P,
+        mut intern: I,
+        defer: bool,
+        spare: usize,
+    ) where
         P: Fn(usize) -> (usize, bool),
         I: FnMut(&mut Edges<W>, usize) -> Option<u32>,
     {
@@ -994,7 +1020,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             self.g.unpin_all();
         }
         let old = std::mem::take(&mut self.g.adj[u]);
-        let mut merged = Vec::with_capacity(old.len() + len);
+        let mut merged = Vec::with_capacity(old.len() + len + spare);
         let mut i = 0;
         let mut marked = false;
         let mut last: Option<usize> = None;
