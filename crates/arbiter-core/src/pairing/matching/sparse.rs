@@ -900,8 +900,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             row.len(),
             |i| (row[i].0, row[i].1.is_some()),
             |g, i| row[i].1.map(|w| g.intern(w.double())),
-            false,
-            0,
+            None,
         );
     }
 
@@ -914,7 +913,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     /// # Panics
     /// As [`SparseMatcher::set_row`], and when an index is outside `table`.
     pub fn set_row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W]) {
-        self.row_ids(u, row, table, false, 0);
+        self.row_ids(u, row, table, None);
     }
 
     /// [`SparseMatcher::set_row_ids`] of `(vertices[i], [(vertices[j], rows[i][j]) for j <
@@ -961,8 +960,9 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             super::triangle_row(vertices, rows, i, &mut row);
             // The rows ascend: an entry still pending is in the list of a smaller vertex,
             // never in the list merged now.
-            let spare = if defer { len - i - 1 } else { 0 };
-            self.row_ids(vertices[i], &row, table, defer, spare);
+            // Deferred, with room in the row's list for the later rows' entries.
+            let pending = defer.then(|| len - i - 1);
+            self.row_ids(vertices[i], &row, table, pending);
             if self.g.pending.len() >= STALE_LIMIT {
                 self.g.insert_pending();
             }
@@ -970,7 +970,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
         self.g.insert_pending();
     }
 
-    fn row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W], defer: bool, spare: usize) {
+    fn row_ids(&mut self, u: usize, row: &[(usize, u32)], table: &[W], pending: Option<usize>) {
         let mut memo = std::mem::take(&mut self.memo);
         memo.clear();
         memo.resize(table.len(), NO_WEIGHT);
@@ -989,8 +989,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
                 }
                 Some(*slot)
             },
-            defer,
-            spare,
+            pending,
         );
         self.memo = memo;
     }
@@ -998,16 +997,16 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
     /// The merge of [`SparseMatcher::set_row`] over `len` pairs: `pair(i)` gives the `i`-th
     /// pair's other end and whether it has a weight, `intern(g, i)` its interned doubled
     /// weight (`None`: no edge), asked at the same point of the merge as `set_row` interned
-    /// it, so that the ids come out the same. `spare`: room left in `u`'s new list for
-    /// entries still to come.
+    /// it, so that the ids come out the same. `pending: Some(spare)`: the other ends' entries
+    /// of new edges go to [`Edges::pending`] instead of their lists, and `u`'s new list
+    /// keeps room for `spare` entries still to come.
     fn merge_row<P, I>(
         &mut self,
         u: usize,
         len: usize,
         pair: P,
         mut intern: I,
-        defer: bool,
-        spare: usize,
+        pending: Option<usize>,
     ) where
         P: Fn(usize) -> (usize, bool),
         I: FnMut(&mut Edges<W>, usize) -> Option<u32>,
@@ -1020,7 +1019,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             self.g.unpin_all();
         }
         let old = std::mem::take(&mut self.g.adj[u]);
-        let mut merged = Vec::with_capacity(old.len() + len + spare);
+        let mut merged = Vec::with_capacity(old.len() + len + pending.unwrap_or(0));
         let mut i = 0;
         let mut marked = false;
         let mut last: Option<usize> = None;
@@ -1070,7 +1069,7 @@ impl<'a, W: MatchWeight + Hash> SparseMatcher<'a, W> {
             self.g.live[k] = live;
             let copy = if live { wid } else { DEAD };
             merged.push((v as u32, (2 * k + 1) as u32, copy));
-            if defer {
+            if pending.is_some() {
                 self.g
                     .pending
                     .push((v as u32, (u as u32, (2 * k) as u32, copy)));
