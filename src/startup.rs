@@ -47,6 +47,17 @@ impl Database {
         };
         let pool = connect(options, &Timeouts::from_args(args)).await?;
         migrate(&pool).await?;
+        // Serving is worth more than this: a failure is logged, the next start tries again.
+        match crate::service::rounds::settle_interrupted(&pool).await {
+            Ok((0, 0)) => {}
+            Ok((rounds, sections)) => tracing::warn!(
+                rounds,
+                sections,
+                "settled what an interrupted server left: rounds with every result in, \
+                 sections whose status disagreed with their last round"
+            ),
+            Err(e) => tracing::error!(error = %e, "settling after an interrupted server failed"),
+        }
         Ok(Database { pool, embedded })
     }
 }

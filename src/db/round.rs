@@ -323,16 +323,17 @@ pub struct StoredResult<'a> {
 /// Stores a game's result with its fouls, closes the players' open reports of its board and
 /// appends `audit`, if the game's version is still `expected` and the section's foul
 /// threshold and number of rounds still those given (compare-and-set), under the section's
-/// shared lock: the
-/// database's `store_result` function, so one round trip and its own transaction when the
-/// caller has none. `None` when something changed (and then nothing is written).
+/// shared lock, and settles the round in the same transaction when no other game of it is
+/// left free: the database's `store_result` function, so one round trip and its own
+/// transaction when the caller has none. `None` when something changed (and then nothing is
+/// written).
 pub async fn store_result(
     conn: &mut sqlx::PgConnection,
     r: StoredResult<'_>,
     audit: &crate::db::audit::NewAuditEvent<'_>,
 ) -> sqlx::Result<Option<Stored>> {
-    let (version, settle) = sqlx::query_as::<_, (Option<i32>, Option<bool>)>(
-        "select stored_version, settle from store_result($1, $2, $3, $4, $5, $6, $7, $8, $9,
+    let (version, round_status) = sqlx::query_as::<_, (Option<i32>, Option<RoundStatus>)>(
+        "select stored_version, round_status from store_result($1, $2, $3, $4, $5, $6, $7, $8, $9,
              $10, $11, $12, $13, $14, $15, $16, $17, $18, $19)",
     )
     .bind(r.game_id)
@@ -358,7 +359,7 @@ pub async fn store_result(
     .await?;
     Ok(version.map(|version| Stored {
         version,
-        settle: settle.unwrap_or(true),
+        round_status,
     }))
 }
 
@@ -367,10 +368,11 @@ pub async fn store_result(
 pub struct Stored {
     /// The game's new version.
     pub version: i32,
-    /// Whether the round's status must be settled after the commit ([`settle`]): false when
-    /// the round is published and another of its games without a result is left that nobody
-    /// else is writing (its writer will settle, and will see this result).
-    pub settle: bool,
+    /// The round's status when this result settled it, in its own transaction (see
+    /// [`settle`]); `None` when the round is published and another of its games without a
+    /// result is left that nobody else is writing (its writer will settle, and will see this
+    /// result).
+    pub round_status: Option<RoundStatus>,
 }
 
 /// Replaces a game's fouls by `red` fouls for Red and `black` for Black.
@@ -399,7 +401,8 @@ pub async fn replace_fouls(
 /// Settles a round that has results: `completed` when every game has one, else `published`
 /// (a correction reopens it; a result in a round the arbiters forgot to publish publishes
 /// it), under the round's settle lock (an advisory lock, held to the end of the caller's
-/// transaction), and returns its status. The database's `settle_round` function does it in
+/// transaction), and returns its status. [`store_result`] calls it in the result's own
+/// transaction whenever the result may settle the round. The database's `settle_round` function does it in
 /// one round trip, each of its statements on a fresh snapshot taken after the lock.
 pub async fn settle(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::Result<Option<RoundStatus>> {
     sqlx::query_scalar::<_, Option<RoundStatus>>("select settle_round($1)")
@@ -476,4 +479,19 @@ pub async fn latest_results(
     .bind(limit)
     .fetch_all(db)
     .await
+}
+
+/// Completes every published round that has every result in: rounds left by a server of an
+/// older version, which settled after the result's commit and could be killed in between.
+/// Returns how many.
+pub async fn settle_out_of_step(db: impl PgExecutor<'_>) -> sqlx::Result<u64> {
+    let n = sqlx::query_scalar::<_, i64>(
+        "select count(settle_round(r.round_id)) from round r
+          where r.status = 'published'
+            and not exists (select 1 from board b join game g using (board_id)
+                             where b.round_id = r.round_id and g.result is null)",
+    )
+    .fetch_one(db)
+    .await?;
+    Ok(u64::try_from(n).unwrap_or(0))
 }

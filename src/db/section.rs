@@ -287,3 +287,20 @@ pub async fn set_rounds(db: impl PgExecutor<'_>, id: Uuid, rounds: i32) -> sqlx:
         .await?;
     Ok(())
 }
+
+/// Sections whose status says `running` though their last round is played and completed, or
+/// `finished` though it is not: a server killed between a result's commit and the section's
+/// follow-up (`service::rounds::follow_last_round`) leaves one behind.
+pub async fn out_of_step(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar::<_, Uuid>(
+        "select s.section_id from section s
+           left join lateral (select r.number, r.status from round r
+                               where r.section_id = s.section_id
+                               order by r.number desc limit 1) last on true
+          where s.status in ('running', 'finished')
+            and (s.status = 'finished')
+                <> coalesce(last.number >= s.rounds and last.status = 'completed', false)",
+    )
+    .fetch_all(db)
+    .await
+}

@@ -339,11 +339,8 @@ pub async fn submit(
         accept_in(&mut tx, None, &board, &reports).await?;
     }
     tx.commit().await?;
-    if accepted {
-        rounds::settle_round(pool, board.round_id).await?;
-        if board.round_no >= board.section_rounds {
-            rounds::follow_last_round(pool, None, &context_of(&board)).await?;
-        }
+    if accepted && board.round_no >= board.section_rounds {
+        rounds::follow_last_round(pool, None, &context_of(&board)).await?;
     }
     let board = db::report::board_by_code(pool, &board.report_code)
         .await?
@@ -389,8 +386,8 @@ async fn accept_in(
         return Err(Error::conflict(m::REPORT_NOBODY_HAS_REPORTED_GAME.msg()));
     };
     let context = context_of(board);
-    // Settled after the commit in any case (the callers), whatever the store says.
-    let (outcome, _) = rounds::record_result(
+    // The round is settled in `tx` when the result may settle it.
+    let outcome = rounds::record_result(
         tx,
         actor,
         &context,
@@ -475,9 +472,8 @@ pub async fn accept(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<Resu
     if board.result.is_some() {
         return Err(Error::conflict(m::REPORT_GAME_S_RESULT_ALREADY.msg()));
     }
-    let mut outcome = accept_in(&mut tx, Some(actor), &board, &reports).await?;
+    let outcome = accept_in(&mut tx, Some(actor), &board, &reports).await?;
     tx.commit().await?;
-    outcome.round_completed = rounds::settle_round(pool, board.round_id).await?;
     rounds::follow_last_round(pool, Some(actor), &context_of(&board)).await?;
     Ok(outcome)
 }

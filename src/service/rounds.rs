@@ -273,8 +273,9 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     if let Some(last) = rounds.last() {
         let open = db::round::open_games(&mut *tx, last.round_id).await?;
         if open == 0 && last.status != RoundStatus::Completed {
-            // A result's own settle may not have run yet (or its server died right after
-            // the commit): the section is ours alone now, so settle it here.
+            // Results settle their round in their own transactions; a round of an older
+            // version's data (settled after the commit) may still wait: the section is ours
+            // alone now, so settle it here.
             db::round::settle(&mut *tx, last.round_id).await?;
         }
         if open > 0 {
@@ -605,14 +606,14 @@ pub async fn set_result(
     check.finish()?;
 
     // No transaction: the result is stored by one statement that checks nothing it was
-    // computed from has changed (`db::round::store_result`), so the hot path is three round
-    // trips (board, store, settle) besides the caller's session.
+    // computed from has changed and settles the round when it may (`db::round::store_result`),
+    // so the hot path is two round trips (board, store) besides the caller's session.
     let mut conn = pool.acquire().await?;
     let board = known_board(&mut conn, board_id)
         .await?
         .ok_or(Error::NotFound(m::NOT_FOUND_BOARD))?;
     access::require(&mut conn, actor, board.tournament_id, Need::Scorer).await?;
-    let (mut outcome, settle) = record_result(
+    let outcome = record_result(
         &mut conn,
         Some(actor),
         &board,
@@ -628,9 +629,6 @@ pub async fn set_result(
     )
     .await?;
     drop(conn);
-    if settle {
-        outcome.round_completed = settle_round(pool, board.round_id).await?;
-    }
     follow_last_round(pool, Some(actor), &board).await?;
     Ok(outcome)
 }
@@ -701,15 +699,15 @@ const RESULT_ATTEMPTS: usize = 5;
 /// foul rule with the section's threshold, compare-and-set on the game's version (the
 /// writer's, if it says, else the one in `board`), the players' open reports closed, audit.
 /// When the game or the section changed since `board` was read, it is read again and the
-/// result recomputed. The round's status is settled after the commit ([`settle_round`]),
-/// where the second value says it must be: always is correct, and when it says not, another
-/// result of the round still to come will.
+/// result recomputed. The round's status is settled with the result, in the same
+/// transaction, when it may change (`db::round::store_result`): a crash after the commit
+/// leaves no round with every result in and its status still open.
 pub(crate) async fn record_result(
     conn: &mut sqlx::PgConnection,
     actor: Option<&Actor>,
     board: &db::round::BoardContext,
     entered: &Entered<'_>,
-) -> Result<(ResultOutcome, bool)> {
+) -> Result<ResultOutcome> {
     let reported = entered.reported;
     let (red_fouls, black_fouls) = (entered.red_fouls, entered.black_fouls);
     let board_id = board.board_id;
@@ -788,8 +786,7 @@ pub(crate) async fn record_result(
                 black_fouls,
                 message,
                 version: stored.version,
-                // Known once the round is settled, after the commit ([`settle_round`]).
-                round_completed: false,
+                round_completed: stored.round_status == Some(RoundStatus::Completed),
             };
             known_boards().insert(
                 board_id,
@@ -800,24 +797,12 @@ pub(crate) async fn record_result(
                     ..board
                 },
             );
-            return Ok((outcome, stored.settle));
+            return Ok(outcome);
         }
         board = fresh_board(&mut *conn, board_id).await?;
         fresh = true;
     }
     Err(Error::conflict(m::STALE_RESULT_BY_SOMEONE.msg()))
-}
-
-/// Settles a round's status after results were committed: `completed` once every game has a
-/// result, `published` while one is missing (reopened by a correction, or a round the
-/// arbiters forgot to publish). Results of one section are entered side by side (the section
-/// is locked in share mode), so none of them can tell inside its own transaction whether it
-/// was the last; each settles after its commit, under the round's settle lock, when every
-/// result committed before it is visible — the last one to commit completes the round.
-pub(crate) async fn settle_round(pool: &PgPool, round_id: Uuid) -> Result<bool> {
-    // One statement in its own transaction: the lock is held until it ends.
-    let status = db::round::settle(pool, round_id).await?;
-    Ok(status == Some(RoundStatus::Completed))
 }
 
 /// At round 1, a section with a table of rounds by entry count gets its number of rounds
@@ -879,6 +864,29 @@ pub(crate) async fn follow_last_round(
     .await?;
     tx.commit().await?;
     Ok(())
+}
+
+/// Puts right what a server killed between a result's commit and its follow-up left behind
+/// (run at start-up): published rounds with every result in (a server of an older version
+/// settled after the commit) and sections whose status disagrees with their last round (the
+/// section follows in a transaction of its own, [`follow_last_round`]). Each section under its
+/// lock, as a result's follow-up would. Returns how many rounds and sections it settled.
+pub async fn settle_interrupted(pool: &PgPool) -> Result<(u64, usize)> {
+    let rounds = db::round::settle_out_of_step(pool).await?;
+    let sections = db::section::out_of_step(pool).await?;
+    for &section_id in &sections {
+        let mut tx = pool.begin().await?;
+        db::section::find_for_update(&mut tx, section_id).await?;
+        super::tournaments::follow_progress(
+            &mut tx,
+            None,
+            section_id,
+            super::tournaments::Progress::Settled,
+        )
+        .await?;
+        tx.commit().await?;
+    }
+    Ok((rounds, sections.len()))
 }
 
 /// One board of a manual pairing.

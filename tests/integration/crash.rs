@@ -263,6 +263,20 @@ async fn check_consistency(pool: &PgPool, section: uuid::Uuid) -> (i64, i64) {
     (rounds.len() as i64, results)
 }
 
+/// The statuses of the section's last round, the section and its event, as `round/section/event`.
+async fn statuses(pool: &PgPool, section: uuid::Uuid) -> String {
+    sqlx::query_scalar(
+        "select concat_ws('/', (select status from round where section_id = s.section_id
+                                 order by number desc limit 1),
+                          s.status, t.status)
+           from section s join tournament t using (tournament_id) where s.section_id = $1",
+    )
+    .bind(section)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+}
+
 #[sqlx::test]
 async fn killing_the_server_mid_write_leaves_whole_rounds_and_whole_results(pool: PgPool) {
     let started = Instant::now();
@@ -390,6 +404,39 @@ async fn killing_the_server_mid_write_leaves_whole_rounds_and_whole_results(pool
     let (rounds, results) = check_consistency(&pool, section_id).await;
     assert_eq!(rounds, i64::from(ROUNDS));
     assert_eq!(results, i64::from(ROUNDS) * (ENTRANTS / 2) as i64);
+    assert_eq!(
+        statuses(&pool, section_id).await,
+        "completed/finished/finished"
+    );
+
+    // A kill between the last result's commit and the section's follow-up (its own
+    // transaction), or an older version's kill before the round was settled: what is left is
+    // put right when the server starts again.
+    server.kill();
+    sqlx::query("update round set status = 'published' where section_id = $1 and number = $2")
+        .bind(section_id)
+        .bind(ROUNDS)
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query("update section set status = 'running' where section_id = $1")
+        .bind(section_id)
+        .execute(&pool)
+        .await
+        .unwrap();
+    sqlx::query("update tournament set status = 'running'")
+        .execute(&pool)
+        .await
+        .unwrap();
+    assert_eq!(
+        statuses(&pool, section_id).await,
+        "published/running/running"
+    );
+    server = Server::start(&url);
+    assert_eq!(
+        statuses(&pool, section_id).await,
+        "completed/finished/finished"
+    );
     server.kill();
     eprintln!(
         "crash test: {kills} kills, pairing {pairing_time:?}, {:?} in all",

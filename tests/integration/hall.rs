@@ -222,16 +222,16 @@ async fn results_entered_side_by_side_complete_the_round(pool: PgPool) {
     }
 }
 
+/// A game of a round: (game, version, section, round, tournament).
+type RoundGame = (uuid::Uuid, i32, uuid::Uuid, uuid::Uuid, uuid::Uuid);
+
 /// Stores `game`'s result as `store_result` does for a desk, on `conn` (in its transaction):
-/// (the new version, whether the round must be settled after the commit).
-async fn store(
-    conn: &mut sqlx::PgConnection,
-    game: &(uuid::Uuid, i32, uuid::Uuid, uuid::Uuid, uuid::Uuid),
-) -> (Option<i32>, Option<bool>) {
+/// (the new version, the round's status when this result settled it).
+async fn store(conn: &mut sqlx::PgConnection, game: &RoundGame) -> (Option<i32>, Option<String>) {
     let (game_id, version, section_id, round_id, tournament_id) = *game;
     sqlx::query_as(
-        "select stored_version, settle from store_result($1, $2, 'draw', 'draw', 0, 0, 'superseded',
-             $3, null, 'test', 'result', 'game', $1, null, null, $4,
+        "select stored_version, round_status from store_result($1, $2, 'draw', 'draw', 0, 0,
+             'superseded', $3, null, 'test', 'result', 'game', $1, null, null, $4,
              (select foul_threshold from section where section_id = $4), $5,
              (select rounds from section where section_id = $4))",
     )
@@ -245,19 +245,15 @@ async fn store(
     .unwrap()
 }
 
-#[sqlx::test]
-async fn a_result_asks_for_the_settling_only_when_no_free_game_of_its_round_is_left(pool: PgPool) {
-    // The round's status is settled after a result's commit only when no other game of the
-    // round without a result is free: a free one is locked until the commit, so its writer
-    // waits, then sees this result, and settles. Three games: the first two results leave a
-    // free game, the last asks; two results at once, the first locks the other's game.
-    let token = token_for(&pool, "chief-settle", "user").await;
-    let (_, section) =
-        tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 3})).await;
-    add_entrants(&pool, &token, &section, 6).await;
+/// A section of six entrants paired for round 1 (not published): its three games in board
+/// order.
+async fn three_games(pool: &PgPool, username: &str) -> Vec<RoundGame> {
+    let token = token_for(pool, username, "user").await;
+    let (_, section) = tournament_with_section(pool, &token, "xiangqi", json!({"rounds": 3})).await;
+    add_entrants(pool, &token, &section, 6).await;
     expect(
         &call(
-            &pool,
+            pool,
             "POST",
             &format!("/api/v1/sections/{section}/rounds"),
             Some(&token),
@@ -266,34 +262,54 @@ async fn a_result_asks_for_the_settling_only_when_no_free_game_of_its_round_is_l
         .await,
         StatusCode::CREATED,
     );
-    let games: Vec<(uuid::Uuid, i32, uuid::Uuid, uuid::Uuid, uuid::Uuid)> = sqlx::query_as(
+    let games: Vec<RoundGame> = sqlx::query_as(
         "select g.game_id, g.version, s.section_id, r.round_id, s.tournament_id
          from game g join board b using (board_id) join round r using (round_id)
               join section s using (section_id)
          where s.section_id = $1::uuid order by b.number",
     )
     .bind(&section)
-    .fetch_all(&pool)
+    .fetch_all(pool)
     .await
     .unwrap();
     assert_eq!(games.len(), 3);
+    games
+}
+
+async fn round_status(pool: &PgPool, round_id: uuid::Uuid) -> String {
+    sqlx::query_scalar("select status from round where round_id = $1")
+        .bind(round_id)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
+#[sqlx::test]
+async fn a_result_settles_its_round_in_its_own_transaction_only_when_no_free_game_is_left(
+    pool: PgPool,
+) {
+    // A result settles the round's status in its own transaction (so a crash after the
+    // commit leaves no round with every result in and its status open) only when no other
+    // game of the round without a result is free: a free one is locked until the commit, so
+    // its writer waits, then sees this result, and settles. Three games: the first two
+    // results leave a free game, the last settles; two results at once, the first locks the
+    // other's game.
+    let games = three_games(&pool, "chief-settle").await;
 
     // A paired round not yet published is settled (published) by its first result.
     let mut first = pool.acquire().await.unwrap();
-    assert_eq!(store(&mut first, &games[0]).await.1, Some(true));
-    let settled: String = sqlx::query_scalar("select settle_round($1)")
-        .bind(games[0].3)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
-    assert_eq!(settled, "published");
+    assert_eq!(
+        store(&mut first, &games[0]).await.1.as_deref(),
+        Some("published")
+    );
+    assert_eq!(round_status(&pool, games[0].3).await, "published");
 
     // Two results at once: the first sees the third game free and locks it; the second
-    // waits for that lock, then sees both other results and asks for the settling.
+    // waits for that lock, then sees both other results and completes the round.
     let mut second = pool.begin().await.unwrap();
-    let (version, settle) = store(&mut second, &games[1]).await;
+    let (version, settled) = store(&mut second, &games[1]).await;
     assert!(version.is_some());
-    assert_eq!(settle, Some(false), "the third game is still free");
+    assert_eq!(settled, None, "the third game is still free");
     let last = games[2];
     let third = {
         let pool = pool.clone();
@@ -308,15 +324,61 @@ async fn a_result_asks_for_the_settling_only_when_no_free_game_of_its_round_is_l
         "the third result waits for the second's commit"
     );
     second.commit().await.unwrap();
-    let (version, settle) = third.await.unwrap();
+    let (version, settled) = third.await.unwrap();
     assert!(version.is_some());
-    assert_eq!(settle, Some(true), "the last result asks for the settling");
-    let settled: String = sqlx::query_scalar("select settle_round($1)")
-        .bind(games[2].3)
-        .fetch_one(&pool)
+    assert_eq!(
+        settled.as_deref(),
+        Some("completed"),
+        "the last result completes the round"
+    );
+    assert_eq!(round_status(&pool, games[2].3).await, "completed");
+}
+
+#[sqlx::test]
+async fn of_two_last_results_at_once_the_later_commit_completes_the_round(pool: PgPool) {
+    // The two last results of a round written at the same moment: each has its game locked
+    // before the other looks for a free one, so both settle. The first takes the round's
+    // settle lock and sees the other game still open; the second waits for that lock until
+    // the first commits, and then sees both results, in its own transaction.
+    let games = three_games(&pool, "chief-last-two").await;
+    let mut first = pool.acquire().await.unwrap();
+    assert_eq!(
+        store(&mut first, &games[0]).await.1.as_deref(),
+        Some("published")
+    );
+
+    // The third game's writer has locked its row (as its update does) but not looked yet.
+    let mut third = pool.begin().await.unwrap();
+    sqlx::query("select 1 from game where game_id = $1 for no key update")
+        .bind(games[2].0)
+        .execute(&mut *third)
         .await
         .unwrap();
-    assert_eq!(settled, "completed");
+    let mut second = pool.begin().await.unwrap();
+    let (version, settled) = store(&mut second, &games[1]).await;
+    assert!(version.is_some());
+    assert_eq!(
+        settled.as_deref(),
+        Some("published"),
+        "the third game is still open"
+    );
+    let last = games[2];
+    let third = tokio::spawn(async move {
+        let stored = store(&mut third, &last).await;
+        third.commit().await.unwrap();
+        stored
+    });
+    tokio::time::sleep(std::time::Duration::from_millis(300)).await;
+    assert!(
+        !third.is_finished(),
+        "the third result waits for the second's settle lock"
+    );
+    assert_eq!(round_status(&pool, games[1].3).await, "published");
+    second.commit().await.unwrap();
+    let (version, settled) = third.await.unwrap();
+    assert!(version.is_some());
+    assert_eq!(settled.as_deref(), Some("completed"));
+    assert_eq!(round_status(&pool, games[1].3).await, "completed");
 }
 
 #[sqlx::test]
