@@ -401,9 +401,10 @@ pub async fn replace_fouls(
 /// Settles a round that has results: `completed` when every game has one, else `published`
 /// (a correction reopens it; a result in a round the arbiters forgot to publish publishes
 /// it), under the round's settle lock (an advisory lock, held to the end of the caller's
-/// transaction), and returns its status. [`store_result`] calls it in the result's own
-/// transaction whenever the result may settle the round. The database's `settle_round` function does it in
-/// one round trip, each of its statements on a fresh snapshot taken after the lock.
+/// transaction), and returns its status. The database's `settle_round` function does it in
+/// one round trip, each of its statements on a fresh snapshot taken after the lock;
+/// [`store_result`] calls it in the result's own transaction whenever the result may settle
+/// the round.
 pub async fn settle(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::Result<Option<RoundStatus>> {
     sqlx::query_scalar::<_, Option<RoundStatus>>("select settle_round($1)")
         .bind(round_id)

@@ -273,9 +273,9 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     if let Some(last) = rounds.last() {
         let open = db::round::open_games(&mut *tx, last.round_id).await?;
         if open == 0 && last.status != RoundStatus::Completed {
-            // Results settle their round in their own transactions; a round of an older
-            // version's data (settled after the commit) may still wait: the section is ours
-            // alone now, so settle it here.
+            // Results settle their round in their own transactions, but a round without a
+            // game (byes only) has no result to do it: the section is ours alone now, so
+            // settle it here.
             db::round::settle(&mut *tx, last.round_id).await?;
         }
         if open > 0 {
@@ -852,13 +852,19 @@ pub(crate) async fn follow_last_round(
     if board.round < board.section_rounds {
         return Ok(());
     }
+    follow_settled(pool, actor, board.section_id).await
+}
+
+/// The section's (and the event's) status follows its rounds after a result, in a
+/// transaction of its own under the section's lock (which orders it after any pairing or
+/// unpairing of the section).
+async fn follow_settled(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) -> Result<()> {
     let mut tx = pool.begin().await?;
-    // The section's lock orders this after any pairing or unpairing of the section.
-    db::section::find_for_update(&mut tx, board.section_id).await?;
+    db::section::find_for_update(&mut tx, section_id).await?;
     super::tournaments::follow_progress(
         &mut tx,
         actor,
-        board.section_id,
+        section_id,
         super::tournaments::Progress::Settled,
     )
     .await?;
@@ -869,22 +875,13 @@ pub(crate) async fn follow_last_round(
 /// Puts right what a server killed between a result's commit and its follow-up left behind
 /// (run at start-up): published rounds with every result in (a server of an older version
 /// settled after the commit) and sections whose status disagrees with their last round (the
-/// section follows in a transaction of its own, [`follow_last_round`]). Each section under its
-/// lock, as a result's follow-up would. Returns how many rounds and sections it settled.
+/// section follows in a transaction of its own, [`follow_last_round`]). Returns how many
+/// rounds and sections it settled.
 pub async fn settle_interrupted(pool: &PgPool) -> Result<(u64, usize)> {
     let rounds = db::round::settle_out_of_step(pool).await?;
     let sections = db::section::out_of_step(pool).await?;
     for &section_id in &sections {
-        let mut tx = pool.begin().await?;
-        db::section::find_for_update(&mut tx, section_id).await?;
-        super::tournaments::follow_progress(
-            &mut tx,
-            None,
-            section_id,
-            super::tournaments::Progress::Settled,
-        )
-        .await?;
-        tx.commit().await?;
+        follow_settled(pool, None, section_id).await?;
     }
     Ok((rounds, sections.len()))
 }
