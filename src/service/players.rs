@@ -272,8 +272,10 @@ pub struct Found {
 pub const MAX_QUERY: usize = 100;
 
 /// Finds entrants of a section: a number finds the entrant with that starting number; other
-/// text every entrant whose name (or, for doubles, a player's name) contains it, ignoring
-/// case. At most [`MAX_QUERY`] characters; an empty query finds no one.
+/// text every entrant whose name (or, for doubles, a player's name) it fits across scripts
+/// (traditional and simplified Chinese, pinyin with or without tones, initials, Latin
+/// letters without case or accents: `arbiter_core::search`), exact names first, then
+/// prefixes, then the rest. At most [`MAX_QUERY`] characters; an empty query finds no one.
 pub async fn find(pool: &PgPool, section_id: Uuid, query: &str) -> Result<Vec<Found>> {
     let query = query.trim();
     if query.chars().count() > MAX_QUERY {
@@ -307,18 +309,26 @@ pub async fn find(pool: &PgPool, section_id: Uuid, query: &str) -> Result<Vec<Fo
             .filter_map(found)
             .collect());
     }
-    let needle = query.to_lowercase();
+    let Some(query) = arbiter_core::search::Query::new(query) else {
+        return Ok(Vec::new());
+    };
     let members = db::entrant::members(&mut *conn, section_id).await?;
-    Ok(entrants
+    let mut ranked: Vec<(arbiter_core::search::Rank, &db::entrant::EntrantRow)> = entrants
         .iter()
-        .filter(|e| {
-            e.name.to_lowercase().contains(&needle)
-                || members.iter().any(|m| {
-                    m.entrant_id == e.entrant_id && m.name.to_lowercase().contains(&needle)
-                })
+        .filter_map(|e| {
+            let names = std::iter::once(e.name.as_str()).chain(
+                members
+                    .iter()
+                    .filter(|m| m.entrant_id == e.entrant_id)
+                    .map(|m| m.name.as_str()),
+            );
+            arbiter_core::search::best_rank(&query, names).map(|rank| (rank, e))
         })
-        .filter_map(found)
-        .collect())
+        .collect();
+    // Exact names first, then names that start with the query, then the rest; in each, by
+    // starting number.
+    ranked.sort_by_key(|(rank, e)| (*rank, e.start_no));
+    Ok(ranked.into_iter().filter_map(|(_, e)| found(e)).collect())
 }
 
 /// What `/s/{id}/now` shows.

@@ -106,4 +106,51 @@ export function registerPlayerTests({ test, assert, api, admin, base, out, join 
     const three = rounds[3].boards.find((b) => b.red.start_no === 3 || b.black?.start_no === 3);
     assert((await page.textContent('.board-no')).trim() === String(three.number), 'board by number');
   }, { context: { ...PHONE, locale: 'en-US', javaScriptEnabled: false } });
+
+  // Issue #36: on a 360-px and a 390-px phone every board's Red and Black names are whole inside
+  // the viewport (a card of two lines), on /now, the round's pairings and a player's page, with
+  // long Latin and CJK names; and the find-me box crosses scripts (陈 finds 陳, pinyin finds 黃).
+  const LONG = ['Alexandria Konstantinopoulou-Papadimitriou', '歐陽娜娜', 'Nguyễn Thị Minh Khai', '司馬相如',
+    'Jean-Baptiste de La Salle-Montmorency', '黃秀英', 'Maximilian Wolfgang von Habsburg', '陳大文'];
+  for (const viewport of [{ width: 360, height: 740 }, { width: 390, height: 844 }]) {
+    test(`at ${viewport.width} px every row's Red and Black names are inside the viewport`, async ({ page }) => {
+      const { token } = await api('POST', '/api/v1/auth/login', admin);
+      const t = await api('POST', '/api/v1/tournaments', { name: `Phone ${viewport.width}`, game: 'xiangqi' }, token);
+      const s = await api('POST', `/api/v1/tournaments/${t.id}/sections`, { name: 'Open', rounds: 3 }, token);
+      for (const name of LONG) await api('POST', `/api/v1/sections/${s.id}/entrants`, { name }, token);
+      await api('POST', `/api/v1/sections/${s.id}/rounds`, undefined, token);
+      await api('POST', `/api/v1/sections/${s.id}/rounds/1/publish`, undefined, token);
+      const fits = async () => {
+        const width = await page.evaluate(() => document.documentElement.scrollWidth);
+        assert(width <= viewport.width, `the page is wider than the phone (${width} px)`);
+      };
+      const inside = async (where, cells) => {
+        const boxes = await page.locator(cells).evaluateAll((tds) => tds.map((td) => {
+          const r = td.getBoundingClientRect();
+          return { left: r.left, right: r.right, text: td.textContent.trim() };
+        }));
+        assert(boxes.length > 0, `${where}: names found`);
+        for (const b of boxes) {
+          assert(b.left >= 0 && b.right <= viewport.width + 0.5,
+            `${where}: "${b.text}" spans ${b.left}–${b.right} px in a ${viewport.width}-px viewport`);
+        }
+      };
+      for (const path of [`/s/${s.id}/now?lang=en`, `/s/${s.id}/pairings/1?lang=en`]) {
+        await page.goto(`${base()}${path}`);
+        await inside(path, 'table.pairings tbody td:nth-child(3), table.pairings tbody td:nth-child(7)');
+        await fits();
+      }
+      await page.screenshot({ path: join(out, `pairings-${viewport.width}.png`), fullPage: true });
+      await page.goto(`${base()}/s/${s.id}/p/1?lang=en`);
+      await inside('player page', 'table.player-rounds tbody td:nth-child(4)');
+      await fits();
+      // Across scripts: simplified finds traditional, pinyin initials find the name.
+      await page.fill('#find-me-q', '陈大文');
+      await Promise.all([page.waitForURL(/\/p\/\d+$/), page.press('#find-me-q', 'Enter')]);
+      assert((await page.textContent('h2')).includes('陳大文'), 'simplified found traditional');
+      await page.fill('#find-me-q', 'hxy');
+      await Promise.all([page.waitForURL(/\/p\/\d+$/), page.press('#find-me-q', 'Enter')]);
+      assert((await page.textContent('h2')).includes('黃秀英'), 'pinyin initials found the name');
+    }, { context: { viewport, locale: 'en-US' } });
+  }
 }

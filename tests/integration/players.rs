@@ -337,6 +337,50 @@ async fn the_find_me_box_finds_by_number_and_by_name(pool: PgPool) {
     assert_eq!(unknown.status, StatusCode::NOT_FOUND);
 }
 
+#[sqlx::test]
+async fn the_find_me_box_crosses_scripts_and_pinyin_and_ranks_exact_first(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 3})).await;
+    add_named(
+        &pool,
+        &token,
+        &sid,
+        &["陳大文", "黃秀英", "張國榮", "Zoë Müller", "王晨", "陈"],
+    )
+    .await;
+    let find = |q: &str| format!("/s/{sid}/find?{}&lang=en", query(q));
+    // One match: straight to the player's page, whichever script or spelling was typed.
+    for (q, no) in [
+        ("陈大文", 1),
+        ("黄", 2),
+        ("黄秀英", 2),
+        ("张国荣", 3),
+        ("cdw", 1),
+        ("chen da wen", 1),
+        ("chén dà wén", 1),
+        ("huang xiu ying", 2),
+        ("zgr", 3),
+        ("zoe", 4),
+        ("MULLER", 4),
+    ] {
+        let page = get(&pool, &find(q)).await;
+        assert_eq!(page.status, StatusCode::SEE_OTHER, "{q}: {}", page.text);
+        assert_eq!(location(&page), format!("/s/{sid}/p/{no}"), "{q}");
+    }
+    // Several: the exact name first, then names starting with it, then names holding it.
+    let several = get(&pool, &find("chen")).await;
+    assert_eq!(several.status, StatusCode::OK);
+    let at = |name: &str| {
+        several
+            .text
+            .find(&format!("{name}</a>"))
+            .unwrap_or_else(|| panic!("{name} listed"))
+    };
+    assert!(at("陈") < at("陳大文"));
+    assert!(at("陳大文") < at("王晨"));
+    assert!(!several.text.contains("黃秀英</a>"));
+}
+
 fn heading(page: &Reply) -> String {
     let text = &page.text[page.text.find(r#"<div class="bar">"#).unwrap()..];
     let text = &text[text.find("<h2>").unwrap() + 4..];

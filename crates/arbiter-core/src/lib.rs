@@ -20,6 +20,7 @@ pub mod generator;
 pub mod knockout;
 pub mod model;
 pub mod pairing;
+pub mod search;
 pub mod setup;
 pub mod standings;
 pub mod text;
