@@ -101,10 +101,8 @@ impl NameKey {
             let syllables: Vec<String> = match c.to_pinyin_multi() {
                 Some(multi) if is_han(c) => {
                     has_han = true;
-                    let mut all: Vec<String> = multi
-                        .into_iter()
-                        .map(|p| fold_letters(p.plain()))
-                        .collect();
+                    let mut all: Vec<String> =
+                        multi.into_iter().map(|p| fold_letters(p.plain())).collect();
                     all.dedup();
                     all
                 }
