@@ -201,11 +201,13 @@ fn tandem_pieces_use_front_and_rear() {
 
 #[test]
 fn three_and_more_pawns_on_one_file() {
-    // Three Red pawns on e5, e6, e7 (file 5).
+    // Three Red pawns on e5, e6, e7 (file 5): WXF names them by their place from the front,
+    // then the file (issue #39), as Chinese names them 前/中/后.
     let p = pos("4k4/9/4P4/4P4/4P4/9/9/9/9/3K5 w");
-    assert_eq!(both(&p, "e7e8"), ("前兵进一".into(), "P++1".into()));
-    assert_eq!(both(&p, "e6d6"), ("中兵平六".into(), "P5.6".into()));
-    assert_eq!(both(&p, "e5f5"), ("后兵平四".into(), "P-.4".into()));
+    assert_eq!(both(&p, "e7e8"), ("前兵进一".into(), "15+1".into()));
+    assert_eq!(both(&p, "e6d6"), ("中兵平六".into(), "25.6".into()));
+    assert_eq!(both(&p, "e5f5"), ("后兵平四".into(), "35.4".into()));
+    assert_eq!(parse_move(&p, "25=6", Notation::Wxf), Ok(iccs(&p, "e6d6")));
     assert_eq!(
         parse_move(&p, "中兵五平六", Notation::Chinese),
         Ok(iccs(&p, "e6d6"))
@@ -214,32 +216,138 @@ fn three_and_more_pawns_on_one_file() {
         parse_move(&p, "二兵平六", Notation::Chinese),
         Ok(iccs(&p, "e6d6"))
     );
-    // Four: 前, 二, 三, 四 and WXF ++, P+, P-, --.
+    // The older WXF table is still read: P+, P5 (the middle keeps its file), P-.
+    assert_eq!(parse_move(&p, "P++1", Notation::Wxf), Ok(iccs(&p, "e7e8")));
+    assert_eq!(parse_move(&p, "P5.6", Notation::Wxf), Ok(iccs(&p, "e6d6")));
+    assert_eq!(parse_move(&p, "P-.4", Notation::Wxf), Ok(iccs(&p, "e5f5")));
+    // No fourth soldier on file 5, no soldier numbered on file 4.
+    assert!(matches!(
+        parse_move(&p, "45.4", Notation::Wxf),
+        Err(NotationError::Illegal(_))
+    ));
+    assert!(matches!(
+        parse_move(&p, "14.3", Notation::Wxf),
+        Err(NotationError::Illegal(_))
+    ));
+    // Four: 前, 二, 三, 四 and 15, 25, 35, 45.
     let p = pos("3k5/4P4/4P4/4P4/4P4/9/9/9/9/5K3 w");
-    assert_eq!(both(&p, "e8e9"), ("前兵进一".into(), "+++1".into()));
-    assert_eq!(both(&p, "e7f7"), ("二兵平四".into(), "P+.4".into()));
-    assert_eq!(both(&p, "e6d6"), ("三兵平六".into(), "P-.6".into()));
-    assert_eq!(both(&p, "e5f5"), ("四兵平四".into(), "--.4".into()));
+    assert_eq!(both(&p, "e8e9"), ("前兵进一".into(), "15+1".into()));
+    assert_eq!(both(&p, "e7f7"), ("二兵平四".into(), "25.4".into()));
+    assert_eq!(both(&p, "e6d6"), ("三兵平六".into(), "35.6".into()));
+    assert_eq!(both(&p, "e5f5"), ("四兵平四".into(), "45.4".into()));
     assert_eq!(
         parse_move(&p, "三兵五平六", Notation::Chinese),
         Ok(iccs(&p, "e6d6"))
     );
-    // Five: the middle one keeps its file in WXF.
+    for (old, mv) in [
+        ("+++1", "e8e9"),
+        ("P+.4", "e7f7"),
+        ("P-.6", "e6d6"),
+        ("--.4", "e5f5"),
+    ] {
+        assert_eq!(
+            parse_move(&p, old, Notation::Wxf),
+            Ok(iccs(&p, mv)),
+            "{old}"
+        );
+    }
+    // Five: 15 … 55 (the rearmost, on e4, has no move: it has not crossed the river and the
+    // square ahead is taken).
     let p = pos("3k5/4P4/4P4/4P4/4P4/4P4/9/9/9/5K3 w");
-    assert_eq!(both(&p, "e6d6"), ("三兵平六".into(), "P5.6".into()));
-    assert_eq!(both(&p, "e5f5"), ("四兵平四".into(), "P-.4".into()));
-    assert_eq!(both(&p, "e8e9"), ("前兵进一".into(), "+++1".into()));
-    assert_eq!(both(&p, "e7d7"), ("二兵平六".into(), "P+.6".into()));
+    assert_eq!(both(&p, "e8e9"), ("前兵进一".into(), "15+1".into()));
+    assert_eq!(both(&p, "e7d7"), ("二兵平六".into(), "25.6".into()));
+    assert_eq!(both(&p, "e6d6"), ("三兵平六".into(), "35.6".into()));
+    assert_eq!(both(&p, "e5f5"), ("四兵平四".into(), "45.4".into()));
+    assert!(matches!(
+        parse_move(&p, "55+1", Notation::Wxf),
+        Err(NotationError::Illegal(_))
+    ));
+    for (old, mv) in [
+        ("+++1", "e8e9"),
+        ("P+.6", "e7d7"),
+        ("P5.6", "e6d6"),
+        ("P-.4", "e5f5"),
+    ] {
+        assert_eq!(
+            parse_move(&p, old, Notation::Wxf),
+            Ok(iccs(&p, mv)),
+            "{old}"
+        );
+    }
+    // Five across the river (c5 … c9, file 7): the rearmost moves too, 「五兵」 / 57.
+    let p = pos("2P6/2P1k4/2P6/2P6/2P6/9/9/9/9/3K5 w");
+    assert_eq!(both(&p, "c5b5"), ("五兵平八".into(), "57.8".into()));
+    assert_eq!(both(&p, "c9d9"), ("前兵平六".into(), "17.6".into()));
+    assert_eq!(both(&p, "c7d7"), ("三兵平六".into(), "37.6".into()));
+    assert_eq!(parse_move(&p, "57=8", Notation::Wxf), Ok(iccs(&p, "c5b5")));
+}
+
+#[test]
+fn the_issue_39_soldier_stacks_read_and_write() {
+    // 「25=6」: the second soldier from the front on file 5 moves to file 6; 「13=4」: the
+    // front soldier on file 3 moves to file 4 (Red: file 5 is e, 6 is d, 3 is g, 4 is f).
+    let p = pos("3k5/9/4P1P2/4P1P2/4P1P2/9/9/9/9/5K3 w");
+    assert_eq!(parse_move(&p, "25=6", Notation::Wxf), Ok(iccs(&p, "e6d6")));
+    assert_eq!(parse_move(&p, "25.6", Notation::Wxf), Ok(iccs(&p, "e6d6")));
+    assert_eq!(parse_move(&p, "13=4", Notation::Wxf), Ok(iccs(&p, "g7f7")));
+    assert_eq!(both(&p, "e6d6"), ("中兵五平六".into(), "25.6".into()));
+    assert_eq!(both(&p, "g7f7"), ("前兵三平四".into(), "13.4".into()));
+    assert_eq!(both(&p, "g7g8"), ("前兵三进一".into(), "13+1".into()));
+    assert_eq!(both(&p, "g5h5"), ("后兵三平二".into(), "33.2".into()));
+    // Black counts files from its own right (a is file 1) and its front is downwards:
+    // soldiers on c4, c3, c2 (file 3) and e4, e3, e2, e1 (file 5).
+    let p = pos("3k5/9/9/9/9/2p1p4/2p1p4/2p1p4/4p4/5K3 b");
+    assert_eq!(both(&p, "c2d2"), ("前卒3平4".into(), "13.4".into()));
+    assert_eq!(both(&p, "c4b4"), ("后卒3平2".into(), "33.2".into()));
+    assert_eq!(both(&p, "e3d3"), ("三卒5平4".into(), "35.4".into()));
+    assert_eq!(both(&p, "e1f1"), ("前卒5平6".into(), "15.6".into()));
+    assert_eq!(both(&p, "e4d4"), ("四卒5平4".into(), "45.4".into()));
+}
+
+#[test]
+fn jieqi_soldier_stacks_count_a_face_down_soldier_and_add_the_reveal() {
+    // Red: face-up soldiers e5, e6 and a face-down piece on e3 (a soldier's square, so it
+    // moves as a soldier): three on file 5, the face-down one third from the front.
+    let p = pos("3k5/9/9/4P4/4P4/9/4X4/9/9/5K3 w");
+    let mv = iccs(&p, "e3e4");
+    assert_eq!(
+        format_move(&p, mv, Notation::Wxf, Script::Simplified),
+        "35+1"
+    );
+    assert_eq!(
+        format_move(&p, mv, Notation::Chinese, Script::Simplified),
+        "后兵进一"
+    );
+    // With the piece it turns out to be written at the end, in every notation.
+    let revealed = parse_move(&p, "35+1R", Notation::Wxf).expect("reads");
+    assert_eq!(
+        (revealed.from.name(), revealed.to.name(), revealed.reveal),
+        ("e3".into(), "e4".into(), Some(Piece::Chariot))
+    );
+    assert_eq!(
+        format_move(&p, revealed, Notation::Wxf, Script::Simplified),
+        "35+1R"
+    );
+    assert_eq!(
+        parse_move(&p, "后兵进一车", Notation::Chinese),
+        Ok(revealed)
+    );
+    assert_eq!(parse_move(&p, "e3e4R", Notation::Iccs), Ok(revealed));
+    assert_eq!(both(&p, "e6e7"), ("前兵进一".into(), "15+1".into()));
+    assert_eq!(both(&p, "e5d5"), ("中兵平六".into(), "25.6".into()));
 }
 
 #[test]
 fn pawns_stacked_on_two_files_name_the_file_too() {
     // Red pawns c5 c6 c7 (file 7) and g5 g6 (file 3).
     let p = pos("3k5/9/2P6/2P3P2/2P3P2/9/9/9/9/5K3 w");
-    assert_eq!(both(&p, "c6d6"), ("中兵七平六".into(), "77.6".into()));
-    assert_eq!(both(&p, "c7c8"), ("前兵七进一".into(), "7++1".into()));
+    assert_eq!(both(&p, "c6d6"), ("中兵七平六".into(), "27.6".into()));
+    assert_eq!(both(&p, "c7c8"), ("前兵七进一".into(), "17+1".into()));
     assert_eq!(both(&p, "g6g7"), ("前兵三进一".into(), "3++1".into()));
     assert_eq!(both(&p, "g5f5"), ("后兵三平四".into(), "3-.4".into()));
+    // The older WXF table's 77.6 (the middle of three on file 7) is still read: no seventh
+    // soldier on file 7 fits it by number.
+    assert_eq!(parse_move(&p, "77.6", Notation::Wxf), Ok(iccs(&p, "c6d6")));
     assert!(matches!(
         parse_move(&p, "前兵进一", Notation::Chinese),
         Err(NotationError::Ambiguous { .. })
@@ -881,4 +989,52 @@ mod banqi_properties {
             BanqiMove::Step { from, to } => format!("{}-{}", from.name(), to.name()),
         }
     }
+}
+
+/// One record, three notations: WXF → ICCS → Chinese → WXF gives the WXF back.
+fn convert_round_trip(fen: &str, wxf: &str, iccs_moves: &str, zh: &str) {
+    let start = pos(fen);
+    let convert = |text: &str, from: Notation, to: Notation| {
+        let (lines, error) = record::convert(&start, text, from, to, Script::Simplified);
+        assert_eq!(error, None, "{text} ({from:?} → {to:?})");
+        lines.join(" ")
+    };
+    assert_eq!(convert(wxf, Notation::Wxf, Notation::Iccs), iccs_moves);
+    assert_eq!(convert(iccs_moves, Notation::Iccs, Notation::Chinese), zh);
+    assert_eq!(convert(zh, Notation::Chinese, Notation::Wxf), wxf);
+    assert_eq!(convert(iccs_moves, Notation::Iccs, Notation::Wxf), wxf);
+}
+
+#[test]
+fn record_convert_round_trips_numbered_soldier_stacks() {
+    // Xiangqi: Red soldiers c5 c6 c7 (three on file 7), d7, b8 join the file one by one: the
+    // stack holds 3, then 4, then 5 soldiers, then 4 and 3 again as they leave it.
+    convert_round_trip(
+        "4k3n/1P7/2PP5/2P6/2P6/9/9/9/9/3K5 w",
+        "17+1 H9+8 P6.7 H8-9 17+1 H9+8 P8.7 H8-9 57.8 H9+8 37.6 H8-9 27.8",
+        "c7c8 i9h7 d7c7 h7i9 c8c9 i9h7 b8c8 h7i9 c5b5 i9h7 c7d7 h7i9 c8b8",
+        "前兵进一 马9进8 兵六平七 马8退9 前兵进一 马9进8 兵八平七 马8退9 五兵平八 马9进8 \
+         三兵平六 马8退9 中兵平八",
+    );
+    // The issue's own forms, with `=`, are read.
+    let start = pos("4k3n/1P7/2PP5/2P6/2P6/9/9/9/9/3K5 w");
+    let (lines, error) = record::convert(
+        &start,
+        "17=8 H9+8",
+        Notation::Wxf,
+        Notation::Iccs,
+        Script::Simplified,
+    );
+    assert_eq!((lines.join(" "), error), ("c7b7 i9h7".to_string(), None));
+    // Jieqi: the same with a face-down piece on c3 (a soldier's square: it moves as a
+    // soldier and counts in the stack), so the file holds 4, 5, 6, 5, 4 and 3; the
+    // face-down one moves last and turns out to be a chariot (file 8 holds two soldiers
+    // by then, so the Chinese names the file too: 后兵七).
+    convert_round_trip(
+        "4k3n/1P7/2PP5/2P6/2P6/9/2X6/9/9/3K5 w",
+        "17+1 H9+8 P6.7 H8-9 17+1 H9+8 P8.7 H8-9 57.8 H9+8 37.6 H8-9 27.8 H9+8 37+1R",
+        "c7c8 i9h7 d7c7 h7i9 c8c9 i9h7 b8c8 h7i9 c5b5 i9h7 c7d7 h7i9 c8b8 i9h7 c3c4R",
+        "前兵进一 马9进8 兵六平七 马8退9 前兵进一 马9进8 兵八平七 马8退9 五兵平八 马9进8 \
+         三兵平六 马8退9 二兵平八 马9进8 后兵七进一车",
+    );
 }

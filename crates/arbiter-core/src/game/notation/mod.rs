@@ -236,34 +236,40 @@ impl Pattern {
 /// Reads a move in a position.
 pub fn parse_move(pos: &Position, text: &str, notation: Notation) -> Result<Move, NotationError> {
     let text = text.trim();
-    let pattern = match notation {
+    let patterns = match notation {
         Notation::Iccs => return iccs::parse(pos, text),
-        Notation::Chinese => chinese::parse(text),
+        Notation::Chinese => chinese::parse(text).map(|p| vec![p]),
         Notation::Wxf => wxf::parse(text),
     }
     .ok_or_else(|| NotationError::Unreadable(text.to_string()))?;
     let moves = pos.legal_moves();
     let facts: Vec<Facts> = moves.iter().map(|&m| Facts::of(pos, m)).collect();
-    let pick = |strict: bool| -> Vec<Move> {
-        moves
-            .iter()
-            .zip(&facts)
-            .filter(|(_, f)| pattern.fits(f, strict))
-            .map(|(&m, _)| m)
-            .collect()
-    };
-    let mut found = pick(true);
-    if found.is_empty() {
-        found = pick(false);
+    // Each reading in turn, strictly then liberally; the first that fits a move decides.
+    for pattern in &patterns {
+        let pick = |strict: bool| -> Vec<Move> {
+            moves
+                .iter()
+                .zip(&facts)
+                .filter(|(_, f)| pattern.fits(f, strict))
+                .map(|(&m, _)| m)
+                .collect()
+        };
+        let mut found = pick(true);
+        if found.is_empty() {
+            found = pick(false);
+        }
+        match found.as_slice() {
+            [] => continue,
+            [mv] => return complete(pos, *mv, pattern.reveal),
+            many => {
+                return Err(NotationError::Ambiguous {
+                    text: text.to_string(),
+                    candidates: many.iter().map(|m| format!("{}{}", m.from, m.to)).collect(),
+                })
+            }
+        }
     }
-    match found.as_slice() {
-        [] => Err(NotationError::Illegal(text.to_string())),
-        [mv] => complete(pos, *mv, pattern.reveal),
-        many => Err(NotationError::Ambiguous {
-            text: text.to_string(),
-            candidates: many.iter().map(|m| format!("{}{}", m.from, m.to)).collect(),
-        }),
-    }
+    Err(NotationError::Illegal(text.to_string()))
 }
 
 /// Adds a written reveal to a legal move, checking it against what the position knows.

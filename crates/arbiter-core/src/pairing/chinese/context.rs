@@ -34,6 +34,20 @@ impl Player {
             .sum()
     }
 
+    /// The colour index (MBP's xianshu, RULES §1.3 "Colour in a formed pair"):
+    /// `100·(#Red − #Black) + s`, `s` the signed length of the current same-colour run (+k for
+    /// k Reds in a row, −k for k Blacks); 0 without colour history. Compared as the pair
+    /// (#Red − #Black, s), which is the same order without the formula's limit of 99 rounds:
+    /// more Reds, then a longer Red run.
+    pub fn colour_index(&self) -> (i32, i32) {
+        let run = match self.streak() {
+            Some((Side::Red, len)) => len as i32,
+            Some((Side::Black, len)) => -(len as i32),
+            None => 0,
+        };
+        (self.diff(), run)
+    }
+
     /// The colour of the current same-colour run and its length.
     pub fn streak(&self) -> Option<(Side, usize)> {
         let last = *self.colours.last()?;
@@ -170,10 +184,9 @@ pub(crate) fn build(
         }
         let p = &mut players[i];
         p.level = level;
-        // MBP: 要先 (due Red) when #Red < #Black or no history; 要后 when more Reds; when
-        // level, the one who had Red last is due Black (alternation).
-        let d = p.diff();
-        p.due = if d > 0 || (d == 0 && p.colours.last() == Some(&Side::Red)) {
+        // MBP: 要先 (due Red) when the colour index is below 0 or there is no history; 要后
+        // (due Black) when it is above 0 (a level count with a Red run is above 0).
+        p.due = if p.colour_index() > (0, 0) {
             Side::Black
         } else {
             Side::Red

@@ -17,9 +17,10 @@
 //! - **Exact**: the optimum over *all* legal pairings, found as a maximum-weight matching
 //!   (see `solve.rs`); no greedy pass. Deterministic. Complexity: a few O(n·m) blossom runs on
 //!   a sparse candidate graph plus O(n²) pricing passes.
-//! - **Colours** (step 5): an absolute need wins; else the one with more Reds gets Black; else
-//!   alternate from the latest round where their colours differed; else odd rounds give Red to
-//!   the lower 序号 and even rounds to the higher.
+//! - **Colours** (RULES §1.3 "Colour in a formed pair"): an absolute need wins (the hard
+//!   colour rules, step 3); else the larger colour index (xianshu: more Reds, then a longer Red
+//!   run; 0 without history) gets Black; else alternate from the latest round where their
+//!   colours differed; else odd rounds give Red to the lower 序号 and even rounds to the higher.
 //! - **Boards** (step 6): higher score desc, lower score desc, lower 序号; the bye last.
 //!
 //! Banqi: "Red" means "moves first"; [`ChineseOptions::moves_first_naming`] names it so in the
@@ -198,7 +199,7 @@ fn half_split(ctx: &Context) -> Option<Solved> {
         .then_some(Solved { pairs, bye })
 }
 
-/// Colour allocation (step 5) for the pair `(i, j)`: returns (red, black, why).
+/// Colour allocation (RULES §1.3 "Colour in a formed pair", after the hard colour rules) for the pair `(i, j)`: returns (red, black, why).
 fn colours(ctx: &Context, i: usize, j: usize) -> (usize, usize, ColourDecision) {
     let (a, b) = (&ctx.players[i], &ctx.players[j]);
     let cost = |(s, d): (i128, i128)| s * ctx.streak_factor + d;
@@ -211,15 +212,19 @@ fn colours(ctx: &Context, i: usize, j: usize) -> (usize, usize, ColourDecision) 
             (j, i, ColourDecision::AbsoluteNeed)
         };
     }
-    if a.diff() != b.diff() {
-        // The one with more Reds gets Black.
-        return if a.diff() > b.diff() {
+    // RULES §1.3 "Colour in a formed pair", step 1: the larger colour index (more Reds, then
+    // a longer Red run) gets Black. A player without colour history has index 0.
+    let (ia, ib) = (a.colour_index(), b.colour_index());
+    if ia != ib {
+        return if ia > ib {
             (j, i, ColourDecision::Balance)
         } else {
             (i, j, ColourDecision::Balance)
         };
     }
-    // Alternate from the latest round where their colours differed.
+    // Step 2: compare the colour strings (games played; forfeits and byes are no colour
+    // history) from the latest game backwards; at the first difference, the one who was Red
+    // then gets Black. A string that ends first without a difference counts as identical.
     for (ca, cb) in a.colours.iter().rev().zip(b.colours.iter().rev()) {
         if ca != cb {
             return if *ca == Side::Red {
@@ -229,7 +234,7 @@ fn colours(ctx: &Context, i: usize, j: usize) -> (usize, usize, ColourDecision) 
             };
         }
     }
-    // MBP default ②: odd round → lower 序号 Red, even round → higher 序号 Red.
+    // Step 3, MBP default ②: odd round → lower 序号 Red, even round → higher 序号 Red.
     let lower_red = ctx.round % 2 == 1;
     let (lo, hi) = if a.id < b.id { (i, j) } else { (j, i) };
     if lower_red {

@@ -14,7 +14,8 @@ pub enum ColourDecision {
     RoundOnePattern,
     /// A player had to get a colour (2 in a row, or |Red − Black| = 2).
     AbsoluteNeed,
-    /// The one with more Reds got Black.
+    /// The larger colour index got Black (xianshu: more Reds, then a longer Red run; 0 without
+    /// colour history). Stored as `balance`.
     Balance,
     /// Alternation from the latest round where their colours differed.
     Alternation,
