@@ -51,15 +51,56 @@ fn run(mut cmd: Command, tool: &str) -> anyhow::Result<()> {
     Ok(())
 }
 
-/// Dumps the database at `target` into `file` (custom format), atomically.
+/// Dumps the database at `target` into `file` (custom format), atomically and privately.
 fn dump(bins: &PgBinaries, target: &Target, file: &Path) -> anyhow::Result<()> {
-    let partial = file.with_extension("partial");
     let mut cmd = Command::new(bins.tool("pg_dump"));
-    cmd.args(["--format=custom", "--no-owner", "--no-privileges"])
-        .arg(format!("--file={}", partial.display()));
+    cmd.args(["--format=custom", "--no-owner", "--no-privileges"]);
     target.apply(&mut cmd);
-    run(cmd, "pg_dump")?;
+    write_privately(cmd, "pg_dump", file)
+}
+
+/// Runs `cmd` with its standard output into `file`: first into `<file>.partial`, created
+/// with mode 0600 before anything is written (a backup holds every password hash and all
+/// contact data: no other local account may read it, not even for a moment), then renamed.
+fn write_privately(mut cmd: Command, tool: &str, file: &Path) -> anyhow::Result<()> {
+    use std::os::unix::fs::OpenOptionsExt as _;
+    let partial = file.with_extension("partial");
+    // A left-over of an interrupted backup may have another owner's mode: start afresh.
+    let _ = std::fs::remove_file(&partial);
+    let out = std::fs::OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&partial)
+        .with_context(|| format!("cannot create {}", partial.display()))?;
+    cmd.stdout(out.try_clone()?);
+    if let Err(e) = run(cmd, tool) {
+        let _ = std::fs::remove_file(&partial);
+        return Err(e);
+    }
+    out.sync_all()?;
     std::fs::rename(&partial, file).with_context(|| format!("cannot write {}", file.display()))?;
+    Ok(())
+}
+
+/// Creates `folder` (mode 0700) or makes an existing one 0700, and makes the automatic
+/// backups already in it 0600 (older versions left them readable by every local account).
+fn private_folder(folder: &Path) -> std::io::Result<()> {
+    use std::os::unix::fs::{DirBuilderExt as _, PermissionsExt as _};
+    std::fs::DirBuilder::new()
+        .recursive(true)
+        .mode(0o700)
+        .create(folder)?;
+    std::fs::set_permissions(folder, std::fs::Permissions::from_mode(0o700))?;
+    for entry in std::fs::read_dir(folder)?.flatten() {
+        let path = entry.path();
+        if path
+            .extension()
+            .is_some_and(|e| e == "dump" || e == "partial")
+        {
+            std::fs::set_permissions(&path, std::fs::Permissions::from_mode(0o600))?;
+        }
+    }
     Ok(())
 }
 
@@ -175,7 +216,7 @@ pub async fn auto_backups(pool: PgPool, data_dir: PathBuf, socket_dir: PathBuf, 
         }
         let (folder, dir, password) = (folder.clone(), socket_dir.clone(), password.clone());
         let made = tokio::task::spawn_blocking(move || -> anyhow::Result<PathBuf> {
-            std::fs::create_dir_all(&folder)?;
+            private_folder(&folder)?;
             let name = format!(
                 "auto-{}.dump",
                 chrono::Utc::now().format("%Y%m%dT%H%M%S%.3fZ")
@@ -225,6 +266,45 @@ fn prune(folder: &Path, keep: usize) -> std::io::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use std::os::unix::fs::PermissionsExt as _;
+
+    fn mode(path: &Path) -> u32 {
+        std::fs::metadata(path).unwrap().permissions().mode() & 0o777
+    }
+
+    #[test]
+    fn a_backup_is_private_from_its_first_byte() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("event.dump");
+        // The "dump" writes the mode of the file it is writing into (its standard output).
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "stat -L -c %a /proc/self/fd/1"]);
+        write_privately(cmd, "stat", &file).unwrap();
+        assert_eq!(std::fs::read_to_string(&file).unwrap().trim(), "600");
+        assert_eq!(mode(&file), 0o600);
+        assert!(!file.with_extension("partial").exists());
+        // A failed dump leaves neither file.
+        let failed = dir.path().join("failed.dump");
+        let mut cmd = Command::new("sh");
+        cmd.args(["-c", "exit 3"]);
+        assert!(write_privately(cmd, "sh", &failed).is_err());
+        assert!(!failed.exists() && !failed.with_extension("partial").exists());
+    }
+
+    #[test]
+    fn the_backups_folder_is_private_and_so_are_older_dumps_in_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let folder = dir.path().join("backups");
+        private_folder(&folder).unwrap();
+        assert_eq!(mode(&folder), 0o700);
+        std::fs::set_permissions(&folder, std::fs::Permissions::from_mode(0o755)).unwrap();
+        let old = folder.join("auto-20261201T000000.000Z.dump");
+        std::fs::write(&old, b"x").unwrap();
+        std::fs::set_permissions(&old, std::fs::Permissions::from_mode(0o644)).unwrap();
+        private_folder(&folder).unwrap();
+        assert_eq!(mode(&folder), 0o700);
+        assert_eq!(mode(&old), 0o600);
+    }
 
     #[test]
     fn pruning_keeps_the_newest_automatic_backups_only() {

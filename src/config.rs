@@ -65,6 +65,56 @@ pub struct ServerArgs {
     /// Seconds to wait for a free database connection.
     #[arg(long, env = "ARBITER_ACQUIRE_TIMEOUT", default_value_t = 3, global = true, value_parser = clap::value_parser!(u64).range(1..=3600))]
     pub acquire_timeout: u64,
+    /// A bearer token (at least 16 characters) with which a scraper not on this machine may
+    /// read `/metrics`; without it only loopback clients may.
+    #[arg(long, env = "ARBITER_METRICS_TOKEN", global = true, value_parser = parse_metrics_token)]
+    pub metrics_token: Option<String>,
+    /// Limits on connections (header and idle deadlines, caps per address and in total).
+    #[command(flatten)]
+    pub connections: ConnectionArgs,
+}
+
+/// Limits on the HTTP connections themselves, before any request is read: a client that opens
+/// connections and never finishes a request must not use up the process's file descriptors.
+#[derive(Debug, Clone, Args)]
+pub struct ConnectionArgs {
+    /// Seconds a new connection has to send the complete headers of its first request; a
+    /// connection that has not is closed.
+    #[arg(long, env = "ARBITER_HEADER_TIMEOUT", default_value_t = 5, global = true, value_parser = clap::value_parser!(u64).range(1..=300))]
+    pub header_timeout: u64,
+    /// Seconds a kept-alive connection may wait for the complete headers of its next request
+    /// before it is closed.
+    #[arg(long, env = "ARBITER_IDLE_TIMEOUT", default_value_t = 30, global = true, value_parser = clap::value_parser!(u64).range(1..=3600))]
+    pub idle_timeout: u64,
+    /// Concurrent connections in total; those over it are closed at once. Default: what the
+    /// file-descriptor limit leaves after a reserve for the database pool and files (the
+    /// server raises its soft limit to the hard limit at start).
+    #[arg(long, env = "ARBITER_MAX_CONNECTIONS", global = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections: Option<u64>,
+    /// Concurrent connections from one client address (a hall behind one NAT is one address:
+    /// 2,000 phones with two connections each fit the default); those over it are closed at
+    /// once. Connections from a `--trusted-proxy` count only towards the total.
+    #[arg(long, env = "ARBITER_MAX_CONNECTIONS_PER_ADDRESS", default_value_t = 4000, global = true, value_parser = clap::value_parser!(u64).range(1..=1_000_000))]
+    pub max_connections_per_address: u64,
+}
+
+impl Default for ConnectionArgs {
+    fn default() -> ConnectionArgs {
+        ConnectionArgs {
+            header_timeout: 5,
+            idle_timeout: 30,
+            max_connections: None,
+            max_connections_per_address: 4000,
+        }
+    }
+}
+
+/// `--metrics-token`: long enough not to be guessed, printable.
+fn parse_metrics_token(value: &str) -> Result<String, String> {
+    if value.len() < 16 || !value.bytes().all(|b| b.is_ascii_graphic()) {
+        return Err("must be at least 16 printable characters without spaces".into());
+    }
+    Ok(value.to_string())
 }
 
 /// `--public-url`: an http(s) URL without query or fragment, stored without a trailing slash.

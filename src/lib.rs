@@ -8,6 +8,7 @@
 pub mod backup;
 pub mod cli;
 pub mod config;
+pub mod connections;
 pub mod db;
 pub mod embedded_pg;
 pub mod http;

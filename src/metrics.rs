@@ -123,8 +123,10 @@ impl Metrics {
         }
     }
 
-    /// Counts an answered request.
+    /// Counts an answered request. `method` is put in its bounded set ([`method_label`]),
+    /// `route` must be a route template or `unmatched` (never a path a client chose).
     pub fn request(&self, method: &str, route: &str, status: u16, took: Duration) {
+        let method = method_label(method);
         self.requests
             .get_or_create(&RequestLabels {
                 method: method.to_string(),
@@ -180,6 +182,21 @@ impl Metrics {
     }
 }
 
+/// The methods counted by name; any other (a client may send any token as a method) is
+/// `other`, so no client can add label values.
+const METHODS: [&str; 9] = [
+    "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE",
+];
+
+/// The label of a request method: itself when standard, else `other`.
+pub fn method_label(method: &str) -> &'static str {
+    METHODS
+        .iter()
+        .find(|m| **m == method)
+        .copied()
+        .unwrap_or("other")
+}
+
 /// The process's metrics.
 pub fn metrics() -> &'static Metrics {
     static METRICS: LazyLock<Metrics> = LazyLock::new(Metrics::new);
@@ -189,6 +206,15 @@ pub fn metrics() -> &'static Metrics {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn methods_outside_the_standard_set_are_one_label() {
+        assert_eq!(method_label("GET"), "GET");
+        assert_eq!(method_label("PATCH"), "PATCH");
+        assert_eq!(method_label("get"), "other");
+        assert_eq!(method_label("FOOBAR"), "other");
+        assert_eq!(method_label("PROPFIND"), "other");
+    }
 
     #[test]
     fn the_exposition_names_every_metric() {

@@ -8,7 +8,6 @@ use anyhow::Context as _;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 use sqlx::{Connection, PgPool};
 use std::future::Future;
-use std::net::SocketAddr;
 use std::str::FromStr;
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
@@ -155,6 +154,7 @@ pub async fn ensure_database(maintenance: PgConnectOptions) -> anyhow::Result<()
 pub struct Application {
     listener: TcpListener,
     state: AppState,
+    limits: crate::connections::Limits,
 }
 
 impl Application {
@@ -165,6 +165,7 @@ impl Application {
             .with_context(|| format!("cannot listen on {}", args.bind))?;
         Ok(Application {
             listener,
+            limits: crate::connections::Limits::from_args(&args.connections, &args.trusted_proxy),
             state: AppState {
                 db: pool,
                 security: std::sync::Arc::new(http::Security::from_args(args)),
@@ -191,10 +192,7 @@ impl Application {
         self,
         shutdown: impl Future<Output = ()> + Send + 'static,
     ) -> anyhow::Result<()> {
-        // Connect info gives handlers the peer address (the login rate limiter keys on it).
-        let app = http::app(self.state).into_make_service_with_connect_info::<SocketAddr>();
-        axum::serve(self.listener, app)
-            .with_graceful_shutdown(shutdown)
+        crate::connections::serve(self.listener, http::app(self.state), self.limits, shutdown)
             .await
             .context("HTTP server failed")
     }
@@ -223,9 +221,13 @@ pub async fn shutdown_signal() {
 /// `arbiter serve`: open the database, serve until a signal, stop PostgreSQL on the way out
 /// (also when anything fails).
 pub async fn serve(args: &ServerArgs) -> anyhow::Result<()> {
+    let open_files = crate::connections::raise_fd_limit();
     let database = Database::open(args).await?;
     let app = Application::build(args, database.pool.clone()).await?;
     tracing::info!(
+        open_files,
+        max_connections = app.limits.max_total,
+        max_connections_per_address = app.limits.max_per_address,
         "arbiter listening on http://{}:{}/",
         args.bind.ip(),
         app.port()

@@ -54,6 +54,8 @@ pub struct Security {
     pub trusted_proxies: Vec<Cidr>,
     /// The address the public uses (`--public-url`), without a trailing slash.
     pub public_url: Option<String>,
+    /// The bearer token that lets a scraper off this machine read `/metrics`.
+    pub metrics_token: Option<String>,
     /// How long a request may take before it is answered 503.
     pub request_timeout: std::time::Duration,
     /// The same for pairing a round and importing a file.
@@ -66,6 +68,7 @@ impl Default for Security {
             limits: Limits::default(),
             trusted_proxies: Vec::new(),
             public_url: None,
+            metrics_token: None,
             request_timeout: std::time::Duration::from_secs(10),
             long_request_timeout: std::time::Duration::from_secs(300),
         }
@@ -79,6 +82,7 @@ impl Security {
             limits: Limits::default(),
             trusted_proxies: args.trusted_proxy.clone(),
             public_url: args.public_url.clone(),
+            metrics_token: args.metrics_token.clone(),
             request_timeout: std::time::Duration::from_secs(args.request_timeout),
             long_request_timeout: std::time::Duration::from_secs(args.long_request_timeout),
         }

@@ -86,10 +86,16 @@ pub(crate) struct Server {
 
 impl Server {
     pub(crate) fn start(url: &str) -> Server {
+        Server::start_with(url, &[])
+    }
+
+    /// A server with more command-line flags.
+    pub(crate) fn start_with(url: &str, flags: &[&str]) -> Server {
         let port = free_port();
         let mut child = Command::new(BIN)
             .arg("--bind")
             .arg(format!("127.0.0.1:{port}"))
+            .args(flags)
             .env("DATABASE_URL", url)
             .env("RUST_LOG", "error")
             .stdout(Stdio::null())

@@ -592,6 +592,16 @@ fn a_backup_restored_into_an_empty_data_folder_gives_the_same_event() {
         String::from_utf8_lossy(&out.stderr)
     );
     assert!(file.is_file());
+    // Backups hold password hashes and contact data: no other local account reads them.
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+        assert_eq!(mode(&file), 0o600, "arbiter backup FILE");
+        assert_eq!(mode(&auto), 0o700, "the backups folder");
+        for dump in std::fs::read_dir(&auto).unwrap().flatten() {
+            assert_eq!(mode(&dump.path()), 0o600, "{}", dump.path().display());
+        }
+    }
     signal(&server, nix::sys::signal::Signal::SIGTERM);
     assert!(wait_exit(&mut server).success());
 

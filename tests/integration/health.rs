@@ -1,4 +1,7 @@
-use crate::support::get;
+use crate::support::{get, send};
+use axum::body::Body;
+use axum::extract::ConnectInfo;
+use axum::http::Request;
 use axum::http::StatusCode;
 use serde_json::json;
 use sqlx::postgres::PgPoolOptions;
@@ -92,7 +95,7 @@ async fn metrics_parse_as_the_prometheus_text_format(pool: PgPool) {
     assert_eq!(get(&pool, "/").await.status, StatusCode::OK);
     get(&pool, "/api/v1/tournaments").await;
     get(&pool, "/no/such/page").await;
-    let reply = get(&pool, "/metrics").await;
+    let reply = scrape(&pool, "127.0.0.1:40000", None).await;
     assert_eq!(reply.status, StatusCode::OK);
     assert!(
         reply.content_type.contains("text"),
@@ -137,4 +140,97 @@ async fn metrics_parse_as_the_prometheus_text_format(pool: PgPool) {
         .iter()
         .any(|s| s.metric == "arbiter_reports_pending"));
     assert!(scrape.docs.contains_key("arbiter_pairing_duration_seconds"));
+}
+
+/// `GET /metrics` from `peer`, with a bearer token or none.
+async fn scrape(pool: &PgPool, peer: &str, token: Option<&str>) -> crate::support::Reply {
+    let peer: std::net::SocketAddr = peer.parse().unwrap();
+    let mut request = Request::get("/metrics");
+    if let Some(token) = token {
+        request = request.header("Authorization", format!("Bearer {token}"));
+    }
+    let mut request = request.body(Body::empty()).unwrap();
+    request.extensions_mut().insert(ConnectInfo(peer));
+    send(pool, request).await
+}
+
+#[sqlx::test]
+async fn random_method_names_add_at_most_one_series(pool: PgPool) {
+    use rand_chacha::rand_core::{RngCore as _, SeedableRng as _};
+    let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(35);
+    for _ in 0..100 {
+        let method: String = (0..12)
+            .map(|_| char::from(b'A' + (rng.next_u32() % 26) as u8))
+            .collect();
+        let request = Request::builder()
+            .method(method.as_str())
+            .uri("/healthz")
+            .body(Body::empty())
+            .unwrap();
+        send(&pool, request).await;
+    }
+    let text = scrape(&pool, "127.0.0.1:40000", None).await.text;
+    let standard = [
+        "GET", "HEAD", "POST", "PUT", "DELETE", "PATCH", "OPTIONS", "CONNECT", "TRACE",
+    ];
+    let odd: std::collections::BTreeSet<&str> = text
+        .lines()
+        .filter(|l| l.starts_with("arbiter_http_requests_total{"))
+        .filter(|l| l.contains("route=\"/healthz\""))
+        .filter(|l| {
+            !standard
+                .iter()
+                .any(|m| l.contains(&format!("method=\"{m}\"")))
+        })
+        .collect();
+    assert!(
+        odd.len() <= 1,
+        "{} series for 100 random methods: {odd:?}",
+        odd.len()
+    );
+    assert!(
+        odd.iter().all(|l| l.contains("method=\"other\"")),
+        "{odd:?}"
+    );
+}
+
+#[sqlx::test]
+async fn metrics_are_for_this_machine_or_the_token_holder(pool: PgPool) {
+    // Without ConnectInfo or from another address: not there.
+    assert_eq!(get(&pool, "/metrics").await.status, StatusCode::NOT_FOUND);
+    let outside = scrape(&pool, "203.0.113.9:5000", None).await;
+    assert_eq!(outside.status, StatusCode::NOT_FOUND);
+    assert!(!outside.text.contains("arbiter_http_requests_total"));
+    assert_eq!(
+        scrape(&pool, "[::1]:5000", None).await.status,
+        StatusCode::OK
+    );
+    // With a token configured, a scraper elsewhere with the token reads them; a wrong token
+    // does not.
+    let token = "a-scraper-token-0123456789";
+    let mut state = crate::support::state(&pool);
+    let mut security = (*state.security).clone();
+    security.metrics_token = Some(token.to_string());
+    state.security = std::sync::Arc::new(security);
+    let call = |auth: Option<&str>| {
+        let mut request = Request::get("/metrics");
+        if let Some(auth) = auth {
+            request = request.header("Authorization", format!("Bearer {auth}"));
+        }
+        let mut request = request.body(Body::empty()).unwrap();
+        request.extensions_mut().insert(ConnectInfo(
+            "203.0.113.9:5000".parse::<std::net::SocketAddr>().unwrap(),
+        ));
+        use tower::ServiceExt as _;
+        arbiter::http::app(state.clone()).oneshot(request)
+    };
+    assert_eq!(call(Some(token)).await.unwrap().status(), StatusCode::OK);
+    assert_eq!(
+        call(Some("a-scraper-token-0123456780"))
+            .await
+            .unwrap()
+            .status(),
+        StatusCode::NOT_FOUND
+    );
+    assert_eq!(call(None).await.unwrap().status(), StatusCode::NOT_FOUND);
 }

@@ -8,6 +8,7 @@
 mod api;
 mod auth;
 mod authz;
+mod connections;
 mod crash;
 mod dashboard;
 mod dashboard_forms;

@@ -24,6 +24,8 @@ async fn spawn_server(pool: &PgPool, limits: Limits) -> u16 {
         long_request_timeout: 300,
         statement_timeout: 8,
         acquire_timeout: 3,
+        metrics_token: None,
+        connections: Default::default(),
     };
     let app = Application::build(&args, pool.clone())
         .await

@@ -1,0 +1,166 @@
+//! Connection-level limits (issue #35, item 2): connections that never finish their headers
+//! are closed within the header timeout, and the server keeps answering meanwhile; a client
+//! address over its cap has its further connections closed at once.
+
+use crate::crash::{url_with_database, Server};
+use sqlx::PgPool;
+use std::time::{Duration, Instant};
+use tokio::io::{AsyncReadExt as _, AsyncWriteExt as _};
+use tokio::net::TcpStream;
+
+/// Raises this process's soft open-file limit to its hard limit (the test holds thousands of
+/// sockets); returns the limit.
+fn raise_own_fd_limit() -> u64 {
+    arbiter::connections::raise_fd_limit()
+}
+
+fn server(pool: &PgPool, flags: &[&str]) -> Server {
+    let base = std::env::var("DATABASE_URL").unwrap();
+    let database = pool.connect_options().get_database().unwrap().to_string();
+    Server::start_with(&url_with_database(&base, &database), flags)
+}
+
+/// `GET /healthz` on a new connection: the status and how long the answer took.
+async fn healthz(port: u16) -> (u16, Duration) {
+    let started = Instant::now();
+    let attempt = async {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).await.ok()?;
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            .await
+            .ok()?;
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).await.ok()?;
+        let text = String::from_utf8_lossy(&response).into_owned();
+        text.split(' ').nth(1)?.parse::<u16>().ok()
+    };
+    let status = tokio::time::timeout(Duration::from_secs(5), attempt)
+        .await
+        .ok()
+        .flatten()
+        .unwrap_or(0);
+    (status, started.elapsed())
+}
+
+/// Whether the server has closed `stream` (end of file or reset), waiting until `deadline`.
+async fn closed_by(stream: &mut TcpStream, deadline: tokio::time::Instant) -> bool {
+    let mut buf = [0u8; 256];
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Err(_) => return false,
+            Ok(Ok(0) | Err(_)) => return true,
+            // A 408 or other answer before the close is allowed; keep reading.
+            Ok(Ok(_)) => {}
+        }
+    }
+}
+
+const SLOW: usize = 3000;
+
+#[sqlx::test]
+async fn connections_that_never_finish_their_headers_are_closed_and_health_still_answers(
+    pool: PgPool,
+) {
+    let limit = raise_own_fd_limit();
+    assert!(
+        limit > SLOW as u64 + 200,
+        "the test needs {SLOW} sockets; the open-file limit is {limit}"
+    );
+    let header_timeout = 2;
+    let server = server(&pool, &["--header-timeout", "2"]);
+    let port = server.port;
+
+    // A prober asks /healthz every 200 ms for the whole test.
+    let (stop, mut stopped) = tokio::sync::watch::channel(false);
+    let prober = tokio::spawn(async move {
+        let mut answers = Vec::new();
+        loop {
+            answers.push(healthz(port).await);
+            tokio::select! {
+                () = tokio::time::sleep(Duration::from_millis(200)) => {}
+                _ = stopped.wait_for(|s| *s) => return answers,
+            }
+        }
+    });
+
+    let opened = Instant::now();
+    let mut slow = Vec::with_capacity(SLOW);
+    for _ in 0..SLOW {
+        let mut stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        // The start of a request whose headers never end.
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nX-Slow: ")
+            .await
+            .unwrap();
+        slow.push(stream);
+    }
+    let all_open = opened.elapsed();
+    // Each was opened at most `all_open` ago; all must be closed within the timeout (and a
+    // second of slack) after the last was opened.
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(header_timeout + 2);
+    let mut still_open = 0;
+    for stream in &mut slow {
+        if !closed_by(stream, deadline).await {
+            still_open += 1;
+        }
+    }
+    let _ = stop.send(true);
+    let answers = prober.await.unwrap();
+    assert_eq!(
+        still_open, 0,
+        "{still_open} of {SLOW} connections without complete headers were still open \
+         {header_timeout} s + 2 s after the last was opened (opening took {all_open:?})"
+    );
+    assert!(
+        answers.len() >= 5,
+        "the prober asked only {} times",
+        answers.len()
+    );
+    for (status, took) in &answers {
+        assert_eq!(*status, 200, "/healthz answered {status} during the flood");
+        assert!(
+            *took < Duration::from_secs(1),
+            "/healthz took {took:?} during the flood"
+        );
+    }
+    drop(server);
+}
+
+#[sqlx::test]
+async fn connections_over_an_address_cap_are_closed_at_once(pool: PgPool) {
+    raise_own_fd_limit();
+    let server = server(
+        &pool,
+        &[
+            "--max-connections-per-address",
+            "20",
+            "--header-timeout",
+            "30",
+        ],
+    );
+    let port = server.port;
+    let mut held = Vec::new();
+    for _ in 0..20 {
+        let stream = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+        held.push(stream);
+    }
+    // Let the server accept the twenty before the twenty-first arrives.
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let mut over = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    let _ = over
+        .write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\n\r\n")
+        .await;
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(2);
+    let mut buf = Vec::new();
+    let read = tokio::time::timeout_at(deadline, over.read_to_end(&mut buf)).await;
+    assert!(
+        matches!(read, Ok(Ok(0)) | Ok(Err(_))),
+        "a connection over the address's cap was served: {read:?} {}",
+        String::from_utf8_lossy(&buf)
+    );
+    // Closing the held ones makes room again.
+    drop(held);
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let (status, _) = healthz(port).await;
+    assert_eq!(status, 200);
+}
