@@ -336,6 +336,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("rec.first", "Start position", "開局", "开局"),
     ("rec.game_n", "Game {}", "第 {} 局", "第 {} 局"),
     ("rec.last", "Last move", "最後一步", "最后一步"),
+    ("rec.moves_withheld", "The moves are shown once the round is over and its set-up revealed.", "本輪結束、布局公開後才顯示著法。", "本轮结束、布局公开后才显示着法。"),
     ("rec.next", "Next move", "下一步", "下一步"),
     ("rec.no_moves", "No moves recorded.", "尚無著法。", "尚无着法。"),
     ("rec.notation", "Notation", "記譜法", "记谱法"),

@@ -85,6 +85,8 @@ impl ErrorBody {
 pub struct ApiError {
     status: StatusCode,
     body: ErrorBody,
+    /// `Retry-After` (seconds) of a lockout.
+    retry_after: Option<u64>,
 }
 
 impl ApiError {
@@ -93,6 +95,7 @@ impl ApiError {
         ApiError {
             status,
             body: ErrorBody::new(&message.into(), &FieldErrors::new()),
+            retry_after: None,
         }
     }
 
@@ -104,6 +107,7 @@ impl ApiError {
         ApiError {
             status,
             body: ErrorBody::new(&message, &errors),
+            retry_after: None,
         }
     }
 }
@@ -126,13 +130,23 @@ impl From<Error> for ApiError {
             Error::Invalid { fields, .. } => ErrorBody::new(&message, fields),
             _ => ErrorBody::new(&message, &FieldErrors::new()),
         };
-        ApiError { status, body }
+        ApiError {
+            status,
+            body,
+            retry_after: error.retry_after(),
+        }
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        (self.status, Json(self.body)).into_response()
+        let mut response = (self.status, Json(self.body)).into_response();
+        if let Some(seconds) = self.retry_after {
+            response
+                .headers_mut()
+                .insert(axum::http::header::RETRY_AFTER, seconds.into());
+        }
+        response
     }
 }
 

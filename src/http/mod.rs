@@ -137,7 +137,13 @@ fn is_long(request: &Request) -> bool {
 }
 
 /// Answers 503 when a request runs past its time: a frozen database holds no request for
-/// ever. Dropping the handler's future rolls its transaction back.
+/// ever. A read is dropped at its deadline (nothing to undo). A write (any method but `GET`,
+/// `HEAD`, `OPTIONS`) runs in a task of its own once started and is never dropped halfway: a
+/// statement already sent would run on and could commit after a 503 (a single-statement
+/// write has no transaction to roll back). Past its deadline it is waited for, and its own
+/// answer is sent: what it did, or the 503 of a statement the database cancelled
+/// (`statement_timeout`, on every connection) or of a pool that gave no connection in time
+/// (`--acquire-timeout`), both rolled back. So a 503 is always a rollback.
 async fn deadline(
     axum::extract::State(security): axum::extract::State<Arc<Security>>,
     request: Request,
@@ -149,6 +155,29 @@ async fn deadline(
         security.request_timeout
     };
     let path = request.uri().path().to_string();
+    let write = !matches!(
+        *request.method(),
+        axum::http::Method::GET | axum::http::Method::HEAD | axum::http::Method::OPTIONS
+    );
+    if write {
+        let mut task = tokio::spawn(next.run(request));
+        let joined = match tokio::time::timeout(limit, &mut task).await {
+            Ok(joined) => joined,
+            Err(_) => {
+                tracing::warn!(
+                    path,
+                    seconds = limit.as_secs(),
+                    "write past its deadline: waiting for its outcome"
+                );
+                task.await
+            }
+        };
+        return match joined {
+            Ok(response) => response,
+            Err(join) if join.is_panic() => error::panic_response(join.into_panic()),
+            Err(_) => error::timed_out(),
+        };
+    }
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
         Err(_) => {
@@ -156,6 +185,29 @@ async fn deadline(
             error::timed_out()
         }
     }
+}
+
+/// Headers of every answer: `X-Content-Type-Options: nosniff` (no answer is read as another
+/// type than it says), and `Strict-Transport-Security` when the public address is https.
+async fn security_headers(
+    axum::extract::State(security): axum::extract::State<Arc<Security>>,
+    request: Request,
+    next: axum::middleware::Next,
+) -> axum::response::Response {
+    use axum::http::{header, HeaderValue};
+    let mut response = next.run(request).await;
+    let headers = response.headers_mut();
+    headers.insert(
+        header::X_CONTENT_TYPE_OPTIONS,
+        HeaderValue::from_static("nosniff"),
+    );
+    if security.secure_cookies() {
+        headers.insert(
+            header::STRICT_TRANSPORT_SECURITY,
+            HeaderValue::from_static("max-age=31536000"),
+        );
+    }
+    response
 }
 
 /// The whole application as one router: the seam tests drive with `oneshot`.
@@ -189,6 +241,10 @@ pub fn app(state: AppState) -> Router {
             deadline,
         ))
         .layer(axum::Extension(cookies))
+        .layer(axum::middleware::from_fn_with_state(
+            state.security.clone(),
+            security_headers,
+        ))
         .layer(
             TraceLayer::new_for_http().make_span_with(|request: &Request| {
                 let path = request

@@ -325,6 +325,10 @@ messages! {
         "line {}, column {}: {}"
         | "第 {} 行第 {} 欄：{}"
         | "第 {} 行第 {} 列：{}";
+    TRF_ROUNDS_HEADER_BELOW_GAMES = "trf.rounds_header_below_games":
+        "the file's 142 line says {} rounds, but its games reach round {}"
+        | "檔案的 142 行寫 {} 輪，但其對局已到第 {} 輪"
+        | "文件的 142 行写 {} 轮，但其对局已到第 {} 轮";
     TRF_MALFORMED_LINE = "trf.malformed_line":
         "a line must start with a three-character record code and a blank"
         | "每行須以三個字元的記錄代碼加一個空格開頭"
@@ -625,6 +629,10 @@ messages! {
         "a knockout bracket holds 2 to 64 entrants (power of two for the order), not {}"
         | "淘汰賽對陣表可容納 2 至 64 名參賽者（依 2 的冪排序），而非 {} 名"
         | "淘汰赛对阵表可容纳 2 至 64 名参赛者（依 2 的幂排序），而非 {} 名";
+    CHECK_TOO_MANY_TIEBREAKS = "check.too_many_tiebreaks":
+        "at most {} tiebreaks"
+        | "最多 {} 項破同分規則"
+        | "最多 {} 项破同分规则";
     CHECK_TOO_LONG = "check.too_long":
         "must be at most {} characters"
         | "最多 {} 個字"
@@ -973,6 +981,10 @@ messages! {
         "the players' reports disagree: enter the result yourself"
         | "雙方回報不一致：請由裁判登錄結果"
         | "双方回报不一致：请由裁判登记结果";
+    STATE_PUBLISH_ROUND_BEFORE_RESULTS = "state.publish_round_before_results":
+        "publish the round before entering its results"
+        | "請先公佈本輪對陣再輸入成績"
+        | "请先公布本轮对阵再输入成绩";
     REPORT_PUBLISH_ROUND_BEFORE_STARTING = "report.publish_round_before_starting":
         "publish the round before starting its clock"
         | "請先公佈本輪對陣再開始計時"
@@ -985,6 +997,10 @@ messages! {
         "this game already has a record; ask the arbiter to correct it"
         | "此局已有棋譜；如需更正請洽裁判"
         | "此局已有棋谱；如需更正请联系裁判";
+    REPORT_RECORD_AFTER_REVEAL = "report.record_after_reveal":
+        "this game's record can be sent once the round is over and its set-up revealed"
+        | "本輪結束、布局公開後方可提交此局棋譜"
+        | "本轮结束、布局公开后方可提交此局棋谱";
     NOT_FOUND_ACTION = "not_found.action":
         "action not found"
         | "找不到該操作"

@@ -189,6 +189,16 @@ pub async fn import_trf(
             })?;
         names.insert(e.start_no, name);
     }
+    // A `142` (number of rounds) below the rounds its games reach contradicts the file: said,
+    // never silently changed.
+    if let Some(total) = t.rounds_total {
+        if total < t.rounds_played() {
+            return Err(Error::invalid(
+                "file",
+                m::TRF_ROUNDS_HEADER_BELOW_GAMES.with(&[&total, &t.rounds_played()]),
+            ));
+        }
+    }
     let mut tx = pool.begin().await?;
     let tournament = db::tournament::find(&mut *tx, tournament_id)
         .await?
@@ -426,6 +436,18 @@ pub async fn import_trf(
             }
         }
     }
+    // The section's (and the event's) status follows its rounds at once: a file of a whole
+    // event leaves its section finished.
+    super::tournaments::follow_progress(
+        &mut tx,
+        Some(actor),
+        section.section_id,
+        super::tournaments::Progress::Settled,
+    )
+    .await?;
+    let section = db::section::find(&mut *tx, section.section_id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let view = sections::Section::from(section);
     access::audit(
         &mut tx,
@@ -819,7 +841,17 @@ pub async fn audit_log(
         .await?
         .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     access::require(&mut conn, actor, tournament_id, Need::Scorer).await?;
+    // Scorers see the log without contact data or addresses (SPEC §13: contact data is the
+    // arbiters' only); arbiters see what they see elsewhere.
+    let private = access::can_see_private(&mut conn, Some(actor), tournament_id).await?;
     let rows = db::audit::list(&mut *conn, tournament_id, after, limit.clamp(1, 1000)).await?;
+    let shown = |value: Option<Value>| {
+        if private {
+            value
+        } else {
+            value.map(without_private)
+        }
+    };
     Ok(rows
         .into_iter()
         .map(|r| AuditEvent {
@@ -828,11 +860,36 @@ pub async fn audit_log(
             action: r.action,
             entity: r.entity,
             entity_id: r.entity_id,
-            before: r.before,
-            after: r.after,
+            before: shown(r.before),
+            after: shown(r.after),
             at: r.at,
         })
         .collect())
+}
+
+/// The keys of an audit event's values that hold contact data or a client's address.
+const PRIVATE_KEYS: &[&str] = &[
+    "email",
+    "phone",
+    "address",
+    "birth_date",
+    "ip",
+    "client_ip",
+    "remote_address",
+];
+
+/// `value` without [`PRIVATE_KEYS`], at any depth.
+fn without_private(value: Value) -> Value {
+    match value {
+        Value::Object(map) => Value::Object(
+            map.into_iter()
+                .filter(|(key, _)| !PRIVATE_KEYS.contains(&key.as_str()))
+                .map(|(key, value)| (key, without_private(value)))
+                .collect(),
+        ),
+        Value::Array(items) => Value::Array(items.into_iter().map(without_private).collect()),
+        other => other,
+    }
 }
 
 /// The message for a TRF file the core cannot read (`arbiter_core::trf` stays free of

@@ -56,14 +56,24 @@ pub enum Error {
     #[error("{}", .0.en())]
     Forbidden(Msg),
     /// Occurs when sign-ins or registrations exceed the limiter's budget (a lockout).
-    #[error("{}", .0.en())]
-    TooManyAttempts(Msg),
+    #[error("{}", .0.message.en())]
+    TooManyAttempts(Lockout),
     /// Occurs when the database is unreachable or fails.
     #[error("database error")]
     Db(sqlx::Error),
     /// Occurs on an internal failure that is not the client's fault.
     #[error("internal error: {0}")]
     Internal(String),
+}
+
+/// A limiter's refusal: what to say and, when the limiter knows, how long its lockout lasts
+/// (the API's `Retry-After`).
+#[derive(Debug, Clone)]
+pub struct Lockout {
+    /// What a person is told.
+    pub message: Msg,
+    /// Seconds until the lockout ends.
+    pub retry_after: Option<u64>,
 }
 
 impl Error {
@@ -103,7 +113,27 @@ impl Error {
 
     /// A `TooManyAttempts` error.
     pub fn too_many_attempts(message: impl Into<Msg>) -> Error {
-        Error::TooManyAttempts(message.into())
+        Error::TooManyAttempts(Lockout {
+            message: message.into(),
+            retry_after: None,
+        })
+    }
+
+    /// A `TooManyAttempts` error whose lockout ends in `seconds`.
+    pub fn locked_out(message: impl Into<Msg>, seconds: f64) -> Error {
+        Error::TooManyAttempts(Lockout {
+            message: message.into(),
+            // Whole seconds, rounded up: a client that waits as told is let in.
+            retry_after: Some(seconds.max(1.0).ceil() as u64),
+        })
+    }
+
+    /// Seconds until a lockout ends, when this is one and the limiter knows.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            Error::TooManyAttempts(lockout) => lockout.retry_after,
+            _ => None,
+        }
     }
 
     /// What a person is told, in `lang` (the generic words for a database or internal
@@ -119,10 +149,10 @@ impl Error {
         match self {
             Error::NotFound(what) => Some(what.msg()),
             Error::Invalid { message, .. } => Some(message.clone()),
-            Error::Conflict(message)
-            | Error::Unauthorized(message)
-            | Error::Forbidden(message)
-            | Error::TooManyAttempts(message) => Some(message.clone()),
+            Error::Conflict(message) | Error::Unauthorized(message) | Error::Forbidden(message) => {
+                Some(message.clone())
+            }
+            Error::TooManyAttempts(lockout) => Some(lockout.message.clone()),
             Error::Db(_) | Error::Internal(_) => None,
         }
     }

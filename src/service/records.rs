@@ -161,6 +161,9 @@ pub struct RecordView {
     pub version: i32,
     /// Whether the Jieqi/Banqi set-up is public (face-down pieces may be shown).
     pub setup_revealed: bool,
+    /// Whether the moves are kept back (`replay` empty): a Jieqi/Banqi record is public once
+    /// the round's set-up is revealed (the round complete); staff see it at once.
+    pub moves_withheld: bool,
     /// The moves.
     pub replay: Replay,
 }
@@ -644,6 +647,43 @@ pub(crate) async fn store(
     })
 }
 
+/// The one path of a player's record upload (with a board's report code, or a player's key):
+/// audited as the public. While the game's set-up is unrevealed (Jieqi or Banqi, round not
+/// complete) every upload gets one fixed answer (409), given before anything of it is read or
+/// replayed, so no answer, message or timing depends on the hidden pieces; once the set-up is
+/// public (the round complete) the record is taken when the game has none yet, checked move
+/// by move against it. Xiangqi has nothing hidden: checked and taken while the round is
+/// published or complete. The desk corrects a stored record.
+pub async fn store_player_record(
+    pool: &PgPool,
+    board_id: Uuid,
+    input: &RecordInput,
+) -> Result<RecordSaved> {
+    let ctx = {
+        let mut conn = pool.acquire().await?;
+        context(&mut conn, GameKey::Board(board_id)).await?
+    };
+    if ctx.game != Game::Xiangqi && !setup_public(&ctx) {
+        return Err(Error::conflict(m::REPORT_RECORD_AFTER_REVEAL.msg()));
+    }
+    if !matches!(
+        ctx.round_status,
+        Some(RoundStatus::Published | RoundStatus::Completed)
+    ) {
+        return Err(Error::NotFound(m::NOT_FOUND_GAME));
+    }
+    let no_record = RecordInput {
+        version: Some(0),
+        ..input.clone()
+    };
+    store(pool, None, GameKey::Board(board_id), &no_record, None)
+        .await
+        .map_err(|err| match err {
+            Error::Conflict(_) => Error::conflict(m::REPORT_GAME_ALREADY_HAS_RECORD.msg()),
+            other => other,
+        })
+}
+
 /// Deletes a game's record (a record entered on the wrong board, or by mistake): the
 /// tournament's staff only, audited with what was deleted. `expected`: the version last read;
 /// a stale one is refused with 409, and a game without a record is a 404.
@@ -720,16 +760,30 @@ async fn visible(
     Ok(staff)
 }
 
+/// Whether a record's moves are kept from `staff == false` viewers: a hidden-piece game's
+/// moves name the pieces revealed (and the moves after a reveal show what moved), so they are
+/// public only once the set-up is (in duplicate mode one game's reveals are every board's).
+fn moves_withheld(ctx: &GameContext, staff: bool) -> bool {
+    !staff && ctx.game != Game::Xiangqi && !setup_public(ctx)
+}
+
 fn view(ctx: &GameContext, row: Option<&RecordRow>, staff: bool, script: Script) -> RecordView {
+    let withheld = moves_withheld(ctx, staff);
     let replay = match row {
-        Some(row) => replay_stored(ctx.game, row, script),
-        None => replay(
-            ctx.game,
-            None,
-            notations(ctx.game)[0],
-            &[],
-            Script::Simplified,
-        ),
+        Some(row) if !withheld => replay_stored(ctx.game, row, script),
+        _ => {
+            let mut empty = replay(
+                ctx.game,
+                None,
+                notations(ctx.game)[0],
+                &[],
+                Script::Simplified,
+            );
+            if let Some(row) = row {
+                empty.notation = row.notation;
+            }
+            empty
+        }
     };
     RecordView {
         game_id: ctx.game_id,
@@ -748,6 +802,7 @@ fn view(ctx: &GameContext, row: Option<&RecordRow>, staff: bool, script: Script)
         },
         version: row.map_or(0, |r| r.version),
         setup_revealed: setup_public(ctx),
+        moves_withheld: withheld && row.is_some(),
         replay,
     }
 }

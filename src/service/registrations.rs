@@ -258,6 +258,27 @@ pub(crate) fn compare_version(reg: &RegistrationRow, expected: Option<i32>) -> R
     Ok(())
 }
 
+/// Counts a public registration for `section_id` from `ip` with the anonymous limiter,
+/// unless `actor` is on the section's tournament staff with the arbiters' rights (the desk
+/// entering walk-ins is not the anonymous public).
+pub async fn registration_attempt(
+    pool: &PgPool,
+    limits: &super::throttle::Limits,
+    actor: Option<&Actor>,
+    ip: std::net::IpAddr,
+    section_id: Uuid,
+) -> Result<()> {
+    if let Some(actor) = actor {
+        if let Some(section) = db::section::find(pool, section_id).await? {
+            let mut conn = pool.acquire().await?;
+            if access::can_see_private(&mut conn, Some(actor), section.tournament_id).await? {
+                return Ok(());
+            }
+        }
+    }
+    super::throttle::registration_attempt(pool, limits, ip, section_id).await
+}
+
 /// Submits the public registration form. One transaction: the cap is checked under the
 /// section's lock, so two last-minute registrations cannot both take the last place.
 pub async fn register(

@@ -153,7 +153,8 @@ pub struct ReportBoard {
     pub agreement: Agreement,
     /// Fouls that lose a game in this section.
     pub foul_threshold: i32,
-    /// Whether the players may still send the game's record (the round is being played).
+    /// Whether the players may send the game's record (Xiangqi: once the round is published;
+    /// Jieqi and Banqi: once it is complete and its set-up revealed).
     pub record_open: bool,
     /// The notations the record may be sent in (the game's: Banqi has its own).
     pub notations: Vec<RecordNotation>,
@@ -163,7 +164,11 @@ pub struct ReportBoard {
 
 fn report_board(board: CodeBoard, reports: Vec<Report>, has_record: bool) -> ReportBoard {
     let open = board.round_status == RoundStatus::Published && board.result.is_none();
-    let record_open = board.round_status == RoundStatus::Published;
+    // A hidden-piece game's record is taken once its set-up is revealed (the round complete).
+    let record_open = match board.game {
+        crate::vocab::Game::Xiangqi => board.round_status != RoundStatus::Paired,
+        _ => board.round_status == RoundStatus::Completed,
+    };
     ReportBoard {
         board_id: board.board_id,
         tournament_name: board.tournament_name,
@@ -509,9 +514,10 @@ pub async fn dismiss(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<()>
     Ok(())
 }
 
-/// A player sends the game's record with the board's code (SPEC §5, issue #18): checked move
-/// by move like the desk's entry, stored while the round is being played and only when the
-/// game has no record yet (the desk corrects a stored one), audited as the public.
+/// A player sends the game's record with the board's code (SPEC §5, issue #18): the one path
+/// is [`super::records::store_player_record`] (checked move by move, stored only when the game
+/// has no record yet; a hidden-piece game's only once its set-up is revealed), audited as the
+/// public. The code stays valid for this after its round completes.
 pub async fn submit_record(
     pool: &PgPool,
     limits: &Limits,
@@ -520,25 +526,7 @@ pub async fn submit_record(
     input: &super::records::RecordInput,
 ) -> Result<super::records::RecordSaved> {
     let board = find_board(pool, limits, ip, code).await?;
-    if board.round_status != RoundStatus::Published {
-        return Err(Error::conflict(m::REPORT_ROUND_OVER_ASK_ARBITER.msg()));
-    }
-    let no_record = super::records::RecordInput {
-        version: Some(0),
-        ..input.clone()
-    };
-    super::records::store(
-        pool,
-        None,
-        super::records::GameKey::Board(board.board_id),
-        &no_record,
-        None,
-    )
-    .await
-    .map_err(|err| match err {
-        Error::Conflict(_) => Error::conflict(m::REPORT_GAME_ALREADY_HAS_RECORD.msg()),
-        other => other,
-    })
+    super::records::store_player_record(pool, board.board_id, input).await
 }
 
 /// The report codes of a round's boards with a game, by board number, for the result slips:

@@ -718,6 +718,16 @@ pub(crate) async fn record_result(
         let Some(game_id) = board.game_id else {
             return Err(Error::conflict(m::STATE_BOARD_BYE_HAS_NO.msg()));
         };
+        // A result never changes a round's publication: a paired round is the arbiters'
+        // draft (a remembered context may predate its publication: read it again first).
+        if board.round_status == RoundStatus::Paired {
+            if !fresh {
+                board = fresh_board(&mut *conn, board_id).await?;
+                fresh = true;
+                continue;
+            }
+            return Err(Error::conflict(m::STATE_PUBLISH_ROUND_BEFORE_RESULTS.msg()));
+        }
         let current = board.version.ok_or(Error::NotFound(m::NOT_FOUND_GAME))?;
         if let Some(expected) = entered.expected {
             if expected != current && !fresh {

@@ -293,6 +293,9 @@ pub fn forfeit_default(pairing_system: PairingSystem) -> bool {
     pairing_system != PairingSystem::Dutch
 }
 
+/// The longest tiebreak chain a section may have (the presets have fewer than ten keys).
+pub const MAX_TIEBREAKS: usize = 20;
+
 /// The tiebreak preset a new section of `pairing_system` gets.
 pub fn default_preset(pairing_system: PairingSystem) -> Preset {
     match pairing_system {
@@ -350,6 +353,10 @@ fn apply(
     }
     match (&input.tiebreaks, &input.preset) {
         (Some(_), Some(_)) => check.error("preset", m::CHECK_GIVE_EITHER_TIEBREAKS_PRESET.msg()),
+        (Some(keys), None) if keys.len() > MAX_TIEBREAKS => check.error(
+            "tiebreaks",
+            m::CHECK_TOO_MANY_TIEBREAKS.with(&[&MAX_TIEBREAKS]),
+        ),
         (Some(keys), None) => {
             let mut chain = Vec::new();
             for key in keys

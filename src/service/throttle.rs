@@ -76,7 +76,13 @@ pub fn too_many() -> Error {
     Error::too_many_attempts(m::ACCOUNT_TOO_MANY_ATTEMPTS_WAIT.msg())
 }
 
-async fn hit(pool: &PgPool, key: &str, rule: &Rule) -> Result<bool> {
+/// The refusal of an attempt locked out for `seconds` more (answered with `Retry-After`).
+pub fn too_many_for(seconds: f64) -> Error {
+    Error::locked_out(m::ACCOUNT_TOO_MANY_ATTEMPTS_WAIT.msg(), seconds)
+}
+
+/// Counts an attempt of `key`; the seconds its lockout still lasts when it is locked out.
+async fn hit_for(pool: &PgPool, key: &str, rule: &Rule) -> Result<Option<f64>> {
     let left = db::throttle::hit(
         pool,
         key,
@@ -86,7 +92,13 @@ async fn hit(pool: &PgPool, key: &str, rule: &Rule) -> Result<bool> {
         rule.max_lockout.as_secs_f64(),
     )
     .await?;
-    Ok(left.is_some_and(|secs| secs > 0.0))
+    Ok(left.filter(|secs| *secs > 0.0))
+}
+
+/// Counts an attempt of `key`; whether it is locked out.
+#[allow(dead_code, reason = "the limiters that answer without Retry-After")]
+async fn hit(pool: &PgPool, key: &str, rule: &Rule) -> Result<bool> {
+    Ok(hit_for(pool, key, rule).await?.is_some())
 }
 
 fn account_key(username: &str) -> String {
@@ -106,10 +118,10 @@ pub async fn sign_in_attempt(
     ip: IpAddr,
 ) -> Result<()> {
     // Both counters move on every attempt, so a locked account still costs the address.
-    let account = hit(pool, &account_key(username), &limits.account).await?;
-    let address = hit(pool, &address_key(ip), &limits.address).await?;
-    if account || address {
-        return Err(too_many());
+    let account = hit_for(pool, &account_key(username), &limits.account).await?;
+    let address = hit_for(pool, &address_key(ip), &limits.address).await?;
+    if let Some(left) = account.into_iter().chain(address).reduce(f64::max) {
+        return Err(too_many_for(left));
     }
     Ok(())
 }
@@ -118,8 +130,8 @@ pub async fn sign_in_attempt(
 /// tokens are 256-bit, so this only keeps one address from hammering them; it is not per
 /// account, so a venue's newcomers joining at once do not lock each other out.
 pub async fn link_attempt(pool: &PgPool, limits: &Limits, ip: IpAddr) -> Result<()> {
-    if hit(pool, &address_key(ip), &limits.address).await? {
-        return Err(too_many());
+    if let Some(left) = hit_for(pool, &address_key(ip), &limits.address).await? {
+        return Err(too_many_for(left));
     }
     Ok(())
 }
@@ -138,14 +150,14 @@ pub async fn registration_attempt(
     ip: IpAddr,
     section_id: Uuid,
 ) -> Result<()> {
-    if hit(
+    if let Some(left) = hit_for(
         pool,
         &format!("register:{ip}:{section_id}"),
         &limits.registration,
     )
     .await?
     {
-        return Err(too_many());
+        return Err(too_many_for(left));
     }
     Ok(())
 }
@@ -157,8 +169,8 @@ fn report_key(ip: IpAddr) -> String {
 /// Counts an attempt to open a board by its report code from `ip`; `TooManyAttempts` while
 /// the address is locked out.
 pub async fn report_attempt(pool: &PgPool, limits: &Limits, ip: IpAddr) -> Result<()> {
-    if hit(pool, &report_key(ip), &limits.report).await? {
-        return Err(too_many());
+    if let Some(left) = hit_for(pool, &report_key(ip), &limits.report).await? {
+        return Err(too_many_for(left));
     }
     Ok(())
 }

@@ -20,6 +20,7 @@ mod event_file;
 mod events;
 mod hall;
 mod hardening;
+mod hidden_records;
 mod health;
 mod instances;
 mod integrity;

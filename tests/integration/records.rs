@@ -386,8 +386,16 @@ async fn a_jieqi_reveal_contradicting_the_setup_is_refused(pool: PgPool) {
     )
     .await;
     expect(&saved, StatusCode::OK);
+    // The staff see the reveals (the public once the set-up is: `hidden_records.rs`).
     let record = expect(
-        &get(&pool, &format!("/api/v1/boards/{board}/record")).await,
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/boards/{board}/record"),
+            Some(&token),
+            None,
+        )
+        .await,
         StatusCode::OK,
     );
     let moves = iccs_of(&record);

@@ -648,8 +648,24 @@ async fn players_send_the_game_record_with_their_code_once(pool: PgPool) {
 
 #[sqlx::test]
 async fn the_phone_page_offers_the_notations_of_the_game(pool: PgPool) {
-    let (_, _, boards) = paired_in(&pool, "banqi", json!({}), true).await;
+    let (_, token, boards) = paired_in(&pool, "banqi", json!({}), true).await;
     let code = code_of(&pool, boards[0]["id"].as_str().unwrap()).await;
+    // A hidden-piece game's record is taken once the round's set-up is revealed.
+    let page = Browser::new(&pool).get(&format!("/r/{code}?lang=en")).await;
+    assert!(!page.text.contains("id=\"record-form\""), "{}", page.text);
+    for board in &boards {
+        expect(
+            &call(
+                &pool,
+                "PUT",
+                &format!("/api/v1/boards/{}/result", board["id"].as_str().unwrap()),
+                Some(&token),
+                Some(json!({"result": "draw"})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
     let page = Browser::new(&pool).get(&format!("/r/{code}?lang=en")).await;
     assert!(page.text.contains("id=\"record-form\""), "{}", page.text);
     assert!(

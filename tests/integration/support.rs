@@ -435,6 +435,18 @@ pub async fn play_round_with(
         .await,
         StatusCode::CREATED,
     );
+    // Results are taken once the round is published (issue #35).
+    expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds/{}/publish", round["number"]),
+            Some(token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
     for board in round["boards"]
         .as_array()
         .expect("boards")

@@ -16,18 +16,29 @@ use axum::http::{HeaderMap, StatusCode};
 use uuid::Uuid;
 
 /// Registers for a section (public; the answer says `pending`, `confirmed` or `waitlisted`).
+/// Anonymous registrations are rate-limited per address and section (429 with
+/// `Retry-After`); the tournament's arbiters, signed in, are not counted.
 #[utoipa::path(post, path = "/api/v1/sections/{id}/registrations", tag = "registrations",
     params(("id" = Uuid, Path, description = "Section id")), request_body = RegistrationInput,
     responses((status = 201, body = RegistrationView), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
         (status = 409, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn create_registration(
     State(state): State<AppState>,
+    MaybeUser(actor): MaybeUser,
     ClientIp(ip): ClientIp,
     AppPath(id): AppPath<Uuid>,
     AppJson(input): AppJson<RegistrationInput>,
 ) -> Result<(StatusCode, AppJson<RegistrationView>), ApiError> {
-    // The same limiter as the page's: per address and section, shared by every instance.
-    service::throttle::registration_attempt(&state.db, &state.security.limits, ip, id).await?;
+    // The same limiter as the page's: per address and section, shared by every instance;
+    // the tournament's arbiters (the desk entering walk-ins) are not counted.
+    service::registrations::registration_attempt(
+        &state.db,
+        &state.security.limits,
+        actor.as_ref(),
+        ip,
+        id,
+    )
+    .await?;
     let r = service::registrations::register(&state.db, id, &input).await?;
     Ok((StatusCode::CREATED, AppJson(r)))
 }

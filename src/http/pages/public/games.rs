@@ -123,6 +123,8 @@ pub struct GamePage {
     pub hidden: String,
     /// A Jieqi/Banqi game whose set-up is not public yet.
     pub face_down_note: bool,
+    /// Its moves are kept back until the set-up is public.
+    pub moves_withheld: bool,
     /// Catalogue key of the game's status after the last move, or empty.
     pub status_key: String,
     /// The API's PGN of this game.
@@ -339,6 +341,7 @@ fn render(
                 .map(|r| format!("result.{r}"))
                 .unwrap_or_default(),
             face_down_note: game != Game::Xiangqi && setup.is_none(),
+            moves_withheld: view.moves_withheld,
             hidden: hidden_attr(&hidden),
             game,
             notation: notation.to_string(),
