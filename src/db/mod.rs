@@ -6,6 +6,7 @@ pub mod audit;
 pub mod collation;
 pub mod entrant;
 pub mod event_file;
+pub mod key;
 pub mod knockout;
 pub mod payment;
 pub mod prize;

@@ -49,8 +49,14 @@ pub struct CodeBoard {
     pub reported_result: Option<GameResult>,
     /// The game's version.
     pub version: Option<i32>,
-    /// The board's report code.
+    /// The board's report code: Red's.
     pub report_code: String,
+    /// Black's report code.
+    pub black_code: String,
+    /// Red's entrant.
+    pub red_entrant_id: Uuid,
+    /// Black's entrant (None for a bye).
+    pub black_entrant_id: Option<Uuid>,
 }
 
 const BOARD: &str = "select b.board_id, b.number as board_no, r.round_id, r.number as round_no,
@@ -58,19 +64,48 @@ const BOARD: &str = "select b.board_id, b.number as board_no, r.round_id, r.numb
         s.foul_threshold, s.rounds as section_rounds, t.tournament_id, t.name as tournament_name,
         t.game,
         red.start_no as red_no, red.name as red_name, black.start_no as black_no,
-        black.name as black_name, g.game_id, g.result, g.reported_result, g.version, b.report_code
+        black.name as black_name, g.game_id, g.result, g.reported_result, g.version, b.report_code,
+        b.black_code, b.red_entrant_id, b.black_entrant_id
      from board b join round r using (round_id) join section s using (section_id)
           join tournament t using (tournament_id)
           join entrant red on red.entrant_id = b.red_entrant_id
           left join entrant black on black.entrant_id = b.black_entrant_id
           left join game g on g.board_id = b.board_id";
 
-/// The board whose report code is `code` (already normalised: 12 upper-case hex digits).
+/// The board one of whose codes is `code` (already normalised: 12 or 16 upper-case hex
+/// digits); the caller tells the side by comparing the codes.
 pub async fn board_by_code(db: impl PgExecutor<'_>, code: &str) -> sqlx::Result<Option<CodeBoard>> {
-    sqlx::query_as::<_, CodeBoard>(&format!("{BOARD} where b.report_code = $1"))
+    sqlx::query_as::<_, CodeBoard>(&format!(
+        "{BOARD} where b.report_code = $1 union all {BOARD} where b.black_code = $1"
+    ))
         .bind(code)
         .fetch_optional(db)
         .await
+}
+
+/// A board by id.
+pub async fn board_by_id(db: impl PgExecutor<'_>, board_id: Uuid) -> sqlx::Result<Option<CodeBoard>> {
+    sqlx::query_as::<_, CodeBoard>(&format!("{BOARD} where b.board_id = $1"))
+        .bind(board_id)
+        .fetch_optional(db)
+        .await
+}
+
+/// The entrant's board in the latest public round of its section (published or completed),
+/// when it has one.
+pub async fn current_board_of(
+    db: impl PgExecutor<'_>,
+    entrant_id: Uuid,
+) -> sqlx::Result<Option<CodeBoard>> {
+    sqlx::query_as::<_, CodeBoard>(&format!(
+        "{BOARD} where (b.red_entrant_id = $1 or b.black_entrant_id = $1)
+           and r.round_id = (select r2.round_id from round r2 join entrant e2 using (section_id)
+                             where e2.entrant_id = $1 and r2.status <> 'paired'
+                             order by r2.number desc limit 1)"
+    ))
+    .bind(entrant_id)
+    .fetch_optional(db)
+    .await
 }
 
 /// A board by id, its section row locked: reports, acceptance and result entry of a section
@@ -196,14 +231,14 @@ pub async fn boards_with_reports(
     .await
 }
 
-/// The report codes of a round's boards, by board number.
+/// The report codes of a round's boards (Red's, Black's), by board number.
 pub async fn codes_of_round(
     db: impl PgExecutor<'_>,
     section_id: Uuid,
     round_no: i32,
-) -> sqlx::Result<Vec<(i32, String)>> {
-    sqlx::query_as::<_, (i32, String)>(
-        "select b.number, b.report_code from board b join round r using (round_id)
+) -> sqlx::Result<Vec<(i32, String, String)>> {
+    sqlx::query_as::<_, (i32, String, String)>(
+        "select b.number, b.report_code, b.black_code from board b join round r using (round_id)
          where r.section_id = $1 and r.number = $2 order by b.number",
     )
     .bind(section_id)

@@ -154,7 +154,7 @@ async fn deadline(
     } else {
         security.request_timeout
     };
-    let path = request.uri().path().to_string();
+    let path = redacted_uri(request.uri());
     let write = !matches!(
         *request.method(),
         axum::http::Method::GET | axum::http::Method::HEAD | axum::http::Method::OPTIONS
@@ -210,6 +210,34 @@ async fn security_headers(
     response
 }
 
+/// The paths whose next segment is a secret (a player's key, a board's report code): never
+/// logged in full (issue 36).
+const SECRET_PREFIXES: &[&str] = &["/k/", "/r/", "/api/v1/keys/", "/api/v1/reports/"];
+
+/// `uri` as the logs may show it: the secret segment of a key's or a report code's path
+/// replaced by `{secret}`, and a query naming a key or code left out.
+pub fn redacted_uri(uri: &axum::http::Uri) -> String {
+    let path = uri.path();
+    let mut out = path.to_string();
+    for prefix in SECRET_PREFIXES {
+        if let Some(rest) = path.strip_prefix(prefix) {
+            let tail = rest.find('/').map_or("", |i| &rest[i..]);
+            out = format!("{prefix}{{secret}}{tail}");
+            break;
+        }
+    }
+    if let Some(query) = uri.query() {
+        let lower = query.to_ascii_lowercase();
+        if lower.contains("code") || lower.contains("key") {
+            out.push_str("?{secret}");
+        } else {
+            out.push('?');
+            out.push_str(query);
+        }
+    }
+    out
+}
+
 /// The whole application as one router: the seam tests drive with `oneshot`.
 pub fn app(state: AppState) -> Router {
     let cookies = session::CookiePolicy {
@@ -252,7 +280,8 @@ pub fn app(state: AppState) -> Router {
                     .get::<MatchedPath>()
                     .map(MatchedPath::as_str)
                     .unwrap_or("-");
-                tracing::info_span!("http", method = %request.method(), path, uri = %request.uri())
+                let uri = redacted_uri(request.uri());
+                tracing::info_span!("http", method = %request.method(), path, uri)
             }),
         )
         .with_state(state)
@@ -283,5 +312,29 @@ pub fn public_url(configured: Option<&str>, headers: &axum::http::HeaderMap, pat
     match host {
         Some(host) => format!("{scheme}://{host}{path}"),
         None => path.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::redacted_uri;
+
+    #[test]
+    fn secrets_are_not_logged() {
+        let uri = |s: &str| s.parse::<axum::http::Uri>().expect("a uri");
+        assert_eq!(
+            redacted_uri(&uri("/k/ABCDEFGHJKMNPQRS")),
+            "/k/{secret}"
+        );
+        assert_eq!(
+            redacted_uri(&uri("/api/v1/keys/ABCDEFGHJKMNPQRS/report")),
+            "/api/v1/keys/{secret}/report"
+        );
+        assert_eq!(
+            redacted_uri(&uri("/r/A1B2C3D4E5F6?lang=en")),
+            "/r/{secret}?lang=en"
+        );
+        assert_eq!(redacted_uri(&uri("/r?code=A1B2C3D4E5F6")), "/r?{secret}");
+        assert_eq!(redacted_uri(&uri("/s/1/now?lang=en")), "/s/1/now?lang=en");
     }
 }

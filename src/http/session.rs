@@ -205,7 +205,10 @@ pub async fn page_layer(mut request: Request, next: Next) -> Response {
     );
     headers.insert(X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
-    headers.insert(REFERRER_POLICY, HeaderValue::from_static("same-origin"));
+    // A page whose address holds a secret (a player's key) sets its own `no-referrer`.
+    headers
+        .entry(REFERRER_POLICY)
+        .or_insert(HeaderValue::from_static("same-origin"));
     response
 }
 

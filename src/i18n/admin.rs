@@ -43,6 +43,7 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.check_in", "Check in", "報到", "报到"),
     ("adm.check_out", "Undo check-in", "取消報到", "取消报到"),
     ("adm.checked_in", "checked in", "已報到", "已报到"),
+    ("adm.checked_in_by_self", "by the player's key", "選手以密鑰自行報到", "选手以密钥自行报到"),
     ("adm.checkin.clear", "Show all", "顯示全部", "显示全部"),
     ("adm.checkin.count", "Present: {}", "已報到：{}", "已报到：{}"),
     ("adm.checkin.filter", "Find", "搜尋", "搜索"),

@@ -1001,6 +1001,38 @@ messages! {
         "this game's record can be sent once the round is over and its set-up revealed"
         | "本輪結束、布局公開後方可提交此局棋譜"
         | "本轮结束、布局公开后方可提交此局棋谱";
+    REPORT_SIDE_NOT_YOURS = "report.side_not_yours":
+        "your code or key reports for your own side only"
+        | "你的代碼或密鑰只能回報本方"
+        | "你的代码或密钥只能回报本方";
+    REPORT_DISPUTED_DESK_DECIDES = "report.disputed_desk_decides":
+        "the players' reports disagree: the arbiter decides, and no further report is taken"
+        | "雙方回報不一致：由裁判裁定，不再接受回報"
+        | "双方回报不一致：由裁判裁定，不再接受回报";
+    KEY_UNKNOWN = "key.unknown":
+        "no player has this key; check the key on your card"
+        | "沒有選手使用此密鑰；請核對你的卡片"
+        | "没有选手使用此密钥；请核对你的卡片";
+    KEY_NO_GAME_TO_REPORT = "key.no_game_to_report":
+        "you have no game to report in the current round"
+        | "你在本輪沒有可回報的對局"
+        | "你在本轮没有可回报的对局";
+    KEY_SELF_CHECK_IN_OFF = "key.self_check_in_off":
+        "this section has no self check-in: check in at the desk"
+        | "本組不開放自行報到：請到服務台報到"
+        | "本组不开放自行报到：请到服务台报到";
+    KEY_CHECK_IN_CLOSED = "key.check_in_closed":
+        "check-in is not open now: check in at the desk"
+        | "目前不在報到時間內：請到服務台報到"
+        | "目前不在报到时间内：请到服务台报到";
+    KEY_WITHDRAWN = "key.withdrawn":
+        "you are withdrawn from this section: ask the arbiter"
+        | "你已退出本組：請洽裁判"
+        | "你已退出本组：请联系裁判";
+    CHECK_CHECK_IN_CLOSES_AFTER_OPENS = "check.check_in_closes_after_opens":
+        "check-in must close after it opens"
+        | "報到截止時間須晚於開始時間"
+        | "报到截止时间须晚于开始时间";
     NOT_FOUND_ACTION = "not_found.action":
         "action not found"
         | "找不到該操作"

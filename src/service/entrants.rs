@@ -113,6 +113,8 @@ pub struct EntrantView {
     pub status: EntrantStatus,
     /// Present at the venue.
     pub checked_in: bool,
+    /// Checked in by the player's own key (issue 36), not at the desk.
+    pub checked_in_by_self: bool,
     /// First round the entrant is paired in (late entries join later).
     pub joined_round: i32,
     /// First round no longer played, when withdrawn.
@@ -156,6 +158,7 @@ pub fn views(entrants: &[EntrantRow], members: &[MemberRow], private: bool) -> V
             club: e.club.clone(),
             status: e.status,
             checked_in: e.checked_in,
+            checked_in_by_self: false,
             joined_round: e.joined_round,
             withdrawn_from_round: e.withdrawn_from_round,
             members: by_entrant.remove(&e.entrant_id).unwrap_or_default(),
@@ -333,8 +336,14 @@ pub async fn add(
         )
     });
     check.finish()?;
-    let entrant =
+    let mut entrant =
         insert_entrant(&mut tx, section.tournament_id, section_id, &name, &players).await?;
+    // An entry made at the desk is made in person: in a section that pairs checked-in
+    // entrants only, the entrant is checked in (issue 36), so a late entrant is paired.
+    if section.pair_checked_in_only {
+        db::key::set_checked_in(&mut *tx, entrant.entrant_id, true, false).await?;
+        entrant.checked_in = true;
+    }
     let members = db::entrant::members(&mut *tx, section_id).await?;
     // A desk entry is a registration too (confirmed at once), so that the desk list and its
     // money count it.
@@ -405,7 +414,12 @@ pub async fn list(
     let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     let entrants = db::entrant::list(&mut *conn, section_id).await?;
     let members = db::entrant::members(&mut *conn, section_id).await?;
-    Ok(views(&entrants, &members, private))
+    let by_self = db::key::checked_in_by_self(&mut *conn, section_id).await?;
+    let mut views = views(&entrants, &members, private);
+    for view in &mut views {
+        view.checked_in_by_self = view.checked_in && by_self.contains(&view.id);
+    }
+    Ok(views)
 }
 
 /// What can change about an entrant.
@@ -1155,6 +1169,7 @@ mod search_tests {
             club: Some(club.into()),
             status: EntrantStatus::Active,
             checked_in: false,
+            checked_in_by_self: false,
             joined_round: 1,
             withdrawn_from_round: None,
             members: Vec::new(),

@@ -305,6 +305,7 @@ const TABLES: &[Table] = &[
 pub const OUTSIDE: &[&str] = &[
     "_sqlx_migrations",
     "app_user",
+    "entrant_key",
     "password_reset",
     "sign_in_throttle",
     "staff_invitation",
@@ -520,9 +521,10 @@ fn uuid_at(row: &Map<String, Value>, column: &str, field: &str) -> Result<Option
     }
 }
 
-/// A twelve-hex-digit report code no board of this server has.
+/// A sixteen-hex-digit (64 random bits) report code, drawn from the OS's random source.
 fn fresh_report_code() -> String {
-    Uuid::new_v4().simple().to_string()[..12].to_uppercase()
+    use rand_core::{OsRng, RngCore};
+    format!("{:016X}", OsRng.next_u64())
 }
 
 /// The database's refusal of a row of the file: a value that does not fit its column (class
@@ -644,7 +646,6 @@ async fn prepare(
     let mut entrant_section: HashMap<Uuid, Uuid> = HashMap::new();
     let mut round_section: HashMap<Uuid, Uuid> = HashMap::new();
     let mut name = String::new();
-    let mut codes: Vec<String> = Vec::new();
     for table in TABLES {
         let rows = tables.remove(table.name).unwrap_or_default();
         let columns = db::event_file::columns(&mut *conn, table.name).await?;
@@ -735,35 +736,20 @@ async fn prepare(
                             }
                         }
                     }
-                    if let Some(code) = checked.get("report_code").and_then(Value::as_str) {
-                        codes.push(code.to_string());
-                    }
                 }
                 _ => {}
             }
             out.push(Value::Object(checked));
         }
         if table.name == "board" {
-            // Report codes are unique on a server: a code taken here (the event imported
-            // back into the server it came from) or repeated in the file is drawn anew.
-            let taken: HashSet<String> = db::event_file::taken_report_codes(&mut *conn, &codes)
-                .await?
-                .into_iter()
-                .collect();
-            let mut seen = HashSet::new();
+            // A board's codes are secrets of the server that drew them (issue 36): each side's
+            // code is drawn anew on import, never copied from a file.
             for row in &mut out {
                 let Some(row) = row.as_object_mut() else {
                     continue;
                 };
-                let code = row
-                    .get("report_code")
-                    .and_then(Value::as_str)
-                    .map(str::to_string);
-                if let Some(code) = code {
-                    if taken.contains(&code) || !seen.insert(code) {
-                        row.insert("report_code".into(), Value::String(fresh_report_code()));
-                    }
-                }
+                row.insert("report_code".into(), Value::String(fresh_report_code()));
+                row.insert("black_code".into(), Value::String(fresh_report_code()));
             }
         }
         prepared.push((table.name, used, out));

@@ -7,6 +7,7 @@ pub mod desk;
 pub mod entrants;
 pub mod event_file;
 pub mod interchange;
+pub mod keys;
 pub mod knockout;
 pub mod payments;
 pub mod players;

@@ -102,6 +102,10 @@ pub struct RegistrationView {
     /// Version for compare-and-set: send it back (`If-Match`) with an action, so that an
     /// action taken meanwhile by someone else is not repeated or overwritten (409).
     pub version: i32,
+    /// The new entrant's own page, `/k/{key}` (issue 36): in the answer to the registration
+    /// only, once, when it is confirmed at once. Keep it: it is the player's key.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub key_path: Option<String>,
 }
 
 /// Views of a section's registrations with their ledger (`ledger`: the section's entries).
@@ -144,6 +148,7 @@ pub(crate) fn views(
                     Vec::new()
                 },
                 version: r.version,
+                key_path: None,
             }
         })
         .collect()
@@ -388,14 +393,18 @@ pub async fn register(
         input.waiver_accepted.unwrap_or(false),
     )
     .await?;
+    let mut key_path = None;
     if status == RegistrationStatus::Confirmed {
         let reg = db::registration::find(&mut *tx, id)
             .await?
             .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
-        confirm(&mut tx, &section, &reg).await?;
+        let entrant_id = confirm(&mut tx, &section, &reg).await?;
+        key_path = db::key::key_of(&mut *tx, entrant_id)
+            .await?
+            .map(|key| super::keys::key_path(&key));
     }
     let rows = db::registration::list(&mut *tx, section_id).await?;
-    let view = views(&rows, &[], false)
+    let mut view = views(&rows, &[], false)
         .into_iter()
         .find(|v| v.id == id)
         .ok_or(Error::NotFound(m::NOT_FOUND_REGISTRATION))?;
@@ -413,6 +422,7 @@ pub async fn register(
     )
     .await?;
     tx.commit().await?;
+    view.key_path = key_path;
     Ok(view)
 }
 

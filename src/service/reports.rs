@@ -24,7 +24,8 @@ use utoipa::ToSchema;
 use uuid::Uuid;
 
 /// A code as typed or scanned (`a1b2-c3d4-e5f6`, with spaces, dashes or a URL's last part)
-/// in its stored form: 12 upper-case hex digits, or `None` when it cannot be one.
+/// in its stored form: 12 upper-case hex digits (codes of boards made before issue 36) or 16
+/// (each side's code since), or `None` when it cannot be one.
 pub fn normalise_code(text: &str) -> Option<String> {
     let text = text.trim();
     let text = text.rsplit('/').next().unwrap_or(text);
@@ -36,7 +37,8 @@ pub fn normalise_code(text: &str) -> Option<String> {
         .filter(|c| !matches!(c, '-' | ' ' | '\u{3000}'))
         .map(|c| c.to_ascii_uppercase())
         .collect();
-    (code.len() == 12 && code.chars().all(|c| c.is_ascii_hexdigit())).then_some(code)
+    ((code.len() == 12 || code.len() == 16) && code.chars().all(|c| c.is_ascii_hexdigit()))
+        .then_some(code)
 }
 
 /// A code as printed: `A1B2-C3D4-E5F6`.
@@ -160,6 +162,8 @@ pub struct ReportBoard {
     pub notations: Vec<RecordNotation>,
     /// Whether the game has a record.
     pub has_record: bool,
+    /// The side the code (or key) that opened the board reports for (none for the desk).
+    pub side: Option<Side>,
 }
 
 fn report_board(board: CodeBoard, reports: Vec<Report>, has_record: bool) -> ReportBoard {
@@ -192,6 +196,16 @@ fn report_board(board: CodeBoard, reports: Vec<Report>, has_record: bool) -> Rep
         record_open,
         notations: super::records::notations(board.game).to_vec(),
         has_record,
+        side: None,
+    }
+}
+
+/// The side whose code `code` (normalised) is on `board`.
+fn side_of_code(board: &CodeBoard, code: &str) -> Side {
+    if board.black_code == code {
+        Side::Black
+    } else {
+        Side::Red
     }
 }
 
@@ -211,13 +225,20 @@ fn unknown_code() -> Error {
     Error::invalid("code", UNKNOWN_CODE)
 }
 
-/// Looks up `code` for a visitor from `ip`: a wrong code costs an attempt of the address's
-/// limit (shared with sign-ins' per-address counter rules, its own key), a right one gives it
-/// back, so a venue's players behind one address are not locked out by reporting.
-async fn find_board(pool: &PgPool, limits: &Limits, ip: IpAddr, code: &str) -> Result<CodeBoard> {
-    throttle::report_attempt(pool, limits, ip).await?;
-    let found = match normalise_code(code) {
-        Some(code) => db::report::board_by_code(pool, &code).await?,
+/// Looks up `code` for a visitor from `ip`, and the side it reports for. A right code always
+/// opens its board: it is looked up before the limiter and never counts as an attempt, so one
+/// person's wrong guesses behind a venue's address lock nobody else out (issue 36); a wrong
+/// code costs an attempt of the address's limit (429 once it is spent). Codes are 48 bits
+/// (boards made before issue 36) or 64, so guessing at the limit's pace stays hopeless.
+async fn find_board(
+    pool: &PgPool,
+    limits: &Limits,
+    ip: IpAddr,
+    code: &str,
+) -> Result<(CodeBoard, Side)> {
+    let code = normalise_code(code);
+    let found = match &code {
+        Some(code) => db::report::board_by_code(pool, code).await?,
         None => None,
     };
     // A bye has no game, an unpublished round is not public, and self-report may be off:
@@ -227,18 +248,28 @@ async fn find_board(pool: &PgPool, limits: &Limits, ip: IpAddr, code: &str) -> R
             && b.round_status != RoundStatus::Paired
             && b.self_report != SelfReport::Off
     });
-    match found {
-        Some(board) => {
-            throttle::report_succeeded(pool, ip).await?;
-            Ok(board)
+    match (found, code) {
+        (Some(board), Some(code)) => {
+            let side = side_of_code(&board, &code);
+            Ok((board, side))
         }
-        None => Err(unknown_code()),
+        _ => {
+            throttle::report_attempt(pool, limits, ip).await?;
+            Err(unknown_code())
+        }
     }
 }
 
 /// The board `code` opens, with its open reports.
 pub async fn lookup(pool: &PgPool, limits: &Limits, ip: IpAddr, code: &str) -> Result<ReportBoard> {
-    let board = find_board(pool, limits, ip, code).await?;
+    let (board, side) = find_board(pool, limits, ip, code).await?;
+    let mut view = board_view(pool, board).await?;
+    view.side = Some(side);
+    Ok(view)
+}
+
+/// A board with its open reports, as a player's page shows it.
+pub(crate) async fn board_view(pool: &PgPool, board: CodeBoard) -> Result<ReportBoard> {
     let reports = db::report::open_reports(pool, board.board_id).await?;
     let recorded = has_record(pool, &board).await?;
     Ok(report_board(
@@ -252,8 +283,9 @@ pub async fn lookup(pool: &PgPool, limits: &Limits, ip: IpAddr, code: &str) -> R
 #[derive(Debug, Clone, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReportInput {
-    /// `red` or `black`: the side reporting.
-    pub side: String,
+    /// `red` or `black`: the side reporting. Optional: the side is the one of the code or key
+    /// the report is sent with; a different side is refused (422).
+    pub side: Option<String>,
     /// `red_wins`, `black_wins`, `draw`, `red_forfeits`, `black_forfeits` or `double_forfeit`.
     pub result: String,
     /// Red's fouls in this game (default 0).
@@ -271,8 +303,9 @@ pub struct ReportOutcome {
     pub accepted: bool,
 }
 
-/// Records `input` for the board `code` opens. A side reporting again replaces its own
-/// report; when both agree and the section accepts on agreement, the result is recorded.
+/// Records `input` for the board `code` opens, as the side whose code it is. A side
+/// reporting again replaces its own report; when both agree and the section accepts on
+/// agreement, the result is recorded.
 pub async fn submit(
     pool: &PgPool,
     limits: &Limits,
@@ -280,8 +313,25 @@ pub async fn submit(
     code: &str,
     input: &ReportInput,
 ) -> Result<ReportOutcome> {
+    let (found, side) = find_board(pool, limits, ip, code).await?;
+    submit_as(pool, ip, found, side, "code", input).await
+}
+
+/// Records `input` as `side` of `found` (the side of the code or key it was sent with).
+pub(crate) async fn submit_as(
+    pool: &PgPool,
+    ip: IpAddr,
+    found: CodeBoard,
+    side: Side,
+    via: &str,
+    input: &ReportInput,
+) -> Result<ReportOutcome> {
     let mut check = Check::new();
-    let side = check.word("side", &input.side, Side::ALL, Side::Red);
+    if let Some(claimed) = &input.side {
+        if check.word("side", claimed, Side::ALL, side) != side {
+            check.error("side", m::REPORT_SIDE_NOT_YOURS.msg());
+        }
+    }
     // What a player may report: the results of the desk's form (not the double loss, which
     // only the foul rule gives).
     let result = check.word(
@@ -297,7 +347,6 @@ pub async fn submit(
     if result.is_forfeit() && (red_fouls > 0 || black_fouls > 0) {
         check.error("result", m::CHECK_FORFEITED_GAME_HAS_NO.msg());
     }
-    let found = find_board(pool, limits, ip, code).await?;
     check.finish()?;
 
     let mut tx = pool.begin().await?;
@@ -306,6 +355,16 @@ pub async fn submit(
         .ok_or_else(unknown_code)?;
     if board.round_status != RoundStatus::Published || board.result.is_some() {
         return Err(Error::conflict(m::REPORT_GAME_S_RESULT_ALREADY.msg()));
+    }
+    // A dispute is the desk's: no player's report changes it until the desk dismisses the
+    // reports or enters the result.
+    let before: Vec<Report> = db::report::open_reports(&mut *tx, board.board_id)
+        .await?
+        .into_iter()
+        .map(Report::from)
+        .collect();
+    if agreement(&before) == Agreement::Disputed {
+        return Err(Error::conflict(m::REPORT_DISPUTED_DESK_DECIDES.msg()));
     }
     db::report::put_report(
         &mut tx,
@@ -334,7 +393,7 @@ pub async fn submit(
             after: Some(json!({
                 "round": board.round_no, "board": board.board_no, "side": side,
                 "result": result, "red_fouls": red_fouls, "black_fouls": black_fouls,
-                "agreement": state.as_str(), "address": ip.to_string(),
+                "agreement": state.as_str(), "address": ip.to_string(), "via": via,
             })),
         },
     )
@@ -347,17 +406,13 @@ pub async fn submit(
     if accepted && board.round_no >= board.section_rounds {
         rounds::follow_last_round(pool, None, &context_of(&board)).await?;
     }
-    let board = db::report::board_by_code(pool, &board.report_code)
+    let board = db::report::board_by_id(pool, board.board_id)
         .await?
         .ok_or_else(unknown_code)?;
-    let reports = db::report::open_reports(pool, board.board_id).await?;
-    let recorded = has_record(pool, &board).await?;
+    let mut view = board_view(pool, board).await?;
+    view.side = Some(side);
     Ok(ReportOutcome {
-        board: report_board(
-            board,
-            reports.into_iter().map(Report::from).collect(),
-            recorded,
-        ),
+        board: view,
         accepted,
     })
 }
@@ -525,18 +580,18 @@ pub async fn submit_record(
     code: &str,
     input: &super::records::RecordInput,
 ) -> Result<super::records::RecordSaved> {
-    let board = find_board(pool, limits, ip, code).await?;
+    let (board, _) = find_board(pool, limits, ip, code).await?;
     super::records::store_player_record(pool, board.board_id, input).await
 }
 
-/// The report codes of a round's boards with a game, by board number, for the result slips:
-/// staff of the tournament only (a code lets its holder report the game).
+/// The report codes of a round's boards with a game (Red's, Black's), by board number, for
+/// the result slips: staff of the tournament only (a code lets its holder report the game).
 pub async fn codes(
     pool: &PgPool,
     actor: &Actor,
     section_id: Uuid,
     round: i32,
-) -> Result<Vec<(i32, String)>> {
+) -> Result<Vec<(i32, String, String)>> {
     let section = db::section::find(pool, section_id)
         .await?
         .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
@@ -565,6 +620,11 @@ mod tests {
             Some("A1B2C3D4E5F6")
         );
         assert_eq!(normalise_code("A1B2C3D4E5F"), None);
+        assert_eq!(
+            normalise_code("0123-4567-89ab-cdef").as_deref(),
+            Some("0123456789ABCDEF")
+        );
+        assert_eq!(normalise_code("0123456789ABCDE"), None);
         assert_eq!(normalise_code("G1B2C3D4E5F6"), None);
         assert_eq!(normalise_code(&"A".repeat(100)), None);
         assert_eq!(display_code("A1B2C3D4E5F6"), "A1B2-C3D4-E5F6");

@@ -47,7 +47,15 @@ fn rule(method: &str, path: &str) -> Who {
         | ("POST", "/api/v1/invitations/{token}")
         | ("POST", "/api/v1/password-resets/{token}")
         | ("POST", "/api/v1/reports/{code}")
-        | ("POST", "/api/v1/reports/{code}/record") => Who::Public,
+        | ("POST", "/api/v1/reports/{code}/record")
+        // A player's key is the credential (issue 36): no account.
+        | ("POST", "/api/v1/keys/{key}/report")
+        | ("POST", "/api/v1/keys/{key}/check-in")
+        | ("DELETE", "/api/v1/keys/{key}/check-in") => Who::Public,
+        // Re-issuing a key and the self check-in settings: the tournament's arbiters.
+        ("POST", "/api/v1/entrants/{id}/key") | ("PUT", "/api/v1/sections/{id}/check-in-settings") => {
+            Who::Arbiter
+        }
         ("POST", "/api/v1/auth/logout")
         | ("PUT", "/api/v1/me/password")
         | ("DELETE", "/api/v1/me/sessions")
@@ -355,6 +363,8 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/api/v1/entrants/{id}/byes") => json!({"round": 3}),
         ("POST", "/api/v1/reports/{code}") => json!({"side": "red", "result": "red_wins"}),
         ("POST", "/api/v1/reports/{code}/record") => json!({"notation": "iccs", "text": "h2e2"}),
+        ("POST", "/api/v1/keys/{key}/report") => json!({"result": "red_wins"}),
+        ("PUT", "/api/v1/sections/{id}/check-in-settings") => json!({"self_check_in": true}),
         ("POST", "/api/v1/invitations/{token}") => {
             json!({"username": format!("new-{}", Uuid::new_v4()), "password": "a long password"})
         }

@@ -25,6 +25,7 @@ mod health;
 mod instances;
 mod integrity;
 mod interchange;
+mod keys;
 mod knockout;
 mod migrations;
 mod pages;

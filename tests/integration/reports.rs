@@ -63,6 +63,15 @@ async fn code_of(pool: &PgPool, board_id: &str) -> String {
         .unwrap()
 }
 
+/// Black's report code of a board (each side has its own since issue 36).
+async fn black_code_of(pool: &PgPool, board_id: &str) -> String {
+    sqlx::query_scalar::<_, String>("select black_code from board where board_id = $1::uuid")
+        .bind(board_id)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+}
+
 async fn report(pool: &PgPool, code: &str, body: Value) -> crate::support::Reply {
     call(
         pool,
@@ -92,11 +101,20 @@ async fn agreeing_reports_count_only_once_the_desk_accepts_them(pool: PgPool) {
     let (sid, token, boards) = paired(&pool, json!({}), true).await;
     let board = boards[0]["id"].as_str().unwrap();
     let code = code_of(&pool, board).await;
-    assert_eq!(code.len(), 12);
+    let black = black_code_of(&pool, board).await;
+    assert_eq!(code.len(), 16);
+    assert_eq!(black.len(), 16);
     let before = standings_points(&pool, &sid).await;
 
     // The code opens the board, typed in any form.
     let dashed = format!("{}-{}-{}", &code[..4], &code[4..8], &code[8..]).to_lowercase();
+    assert_eq!(
+        expect(
+            &get(&pool, &format!("/api/v1/reports/{black}")).await,
+            StatusCode::OK
+        )["side"],
+        "black"
+    );
     let view = expect(
         &get(&pool, &format!("/api/v1/reports/{dashed}")).await,
         StatusCode::OK,
@@ -120,7 +138,7 @@ async fn agreeing_reports_count_only_once_the_desk_accepts_them(pool: PgPool) {
     let two = expect(
         &report(
             &pool,
-            &code,
+            &black,
             json!({"side": "black", "result": "red_wins", "black_fouls": 1}),
         )
         .await,
@@ -213,6 +231,7 @@ async fn disagreeing_reports_are_flagged_and_never_count(pool: PgPool) {
     let (sid, token, boards) = paired(&pool, json!({}), true).await;
     let board = boards[1]["id"].as_str().unwrap();
     let code = code_of(&pool, board).await;
+    let black = black_code_of(&pool, board).await;
     let before = standings_points(&pool, &sid).await;
     expect(
         &report(&pool, &code, json!({"side": "red", "result": "red_wins"})).await,
@@ -221,20 +240,16 @@ async fn disagreeing_reports_are_flagged_and_never_count(pool: PgPool) {
     let disputed = expect(
         &report(
             &pool,
-            &code,
+            &black,
             json!({"side": "black", "result": "black_wins"}),
         )
         .await,
         StatusCode::OK,
     );
     assert_eq!(disputed["board"]["agreement"], "disputed");
-    // Red changes its mind: its own report is replaced, still one per side.
-    let again = expect(
-        &report(&pool, &code, json!({"side": "red", "result": "draw"})).await,
-        StatusCode::OK,
-    );
-    assert_eq!(again["board"]["reports"].as_array().unwrap().len(), 2);
-    assert_eq!(again["board"]["agreement"], "disputed");
+    // A dispute is the desk's (issue 36): no further report changes it.
+    let again = report(&pool, &code, json!({"result": "draw"})).await;
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
 
     let accept = call(
         &pool,
@@ -304,8 +319,9 @@ async fn a_section_may_accept_reports_on_agreement(pool: PgPool) {
     let (sid, _token, boards) = paired(&pool, json!({"self_report": "agreement"}), true).await;
     let board = boards[0]["id"].as_str().unwrap();
     let code = code_of(&pool, board).await;
+    let black = black_code_of(&pool, board).await;
     expect(
-        &report(&pool, &code, json!({"side": "black", "result": "draw"})).await,
+        &report(&pool, &black, json!({"side": "black", "result": "draw"})).await,
         StatusCode::OK,
     );
     let agreed = expect(
@@ -427,10 +443,12 @@ async fn guessed_codes_are_refused_then_rate_limited(pool: PgPool) {
         .iter()
         .all(|s| *s == StatusCode::UNPROCESSABLE_ENTITY));
     assert_eq!(statuses[31], StatusCode::TOO_MANY_REQUESTS);
-    // Locked out: even the right code waits, and a form post is refused the same way.
+    // Locked out for guesses, but a right code still opens its board (issue 36: a venue
+    // behind one address is not locked out by one person's guesses); a wrong one waits, on
+    // the page too.
     assert_eq!(
         get(&pool, &format!("/api/v1/reports/{code}")).await.status,
-        StatusCode::TOO_MANY_REQUESTS
+        StatusCode::OK
     );
     let mut browser = Browser::new(&pool);
     let page = browser.get("/login").await;
@@ -441,11 +459,18 @@ async fn guessed_codes_are_refused_then_rate_limited(pool: PgPool) {
             &[("csrf", &csrf), ("side", "red"), ("result", "draw")],
         )
         .await;
+    assert_eq!(posted.status, StatusCode::SEE_OTHER, "{}", posted.text);
+    let guessed = browser
+        .post_form(
+            "/r/ABCD00000000FFFF",
+            &[("csrf", &csrf), ("side", "red"), ("result", "draw")],
+        )
+        .await;
     assert_eq!(
-        posted.status,
+        guessed.status,
         StatusCode::TOO_MANY_REQUESTS,
         "{}",
-        posted.text
+        guessed.text
     );
 }
 
@@ -473,15 +498,17 @@ async fn the_phone_page_reports_and_confirms_and_the_desk_accepts(pool: PgPool) 
     );
     assert!(!page.text.contains(" checked"), "nothing is preselected");
     let csrf = csrf_of(&page.text);
-    // No side chosen: refused next to the field, nothing stored.
-    let missing = phone
+    // The side is the code's (Red's): the page says so and asks for no side.
+    assert!(page.text.contains("id=\"report-as\""), "{}", page.text);
+    // The other side named in the form: refused next to the field, nothing stored.
+    let other_side = phone
         .post_form(
             &format!("/r/{code}"),
-            &[("csrf", &csrf), ("result", "draw")],
+            &[("csrf", &csrf), ("side", "black"), ("result", "draw")],
         )
         .await;
-    assert_eq!(missing.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(missing.text.contains("side-error"), "{}", missing.text);
+    assert_eq!(other_side.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(other_side.text.contains("side-error"), "{}", other_side.text);
     let sent = phone
         .post_form(
             &format!("/r/{code}"),
@@ -497,14 +524,18 @@ async fn the_phone_page_reports_and_confirms_and_the_desk_accepts(pool: PgPool) 
     assert_eq!(sent.status, StatusCode::SEE_OTHER, "{}", sent.text);
     assert_eq!(location(&sent), format!("/r/{code}?done=sent"));
 
-    // The opponent's phone offers the confirmation in one tap.
+    // Red's own page offers no confirmation of its own report; the opponent's phone (Black's
+    // code) offers it in one tap.
+    let again = phone.get(&format!("/r/{code}")).await;
+    assert!(!again.text.contains("id=\"confirm\""), "{}", again.text);
+    let black = black_code_of(&pool, board).await;
     let mut other = Browser::new(&pool);
-    let page = other.get(&format!("/r/{code}")).await;
+    let page = other.get(&format!("/r/{black}")).await;
     assert!(page.text.contains("id=\"confirm\""), "{}", page.text);
     let csrf = csrf_of(&page.text);
     let confirmed = other
         .post_form(
-            &format!("/r/{code}"),
+            &format!("/r/{black}"),
             &[
                 ("csrf", &csrf),
                 ("side", "black"),
@@ -546,9 +577,10 @@ async fn the_phone_page_reports_and_confirms_and_the_desk_accepts(pool: PgPool) 
     let slips = desk.get(&format!("/admin/s/{sid}/rounds/1/slips")).await;
     assert_eq!(slips.status, StatusCode::OK, "{}", slips.text);
     assert_eq!(slips.text.matches("class=\"slip report-slip\"").count(), 3);
-    let printed = format!("{}-{}-{}", &code[..4], &code[4..8], &code[8..]);
+    let printed = format!("{}-{}-{}-{}", &code[..4], &code[4..8], &code[8..12], &code[12..]);
     assert!(slips.text.contains(&printed), "{}", slips.text);
     assert!(slips.text.contains(&format!("/r/{code}")));
+    assert!(slips.text.contains(&format!("/r/{black}")), "each side's code");
     let public = get(&pool, &format!("/s/{sid}/slips/1/print")).await;
     assert!(!public.text.contains(&code) && !public.text.contains(&printed));
     let anonymous = get(&pool, &format!("/admin/s/{sid}/rounds/1/slips")).await;

@@ -5,6 +5,7 @@ pub mod auth;
 pub mod entrants;
 pub mod event_file;
 pub mod interchange;
+pub mod keys;
 pub mod knockout;
 pub mod records;
 pub mod registrations;
@@ -174,6 +175,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(staff_routes())
         .merge(records_routes())
         .merge(reports_routes())
+        .merge(keys_routes())
         .merge(event_file_routes())
         .split_for_parts();
     let mut doc = doc;
@@ -238,6 +240,23 @@ fn reports_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(reports::list_reports))
         .routes(routes!(reports::accept_reports))
         .routes(routes!(reports::dismiss_reports))
+}
+
+/// Players' keys (issue 36).
+fn keys_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(keys::get_key))
+        .routes(routes!(keys::post_key_report))
+        .routes(routes!(
+            keys::post_key_check_in,
+            keys::delete_key_check_in
+        ))
+        .routes(routes!(keys::list_keys))
+        .routes(routes!(keys::reissue_key))
+        .routes(routes!(
+            keys::get_check_in_settings,
+            keys::put_check_in_settings
+        ))
 }
 
 /// Every API route, with `/api/v1/openapi.json` and a JSON 404 for unknown API paths.

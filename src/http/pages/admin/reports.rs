@@ -266,12 +266,18 @@ pub struct Slip {
     pub black_no: String,
     /// Black's name.
     pub black: String,
-    /// The report code as printed.
+    /// Red's report code as printed.
     pub code: String,
-    /// The report page's address.
+    /// Red's report page's address.
     pub url: String,
     /// Its QR code.
     pub qr: String,
+    /// Black's report code as printed (issue 36: each side reports with its own code).
+    pub black_code: String,
+    /// Black's report page's address.
+    pub black_url: String,
+    /// Its QR code.
+    pub black_qr: String,
 }
 
 /// `GET /admin/s/{section_id}/rounds/{n}/slips`: six slips per A4 page.
@@ -318,15 +324,20 @@ pub async fn print_slips(
         .iter()
         .filter_map(|b| {
             let black = b.black.as_ref()?;
-            let code = codes
+            let (code, black_code) = codes
                 .iter()
-                .find(|(board, _)| *board == b.number)
-                .map(|(_, code)| code.clone())
+                .find(|(board, _, _)| *board == b.number)
+                .map(|(_, red, black)| (red.clone(), black.clone()))
                 .unwrap_or_default();
             let url = public_url(
                 state.security.public_url.as_deref(),
                 &headers,
                 &format!("/r/{code}"),
+            );
+            let black_url = public_url(
+                state.security.public_url.as_deref(),
+                &headers,
+                &format!("/r/{black_code}"),
             );
             Some(Slip {
                 board: b.number,
@@ -337,6 +348,9 @@ pub async fn print_slips(
                 code: display_code(&code),
                 qr: qr_svg(&url),
                 url,
+                black_code: display_code(&black_code),
+                black_qr: qr_svg(&black_url),
+                black_url,
             })
         })
         .collect();

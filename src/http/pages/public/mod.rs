@@ -6,6 +6,7 @@ pub mod crosstable;
 pub mod entrants;
 pub mod games;
 pub mod home;
+pub mod key;
 pub mod live;
 pub mod pairings;
 pub mod player;
@@ -28,6 +29,7 @@ pub fn router() -> Router<AppState> {
         .merge(tournament::router())
         .merge(register::router())
         .merge(report::router())
+        .merge(key::router())
         .merge(screen::router())
         .merge(entrants::router())
         .merge(pairings::router())

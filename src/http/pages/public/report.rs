@@ -103,6 +103,14 @@ pub struct ReportPage {
     pub record: RecordForm,
     /// Why the record was refused.
     pub record_error: Option<String>,
+    /// The side this page reports for (the code's or the key's): `red` or `black`.
+    pub side: String,
+    /// Its catalogue key (`col.red`).
+    pub side_key: String,
+    /// That side's name.
+    pub side_name: String,
+    /// Where the forms post (`/r/{code}`, `/k/{key}`).
+    pub action: String,
 }
 
 /// The record form as posted.
@@ -229,8 +237,9 @@ fn render(
             black_fouls: r.black_fouls,
         })
         .collect();
+    let mine = board.side.unwrap_or(Side::Red);
     let confirm = match board.reports.as_slice() {
-        [only] if board.open => Some(Confirm {
+        [only] if board.open && only.side != mine => Some(Confirm {
             side: match only.side {
                 Side::Red => Side::Black,
                 Side::Black => Side::Red,
@@ -243,9 +252,21 @@ fn render(
         }),
         _ => None,
     };
+    let side_name = match mine {
+        Side::Red => board.red.name.clone(),
+        Side::Black => board.black.name.clone(),
+    };
+    let action = match normalise_code(code) {
+        Some(code) => format!("/r/{code}"),
+        None => "/r".into(),
+    };
     Page(
         status,
         ReportPage {
+            side: mine.as_str().into(),
+            side_key: format!("col.{mine}"),
+            side_name,
+            action,
             tr: ctx.tr(),
             state_key: format!("report.state.{}", board.agreement.as_str()),
             result_key: board.result.as_ref().map(|r| format!("result.{r}")),
@@ -342,7 +363,7 @@ pub async fn post_report(
     let red_fouls = number(&form.red_fouls, "red_fouls", tr, &mut errors);
     let black_fouls = number(&form.black_fouls, "black_fouls", tr, &mut errors);
     let input = ReportInput {
-        side: form.side.clone(),
+        side: Some(form.side.clone()).filter(|s| !s.is_empty()),
         result: form.result.clone(),
         red_fouls,
         black_fouls,
