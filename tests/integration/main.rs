@@ -37,3 +37,4 @@ mod screen;
 mod seeds;
 mod staff;
 mod support;
+mod trust;
