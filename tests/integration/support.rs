@@ -451,7 +451,13 @@ pub async fn play_round_with(
         StatusCode::CREATED,
     );
     // Results are taken once the round is published (issue #35).
-    publish(pool, token, section, round["number"].as_i64().expect("number")).await;
+    publish(
+        pool,
+        token,
+        section,
+        round["number"].as_i64().expect("number"),
+    )
+    .await;
     for board in round["boards"]
         .as_array()
         .expect("boards")

@@ -113,10 +113,7 @@ async fn a_result_on_a_paired_round_is_refused_and_publishes_nothing(pool: PgPoo
         )
         .await;
         assert_eq!(refused.status, StatusCode::CONFLICT, "{}", refused.text);
-        assert_eq!(
-            refused.json()["code"],
-            "state.publish_round_before_results"
-        );
+        assert_eq!(refused.json()["code"], "state.publish_round_before_results");
     }
     let status: String = sqlx::query_scalar("select status from round where number = 1")
         .fetch_one(&pool)
@@ -132,12 +129,11 @@ async fn a_result_on_a_paired_round_is_refused_and_publishes_nothing(pool: PgPoo
     let public = get(&pool, &format!("/api/v1/sections/{sid}/rounds/1")).await;
     assert_eq!(public.status, StatusCode::NOT_FOUND, "{}", public.text);
     // The settling itself never publishes a draft, whatever calls it.
-    let settled: String = sqlx::query_scalar(
-        "select settle_round(round_id) from round where number = 1",
-    )
-    .fetch_one(&pool)
-    .await
-    .unwrap();
+    let settled: String =
+        sqlx::query_scalar("select settle_round(round_id) from round where number = 1")
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     assert_eq!(settled, "paired");
     // Published, the same result is taken.
     expect(
@@ -183,7 +179,12 @@ async fn scorers_see_no_contact_data_in_the_audit_log(pool: PgPool) {
         .await,
         StatusCode::CREATED,
     );
-    let private = ["private@example.org", "555 0100", "Secret Street", "2001-02-03"];
+    let private = [
+        "private@example.org",
+        "555 0100",
+        "Secret Street",
+        "2001-02-03",
+    ];
     let log = |token: String| {
         let pool = pool.clone();
         let tid = tid.clone();
@@ -335,7 +336,12 @@ async fn the_desk_entering_walk_ins_is_not_counted_as_the_public(pool: PgPool) {
         assert_eq!(reply.status, StatusCode::CREATED, "{i}: {}", reply.text);
     }
     let refused = register(state.clone(), &sid, None, 200).await;
-    assert_eq!(refused.status, StatusCode::TOO_MANY_REQUESTS, "{}", refused.text);
+    assert_eq!(
+        refused.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        refused.text
+    );
     // 11: the answer says when to come back (the lockout is an hour).
     let retry: u64 = refused
         .headers
@@ -410,7 +416,12 @@ async fn a_tiebreak_chain_is_limited(pool: PgPool) {
         Some(chain(10_000)),
     )
     .await;
-    assert_eq!(long.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", long.text);
+    assert_eq!(
+        long.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        long.text
+    );
     assert_eq!(
         long.json()["field_codes"]["tiebreaks"][0],
         "check.too_many_tiebreaks",
@@ -425,7 +436,12 @@ async fn a_tiebreak_chain_is_limited(pool: PgPool) {
         Some(chain(21)),
     )
     .await;
-    assert_eq!(over.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", over.text);
+    assert_eq!(
+        over.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        over.text
+    );
 }
 
 /// A section of 6 with both its rounds played, exported as TRF.
@@ -454,7 +470,9 @@ async fn a_trf_whose_142_is_below_its_games_is_refused_naming_both(pool: PgPool)
     let token = admin_token(&pool).await;
     let (tid, text) = played_trf(&pool, &token).await;
     assert!(text.contains("\n142 2\n"), "{text}");
-    let lying = text.replace("\n142 2\n", "\n142 1\n").replace("XXR 2", "XXR 1");
+    let lying = text
+        .replace("\n142 2\n", "\n142 1\n")
+        .replace("XXR 2", "XXR 1");
     let refused = import(&pool, &token, &tid, "Lying", &lying).await;
     assert_eq!(
         refused.status,
