@@ -220,7 +220,7 @@ async fn a_second_section_keeps_the_event_running_until_it_finishes_too(pool: Pg
             .await,
             StatusCode::CREATED,
         );
-        crate::support::publish(&pool, &token, &sid, round["number"].as_i64().unwrap()).await;
+        crate::support::publish(&pool, &token, sid, round["number"].as_i64().unwrap()).await;
         boards.push(round["boards"][0]["id"].as_str().unwrap().to_string());
     }
     let enter = |board: String| {
