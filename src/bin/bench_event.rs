@@ -555,6 +555,14 @@ fn ingest(port: u16, token: &str) -> anyhow::Result<()> {
             token,
             "",
         )?;
+        // Results are taken once the round is published.
+        json(
+            port,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds/1/publish"),
+            token,
+            "",
+        )?;
         let mut mine: Vec<String> = view["boards"]
             .as_array()
             .context("boards")?

@@ -25,6 +25,9 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     }
     await Promise.all([page.waitForURL(/\/rounds$/), page.click('#tab-rounds')]);
     await Promise.all([page.waitForURL(/done=paired/), page.click('text=Pair the next round')]);
+    // Results are taken once the round is published (issue #35).
+    await Promise.all([page.waitForURL(/\/rounds\/1\/publish$/), page.click('#publish-1')]);
+    await Promise.all([page.waitForURL(/done=published/), page.click('#confirm-button')]);
     await Promise.all([page.waitForURL(/\/rounds\/1\/results$/), page.click('text=Enter results')]);
 
     // The line field has the focus: type, preview, Enter.

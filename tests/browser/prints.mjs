@@ -42,6 +42,7 @@ export function registerPrintTests({ test, logIn, assert, api, data, base, out, 
       ],
     }, token);
     const round = await api('POST', `/api/v1/sections/${s.id}/rounds`, undefined, token);
+    await api('POST', `/api/v1/sections/${s.id}/rounds/1/publish`, undefined, token);
     for (const board of round.boards.filter((b) => b.black)) {
       await api('PUT', `/api/v1/boards/${board.id}/result`, { result: 'red_wins' }, token);
     }
@@ -56,6 +57,7 @@ export function registerPrintTests({ test, logIn, assert, api, data, base, out, 
       await api('POST', `/api/v1/sections/${ko.id}/entrants`, { name }, token);
     }
     const koRound = await api('POST', `/api/v1/sections/${ko.id}/rounds`, undefined, token);
+    await api('POST', `/api/v1/sections/${ko.id}/rounds/1/publish`, undefined, token);
     for (const board of koRound.boards.filter((b) => b.black)) {
       await api('PUT', `/api/v1/boards/${board.id}/result`, { result: 'black_wins' }, token);
     }

@@ -151,6 +151,7 @@ async function seed() {
   }
   await api('POST', `/api/v1/sections/${section.id}/entrants`, { name: EVIL, club: '<b>club</b>' }, token);
   const round = await api('POST', `/api/v1/sections/${section.id}/rounds`, undefined, token);
+  await api('POST', `/api/v1/sections/${section.id}/rounds/1/publish`, undefined, token);
   const results = ['red_wins', 'black_wins', 'draw', 'black_forfeits'];
   const played = round.boards.filter((b) => b.black);
   for (const [i, board] of played.slice(0, -1).entries()) {
@@ -162,6 +163,7 @@ async function seed() {
     await api('POST', `/api/v1/sections/${ko.id}/entrants`, { name: `選手${name}` }, token);
   }
   const koRound = await api('POST', `/api/v1/sections/${ko.id}/rounds`, undefined, token);
+  await api('POST', `/api/v1/sections/${ko.id}/rounds/1/publish`, undefined, token);
   for (const board of koRound.boards) {
     await api('PUT', `/api/v1/boards/${board.id}/result`, { result: 'red_wins' }, token);
   }

@@ -272,6 +272,7 @@ async fn a_chinese_swiss_section_pairs_records_results_and_ranks(pool: PgPool) {
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(&pool, &token, &sid, r1["number"].as_i64().unwrap()).await;
     assert_eq!(r1["number"], 1);
     let boards = r1["boards"].as_array().unwrap();
     assert_eq!(boards.len(), 5);
@@ -347,6 +348,7 @@ async fn a_chinese_swiss_section_pairs_records_results_and_ranks(pool: PgPool) {
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(&pool, &token, &sid, r2["number"].as_i64().unwrap()).await;
     assert_eq!(r2["number"], 2);
     let bye2: Vec<&Value> = r2["boards"]
         .as_array()
@@ -447,6 +449,7 @@ async fn the_second_foul_loses_the_game_and_the_answer_says_so(pool: PgPool) {
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(&pool, &token, &sid, r1["number"].as_i64().unwrap()).await;
     let b0 = r1["boards"][0]["id"].as_str().unwrap().to_string();
     let b1 = r1["boards"][1]["id"].as_str().unwrap().to_string();
     let one = expect(
@@ -522,6 +525,7 @@ async fn a_stale_result_edit_is_rejected_with_409(pool: PgPool) {
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(&pool, &token, &sid, r1["number"].as_i64().unwrap()).await;
     let board = r1["boards"][0]["id"].as_str().unwrap().to_string();
     assert_eq!(r1["boards"][0]["version"], 0);
     let uri = format!("/api/v1/boards/{board}/result");
@@ -600,6 +604,7 @@ async fn withdrawals_late_entries_and_requested_byes_shape_the_next_round(pool: 
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(&pool, &token, &sid, r1["number"].as_i64().unwrap()).await;
     for b in r1["boards"].as_array().unwrap() {
         enter(&pool, &token, b, "draw").await;
     }
@@ -666,6 +671,7 @@ async fn withdrawals_late_entries_and_requested_byes_shape_the_next_round(pool: 
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(&pool, &token, &sid, r2["number"].as_i64().unwrap()).await;
     let paired: Vec<i64> = r2["boards"]
         .as_array()
         .unwrap()
@@ -830,6 +836,7 @@ async fn a_manual_pairing_lists_the_rules_it_breaks_and_needs_confirmation(pool:
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(&pool, &token, &sid, r1["number"].as_i64().unwrap()).await;
     for b in r1["boards"].as_array().unwrap() {
         enter(&pool, &token, b, "red_wins").await;
     }

@@ -286,6 +286,7 @@ async fn playoff_match(pool: &PgPool, w: &World) -> String {
             .await,
             StatusCode::CREATED,
         );
+        crate::support::publish(pool, &chief, &section, round["number"].as_i64().unwrap()).await;
         let board = round["boards"][0]["id"].as_str().unwrap().to_string();
         expect(
             &call(

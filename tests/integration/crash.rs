@@ -383,6 +383,14 @@ async fn killing_the_server_mid_write_leaves_whole_rounds_and_whole_results(pool
                 );
             }
         }
+        // Results are taken once the round is published.
+        json(
+            server.port,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds/{round}/publish"),
+            &token,
+            "",
+        );
         // Kill while results come in from several threads.
         let boards = open_boards(server.port, &token, &section, round);
         let clock = Instant::now();

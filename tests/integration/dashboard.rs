@@ -389,6 +389,7 @@ async fn results_are_entered_by_board_and_key_with_stale_edits_refused(pool: PgP
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(&pool, &token, &sid, 1).await;
     let page = format!("/admin/s/{sid}/rounds/1/results?lang=en");
     let action = format!("/admin/s/{sid}/rounds/1/results");
 

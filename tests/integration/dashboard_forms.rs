@@ -869,6 +869,7 @@ async fn finished_section(
         None,
     )
     .await;
+    crate::support::publish(pool, token, &sid, 1).await;
     let board = round["boards"][0]["id"].as_str().unwrap().to_string();
     api(
         pool,

@@ -243,6 +243,9 @@ async fn every_action_lands_on_its_tab_with_its_message(pool: PgPool) {
     assert_eq!(again.status, StatusCode::CONFLICT);
     assert!(again.text.contains("without a result"), "{}", again.text);
     assert_eq!(current_of(tab_bar(&again.text), "tab-rounds"), Some("page"));
+    // Results are taken once the round is published (issue #35).
+    crate::support::publish(&pool, &token, &sid, 1).await;
+    let page = browser.get(&format!("{to}&lang=en")).await;
     // The first board's form on the rounds tab: its board and the version it was read at.
     let form = page
         .text

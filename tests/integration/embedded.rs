@@ -540,6 +540,16 @@ fn a_backup_restored_into_an_empty_data_folder_gives_the_same_event() {
         ),
         201,
     );
+    json_of(
+        http_call(
+            port,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds/1/publish"),
+            Some(&token),
+            None,
+        ),
+        200,
+    );
     for (i, b) in round["boards"].as_array().unwrap().iter().enumerate() {
         let result = ["red_wins", "draw", "black_wins"][i % 3];
         json_of(

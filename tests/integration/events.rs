@@ -83,6 +83,7 @@ async fn the_status_follows_the_first_pairing_the_last_round_and_an_unpairing(po
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(&pool, &token, &sid, round["number"].as_i64().unwrap()).await;
     assert_eq!(
         status_of(&pool, &token, &tid, &sid).await,
         ("running".into(), "running".into()),
@@ -219,6 +220,7 @@ async fn a_second_section_keeps_the_event_running_until_it_finishes_too(pool: Pg
             .await,
             StatusCode::CREATED,
         );
+        crate::support::publish(&pool, &token, sid, round["number"].as_i64().unwrap()).await;
         boards.push(round["boards"][0]["id"].as_str().unwrap().to_string());
     }
     let enter = |board: String| {

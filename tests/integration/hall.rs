@@ -187,6 +187,7 @@ async fn results_entered_side_by_side_complete_the_round(pool: PgPool) {
             .await,
             StatusCode::CREATED,
         );
+        crate::support::publish(&pool, &token, &section, round).await;
         let boards: Vec<String> = view["boards"]
             .as_array()
             .unwrap()
@@ -245,8 +246,8 @@ async fn store(conn: &mut sqlx::PgConnection, game: &RoundGame) -> (Option<i32>,
     .unwrap()
 }
 
-/// A section of six entrants paired for round 1 (not published): its three games in board
-/// order.
+/// A section of six entrants with round 1 paired and published (a result never publishes a
+/// round): its three games in board order.
 async fn three_games(pool: &PgPool, username: &str) -> Vec<RoundGame> {
     let token = token_for(pool, username, "user").await;
     let (_, section) = tournament_with_section(pool, &token, "xiangqi", json!({"rounds": 3})).await;
@@ -262,6 +263,7 @@ async fn three_games(pool: &PgPool, username: &str) -> Vec<RoundGame> {
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(pool, &token, &section, 1).await;
     let games: Vec<RoundGame> = sqlx::query_as(
         "select g.game_id, g.version, s.section_id, r.round_id, s.tournament_id
          from game g join board b using (board_id) join round r using (round_id)
@@ -296,12 +298,9 @@ async fn a_result_settles_its_round_in_its_own_transaction_only_when_no_free_gam
     // other's game.
     let games = three_games(&pool, "chief-settle").await;
 
-    // A paired round not yet published is settled (published) by its first result.
+    // The first result leaves two free games: it does not settle the round.
     let mut first = pool.acquire().await.unwrap();
-    assert_eq!(
-        store(&mut first, &games[0]).await.1.as_deref(),
-        Some("published")
-    );
+    assert_eq!(store(&mut first, &games[0]).await.1.as_deref(), None);
     assert_eq!(round_status(&pool, games[0].3).await, "published");
 
     // Two results at once: the first sees the third game free and locks it; the second
@@ -342,10 +341,7 @@ async fn of_two_last_results_at_once_the_later_commit_completes_the_round(pool: 
     // the first commits, and then sees both results, in its own transaction.
     let games = three_games(&pool, "chief-last-two").await;
     let mut first = pool.acquire().await.unwrap();
-    assert_eq!(
-        store(&mut first, &games[0]).await.1.as_deref(),
-        Some("published")
-    );
+    assert_eq!(store(&mut first, &games[0]).await.1.as_deref(), None);
 
     // The third game's writer has locked its row (as its update does) but not looked yet.
     let mut third = pool.begin().await.unwrap();

@@ -38,13 +38,12 @@ async fn one_board(pool: &PgPool, game: &str) -> (String, String, String, String
         StatusCode::OK,
     );
     let board = round["boards"][0]["id"].as_str().unwrap().to_string();
-    let code = sqlx::query_scalar::<_, String>(
-        "select report_code from board where board_id = $1::uuid",
-    )
-    .bind(&board)
-    .fetch_one(pool)
-    .await
-    .unwrap();
+    let code =
+        sqlx::query_scalar::<_, String>("select report_code from board where board_id = $1::uuid")
+            .bind(&board)
+            .fetch_one(pool)
+            .await
+            .unwrap();
     (token, section, board, code)
 }
 
@@ -257,7 +256,11 @@ async fn a_jieqi_record_shows_its_reveals_only_once_the_set_up_is_public(pool: P
         assert_eq!(moves.status, StatusCode::OK, "{}", moves.text);
         assert_eq!(moves.text.trim(), "", "{format}");
     }
-    let round = get(&pool, &format!("/api/v1/sections/{section}/rounds/1/records.pgn")).await;
+    let round = get(
+        &pool,
+        &format!("/api/v1/sections/{section}/rounds/1/records.pgn"),
+    )
+    .await;
     assert!(!round.text.contains(&revealed), "{}", round.text);
     let page = get(&pool, &format!("/s/{section}/games/1/1?lang=en")).await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.text);
@@ -281,6 +284,10 @@ async fn a_jieqi_record_shows_its_reveals_only_once_the_set_up_is_public(pool: P
     let moves = get(&pool, &format!("/api/v1/boards/{board}/moves.txt")).await;
     assert!(moves.text.contains(&revealed), "{}", moves.text);
     let page = get(&pool, &format!("/s/{section}/games/1/1?lang=en")).await;
-    assert!(!page.text.contains("id=\"moves-withheld\""), "{}", page.text);
+    assert!(
+        !page.text.contains("id=\"moves-withheld\""),
+        "{}",
+        page.text
+    );
     assert!(page.text.contains("data-ply=\"1\""), "{}", page.text);
 }

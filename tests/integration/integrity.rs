@@ -81,6 +81,7 @@ async fn of_two_result_writers_with_the_same_version_exactly_one_wins(pool: PgPo
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(&pool, &token, &sid, round["number"].as_i64().unwrap()).await;
     let board = round["boards"][0]["id"].as_str().unwrap().to_string();
     let game: Uuid = sqlx::query_scalar("select game_id from game where board_id = $1")
         .bind(board.parse::<Uuid>().unwrap())

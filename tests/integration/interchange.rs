@@ -544,6 +544,7 @@ async fn a_chinese_section_keeps_its_settings_through_export_and_import(pool: Pg
             .await,
             StatusCode::CREATED,
         );
+        crate::support::publish(&pool, &token, &sid, r["number"].as_i64().unwrap()).await;
         for (i, b) in r["boards"]
             .as_array()
             .unwrap()

@@ -538,6 +538,7 @@ async fn a_duplicate_set_up_is_committed_before_the_round_and_verifiable_after(p
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(&pool, &token, &sid, r1["number"].as_i64().unwrap()).await;
     let uri = format!("/api/v1/sections/{sid}/rounds/1/setup");
     let hidden = expect(&get(&pool, &uri).await, StatusCode::OK);
     assert_eq!(hidden["mode"], "duplicate");

@@ -356,6 +356,7 @@ async fn played_section(pool: &PgPool) -> (String, String, Value) {
         .await,
         StatusCode::CREATED,
     );
+    crate::support::publish(pool, &token, &sid, 1).await;
     let board = round["boards"][0]["id"].as_str().unwrap().to_string();
     expect(
         &call(

@@ -564,7 +564,7 @@ async fn the_pairing_sheet_shows_points_before_the_round_and_no_internal_status(
     let (_, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 3})).await;
     add_entrants(&pool, &token, &sid, 4).await;
     let pair = |pool: PgPool, token: String, sid: String| async move {
-        expect(
+        let round = expect(
             &call(
                 &pool,
                 "POST",
@@ -574,7 +574,10 @@ async fn the_pairing_sheet_shows_points_before_the_round_and_no_internal_status(
             )
             .await,
             StatusCode::CREATED,
-        )
+        );
+        let n = round["number"].as_i64().unwrap();
+        crate::support::publish(&pool, &token, &sid, n).await;
+        round
     };
     let round1 = pair(pool.clone(), token.clone(), sid.clone()).await;
     for b in round1["boards"].as_array().unwrap() {

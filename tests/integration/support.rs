@@ -397,6 +397,21 @@ pub async fn admin_browser(pool: &PgPool) -> (String, Browser) {
     (token, browser)
 }
 
+/// Publishes round `n` of `section` (results are taken once it is: issue #35).
+pub async fn publish(pool: &PgPool, token: &str, section: &str, n: i64) {
+    expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds/{n}/publish"),
+            Some(token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+}
+
 /// The one way the tests play a Swiss round through the API: pairs the section's next round
 /// and enters `result(board)` on every board with two players; returns the round as paired.
 pub async fn play_round(
@@ -436,17 +451,13 @@ pub async fn play_round_with(
         StatusCode::CREATED,
     );
     // Results are taken once the round is published (issue #35).
-    expect(
-        &call(
-            pool,
-            "POST",
-            &format!("/api/v1/sections/{section}/rounds/{}/publish", round["number"]),
-            Some(token),
-            None,
-        )
-        .await,
-        StatusCode::OK,
-    );
+    publish(
+        pool,
+        token,
+        section,
+        round["number"].as_i64().expect("number"),
+    )
+    .await;
     for board in round["boards"]
         .as_array()
         .expect("boards")

@@ -47,8 +47,10 @@ pub async fn post_report(
 }
 
 /// Sends the game's record as one of its players (the notations of `PUT /boards/{id}/record`),
-/// checked move by move; only while the round is played and the game has no record yet (409
-/// otherwise: the desk corrects a stored record).
+/// checked move by move, once the round is published and while the game has no record yet
+/// (409 otherwise: the desk corrects a stored record). A Jieqi or Banqi game's record is taken
+/// only once the round is complete and its set-up revealed: before, every upload gets the same
+/// 409, whatever it holds.
 #[utoipa::path(post, path = "/api/v1/reports/{code}/record", tag = "reports",
     params(("code" = String, Path, description = "The board's report code")),
     request_body = crate::service::records::RecordInput,

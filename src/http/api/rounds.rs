@@ -110,7 +110,8 @@ pub async fn start_clock(
     ))
 }
 
-/// Records or corrects a board's result; the foul threshold may turn it into a loss.
+/// Records or corrects a board's result; the foul threshold may turn it into a loss. A paired,
+/// unpublished round takes no result (409): a result never publishes a round.
 #[utoipa::path(put, path = "/api/v1/boards/{id}/result", tag = "rounds", security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "Board id"),
         ("If-Match" = Option<String>, Header, description = "Version last read; a stale one gets 409")),

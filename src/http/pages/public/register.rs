@@ -521,14 +521,20 @@ pub async fn create_registration(
         .await
     {
         Ok(()) => {}
-        Err(service::Error::TooManyAttempts(_)) => {
+        Err(err @ service::Error::TooManyAttempts(_)) => {
             let message = tr.t("register.too_many").to_string();
-            return Ok(again(
+            let mut response = again(
                 ctx,
                 StatusCode::TOO_MANY_REQUESTS,
                 FieldErrors::new(),
                 Some(message),
-            ));
+            );
+            if let Some(seconds) = err.retry_after() {
+                response
+                    .headers_mut()
+                    .insert(axum::http::header::RETRY_AFTER, seconds.into());
+            }
+            return Ok(response);
         }
         Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     }
