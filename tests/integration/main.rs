@@ -25,6 +25,8 @@ mod instances;
 mod integrity;
 mod interchange;
 mod knockout;
+mod links;
+mod lockout;
 mod migrations;
 mod pages;
 mod players;
