@@ -286,7 +286,9 @@ pub async fn sign_in_from_device(
         _ => false,
     };
     match (&device_hash, known_device) {
-        (Some(hash), true) => throttle::device_sign_in_attempt(pool, how.limits, hash, how.ip).await?,
+        (Some(hash), true) => {
+            throttle::device_sign_in_attempt(pool, how.limits, hash, how.ip).await?
+        }
         _ => throttle::sign_in_attempt(pool, how.limits, username, how.ip).await?,
     }
     let phc = match &user {

@@ -35,7 +35,12 @@ async fn forged_post(pool: &PgPool, token: &str, uri: &str, body: Value, peer: &
         .await
         .unwrap()
         .to_bytes();
-    assert_eq!(status, StatusCode::CREATED, "{}", String::from_utf8_lossy(&bytes));
+    assert_eq!(
+        status,
+        StatusCode::CREATED,
+        "{}",
+        String::from_utf8_lossy(&bytes)
+    );
     serde_json::from_slice(&bytes).unwrap()
 }
 

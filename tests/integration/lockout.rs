@@ -37,7 +37,8 @@ async fn strangers_guess(pool: &PgPool) {
     for i in 1..=11 {
         let reply = api_login(pool, &format!("198.51.100.{i}"), "wrong guess", None).await;
         assert!(
-            reply.status == StatusCode::UNAUTHORIZED || reply.status == StatusCode::TOO_MANY_REQUESTS,
+            reply.status == StatusCode::UNAUTHORIZED
+                || reply.status == StatusCode::TOO_MANY_REQUESTS,
             "{}: {}",
             reply.status,
             reply.text
@@ -45,7 +46,12 @@ async fn strangers_guess(pool: &PgPool) {
     }
     // The account is locked for strangers now, the right password too.
     let stranger = api_login(pool, "198.51.100.99", PASSWORD, None).await;
-    assert_eq!(stranger.status, StatusCode::TOO_MANY_REQUESTS, "{}", stranger.text);
+    assert_eq!(
+        stranger.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        stranger.text
+    );
 }
 
 /// The browser's form sign-in; the status.
@@ -55,7 +61,11 @@ async fn page_login(browser: &mut Browser, password: &str) -> StatusCode {
     browser
         .post_form(
             "/login",
-            &[("csrf", &csrf), ("username", "chief"), ("password", password)],
+            &[
+                ("csrf", &csrf),
+                ("username", "chief"),
+                ("password", password),
+            ],
         )
         .await
         .status
@@ -84,8 +94,13 @@ async fn strangers_lock_the_account_out_for_strangers_but_not_for_the_owners_dev
         StatusCode::TOO_MANY_REQUESTS
     );
     // The owner's browser signs in.
-    owner_browser.cookies.retain(|name, _| name == "arbiter_device" || name.contains("csrf"));
-    assert_eq!(page_login(&mut owner_browser, PASSWORD).await, StatusCode::SEE_OTHER);
+    owner_browser
+        .cookies
+        .retain(|name, _| name == "arbiter_device" || name.contains("csrf"));
+    assert_eq!(
+        page_login(&mut owner_browser, PASSWORD).await,
+        StatusCode::SEE_OTHER
+    );
     // The owner's API client signs in with its proof, and keeps it.
     let again = api_login(&pool, "192.0.2.10", PASSWORD, Some(&device)).await;
     assert_eq!(again.status, StatusCode::OK, "{}", again.text);
@@ -93,17 +108,23 @@ async fn strangers_lock_the_account_out_for_strangers_but_not_for_the_owners_dev
     // A proof is not a free pass: its own wrong guesses are limited like the account's.
     let mut last = StatusCode::OK;
     for _ in 0..11 {
-        last = api_login(&pool, "192.0.2.10", "wrong guess", Some(&device)).await.status;
+        last = api_login(&pool, "192.0.2.10", "wrong guess", Some(&device))
+            .await
+            .status;
     }
     assert_eq!(last, StatusCode::TOO_MANY_REQUESTS);
     assert_eq!(
-        api_login(&pool, "192.0.2.10", PASSWORD, Some(&device)).await.status,
+        api_login(&pool, "192.0.2.10", PASSWORD, Some(&device))
+            .await
+            .status,
         StatusCode::TOO_MANY_REQUESTS
     );
     // A made-up proof counts as none.
     let made_up = "ab".repeat(32);
     assert_eq!(
-        api_login(&pool, "192.0.2.11", PASSWORD, Some(&made_up)).await.status,
+        api_login(&pool, "192.0.2.11", PASSWORD, Some(&made_up))
+            .await
+            .status,
         StatusCode::TOO_MANY_REQUESTS
     );
 }
@@ -128,14 +149,23 @@ async fn guesses_of_the_current_password_are_limited(pool: PgPool) {
         statuses.push(change(&format!("guess number {i}")).await.status);
     }
     assert!(
-        statuses[..10].iter().all(|s| *s == StatusCode::UNPROCESSABLE_ENTITY),
+        statuses[..10]
+            .iter()
+            .all(|s| *s == StatusCode::UNPROCESSABLE_ENTITY),
         "{statuses:?}"
     );
     let locked = change("guess number 11").await;
-    assert_eq!(locked.status, StatusCode::TOO_MANY_REQUESTS, "{}", locked.text);
+    assert_eq!(
+        locked.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        locked.text
+    );
     // Locked out, the right password too; the password is unchanged.
     assert_eq!(change(PASSWORD).await.status, StatusCode::TOO_MANY_REQUESTS);
-    assert!(arbiter::service::users::login(&pool, "chief", PASSWORD, "api")
-        .await
-        .is_ok());
+    assert!(
+        arbiter::service::users::login(&pool, "chief", PASSWORD, "api")
+            .await
+            .is_ok()
+    );
 }

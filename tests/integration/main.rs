@@ -28,6 +28,7 @@ mod knockout;
 mod links;
 mod lockout;
 mod migrations;
+mod names;
 mod pages;
 mod players;
 mod prints;
