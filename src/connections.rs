@@ -31,6 +31,11 @@ use tower::ServiceExt as _;
 /// embedded cluster's pipes, backups, static files, logs.
 pub const FD_RESERVE: u64 = 512;
 
+/// The local address of a request's connection (the address its client reached), in the
+/// request's extensions.
+#[derive(Debug, Clone, Copy)]
+pub struct LocalAddr(pub SocketAddr);
+
 /// The connection limits in force.
 #[derive(Debug, Clone)]
 pub struct Limits {
@@ -227,12 +232,16 @@ async fn connection(
     header_timeout: Duration,
     mut stopping: watch::Receiver<bool>,
 ) {
+    let local = stream.local_addr().ok().map(LocalAddr);
     let first = Arc::new(Notify::new());
     let seen = first.clone();
     let service = hyper::service::service_fn(move |mut request: hyper::Request<Incoming>| {
         seen.notify_one();
         // Handlers take the peer address as axum's `ConnectInfo`.
         request.extensions_mut().insert(ConnectInfo(peer));
+        if let Some(local) = local {
+            request.extensions_mut().insert(local);
+        }
         router.clone().oneshot(request)
     });
     let mut conn = std::pin::pin!(builder.serve_connection(TokioIo::new(stream), service));

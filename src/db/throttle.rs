@@ -43,3 +43,33 @@ pub async fn take_back(db: impl PgExecutor<'_>, key: &str) -> sqlx::Result<()> {
         .await?;
     Ok(())
 }
+
+/// The account a device proof (by its hash) was given to, marking it used now.
+pub async fn device_owner(
+    db: impl PgExecutor<'_>,
+    hash: &[u8],
+) -> sqlx::Result<Option<uuid::Uuid>> {
+    sqlx::query_scalar::<_, uuid::Uuid>(
+        "update device_proof set used_at = now() where hash = $1 returning user_id",
+    )
+    .bind(hash)
+    .fetch_optional(db)
+    .await
+}
+
+/// Stores a new device proof of `user_id` and drops the proofs unused for a year.
+pub async fn insert_device(
+    db: impl PgExecutor<'_>,
+    hash: &[u8],
+    user_id: uuid::Uuid,
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "with old as (delete from device_proof where used_at < now() - interval '365 days')
+         insert into device_proof (hash, user_id) values ($1, $2) on conflict do nothing",
+    )
+    .bind(hash)
+    .bind(user_id)
+    .execute(db)
+    .await?;
+    Ok(())
+}

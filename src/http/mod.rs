@@ -290,6 +290,58 @@ pub fn app(state: AppState) -> Router {
 /// The absolute URL of `path` for the public: under `--public-url` when it is set, else on
 /// this server as the visitor reached it; the `Host` header is used only when it looks like a
 /// host name, so a forged one cannot inject anything.
+/// The start (`scheme://host[:port]`) of secret links the server hands out (password resets,
+/// invitations), so a forged `Host` or `X-Forwarded-Proto` can never point them elsewhere:
+/// `--public-url` when set; else the request's `Host` and `X-Forwarded-Proto` only when it
+/// came through a trusted proxy; else the address the client's connection reached (this
+/// server's own, never a header); else nothing (the link is a path).
+#[derive(Debug, Clone)]
+pub struct LinkOrigin(pub String);
+
+impl LinkOrigin {
+    /// The link to `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.0)
+    }
+}
+
+impl axum::extract::FromRequestParts<AppState> for LinkOrigin {
+    type Rejection = std::convert::Infallible;
+
+    async fn from_request_parts(
+        parts: &mut axum::http::request::Parts,
+        state: &AppState,
+    ) -> Result<Self, Self::Rejection> {
+        if let Some(base) = state.security.public_url.as_deref() {
+            return Ok(LinkOrigin(base.to_string()));
+        }
+        let peer = parts
+            .extensions
+            .get::<axum::extract::ConnectInfo<std::net::SocketAddr>>()
+            .map(|axum::extract::ConnectInfo(addr)| addr.ip());
+        let proxied = peer.is_some_and(|ip| {
+            state
+                .security
+                .trusted_proxies
+                .iter()
+                .any(|c| c.contains(ip))
+        });
+        if proxied {
+            return Ok(LinkOrigin(public_url(None, &parts.headers, "")));
+        }
+        Ok(LinkOrigin(
+            parts
+                .extensions
+                .get::<crate::connections::LocalAddr>()
+                .map(|local| format!("http://{}", local.0))
+                .unwrap_or_default(),
+        ))
+    }
+}
+
+/// An absolute address of `path` for prints and QR codes: `configured` (`--public-url`), else
+/// the request's `Host` (and `X-Forwarded-Proto`) when well formed, else the path. Secret
+/// links use [`LinkOrigin`] instead.
 pub fn public_url(configured: Option<&str>, headers: &axum::http::HeaderMap, path: &str) -> String {
     if let Some(base) = configured {
         return format!("{base}{path}");

@@ -108,6 +108,22 @@ pub fn session_cookie(token: &str, policy: CookiePolicy) -> String {
     )
 }
 
+/// Name of the device cookie (OWASP's device cookie: the proof of a former sign-in here).
+pub const DEVICE_COOKIE: &str = "arbiter_device";
+
+/// The device proof in the request's cookies, if well formed.
+pub fn device_proof(headers: &HeaderMap) -> Option<&str> {
+    cookie(headers, DEVICE_COOKIE).filter(|v| is_token(v))
+}
+
+/// `Set-Cookie` value for the device proof, kept for a year (sent only to the sign-in form).
+pub fn device_cookie(proof: &str, policy: CookiePolicy) -> String {
+    format!(
+        "{DEVICE_COOKIE}={proof}; Path=/login; HttpOnly; SameSite=Strict; Max-Age={LONG_MAX_AGE_SECS}{}",
+        policy.attributes()
+    )
+}
+
 /// `Set-Cookie` value that removes the session cookie.
 pub fn clear_session_cookie(policy: CookiePolicy) -> String {
     format!(

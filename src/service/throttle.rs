@@ -126,6 +126,59 @@ pub async fn sign_in_attempt(
     Ok(())
 }
 
+fn device_key(device_hash: &[u8]) -> String {
+    format!("device:{}", hex::encode(device_hash))
+}
+
+/// Counts a sign-in attempt from a device that holds a proof of this account (OWASP's device
+/// cookie): on the device's own counter, with the account's rule, and on the address; never
+/// on the account's, so strangers locking the account out do not lock out this device.
+pub async fn device_sign_in_attempt(
+    pool: &PgPool,
+    limits: &Limits,
+    device_hash: &[u8],
+    ip: IpAddr,
+) -> Result<()> {
+    let device = hit(pool, &device_key(device_hash), &limits.account).await?;
+    let address = hit(pool, &address_key(ip), &limits.address).await?;
+    if device || address {
+        return Err(too_many());
+    }
+    Ok(())
+}
+
+/// After a successful sign-in from a known device: the device starts over, the address gets
+/// its attempt back (the account's lockout, which strangers may have earned, stays).
+pub async fn device_sign_in_succeeded(pool: &PgPool, device_hash: &[u8], ip: IpAddr) -> Result<()> {
+    db::throttle::forget(pool, &device_key(device_hash)).await?;
+    db::throttle::take_back(pool, &address_key(ip)).await?;
+    Ok(())
+}
+
+/// Counts a guess of an account's current password when it changes its password (by a
+/// session holder): per account (its own counter, so strangers' sign-in guesses do not
+/// block the owner's change) with the account's rule, and per address.
+pub async fn password_change_attempt(
+    pool: &PgPool,
+    limits: &Limits,
+    user_id: Uuid,
+    ip: IpAddr,
+) -> Result<()> {
+    let account = hit(pool, &format!("password:{user_id}"), &limits.account).await?;
+    let address = hit(pool, &address_key(ip), &limits.address).await?;
+    if account || address {
+        return Err(too_many());
+    }
+    Ok(())
+}
+
+/// The right current password: the account's password-change counter starts over.
+pub async fn password_change_succeeded(pool: &PgPool, user_id: Uuid, ip: IpAddr) -> Result<()> {
+    db::throttle::forget(pool, &format!("password:{user_id}")).await?;
+    db::throttle::take_back(pool, &address_key(ip)).await?;
+    Ok(())
+}
+
 /// Counts an attempt to use a secret link (invitation, password reset) from `ip`. The links'
 /// tokens are 256-bit, so this only keeps one address from hammering them; it is not per
 /// account, so a venue's newcomers joining at once do not lock each other out.

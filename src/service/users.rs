@@ -247,9 +247,50 @@ pub async fn sign_in(
     username: &str,
     password: &str,
 ) -> Result<String> {
+    Ok(sign_in_from_device(pool, how, username, password, None)
+        .await?
+        .token)
+}
+
+/// A session opened, with the device's proof.
+#[derive(Debug, Clone)]
+pub struct SignedIn {
+    /// The bearer token (or session cookie).
+    pub token: String,
+    /// The device proof to present at the next sign-in (the one given, when it was good).
+    pub device: String,
+}
+
+/// [`sign_in`] with OWASP's device cookie: `device` is the proof a former sign-in of this
+/// account gave this device, if the client has one. With a good proof the attempt counts on
+/// the device's own counter instead of the account's, so an account locked out by
+/// strangers' guesses still opens from its owner's devices (each limited all the same);
+/// without one it counts on the account. A successful sign-in without a good proof gets a
+/// new one.
+pub async fn sign_in_from_device(
+    pool: &PgPool,
+    how: SignIn<'_>,
+    username: &str,
+    password: &str,
+    device: Option<&str>,
+) -> Result<SignedIn> {
     let username = username.trim();
-    throttle::sign_in_attempt(pool, how.limits, username, how.ip).await?;
     let user = db::user::find_by_username(pool, username).await?;
+    let device_hash = device
+        .filter(|d| d.len() == 64 && d.bytes().all(|b| b.is_ascii_hexdigit()))
+        .map(token_hash);
+    let known_device = match (&device_hash, &user) {
+        (Some(hash), Some(user)) => {
+            db::throttle::device_owner(pool, hash).await? == Some(user.user_id)
+        }
+        _ => false,
+    };
+    match (&device_hash, known_device) {
+        (Some(hash), true) => {
+            throttle::device_sign_in_attempt(pool, how.limits, hash, how.ip).await?
+        }
+        _ => throttle::sign_in_attempt(pool, how.limits, username, how.ip).await?,
+    }
     let phc = match &user {
         Some(user) => user.password_hash.as_str(),
         None => dummy_hash().await?,
@@ -258,7 +299,18 @@ pub async fn sign_in(
     let Some(user) = user.filter(|u| matches && !u.disabled) else {
         return Err(Error::unauthorized(m::ACCESS_WRONG_USERNAME_PASSWORD.msg()));
     };
-    throttle::sign_in_succeeded(pool, username, how.ip).await?;
+    let device = match (device_hash, known_device, device) {
+        (Some(hash), true, Some(device)) => {
+            throttle::device_sign_in_succeeded(pool, &hash, how.ip).await?;
+            device.to_string()
+        }
+        _ => {
+            throttle::sign_in_succeeded(pool, username, how.ip).await?;
+            let device = random_token();
+            db::throttle::insert_device(pool, &token_hash(&device), user.user_id).await?;
+            device
+        }
+    };
     let token = random_token();
     let mut tx = pool.begin().await?;
     db::user::delete_expired_sessions(&mut *tx).await?;
@@ -271,7 +323,7 @@ pub async fn sign_in(
     )
     .await?;
     tx.commit().await?;
-    Ok(token)
+    Ok(SignedIn { token, device })
 }
 
 /// [`sign_in`] with the default limits from no address (tools and tests).
@@ -529,8 +581,13 @@ pub struct PasswordChange {
 
 /// Changes the actor's own password (the current one must be given); every other session of
 /// the account ends.
+///
+/// Guesses of the current password are limited like sign-ins ([`throttle::password_change_attempt`]:
+/// `TooManyAttempts` past the account's rule, the right password too), so a stolen session
+/// cannot try passwords without end.
 pub async fn change_own_password(
     pool: &PgPool,
+    how: SignIn<'_>,
     actor: &Actor,
     change: &PasswordChange,
 ) -> Result<()> {
@@ -538,12 +595,14 @@ pub async fn change_own_password(
     let user = db::user::find(pool, actor.user_id)
         .await?
         .ok_or(Error::NotFound(m::NOT_FOUND_USER))?;
+    throttle::password_change_attempt(pool, how.limits, actor.user_id, how.ip).await?;
     if !verify_password_blocking(&change.current_password, &user.password_hash).await? {
         return Err(Error::invalid(
             "current_password",
             m::ACCOUNT_NOT_YOUR_PASSWORD.msg(),
         ));
     }
+    throttle::password_change_succeeded(pool, actor.user_id, how.ip).await?;
     let hash = hash_password_blocking(&change.new_password).await?;
     let mut tx = pool.begin().await?;
     db::user::set_password(&mut *tx, actor.user_id, &hash).await?;

@@ -15,6 +15,13 @@
 //!   text was garbled on the way;
 //! - a text that is empty once white space and zero-width characters are removed counts as
 //!   empty (a name made of one zero-width space is no name);
+//! - zero-width spaces (U+200B), word joiners and invisible operators (U+2060–U+2064), the
+//!   byte-order mark (U+FEFF), soft hyphens (U+00AD) and tag characters (U+E0000–U+E007F)
+//!   inside a text are removed: they make two names that look the same differ, and hide
+//!   text; joiners (U+200C, U+200D), which some scripts and emoji need, are kept;
+//! - a text with nothing visible — only invisible characters, combining marks, variation
+//!   selectors (U+FE00–U+FE0F, U+E0100–U+E01EF), tag characters or the Khmer inherent vowels
+//!   (U+17B4, U+17B5) — counts as empty: such a name prints as a blank;
 //! - the length is counted in characters after normalisation.
 
 use unicode_normalization::UnicodeNormalization as _;
@@ -78,6 +85,31 @@ pub fn is_invisible(c: char) -> bool {
         )
 }
 
+/// Characters removed wherever they are (see the module's rules).
+fn is_stripped(c: char) -> bool {
+    matches!(
+        c,
+        '\u{200B}' | '\u{2060}'..='\u{2064}' | '\u{FEFF}' | '\u{00AD}' | '\u{E0000}'..='\u{E007F}'
+    )
+}
+
+/// Characters that show nothing by themselves: a text made only of them is blank.
+pub fn shows_nothing(c: char) -> bool {
+    is_invisible(c)
+        || unicode_normalization::char::is_combining_mark(c)
+        || matches!(
+            c,
+            '\u{FE00}'..='\u{FE0F}'
+                | '\u{E0100}'..='\u{E01EF}'
+                | '\u{E0000}'..='\u{E007F}'
+                | '\u{17B4}'
+                | '\u{17B5}'
+                | '\u{180B}'..='\u{180F}'
+                | '\u{200C}'
+                | '\u{200D}'
+        )
+}
+
 fn is_bidi_control(c: char) -> bool {
     matches!(c, '\u{202A}'..='\u{202E}' | '\u{2066}'..='\u{2069}')
 }
@@ -115,9 +147,9 @@ pub fn clean(value: &str, lines: Lines, max: usize) -> Result<String, TextError>
             return Err(TextError::Garbled(code(c)));
         }
     }
-    let normal: String = value.nfc().collect();
+    let normal: String = value.chars().filter(|c| !is_stripped(*c)).nfc().collect();
     let trimmed = normal.trim_matches(is_invisible);
-    if trimmed.is_empty() {
+    if trimmed.chars().all(shows_nothing) {
         return Ok(String::new());
     }
     let text = if lines == Lines::Multi {
@@ -205,6 +237,50 @@ mod tests {
         );
     }
 
+    #[test]
+    fn texts_that_show_nothing_are_empty_and_hidden_characters_go() {
+        for blank in [
+            "\u{FE0F}",
+            "\u{FE0F}\u{FE0F}\u{FE0E}",
+            "\u{0301}",
+            "\u{0301}\u{0308}",
+            "\u{17B4}",
+            "\u{17B4}\u{17B5}",
+            "\u{E0041}\u{E0042}",
+            "\u{200D}\u{FE0F}",
+            "\u{3164}",
+            "\u{00AD}",
+        ] {
+            assert_eq!(
+                clean_required(blank, Lines::Single, 20),
+                Err(TextError::Empty),
+                "{blank:?}"
+            );
+        }
+        assert_eq!(
+            clean("Wang\u{200B}Li", Lines::Single, 20).as_deref(),
+            Ok("WangLi")
+        );
+        assert_eq!(
+            clean("Li\u{E0041}\u{E007F}n", Lines::Single, 20).as_deref(),
+            Ok("Lin")
+        );
+        assert_eq!(
+            clean("so\u{00AD}ft", Lines::Single, 20).as_deref(),
+            Ok("soft")
+        );
+        // A visible letter with marks and selectors stays as typed.
+        assert_eq!(
+            clean("\u{2764}\u{FE0F}", Lines::Single, 20).as_deref(),
+            Ok("\u{2764}\u{FE0F}")
+        );
+        // Removal before normalisation: the mark composes with its letter.
+        assert_eq!(
+            clean("e\u{200B}\u{0301}", Lines::Single, 1).as_deref(),
+            Ok("\u{e9}")
+        );
+    }
+
     fn forbidden(c: char, lines: Lines) -> bool {
         (c.is_control() && !(c == '\n' && lines == Lines::Multi))
             || is_bidi_control(c)
@@ -216,14 +292,15 @@ mod tests {
 
     proptest! {
         #[test]
-        fn accepted_text_is_clean(s in "\\PC{0,40}|[\\x00-\\x7f\u{200b}\u{202e}\u{2066} \n\r]{0,20}", multi in any::<bool>()) {
+        fn accepted_text_is_clean(s in "\\PC{0,40}|[\\x00-\\x7f\u{200b}\u{202e}\u{2066}\u{fe0f}\u{301}\u{17b4}\u{e0041}\u{ad} \n\r]{0,20}", multi in any::<bool>()) {
             let lines = if multi { Lines::Multi } else { Lines::Single };
             match clean(&s, lines, 30) {
                 Ok(text) => {
                     prop_assert!(text.chars().count() <= 30);
                     prop_assert!(!text.chars().any(|c| forbidden(c, lines)));
                     prop_assert!(!text.starts_with(is_invisible) && !text.ends_with(is_invisible));
-                    prop_assert!(text.is_empty() || text.chars().any(|c| !is_invisible(c)));
+                    prop_assert!(text.is_empty() || text.chars().any(|c| !shows_nothing(c)));
+                    prop_assert!(!text.chars().any(is_stripped));
                     prop_assert_eq!(text.nfc().collect::<String>(), text.clone());
                     // Cleaning is idempotent.
                     prop_assert_eq!(clean(&text, lines, 30), Ok(text.clone()));

@@ -21,6 +21,11 @@ pub struct LoginRequest {
     pub username: String,
     /// Password.
     pub password: String,
+    /// The device proof a former sign-in of this account answered (`device`), if this client
+    /// keeps one: with it, strangers' wrong guesses that lock the account out do not lock out
+    /// this client (its own guesses are limited all the same).
+    #[serde(default)]
+    pub device: Option<String>,
 }
 
 /// Login response.
@@ -28,6 +33,8 @@ pub struct LoginRequest {
 pub struct LoginResponse {
     /// Send as `Authorization: Bearer TOKEN`.
     pub token: String,
+    /// This client's device proof: keep it and send it as `device` at the next sign-in.
+    pub device: String,
 }
 
 /// Logs in and returns a bearer token.
@@ -44,8 +51,18 @@ pub async fn create_session(
         ip,
         kind: "api",
     };
-    let token = service::users::sign_in(&state.db, how, &body.username, &body.password).await?;
-    Ok(AppJson(LoginResponse { token }))
+    let signed = service::users::sign_in_from_device(
+        &state.db,
+        how,
+        &body.username,
+        &body.password,
+        body.device.as_deref(),
+    )
+    .await?;
+    Ok(AppJson(LoginResponse {
+        token: signed.token,
+        device: signed.device,
+    }))
 }
 
 /// The bearer token of a request, if any.

@@ -4,12 +4,11 @@
 use super::auth::{ApiUser, MaybeUser};
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppJson, AppPath};
-use crate::http::public_url;
 use crate::http::AppState;
 use crate::service;
 use crate::service::staff::{Acceptance, InvitationInput, InvitationView, StaffInput, StaffMember};
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use serde::Serialize;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -79,16 +78,12 @@ pub struct CreatedInvitation {
 pub async fn create_invitation(
     State(state): State<AppState>,
     ApiUser(actor): ApiUser,
-    headers: HeaderMap,
+    origin: crate::http::LinkOrigin,
     AppPath(id): AppPath<Uuid>,
     AppJson(input): AppJson<InvitationInput>,
 ) -> Result<(StatusCode, AppJson<CreatedInvitation>), ApiError> {
     let made = service::staff::invite(&state.db, &actor, id, &input).await?;
-    let url = public_url(
-        state.security.public_url.as_deref(),
-        &headers,
-        &format!("/invite/{}", made.token),
-    );
+    let url = origin.url(&format!("/invite/{}", made.token));
     Ok((
         StatusCode::CREATED,
         AppJson(CreatedInvitation {

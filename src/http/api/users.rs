@@ -3,13 +3,12 @@
 use super::auth::ApiUser;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppJson, AppPath};
-use crate::http::public_url;
 use crate::http::session::ClientIp;
 use crate::http::AppState;
 use crate::service;
 use crate::service::users::{Me, NewUser, PasswordChange, SessionView, UserPatch, UserView};
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use serde::{Deserialize, Serialize};
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -85,13 +84,20 @@ pub async fn get_me(
 
 /// Changes one's own password (the current one is needed); every other session ends.
 #[utoipa::path(put, path = "/api/v1/me/password", tag = "users", security(("bearer" = [])), request_body = PasswordChange,
-    responses((status = 204), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody)))]
+    responses((status = 204), (status = 401, body = ErrorBody), (status = 422, body = ErrorBody),
+        (status = 429, description = "Too many guesses of the current password: locked out for a while, the right password too", body = ErrorBody)))]
 pub async fn change_password(
     State(state): State<AppState>,
     ApiUser(actor): ApiUser,
+    ClientIp(ip): ClientIp,
     AppJson(change): AppJson<PasswordChange>,
 ) -> Result<StatusCode, ApiError> {
-    service::users::change_own_password(&state.db, &actor, &change).await?;
+    let how = service::users::SignIn {
+        limits: &state.security.limits,
+        ip,
+        kind: "api",
+    };
+    service::users::change_own_password(&state.db, how, &actor, &change).await?;
     Ok(StatusCode::NO_CONTENT)
 }
 
@@ -151,15 +157,11 @@ pub struct PasswordResetLink {
 pub async fn create_password_reset(
     State(state): State<AppState>,
     ApiUser(actor): ApiUser,
-    headers: HeaderMap,
+    origin: crate::http::LinkOrigin,
     AppPath(id): AppPath<Uuid>,
 ) -> Result<(StatusCode, AppJson<PasswordResetLink>), ApiError> {
     let made = service::users::make_password_reset(&state.db, &actor, id).await?;
-    let url = public_url(
-        state.security.public_url.as_deref(),
-        &headers,
-        &format!("/reset/{}", made.token),
-    );
+    let url = origin.url(&format!("/reset/{}", made.token));
     Ok((
         StatusCode::CREATED,
         AppJson(PasswordResetLink {

@@ -8,7 +8,6 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::account::{role_name, split_error, EmptyForm, Errors};
 use crate::http::pages::shared::qr_svg;
-use crate::http::public_url;
 use crate::http::session::{self, see_other, CookiePolicy, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::messages as m;
@@ -17,7 +16,7 @@ use crate::service;
 use crate::service::users::{NewUser, PasswordChange, SessionView, UserPatch, UserView};
 use askama::Template;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -116,6 +115,7 @@ pub struct PasswordForm {
 pub async fn change_password(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
+    session::ClientIp(ip): session::ClientIp,
     ctx: PageCtx,
     AppForm(form): AppForm<PasswordForm>,
 ) -> Result<Response, PageError> {
@@ -123,8 +123,13 @@ pub async fn change_password(
         current_password: form.current_password,
         new_password: form.new_password,
     };
+    let how = service::users::SignIn {
+        limits: &state.security.limits,
+        ip,
+        kind: "browser",
+    };
     Ok(
-        match service::users::change_own_password(&state.db, &actor, &change).await {
+        match service::users::change_own_password(&state.db, how, &actor, &change).await {
             Ok(()) => {
                 account_page(&state, ctx, &actor, StatusCode::OK, Errors::default(), true).await?
             }
@@ -303,7 +308,7 @@ pub async fn change_user(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
-    headers: HeaderMap,
+    origin: crate::http::LinkOrigin,
     PagePath((user_id, action)): PagePath<(Uuid, String)>,
     AppForm(EmptyForm {}): AppForm<EmptyForm>,
 ) -> Result<Response, PageError> {
@@ -314,11 +319,7 @@ pub async fn change_user(
         let name = service::users::find_password_reset(&state.db, &made.token)
             .await
             .or_page(&ctx)?;
-        let url = public_url(
-            state.security.public_url.as_deref(),
-            &headers,
-            &format!("/reset/{}", made.token),
-        );
+        let url = origin.url(&format!("/reset/{}", made.token));
         let qr = qr_svg(&url);
         let link = Some((name, url, qr));
         let status = StatusCode::CREATED;

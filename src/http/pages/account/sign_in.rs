@@ -134,8 +134,17 @@ pub async fn create_session(
         kind: "browser",
     };
     Ok(
-        match service::users::sign_in(&state.db, how, &username, &form.password).await {
-            Ok(token) => {
+        match service::users::sign_in_from_device(
+            &state.db,
+            how,
+            &username,
+            &form.password,
+            session::device_proof(&headers),
+        )
+        .await
+        {
+            Ok(signed) => {
+                let token = signed.token;
                 // A previous session in this browser is ended rather than left to expire.
                 if let Some(old) = session::session_token(&headers, policy) {
                     if let Err(err) = service::users::logout(&state.db, old).await {
@@ -146,6 +155,10 @@ pub async fn create_session(
                 session::append_cookie(
                     response.headers_mut(),
                     &session::session_cookie(&token, policy),
+                );
+                session::append_cookie(
+                    response.headers_mut(),
+                    &session::device_cookie(&signed.device, policy),
                 );
                 response
             }

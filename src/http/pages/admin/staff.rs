@@ -9,7 +9,6 @@ use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::account::{role_name, split_error, EmptyForm, Errors};
 use crate::http::pages::shared::qr_svg;
-use crate::http::public_url;
 use crate::http::session::{self, see_other, CookiePolicy, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -18,7 +17,7 @@ use crate::service::{self};
 use crate::vocab::StaffRole;
 use askama::Template;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
@@ -247,7 +246,7 @@ pub async fn create_invitation(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
-    headers: HeaderMap,
+    origin: crate::http::LinkOrigin,
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<InviteForm>,
 ) -> Result<Response, PageError> {
@@ -284,11 +283,7 @@ pub async fn create_invitation(
     Ok(
         match service::staff::invite(&state.db, &actor, id, &input).await {
             Ok(made) => {
-                let url = public_url(
-                    state.security.public_url.as_deref(),
-                    &headers,
-                    &format!("/invite/{}", made.token),
-                );
+                let url = origin.url(&format!("/invite/{}", made.token));
                 let qr = qr_svg(&url);
                 let link = Some((url, qr, made.view.role));
                 staff_page(
