@@ -24,6 +24,7 @@ pub mod records;
 pub mod registrations;
 pub mod repair;
 pub mod repair_words;
+pub mod keys;
 pub mod reports;
 pub mod results;
 pub mod rounds;
@@ -56,6 +57,7 @@ pub fn router() -> Router<AppState> {
         .merge(pairing_report::router())
         .merge(results::router())
         .merge(reports::router())
+        .merge(keys::router())
         .merge(records::router())
         .merge(knockout::router())
         .merge(ties::router())
