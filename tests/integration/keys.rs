@@ -705,3 +705,46 @@ async fn only_the_tournament_s_arbiters_list_keys(pool: PgPool) {
     );
     assert_eq!(keys.as_array().unwrap().len(), 2);
 }
+
+#[sqlx::test]
+async fn the_desk_prints_key_cards_and_reissues_a_key(pool: PgPool) {
+    use crate::support::{csrf_of, Browser};
+    let chief = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(&pool, &chief, "xiangqi", json!({})).await;
+    let ids = add_entrants(&pool, &chief, &sid, 3).await;
+    let old = key_of(&pool, &chief, &sid, &ids[0]).await;
+    let anonymous = get(&pool, &format!("/admin/s/{sid}/keys/print")).await;
+    assert_eq!(anonymous.status, StatusCode::SEE_OTHER);
+    let mut desk = Browser::new(&pool);
+    desk.log_in("chief", "a long password").await;
+    let cards = desk.get(&format!("/admin/s/{sid}/keys/print")).await;
+    assert_eq!(cards.status, StatusCode::OK, "{}", cards.text);
+    assert_eq!(cards.text.matches("class=\"key-card\"").count(), 3);
+    let printed = format!(
+        "{}-{}-{}-{}",
+        &old[..4],
+        &old[4..8],
+        &old[8..12],
+        &old[12..]
+    );
+    assert!(cards.text.contains(&printed), "{}", cards.text);
+    assert!(cards.text.contains(&format!("/k/{old}")));
+    let edit = desk
+        .get(&format!("/admin/s/{sid}/entrants/{}/edit", ids[0]))
+        .await;
+    let csrf = csrf_of(&edit.text);
+    let reissued = desk
+        .post_form(
+            &format!("/admin/s/{sid}/entrants/{}/key", ids[0]),
+            &[("csrf", &csrf)],
+        )
+        .await;
+    assert_eq!(reissued.status, StatusCode::SEE_OTHER, "{}", reissued.text);
+    let new = key_of(&pool, &chief, &sid, &ids[0]).await;
+    assert_ne!(new, old);
+    let one = desk
+        .get(&format!("/admin/s/{sid}/entrants/{}/key/print", ids[0]))
+        .await;
+    assert_eq!(one.text.matches("class=\"key-card\"").count(), 1);
+    assert!(one.text.contains(&format!("/k/{new}")) && !one.text.contains(&old));
+}
