@@ -78,13 +78,16 @@ pub async fn board_by_code(db: impl PgExecutor<'_>, code: &str) -> sqlx::Result<
     sqlx::query_as::<_, CodeBoard>(&format!(
         "{BOARD} where b.report_code = $1 union all {BOARD} where b.black_code = $1"
     ))
-        .bind(code)
-        .fetch_optional(db)
-        .await
+    .bind(code)
+    .fetch_optional(db)
+    .await
 }
 
 /// A board by id.
-pub async fn board_by_id(db: impl PgExecutor<'_>, board_id: Uuid) -> sqlx::Result<Option<CodeBoard>> {
+pub async fn board_by_id(
+    db: impl PgExecutor<'_>,
+    board_id: Uuid,
+) -> sqlx::Result<Option<CodeBoard>> {
     sqlx::query_as::<_, CodeBoard>(&format!("{BOARD} where b.board_id = $1"))
         .bind(board_id)
         .fetch_optional(db)

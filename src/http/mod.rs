@@ -374,10 +374,7 @@ mod tests {
     #[test]
     fn secrets_are_not_logged() {
         let uri = |s: &str| s.parse::<axum::http::Uri>().expect("a uri");
-        assert_eq!(
-            redacted_uri(&uri("/k/ABCDEFGHJKMNPQRS")),
-            "/k/{secret}"
-        );
+        assert_eq!(redacted_uri(&uri("/k/ABCDEFGHJKMNPQRS")), "/k/{secret}");
         assert_eq!(
             redacted_uri(&uri("/api/v1/keys/ABCDEFGHJKMNPQRS/report")),
             "/api/v1/keys/{secret}/report"

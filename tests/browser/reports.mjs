@@ -31,12 +31,13 @@ export function registerReportTests({ test, logIn, assert, api, admin, base, out
     return Object.fromEntries(standings.rows.map((r) => [r.name, r.points]));
   }
 
-  /** One phone reports as `side` (`red`/`black`) with `result` (the form's words). */
+  /** One phone reports with its side's code (`url`) as `side` (`red`/`black`) with `result`. */
   async function reportFrom(browser, allowed, url, side, result) {
     const context = await newContext(browser, phone, allowed);
     const page = await context.newPage();
     await page.goto(url);
-    await page.check(`#report-form input[name=side][value=${side}]`);
+    // Issue 36: the side is the code's; the page says which and asks for none.
+    assert((await page.textContent('#report-as')).includes(side === 'red' ? 'Red' : 'Black'), `the page reports as ${side}`);
     await page.check(`#report-form input[name=result][value=${result}]`);
     await Promise.all([page.waitForURL(/done=/), page.click('#send-report')]);
     const text = await page.textContent('main');
@@ -46,11 +47,12 @@ export function registerReportTests({ test, logIn, assert, api, admin, base, out
   test('players report from phones; the queue updates live; one key at the desk makes it count', async ({ page, browser, allowed }) => {
     const { section: sid, boards } = await section('Self-report Cup', 8);
     await logIn(page);
-    // The staff's slips: six per A4 page, each with its report code and QR code.
+    // The staff's slips: six per A4 page, each with each side's report code and QR code
+    // (issue 36: Red's first, then Black's).
     await page.goto(`${base()}/admin/s/${sid}/rounds/1/slips`);
     const urls = await page.locator('.report-slip span.url').allTextContents();
-    assert(urls.length === 4 && urls.every((u) => /\/r\/[0-9A-F]{12}$/.test(u)), `four report addresses: ${urls}`);
-    assert((await page.locator('.report-slip svg').count()) === 4, 'a QR code on every slip');
+    assert(urls.length === 8 && urls.every((u) => /\/r\/[0-9A-F]{16}$/.test(u)), `eight report addresses: ${urls}`);
+    assert((await page.locator('.report-slip svg').count()) === 8, 'a QR code for each side of every slip');
 
     // The desk's queue, open before anyone reports; a marker shows it is never reloaded.
     await page.goto(`${base()}/admin/s/${sid}/reports?live=1`);
@@ -66,14 +68,14 @@ export function registerReportTests({ test, logIn, assert, api, admin, base, out
     assert(width <= 390, `the report page fits a 390-px phone (${width})`);
     const blackContext = await newContext(browser, phone, allowed);
     const black = await blackContext.newPage();
-    await black.goto(urls[0]);
+    await black.goto(urls[1]);
     assert((await black.textContent('#confirm')).includes('Black'), 'the confirmation names the side');
     await Promise.all([black.waitForURL(/done=sent/), black.click('#confirm')]);
     assert((await black.textContent('#report-state')).includes('Both players agree'), 'agreed');
 
     // Board 2: the players disagree.
-    const r2 = await reportFrom(browser, allowed, urls[1], 'red', 'red_wins');
-    const b2 = await reportFrom(browser, allowed, urls[1], 'black', 'black_wins');
+    const r2 = await reportFrom(browser, allowed, urls[2], 'red', 'red_wins');
+    const b2 = await reportFrom(browser, allowed, urls[3], 'black', 'black_wins');
     assert(b2.text.includes('disagree'), 'the phone says the reports disagree');
 
     // The queue shows both without a reload: the agreement first, with the key; the dispute flagged.

@@ -22,6 +22,7 @@ import { registerCrawlTests } from './crawl.mjs';
 import { registerStaffTests } from './staff.mjs';
 import { registerRecordTests } from './records.mjs';
 import { registerReportTests } from './reports.mjs';
+import { registerKeyTests } from './keys.mjs';
 import { registerScreenTests } from './screen.mjs';
 import { registerPlayerTests } from './players.mjs';
 import { registerSeed000Tests } from './seed000.mjs';
@@ -525,6 +526,7 @@ registerPrintTests({ test, logIn, assert, api, data, base: () => base, out, join
 registerStaffTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerRecordTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerReportTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join, newContext });
+registerKeyTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join, newContext });
 registerScreenTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 registerPlayerTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 registerSeed000Tests({ test, logIn, assert, base: () => base, out, join });

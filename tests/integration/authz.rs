@@ -498,6 +498,7 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{s}/rounds/1/unpair", Who::Arbiter),
     ("/admin/s/{s}/rounds/1/results", Who::Scorer),
     ("/admin/boards/{b}/result", Who::Scorer),
+    ("/admin/s/{s}/entrants/{e}/key", Who::Arbiter),
     ("/admin/boards/{b}/reports/accept", Who::Scorer),
     ("/admin/boards/{b}/reports/dismiss", Who::Scorer),
     ("/r/{code}", Who::Public),

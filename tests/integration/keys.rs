@@ -141,10 +141,30 @@ async fn one_key_or_code_never_reports_for_both_sides(pool: PgPool) {
     );
     assert_eq!(one["board"]["side"], "red");
     assert_eq!(one["accepted"], false);
-    let forged = key_report(&pool, &red_key, json!({"side": "black", "result": "red_wins"})).await;
-    assert_eq!(forged.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", forged.text);
-    let forged = code_report(&pool, &red_code, json!({"side": "black", "result": "red_wins"})).await;
-    assert_eq!(forged.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", forged.text);
+    let forged = key_report(
+        &pool,
+        &red_key,
+        json!({"side": "black", "result": "red_wins"}),
+    )
+    .await;
+    assert_eq!(
+        forged.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        forged.text
+    );
+    let forged = code_report(
+        &pool,
+        &red_code,
+        json!({"side": "black", "result": "red_wins"}),
+    )
+    .await;
+    assert_eq!(
+        forged.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        forged.text
+    );
     // Red's code and key again: still only Red's report, still waiting, nothing recorded.
     let again = expect(
         &code_report(&pool, &red_code, json!({"result": "red_wins"})).await,
@@ -277,7 +297,12 @@ async fn a_disputed_board_stays_disputed_until_the_desk_decides(pool: PgPool) {
         None,
     )
     .await;
-    assert_eq!(dismissed.status, StatusCode::NO_CONTENT, "{}", dismissed.text);
+    assert_eq!(
+        dismissed.status,
+        StatusCode::NO_CONTENT,
+        "{}",
+        dismissed.text
+    );
     expect(
         &key_report(&pool, &red_key, json!({"result": "draw"})).await,
         StatusCode::OK,
@@ -363,7 +388,9 @@ async fn self_check_in_keeps_to_its_window(pool: PgPool) {
         .await,
         StatusCode::CREATED,
     );
-    let path = registered["key_path"].as_str().unwrap_or_else(|| panic!("{registered}"));
+    let path = registered["key_path"]
+        .as_str()
+        .unwrap_or_else(|| panic!("{registered}"));
     let key = path.strip_prefix("/k/").unwrap().to_string();
     let listed = get(&pool, &format!("/api/v1/sections/{sid}/registrations")).await;
     assert!(!listed.text.contains(&key));
@@ -451,9 +478,13 @@ async fn self_check_in_keeps_to_its_window(pool: PgPool) {
 #[sqlx::test]
 async fn a_desk_entry_in_a_checked_in_only_section_is_paired(pool: PgPool) {
     let token = admin_token(&pool).await;
-    let (_, sid) =
-        tournament_with_section(&pool, &token, "xiangqi", json!({"pair_checked_in_only": true}))
-            .await;
+    let (_, sid) = tournament_with_section(
+        &pool,
+        &token,
+        "xiangqi",
+        json!({"pair_checked_in_only": true}),
+    )
+    .await;
     // Three registered online and checked in at the desk, one late entrant added at the desk.
     for name in ["A One", "B Two", "C Three"] {
         let r = expect(
@@ -467,8 +498,16 @@ async fn a_desk_entry_in_a_checked_in_only_section_is_paired(pool: PgPool) {
             .await,
             StatusCode::CREATED,
         );
-        let key = r["key_path"].as_str().unwrap().strip_prefix("/k/").unwrap().to_string();
-        let view = expect(&get(&pool, &format!("/api/v1/keys/{key}")).await, StatusCode::OK);
+        let key = r["key_path"]
+            .as_str()
+            .unwrap()
+            .strip_prefix("/k/")
+            .unwrap()
+            .to_string();
+        let view = expect(
+            &get(&pool, &format!("/api/v1/keys/{key}")).await,
+            StatusCode::OK,
+        );
         let id = view["entrant"]["id"].as_str().unwrap().to_string();
         expect(
             &call(
@@ -518,7 +557,10 @@ async fn wrong_keys_from_an_address_do_not_stop_a_right_key_or_code(pool: PgPool
         let guess = format!("ZZZZZZZZZZZZ{:04}", i);
         statuses.push(get(&pool, &format!("/api/v1/keys/{guess}")).await.status);
     }
-    assert!(statuses[..30].iter().all(|s| *s == StatusCode::NOT_FOUND), "{statuses:?}");
+    assert!(
+        statuses[..30].iter().all(|s| *s == StatusCode::NOT_FOUND),
+        "{statuses:?}"
+    );
     assert_eq!(statuses[31], StatusCode::TOO_MANY_REQUESTS);
     // The address is locked out for guesses, yet the right key and the right code work.
     expect(
@@ -571,7 +613,14 @@ async fn the_key_is_in_no_audit_row_log_or_public_page(pool: PgPool) {
     assert_eq!(keys.len(), 6);
     let (red_key, _) = side_keys(&pool, &token, &sid, &boards[0]).await;
     expect(
-        &call(&pool, "POST", &format!("/api/v1/keys/{red_key}/check-in"), None, None).await,
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/keys/{red_key}/check-in"),
+            None,
+            None,
+        )
+        .await,
         StatusCode::OK,
     );
     expect(
@@ -585,11 +634,12 @@ async fn the_key_is_in_no_audit_row_log_or_public_page(pool: PgPool) {
     .await
     .unwrap();
     assert!(audit.len() > 5);
-    let tid: String = sqlx::query_scalar("select tournament_id::text from section where section_id = $1::uuid")
-        .bind(&sid)
-        .fetch_one(&pool)
-        .await
-        .unwrap();
+    let tid: String =
+        sqlx::query_scalar("select tournament_id::text from section where section_id = $1::uuid")
+            .bind(&sid)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
     let mut pages = Vec::new();
     for path in [
         format!("/s/{sid}"),
@@ -619,7 +669,10 @@ async fn the_key_is_in_no_audit_row_log_or_public_page(pool: PgPool) {
         .get("cache-control")
         .and_then(|v| v.to_str().ok())
         .unwrap_or("");
-    assert!(cache.contains("no-store") && cache.contains("private"), "{cache}");
+    assert!(
+        cache.contains("no-store") && cache.contains("private"),
+        "{cache}"
+    );
     assert_eq!(
         page.headers
             .get("referrer-policy")
@@ -651,4 +704,47 @@ async fn only_the_tournament_s_arbiters_list_keys(pool: PgPool) {
         StatusCode::OK,
     );
     assert_eq!(keys.as_array().unwrap().len(), 2);
+}
+
+#[sqlx::test]
+async fn the_desk_prints_key_cards_and_reissues_a_key(pool: PgPool) {
+    use crate::support::{csrf_of, Browser};
+    let chief = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(&pool, &chief, "xiangqi", json!({})).await;
+    let ids = add_entrants(&pool, &chief, &sid, 3).await;
+    let old = key_of(&pool, &chief, &sid, &ids[0]).await;
+    let anonymous = get(&pool, &format!("/admin/s/{sid}/keys/print")).await;
+    assert_eq!(anonymous.status, StatusCode::SEE_OTHER);
+    let mut desk = Browser::new(&pool);
+    desk.log_in("chief", "a long password").await;
+    let cards = desk.get(&format!("/admin/s/{sid}/keys/print")).await;
+    assert_eq!(cards.status, StatusCode::OK, "{}", cards.text);
+    assert_eq!(cards.text.matches("class=\"key-card\"").count(), 3);
+    let printed = format!(
+        "{}-{}-{}-{}",
+        &old[..4],
+        &old[4..8],
+        &old[8..12],
+        &old[12..]
+    );
+    assert!(cards.text.contains(&printed), "{}", cards.text);
+    assert!(cards.text.contains(&format!("/k/{old}")));
+    let edit = desk
+        .get(&format!("/admin/s/{sid}/entrants/{}/edit", ids[0]))
+        .await;
+    let csrf = csrf_of(&edit.text);
+    let reissued = desk
+        .post_form(
+            &format!("/admin/s/{sid}/entrants/{}/key", ids[0]),
+            &[("csrf", &csrf)],
+        )
+        .await;
+    assert_eq!(reissued.status, StatusCode::SEE_OTHER, "{}", reissued.text);
+    let new = key_of(&pool, &chief, &sid, &ids[0]).await;
+    assert_ne!(new, old);
+    let one = desk
+        .get(&format!("/admin/s/{sid}/entrants/{}/key/print", ids[0]))
+        .await;
+    assert_eq!(one.text.matches("class=\"key-card\"").count(), 1);
+    assert!(one.text.contains(&format!("/k/{new}")) && !one.text.contains(&old));
 }

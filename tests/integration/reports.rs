@@ -508,7 +508,11 @@ async fn the_phone_page_reports_and_confirms_and_the_desk_accepts(pool: PgPool) 
         )
         .await;
     assert_eq!(other_side.status, StatusCode::UNPROCESSABLE_ENTITY);
-    assert!(other_side.text.contains("side-error"), "{}", other_side.text);
+    assert!(
+        other_side.text.contains("side-error"),
+        "{}",
+        other_side.text
+    );
     let sent = phone
         .post_form(
             &format!("/r/{code}"),
@@ -577,10 +581,19 @@ async fn the_phone_page_reports_and_confirms_and_the_desk_accepts(pool: PgPool) 
     let slips = desk.get(&format!("/admin/s/{sid}/rounds/1/slips")).await;
     assert_eq!(slips.status, StatusCode::OK, "{}", slips.text);
     assert_eq!(slips.text.matches("class=\"slip report-slip\"").count(), 3);
-    let printed = format!("{}-{}-{}-{}", &code[..4], &code[4..8], &code[8..12], &code[12..]);
+    let printed = format!(
+        "{}-{}-{}-{}",
+        &code[..4],
+        &code[4..8],
+        &code[8..12],
+        &code[12..]
+    );
     assert!(slips.text.contains(&printed), "{}", slips.text);
     assert!(slips.text.contains(&format!("/r/{code}")));
-    assert!(slips.text.contains(&format!("/r/{black}")), "each side's code");
+    assert!(
+        slips.text.contains(&format!("/r/{black}")),
+        "each side's code"
+    );
     let public = get(&pool, &format!("/s/{sid}/slips/1/print")).await;
     assert!(!public.text.contains(&code) && !public.text.contains(&printed));
     let anonymous = get(&pool, &format!("/admin/s/{sid}/rounds/1/slips")).await;

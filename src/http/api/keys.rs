@@ -106,7 +106,9 @@ pub async fn reissue_key(
     ApiUser(actor): ApiUser,
     AppPath(id): AppPath<Uuid>,
 ) -> Result<AppJson<EntrantKey>, ApiError> {
-    Ok(AppJson(service::keys::reissue(&state.db, &actor, id).await?))
+    Ok(AppJson(
+        service::keys::reissue(&state.db, &actor, id).await?,
+    ))
 }
 
 /// A section's self check-in settings: the switch and the window (public).

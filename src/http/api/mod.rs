@@ -247,10 +247,7 @@ fn keys_routes() -> OpenApiRouter<AppState> {
     OpenApiRouter::new()
         .routes(routes!(keys::get_key))
         .routes(routes!(keys::post_key_report))
-        .routes(routes!(
-            keys::post_key_check_in,
-            keys::delete_key_check_in
-        ))
+        .routes(routes!(keys::post_key_check_in, keys::delete_key_check_in))
         .routes(routes!(keys::list_keys))
         .routes(routes!(keys::reissue_key))
         .routes(routes!(

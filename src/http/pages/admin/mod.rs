@@ -15,6 +15,7 @@ pub mod event;
 pub mod event_file;
 pub mod form;
 pub mod imports;
+pub mod keys;
 pub mod knockout;
 pub mod pairing_report;
 pub mod playoff;
@@ -56,6 +57,7 @@ pub fn router() -> Router<AppState> {
         .merge(pairing_report::router())
         .merge(results::router())
         .merge(reports::router())
+        .merge(keys::router())
         .merge(records::router())
         .merge(knockout::router())
         .merge(ties::router())

@@ -177,15 +177,18 @@ async fn page(
                 .collect()
         })
         .unwrap_or_default();
-    let confirm = view.board.as_ref().and_then(|b| match b.reports.as_slice() {
-        [only] if view.can_report && Some(only.side) != mine => Some(Confirm {
-            side: side.clone(),
-            result: only.result,
-            red_fouls: only.red_fouls,
-            black_fouls: only.black_fouls,
-        }),
-        _ => None,
-    });
+    let confirm = view
+        .board
+        .as_ref()
+        .and_then(|b| match b.reports.as_slice() {
+            [only] if view.can_report && Some(only.side) != mine => Some(Confirm {
+                side: side.clone(),
+                result: only.result,
+                red_fouls: only.red_fouls,
+                black_fouls: only.black_fouls,
+            }),
+            _ => None,
+        });
     // The player's rounds and standing, as the public player page has them.
     let (history, standing) = match view.entrant.start_no {
         Some(no) => {
@@ -281,9 +284,9 @@ pub async fn show(
     PagePath(key): PagePath<String>,
     Query(query): Query<DoneQuery>,
 ) -> Response {
-    let done = query.done.filter(|d| {
-        ["in", "out", "sent", "accepted", "record"].contains(&d.as_str())
-    });
+    let done = query
+        .done
+        .filter(|d| ["in", "out", "sent", "accepted", "record"].contains(&d.as_str()));
     show_page(&state, ctx, ip, &key, done, None).await
 }
 

@@ -57,7 +57,10 @@ pub struct RoundLine {
     pub record: bool,
 }
 
-pub(crate) fn round_line(r: &PlayerRound, scoring: &crate::service::sections::ScoringView) -> RoundLine {
+pub(crate) fn round_line(
+    r: &PlayerRound,
+    scoring: &crate::service::sections::ScoringView,
+) -> RoundLine {
     RoundLine {
         number: r.number,
         board: r.board.map(|b| b.to_string()).unwrap_or_default(),
