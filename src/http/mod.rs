@@ -32,6 +32,9 @@ pub struct AppState {
     pub security: Arc<Security>,
     /// The live pages' versions and rendered bodies.
     pub live: Arc<cache::LiveCache>,
+    /// Event-file imports: one at a time per server (`service::event_file`), so memory holds
+    /// one file at most.
+    pub imports: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -41,6 +44,7 @@ impl AppState {
             db,
             security: Arc::new(Security::default()),
             live: Arc::new(cache::LiveCache::default()),
+            imports: Arc::new(tokio::sync::Semaphore::new(1)),
         }
     }
 }

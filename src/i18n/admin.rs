@@ -28,6 +28,7 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.audit.at", "When (UTC)", "時間（UTC）", "时间（UTC）"),
     ("adm.audit.before", "Before", "變更前", "变更前"),
     ("adm.audit.empty", "Nothing recorded yet.", "尚無紀錄。", "尚无记录。"),
+    ("adm.audit.imported", "{} (history imported from an event file; there at {} UTC)", "{}（由賽事檔案匯入的紀錄；原時間 {} UTC）", "{}（由赛事文件导入的记录；原时间 {} UTC）"),
     ("adm.audit.more", "Later events", "較新的紀錄", "较新的记录"),
     ("adm.avoid_same_club", "Avoid pairing club mates", "避免同單位對陣", "避免同单位对阵"),
     ("adm.byes", "Requested byes", "請假輪空申請", "请假轮空申请"),

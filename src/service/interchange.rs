@@ -802,8 +802,13 @@ pub struct AuditEvent {
     /// After (`null` for a deletion).
     #[schema(value_type = Option<Object>)]
     pub after: Option<Value>,
-    /// When.
+    /// When (for imported history: when it was imported).
     pub at: chrono::DateTime<chrono::Utc>,
+    /// History imported from an event file: `{"at", "actor", "account",
+    /// "source_tournament_id"}` as the file said (its original time and who acted on the
+    /// server that wrote it; no account of this server). Null for this server's own events.
+    #[schema(value_type = Option<Object>)]
+    pub imported: Option<Value>,
 }
 
 /// A tournament's audit log (its arbiters only), oldest first, paged by `after`.
@@ -831,6 +836,7 @@ pub async fn audit_log(
             before: r.before,
             after: r.after,
             at: r.at,
+            imported: r.imported,
         })
         .collect())
 }

@@ -16,6 +16,7 @@ mod desk_money;
 mod desk_tabs;
 mod embedded;
 mod event_file;
+mod event_import;
 mod events;
 mod hall;
 mod hardening;
