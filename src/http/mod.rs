@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod cache;
+pub mod download;
 pub mod error;
 pub mod extract;
 pub mod health;

@@ -18,6 +18,7 @@ mod embedded;
 mod event_file;
 mod event_import;
 mod events;
+mod exports;
 mod hall;
 mod hardening;
 mod health;

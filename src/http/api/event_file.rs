@@ -9,7 +9,7 @@ use crate::service;
 use crate::service::event_file::{EventFile, ImportedEvent, FILE_LIMIT};
 use axum::body::Body;
 use axum::extract::State;
-use axum::http::{header, StatusCode};
+use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use uuid::Uuid;
 
@@ -28,13 +28,20 @@ pub async fn export_event(
     Ok(attachment(id, file))
 }
 
-/// The file as a download named after the tournament's id.
+/// The file as a download named after the tournament (its id when it has no usable name).
 pub fn attachment(id: Uuid, file: EventFile) -> Response {
+    let name = file
+        .tables
+        .get("tournament")
+        .and_then(|rows| rows.first())
+        .and_then(|row| row.get("name"))
+        .and_then(|name| name.as_str())
+        .map_or_else(
+            || format!("arbiter-event-{id}"),
+            |name| format!("{name}-event"),
+        );
     (
-        [(
-            header::CONTENT_DISPOSITION,
-            format!("attachment; filename=\"arbiter-event-{id}.json\""),
-        )],
+        [crate::http::download::attachment(&name, "json")],
         AppJson(file),
     )
         .into_response()
