@@ -63,6 +63,8 @@ pub struct Security {
     pub request_timeout: std::time::Duration,
     /// The same for pairing a round and importing a file.
     pub long_request_timeout: std::time::Duration,
+    /// Where the database is, for the admins' backup download (none: no download).
+    pub backup: Option<crate::backup::Source>,
 }
 
 impl Default for Security {
@@ -73,6 +75,7 @@ impl Default for Security {
             public_url: None,
             request_timeout: std::time::Duration::from_secs(10),
             long_request_timeout: std::time::Duration::from_secs(300),
+            backup: None,
         }
     }
 }
@@ -86,6 +89,10 @@ impl Security {
             public_url: args.public_url.clone(),
             request_timeout: std::time::Duration::from_secs(args.request_timeout),
             long_request_timeout: std::time::Duration::from_secs(args.long_request_timeout),
+            backup: Some(crate::backup::Source {
+                database_url: args.database_url.clone(),
+                data_dir: args.data_dir.clone(),
+            }),
         }
     }
 

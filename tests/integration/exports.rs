@@ -147,3 +147,65 @@ async fn exports_are_downloads_and_the_csv_opens_in_a_chinese_spreadsheet(pool: 
     );
     assert!(how.contains("%E8%B1%A1%E6%A3%8B"), "{how}");
 }
+
+#[sqlx::test]
+async fn an_admin_downloads_a_backup_of_the_whole_server_from_the_dashboard(pool: PgPool) {
+    use crate::support::{csrf_of, state, token_for, Browser};
+    use axum::body::Body;
+    use axum::http::Request;
+    use http_body_util::BodyExt;
+    use tower::ServiceExt;
+    let (_, mut admin) = admin_browser(&pool).await;
+    let dashboard = admin.get("/admin").await;
+    assert!(
+        dashboard.text.contains("action=\"/admin/backup\""),
+        "the admin's button"
+    );
+    let csrf = csrf_of(&dashboard.text);
+    // The server's database (the throwaway cluster's), as `arbiter serve` would be given.
+    let mut app_state = state(&pool);
+    let mut security = (*app_state.security).clone();
+    security.backup = Some(arbiter::backup::Source {
+        database_url: std::env::var("DATABASE_URL").ok(),
+        data_dir: std::env::temp_dir(),
+    });
+    app_state.security = std::sync::Arc::new(security);
+    let post = |cookie: String, csrf: String| {
+        let app_state = app_state.clone();
+        async move {
+            let request = Request::post("/admin/backup")
+                .header("cookie", cookie)
+                .header("content-type", "application/x-www-form-urlencoded")
+                .body(Body::from(format!("csrf={csrf}")))
+                .unwrap();
+            let response = arbiter::http::app(app_state)
+                .oneshot(request)
+                .await
+                .unwrap();
+            let status = response.status();
+            let headers = response.headers().clone();
+            let body = response.into_body().collect().await.unwrap().to_bytes();
+            (status, headers, body)
+        }
+    };
+    let (status, headers, body) = post(admin.cookie_header(), csrf).await;
+    assert_eq!(status, StatusCode::OK, "{}", String::from_utf8_lossy(&body));
+    let how = headers["content-disposition"].to_str().unwrap();
+    assert!(
+        how.starts_with("attachment;") && how.contains(".dump"),
+        "{how}"
+    );
+    assert!(body.starts_with(b"PGDMP"), "pg_dump's custom format");
+    assert!(body.len() > 1_000, "a whole dump: {} bytes", body.len());
+
+    // Anyone else: no button, and 403.
+    token_for(&pool, "nobody", "user").await;
+    let mut user = Browser::new(&pool);
+    user.log_in("nobody", "a long password").await;
+    let dashboard = user.get("/admin").await;
+    assert!(!dashboard.text.contains("/admin/backup"));
+    let csrf = csrf_of(&dashboard.text);
+    let (status, _, body) = post(user.cookie_header(), csrf).await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert!(!body.starts_with(b"PGDMP"));
+}
