@@ -17,6 +17,14 @@ use uuid::Uuid;
 
 const IMPORT: &str = "/api/v1/tournaments/import";
 
+/// An audit row: account, action, time, imported details.
+type AuditLine = (
+    Option<Uuid>,
+    String,
+    chrono::DateTime<chrono::Utc>,
+    Option<Value>,
+);
+
 fn ok(reply: &Reply) -> Value {
     expect(reply, StatusCode::OK)
 }
@@ -109,7 +117,7 @@ async fn refused(pool: &PgPool, token: &str, file: Value, words: &[&str]) {
 }
 
 /// The file's rows of `table` where `column` is `value`.
-fn rows_where<'a>(file: &'a Value, table: &str, column: &str, value: &Value) -> Vec<usize> {
+fn rows_where(file: &Value, table: &str, column: &str, value: &Value) -> Vec<usize> {
     file["tables"][table]
         .as_array()
         .unwrap()
@@ -230,12 +238,7 @@ async fn an_imported_event_keeps_its_audit_log_as_history_its_staff_out_and_new_
     // and actor kept as imported history.
     let file_log = file["tables"]["audit_event"].as_array().unwrap();
     assert!(file_log.iter().any(|a| a["user_id"].is_string()));
-    let rows: Vec<(
-        Option<Uuid>,
-        String,
-        chrono::DateTime<chrono::Utc>,
-        Option<Value>,
-    )> = sqlx::query_as(
+    let rows: Vec<AuditLine> = sqlx::query_as(
         "select user_id, action, at, imported from audit_event
               where tournament_id = $1 order by audit_id",
     )
