@@ -104,6 +104,33 @@ fn private_folder(folder: &Path) -> std::io::Result<()> {
     Ok(())
 }
 
+/// Where a running server's database is, for a backup downloaded from the dashboard.
+#[derive(Debug, Clone)]
+pub struct Source {
+    /// `DATABASE_URL`, when the server uses one.
+    pub database_url: Option<String>,
+    /// The data folder of the embedded cluster otherwise.
+    pub data_dir: PathBuf,
+}
+
+/// `pg_dump` of the whole database in its custom format (the same as `arbiter backup FILE`)
+/// to standard output, for a download: the caller spawns it and streams its output.
+pub fn dump_to_stdout(source: &Source) -> anyhow::Result<Command> {
+    let bins = PgBinaries::find()?;
+    let target = match &source.database_url {
+        Some(url) => Target::Url(url.clone()),
+        None => Target::Socket {
+            dir: EmbeddedPg::running_server_socket(&source.data_dir)
+                .context("the embedded cluster is not running")?,
+            password: embedded_pg::read_secret(&source.data_dir)?,
+        },
+    };
+    let mut cmd = Command::new(bins.tool("pg_dump"));
+    cmd.args(["--format=custom", "--no-owner", "--no-privileges"]);
+    target.apply(&mut cmd);
+    Ok(cmd)
+}
+
 /// `arbiter backup FILE`: a consistent snapshot of the whole database — beside a running
 /// server (its embedded cluster), with the cluster started for the command, or of
 /// `DATABASE_URL`.

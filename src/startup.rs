@@ -170,6 +170,7 @@ impl Application {
                 db: pool,
                 security: std::sync::Arc::new(http::Security::from_args(args)),
                 live: Default::default(),
+                imports: std::sync::Arc::new(tokio::sync::Semaphore::new(1)),
             },
         })
     }

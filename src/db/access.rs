@@ -19,6 +19,17 @@ pub async fn staff_role(
     .await
 }
 
+/// Whether `user_id` is the chief arbiter of at least one tournament.
+pub async fn is_chief_anywhere(db: impl PgExecutor<'_>, user_id: Uuid) -> sqlx::Result<bool> {
+    sqlx::query_scalar(
+        "select exists (select 1 from tournament_staff
+                         where user_id = $1 and role = 'chief_arbiter')",
+    )
+    .bind(user_id)
+    .fetch_one(db)
+    .await
+}
+
 /// Assigns a user to a tournament with `role`, or changes the role of an assignment.
 pub async fn assign(
     db: impl PgExecutor<'_>,

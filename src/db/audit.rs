@@ -44,7 +44,7 @@ pub async fn insert(db: impl PgExecutor<'_>, event: NewAuditEvent<'_>) -> sqlx::
 }
 
 /// A stored event.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct AuditRow {
     /// Sequence number.
     pub audit_id: i64,
@@ -62,6 +62,8 @@ pub struct AuditRow {
     pub after: Option<Value>,
     /// When.
     pub at: chrono::DateTime<chrono::Utc>,
+    /// For history imported from an event file: its original time, actor and account there.
+    pub imported: Option<Value>,
 }
 
 /// A tournament's events, oldest first, after `after_id`, at most `limit`.
@@ -71,14 +73,13 @@ pub async fn list(
     after_id: i64,
     limit: i64,
 ) -> sqlx::Result<Vec<AuditRow>> {
-    sqlx::query_as!(
-        AuditRow,
-        "select audit_id, actor, action, entity, entity_id, before, after, at
+    sqlx::query_as::<_, AuditRow>(
+        "select audit_id, actor, action, entity, entity_id, before, after, at, imported
          from audit_event where tournament_id = $1 and audit_id > $2 order by audit_id limit $3",
-        tournament_id,
-        after_id,
-        limit
     )
+    .bind(tournament_id)
+    .bind(after_id)
+    .bind(limit)
     .fetch_all(db)
     .await
 }

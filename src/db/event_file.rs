@@ -68,14 +68,15 @@ pub async fn rows(
     })
 }
 
-/// Inserts `rows` (JSON objects) into `table`, `columns` of each, in the array's order (so
-/// identity columns number them in that order). PostgreSQL converts each value to its
-/// column's type; a value that does not fit is a data exception (class 22) for the caller.
+/// Inserts `rows` (the text of a JSON array of objects) into `table`, `columns` of each, in
+/// the array's order (so identity columns number them in that order); a column a row lacks
+/// is null. PostgreSQL converts each value to its column's type; a value that does not fit
+/// is a data exception (class 22) for the caller.
 pub async fn insert_rows(
     conn: &mut PgConnection,
     table: &str,
     columns: &[String],
-    rows: Vec<Value>,
+    rows: &str,
 ) -> sqlx::Result<u64> {
     if rows.is_empty() || columns.is_empty() {
         return Ok(0);
@@ -93,26 +94,104 @@ pub async fn insert_rows(
     let sql = format!(
         "insert into {table} ({list})
          select {picked}
-         from jsonb_array_elements($1) with ordinality as e(doc, n)
+         from jsonb_array_elements($1::text::jsonb) with ordinality as e(doc, n)
          cross join lateral jsonb_populate_record(null::{table}, e.doc) as r
          order by e.n"
     );
-    let done = sqlx::query(&sql)
-        .bind(Value::Array(rows))
-        .execute(conn)
-        .await?;
+    let done = sqlx::query(&sql).bind(rows).execute(conn).await?;
     Ok(done.rows_affected())
 }
 
-/// Which of `codes` boards of this server already use (report codes are unique server-wide).
-pub async fn taken_report_codes(
-    db: impl PgExecutor<'_>,
-    codes: &[String],
-) -> sqlx::Result<Vec<String>> {
-    sqlx::query_scalar::<_, String>("select report_code from board where report_code = any($1)")
-        .bind(codes)
-        .fetch_all(db)
-        .await
+/// The first way an imported tournament's rounds break the live rules (`kind`), with where:
+/// the section's name, the round's number, the board's, and `other` (another board, round
+/// or count) and `name` (an entrant's name, a status) where the kind needs them.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct Problem {
+    /// `beyond`, `gap`, `not_completed`, `twice`, `board_game`, `completed_open`,
+    /// `paired_result`, `published_all_in`, `unreported` or `section_status`.
+    pub kind: String,
+    /// The section's name.
+    pub section: String,
+    /// The round's number.
+    pub round: Option<i32>,
+    /// The board's number.
+    pub board: Option<i32>,
+    /// Another number the kind names.
+    pub other: Option<i32>,
+    /// An entrant's name or a status.
+    pub name: Option<String>,
+}
+
+/// See [`Problem`]: checked in the order of the kinds, the first found.
+pub async fn first_problem(
+    conn: &mut PgConnection,
+    tournament_id: Uuid,
+) -> sqlx::Result<Option<Problem>> {
+    sqlx::query_as::<_, Problem>(
+        "with s as (select section_id, name, rounds, status from section where tournament_id = $1),
+         r as (select r.round_id, r.section_id, r.number, r.status, s.name as section, s.rounds
+                 from round r join s using (section_id)),
+         b as (select b.board_id, b.round_id, b.number, b.red_entrant_id, b.black_entrant_id,
+                      r.number as round_number, r.section, r.status as round_status
+                 from board b join r using (round_id)),
+         sides as (select b.round_id, b.section, b.round_number, b.number, x.entrant_id
+                     from b cross join lateral (values (b.red_entrant_id), (b.black_entrant_id))
+                          as x(entrant_id)
+                    where x.entrant_id is not null),
+         found as (
+           select 1 as k, 'beyond' as kind, section, number as round, null::int as board,
+                  rounds as other, null::text as name
+             from r where number > rounds
+           union all
+           select 2, 'gap', section, number, null, number - 1, null from r
+            where number > 1 and not exists (select 1 from round p
+                    where p.section_id = r.section_id and p.number = r.number - 1)
+           union all
+           select 3, 'not_completed', section, number, null, number + 1, null from r
+            where status <> 'completed' and exists (select 1 from round n
+                    where n.section_id = r.section_id and n.number > r.number)
+           union all
+           select 4, 'twice', a.section, a.round_number, a.number, c.number, e.name
+             from sides a join sides c on c.round_id = a.round_id
+                  and c.entrant_id = a.entrant_id and c.number > a.number
+             join entrant e on e.entrant_id = a.entrant_id
+           union all
+           select 5, 'board_game', b.section, b.round_number, b.number, null, null from b
+             left join game g on g.board_id = b.board_id
+            where (b.black_entrant_id is null) <> (g.game_id is null)
+               or (g.game_id is not null and (g.red_entrant_id <> b.red_entrant_id
+                                              or g.black_entrant_id <> b.black_entrant_id))
+           union all
+           select 6, 'completed_open', b.section, b.round_number, b.number, null, null
+             from b join game g on g.board_id = b.board_id
+            where b.round_status = 'completed' and g.result is null
+           union all
+           select 7, 'paired_result', b.section, b.round_number, b.number, null, null
+             from b join game g on g.board_id = b.board_id
+            where b.round_status = 'paired' and g.result is not null
+           union all
+           select 8, 'published_all_in', r.section, r.number, null, null, null from r
+            where r.status = 'published' and not exists (
+                    select 1 from board b join game g on g.board_id = b.board_id
+                     where b.round_id = r.round_id and g.result is null)
+           union all
+           select 9, 'unreported', b.section, b.round_number, b.number, null, null
+             from b join game g on g.board_id = b.board_id
+            where (g.result is null) <> (g.reported_result is null)
+           union all
+           select 10, 'section_status', s.name, null, null, null, s.status from s
+            where (s.status = 'open' and exists (select 1 from round x
+                                                   where x.section_id = s.section_id))
+               or (s.status = 'finished' and exists (select 1 from round x
+                     where x.section_id = s.section_id and x.status <> 'completed'))
+         )
+         select kind, section, round, board, other, name from found
+          order by k, section, round nulls first, board nulls first
+          limit 1",
+    )
+    .bind(tournament_id)
+    .fetch_optional(conn)
+    .await
 }
 
 /// One assignment of the tournament's staff, by account name.
@@ -153,20 +232,6 @@ pub async fn audit_accounts(
          order by a.user_id",
     )
     .bind(tournament_id)
-    .fetch_all(db)
-    .await
-}
-
-/// Active accounts by login name: (name, id).
-pub async fn active_users(
-    db: impl PgExecutor<'_>,
-    usernames: &[String],
-) -> sqlx::Result<Vec<(String, Uuid)>> {
-    sqlx::query_as::<_, (String, Uuid)>(
-        "select username, user_id from app_user
-         where username = any($1) and disabled_at is null",
-    )
-    .bind(usernames)
     .fetch_all(db)
     .await
 }

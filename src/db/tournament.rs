@@ -22,13 +22,18 @@ pub struct TournamentSummary {
     pub venue: Option<String>,
 }
 
-/// All tournaments that are not drafts or cancelled… and drafts too: the home page shows
-/// everything, newest first.
-pub async fn list_summaries(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<TournamentSummary>> {
+/// Every tournament (with drafts: the dashboard's list), or every one but drafts (the home
+/// page's: a draft is not public yet), newest first.
+pub async fn list_summaries(
+    db: impl PgExecutor<'_>,
+    with_drafts: bool,
+) -> sqlx::Result<Vec<TournamentSummary>> {
     sqlx::query_as::<_, TournamentSummary>(
         "select tournament_id, name, game, status, starts_on, venue
-         from tournament order by starts_on desc nulls last, created_at desc",
+         from tournament where $1 or status <> 'draft'
+         order by starts_on desc nulls last, created_at desc",
     )
+    .bind(with_drafts)
     .fetch_all(db)
     .await
 }

@@ -325,6 +325,12 @@ impl Upload {
     /// The file as text: UTF-8 (a byte-order mark dropped). Otherwise the catalogue key of
     /// the reason: too large, empty, not text (binary, or another encoding).
     pub fn text(&self) -> Result<String, &'static str> {
+        self.checked_bytes()
+            .map(|bytes| String::from_utf8_lossy(bytes).into_owned())
+    }
+
+    /// [`Upload::text`]'s checks without a copy: the UTF-8 bytes (a byte-order mark dropped).
+    pub fn checked_bytes(&self) -> Result<&[u8], &'static str> {
         if self.too_large {
             return Err("adm.import.file_too_large");
         }
@@ -337,7 +343,7 @@ impl Upload {
         }
         match std::str::from_utf8(bytes) {
             // A NUL byte means a binary file (a spreadsheet, an image), not CSV or TRF text.
-            Ok(text) if !text.contains('\0') => Ok(text.to_string()),
+            Ok(text) if !text.contains('\0') => Ok(bytes),
             _ => Err("adm.import.file_not_text"),
         }
     }

@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod cache;
+pub mod download;
 pub mod error;
 pub mod extract;
 pub mod health;
@@ -32,6 +33,9 @@ pub struct AppState {
     pub security: Arc<Security>,
     /// The live pages' versions and rendered bodies.
     pub live: Arc<cache::LiveCache>,
+    /// Event-file imports: one at a time per server (`service::event_file`), so memory holds
+    /// one file at most.
+    pub imports: Arc<tokio::sync::Semaphore>,
 }
 
 impl AppState {
@@ -41,6 +45,7 @@ impl AppState {
             db,
             security: Arc::new(Security::default()),
             live: Arc::new(cache::LiveCache::default()),
+            imports: Arc::new(tokio::sync::Semaphore::new(1)),
         }
     }
 }
@@ -60,6 +65,8 @@ pub struct Security {
     pub request_timeout: std::time::Duration,
     /// The same for pairing a round and importing a file.
     pub long_request_timeout: std::time::Duration,
+    /// Where the database is, for the admins' backup download (none: no download).
+    pub backup: Option<crate::backup::Source>,
 }
 
 impl Default for Security {
@@ -71,6 +78,7 @@ impl Default for Security {
             metrics_token: None,
             request_timeout: std::time::Duration::from_secs(10),
             long_request_timeout: std::time::Duration::from_secs(300),
+            backup: None,
         }
     }
 }
@@ -85,6 +93,10 @@ impl Security {
             metrics_token: args.metrics_token.clone(),
             request_timeout: std::time::Duration::from_secs(args.request_timeout),
             long_request_timeout: std::time::Duration::from_secs(args.long_request_timeout),
+            backup: Some(crate::backup::Source {
+                database_url: args.database_url.clone(),
+                data_dir: args.data_dir.clone(),
+            }),
         }
     }
 

@@ -1517,6 +1517,58 @@ messages! {
         "must be an id (a UUID string)"
         | "須為編號（UUID 字串）"
         | "须为编号（UUID 字符串）";
+    EVENT_FILE_IMPORT_WHO = "event_file.import_who":
+        "only admins and the chief arbiters of a tournament on this server may import an event file"
+        | "只有管理員與本伺服器賽事的裁判長可以匯入賽事檔案"
+        | "只有管理员与本服务器赛事的裁判长可以导入赛事文件";
+    EVENT_FILE_IMPORT_BUSY = "event_file.import_busy":
+        "another event file is being imported on this server; try again when it is done"
+        | "本伺服器正在匯入另一個賽事檔案，請在完成後再試"
+        | "本服务器正在导入另一个赛事文件，请在完成后再试";
+    EVENT_FILE_TOO_LARGE = "event_file.too_large":
+        "the event file is larger than {} MiB"
+        | "賽事檔案超過 {} MiB"
+        | "赛事文件超过 {} MiB";
+    EVENT_FILE_ROUND_BEYOND = "event_file.round_beyond":
+        "section {}: round {} is beyond the section's {} rounds"
+        | "組別 {}：第 {} 輪超出本組別的 {} 輪"
+        | "组别 {}：第 {} 轮超出本组别的 {} 轮";
+    EVENT_FILE_ROUND_GAP = "event_file.round_gap":
+        "section {}: round {} is there without round {}"
+        | "組別 {}：有第 {} 輪卻沒有第 {} 輪"
+        | "组别 {}：有第 {} 轮却没有第 {} 轮";
+    EVENT_FILE_ROUND_NOT_COMPLETED = "event_file.round_not_completed":
+        "section {}: round {} is not completed, but round {} follows it"
+        | "組別 {}：第 {} 輪尚未完成，卻已有第 {} 輪"
+        | "组别 {}：第 {} 轮尚未完成，却已有第 {} 轮";
+    EVENT_FILE_TWICE_IN_ROUND = "event_file.twice_in_round":
+        "section {}: round {}: {} is on board {} and on board {}"
+        | "組別 {}：第 {} 輪：{} 同時在第 {} 台與第 {} 台"
+        | "组别 {}：第 {} 轮：{} 同时在第 {} 台与第 {} 台";
+    EVENT_FILE_BOARD_GAME = "event_file.board_game":
+        "section {}: round {}, board {}: the board's game is missing or is not between the board's players"
+        | "組別 {}：第 {} 輪第 {} 台：該台的對局缺失，或對局雙方不是該台的棋手"
+        | "组别 {}：第 {} 轮第 {} 台：该台的对局缺失，或对局双方不是该台的棋手";
+    EVENT_FILE_COMPLETED_OPEN = "event_file.completed_open":
+        "section {}: round {} is completed, but board {} has no result"
+        | "組別 {}：第 {} 輪已完成，但第 {} 台沒有成績"
+        | "组别 {}：第 {} 轮已完成，但第 {} 台没有成绩";
+    EVENT_FILE_PAIRED_RESULT = "event_file.paired_result":
+        "section {}: round {} is not published, but board {} has a result"
+        | "組別 {}：第 {} 輪尚未公布，但第 {} 台已有成績"
+        | "组别 {}：第 {} 轮尚未公布，但第 {} 台已有成绩";
+    EVENT_FILE_PUBLISHED_ALL_IN = "event_file.published_all_in":
+        "section {}: round {} is published with every result in (it would be completed)"
+        | "組別 {}：第 {} 輪已公布且成績全部輸入（應為已完成）"
+        | "组别 {}：第 {} 轮已公布且成绩全部输入（应为已完成）";
+    EVENT_FILE_RESULT_UNREPORTED = "event_file.result_unreported":
+        "section {}: round {}, board {}: the result and the entered result disagree (one is missing)"
+        | "組別 {}：第 {} 輪第 {} 台：成績與輸入的成績不一致（缺少其一）"
+        | "组别 {}：第 {} 轮第 {} 台：成绩与输入的成绩不一致（缺少其一）";
+    EVENT_FILE_SECTION_STATUS = "event_file.section_status":
+        "section {}: its status ({}) does not fit its rounds"
+        | "組別 {}：其狀態（{}）與其輪次不符"
+        | "组别 {}：其状态（{}）与其轮次不符";
     DESK_SECTION_HAS_NO_FEE = "desk.section_has_no_fee":
         "this section has no fee tiers"
         | "此組別沒有收費級別"

@@ -58,6 +58,17 @@ pub async fn require(
     }
 }
 
+/// Refuses unless `actor` may import an event file (a whole tournament from another server):
+/// admins, and accounts that are the chief arbiter of at least one tournament here (the
+/// organisers). An account with no role (a scorer's or arbiter's only, or none at all) may
+/// not: an import is the heaviest request the server takes and brings a whole event's data.
+pub async fn require_importer(conn: &mut PgConnection, actor: &Actor) -> Result<()> {
+    if actor.is_admin() || db::access::is_chief_anywhere(&mut *conn, actor.user_id).await? {
+        return Ok(());
+    }
+    Err(Error::forbidden(m::EVENT_FILE_IMPORT_WHO.msg()))
+}
+
 /// [`require`] before anything of the request is read: a caller who may not act gets 403
 /// whatever their input (not a 422 that tells them about it).
 pub async fn require_first(

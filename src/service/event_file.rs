@@ -24,9 +24,10 @@ use super::users::Actor;
 use super::{sections, state, Error, FieldErrors, Result};
 use crate::db;
 use crate::i18n::messages::{self as m, Msg};
-use crate::vocab::StaffRole;
+use crate::vocab::{StaffRole, TournamentStatus};
 use chrono::{DateTime, Utc};
 use serde::{Deserialize, Serialize};
+use serde_json::value::RawValue;
 use serde_json::{json, Map, Value};
 use sqlx::postgres::PgDatabaseError;
 use sqlx::PgPool;
@@ -305,6 +306,7 @@ const TABLES: &[Table] = &[
 pub const OUTSIDE: &[&str] = &[
     "_sqlx_migrations",
     "app_user",
+    "device_proof",
     "entrant_key",
     "password_reset",
     "sign_in_throttle",
@@ -521,12 +523,6 @@ fn uuid_at(row: &Map<String, Value>, column: &str, field: &str) -> Result<Option
     }
 }
 
-/// A sixteen-hex-digit (64 random bits) report code, drawn from the OS's random source.
-fn fresh_report_code() -> String {
-    use rand_core::{OsRng, RngCore};
-    format!("{:016X}", OsRng.next_u64())
-}
-
 /// The database's refusal of a row of the file: a value that does not fit its column (class
 /// 22) or a broken rule (class 23) is the file's fault, a 422 naming the table; anything
 /// else (the database gone) stays what it is.
@@ -574,19 +570,134 @@ fn database_refusal(code: &str, details: Option<&PgDatabaseError>) -> Msg {
     }
 }
 
-/// The file checked and rewritten with new ids: rows per table ready to insert, and which
-/// columns each table takes.
-struct Prepared {
-    tables: Vec<(&'static str, Vec<String>, Vec<Value>)>,
-    tournament_id: Uuid,
+/// Columns whose values are secrets of the server that drew them: never carried into another
+/// server, always drawn anew on import (the column is left out of the insert, so its default
+/// draws it). A report code opens a board's self-report: a kept code would let whoever holds
+/// the file past the code limiter. A table that brings a secret column (a player's key …)
+/// names it here; a test fails on a column whose name looks like a secret and that is in
+/// neither this list nor [`NOT_SECRETS`], and on a secret without a default.
+pub const SECRETS: &[(&str, &str)] = &[("board", "report_code"), ("board", "black_code")];
+
+/// Columns whose names look like secrets and are not: (table, column, why).
+pub const NOT_SECRETS: &[(&str, &str, &str)] = &[
+    (
+        "tournament",
+        "time_control_code",
+        "the TRF-26 time-control code",
+    ),
+    (
+        "setup",
+        "salt",
+        "the commitment's salt: published with the set-up at its reveal, it must travel so the \
+         commitment can still be checked",
+    ),
+    ("setup", "commitment", "published from the start"),
+];
+
+/// A chunk of rows is written once its JSON reaches this size (memory stays bounded by the
+/// chunk, not the table).
+const CHUNK_BYTES: usize = 2 * 1024 * 1024;
+
+/// An event file as an import reads it: each row stays its own JSON text until its table's
+/// turn, so a large file is never one tree of values in memory.
+#[derive(Debug, Deserialize)]
+pub struct IncomingFile {
+    format: String,
+    version: u32,
+    #[serde(default)]
+    source_tournament_id: Option<Uuid>,
+    #[serde(default)]
+    staff: Vec<StaffRecord>,
+    #[serde(default)]
+    accounts: Vec<AccountRecord>,
+    tables: BTreeMap<String, Vec<Box<RawValue>>>,
+}
+
+/// Reads an event file for [`import`] (serde's error says the kind, line and column).
+pub fn parse(bytes: &[u8]) -> serde_json::Result<IncomingFile> {
+    serde_json::from_slice(bytes)
+}
+
+/// One table's rows on their way into the database, a chunk at a time.
+#[derive(Default)]
+struct Chunk {
+    /// The rows as one JSON array's text.
+    text: String,
+    /// The columns any of them has.
+    columns: Vec<String>,
+    rows: u64,
+}
+
+impl Chunk {
+    fn push(&mut self, row: Map<String, Value>) -> Result<()> {
+        for column in row.keys() {
+            if !self.columns.contains(column) {
+                self.columns.push(column.clone());
+            }
+        }
+        self.text.push(if self.rows == 0 { '[' } else { ',' });
+        let text = serde_json::to_string(&Value::Object(row))
+            .map_err(|e| Error::Internal(e.to_string()))?;
+        self.text.push_str(&text);
+        self.rows += 1;
+        Ok(())
+    }
+
+    async fn flush(&mut self, conn: &mut sqlx::PgConnection, table: &str) -> Result<u64> {
+        if self.rows == 0 {
+            return Ok(0);
+        }
+        self.text.push(']');
+        let written = db::event_file::insert_rows(conn, table, &self.columns, &self.text)
+            .await
+            .map_err(|e| refused(table, e))?;
+        *self = Chunk::default();
+        Ok(written)
+    }
+}
+
+/// A row of the file as an object.
+fn object(raw: &RawValue, at: &str) -> Result<Map<String, Value>> {
+    match serde_json::from_str::<Value>(raw.get()) {
+        Ok(Value::Object(row)) => Ok(row),
+        _ => Err(bad(at.to_string(), m::EVENT_FILE_MUST_BE_OBJECT.msg())),
+    }
+}
+
+/// What the rows written so far say that later rows are checked against.
+#[derive(Default)]
+struct Seen {
+    entrant_section: HashMap<Uuid, Uuid>,
+    round_section: HashMap<Uuid, Uuid>,
     name: String,
 }
 
-async fn prepare(
+/// What an audit row of the file becomes: history of the file, not this server's trail.
+struct History<'a> {
+    accounts: &'a HashMap<Uuid, Option<String>>,
+    source: Option<Uuid>,
+}
+
+/// Whom the file's staff list named, and what became of them: nobody is made staff here by
+/// a name in a file (the same name here need not be the same person). The importer is the
+/// chief arbiter, who invites the others.
+fn staff_outcomes(staff: Vec<StaffRecord>) -> Vec<StaffOutcome> {
+    staff
+        .into_iter()
+        .map(|member| StaffOutcome {
+            username: member.username,
+            role: member.role,
+            outcome: "not_linked".into(),
+            role_here: None,
+        })
+        .collect()
+}
+
+/// Checks `file` and writes it as a new tournament with new ids, in the caller's transaction.
+async fn write_file(
     conn: &mut sqlx::PgConnection,
-    file: EventFile,
-    users: &HashMap<String, Uuid>,
-) -> Result<Prepared> {
+    file: IncomingFile,
+) -> Result<(Uuid, String, BTreeMap<String, u64>)> {
     if file.format != FORMAT {
         return Err(bad("format", m::EVENT_FILE_MUST_ARBITER_EVENT_NOT.msg()));
     }
@@ -605,30 +716,22 @@ async fn prepare(
     }
     let mut tables = file.tables;
     let mut ids = Ids::default();
-    // The accounts of the audit log: the account of the same name here, else a fresh id.
-    let mut account_ids: HashMap<Uuid, Option<Uuid>> = HashMap::new();
-    for account in &file.accounts {
-        let here = account
-            .username
-            .as_ref()
-            .and_then(|name| users.get(name).copied());
-        account_ids.insert(account.user_id, here);
-        if let Some(here) = here {
-            ids.all.insert(account.user_id, here);
-        }
-    }
+    let accounts: HashMap<Uuid, Option<String>> = file
+        .accounts
+        .into_iter()
+        .map(|a| (a.user_id, a.username))
+        .collect();
+    let history = History {
+        accounts: &accounts,
+        source: file.source_tournament_id,
+    };
     // Every row's own id first: references may only point to rows of the file.
     for table in TABLES {
         let Some(id_column) = table.id else { continue };
-        for (i, row) in tables.get(table.name).into_iter().flatten().enumerate() {
+        for (i, raw) in tables.get(table.name).into_iter().flatten().enumerate() {
             let field = format!("tables.{}[{i}].{id_column}", table.name);
-            let Some(row) = row.as_object() else {
-                return Err(bad(
-                    format!("tables.{}[{i}]", table.name),
-                    m::EVENT_FILE_MUST_BE_OBJECT.msg(),
-                ));
-            };
-            let old = uuid_at(row, id_column, &field)?
+            let row = object(raw, &format!("tables.{}[{i}]", table.name))?;
+            let old = uuid_at(&row, id_column, &field)?
                 .ok_or_else(|| bad(field.clone(), m::CHECK_REQUIRED.msg()))?;
             if !ids.insert(table.name, old) {
                 return Err(bad(field, m::EVENT_FILE_FILE_TWICE.with(&[&old])));
@@ -642,25 +745,19 @@ async fn prepare(
             m::EVENT_FILE_MUST_HOLD_EXACTLY_ONE.with(&[&tournament_rows]),
         ));
     }
-    let mut prepared = Vec::new();
-    let mut entrant_section: HashMap<Uuid, Uuid> = HashMap::new();
-    let mut round_section: HashMap<Uuid, Uuid> = HashMap::new();
-    let mut name = String::new();
+    let mut seen = Seen::default();
+    let mut written = BTreeMap::new();
     for table in TABLES {
         let rows = tables.remove(table.name).unwrap_or_default();
         let columns = db::event_file::columns(&mut *conn, table.name).await?;
         let by_name: HashMap<&str, &db::event_file::Column> =
             columns.iter().map(|c| (c.name.as_str(), c)).collect();
-        let mut used: Vec<String> = Vec::new();
-        let mut out = Vec::with_capacity(rows.len());
-        for (i, row) in rows.into_iter().enumerate() {
+        let mut chunk = Chunk::default();
+        let mut count = 0;
+        for (i, raw) in rows.into_iter().enumerate() {
             let at = |column: &str| format!("tables.{}[{i}].{column}", table.name);
-            let Value::Object(mut row) = row else {
-                return Err(bad(
-                    format!("tables.{}[{i}]", table.name),
-                    m::EVENT_FILE_MUST_BE_OBJECT.msg(),
-                ));
-            };
+            let mut row = object(&raw, &format!("tables.{}[{i}]", table.name))?;
+            drop(raw);
             // References: to a row of the file, by its new id.
             for (column, target) in table.refs {
                 if let Some(old) = uuid_at(&row, column, &at(column))? {
@@ -683,22 +780,23 @@ async fn prepare(
                 let Some(meta) = by_name.get(column.as_str()) else {
                     return Err(bad(at(&column), m::EVENT_FILE_NOT_COLUMN_TABLE.msg()));
                 };
-                if meta.identity {
-                    // Numbered anew here; the file's order keeps the old numbering's order.
+                if meta.identity || SECRETS.contains(&(table.name, column.as_str())) {
+                    // Numbered anew here (the file's order keeps the old numbering's
+                    // order); secrets drawn anew by the column's default.
                     continue;
                 }
-                let value = if meta.data_type == "jsonb" || meta.data_type == "json" {
+                let value = if table.name == "audit_event" && column == "imported" {
+                    // The file's own record of where its history came from: kept as is.
+                    value
+                } else if meta.data_type == "jsonb" || meta.data_type == "json" {
                     ids.remap_json(value)
                 } else {
                     check_text(&value, &at(&column))?;
                     value
                 };
-                if !used.contains(&column) {
-                    used.push(column.clone());
-                }
                 checked.insert(column, value);
             }
-            special(table.name, &mut checked, &mut ids, &account_ids, &at)?;
+            special(table.name, &mut checked, &mut ids, &history, &at)?;
             let get = |c: &str| {
                 checked
                     .get(c)
@@ -707,7 +805,7 @@ async fn prepare(
             };
             match table.name {
                 "tournament" => {
-                    name = checked
+                    seen.name = checked
                         .get("name")
                         .and_then(Value::as_str)
                         .unwrap_or_default()
@@ -715,20 +813,20 @@ async fn prepare(
                 }
                 "entrant" => {
                     if let (Some(e), Some(s)) = (get("entrant_id"), get("section_id")) {
-                        entrant_section.insert(e, s);
+                        seen.entrant_section.insert(e, s);
                     }
                 }
                 "round" => {
                     if let (Some(r), Some(s)) = (get("round_id"), get("section_id")) {
-                        round_section.insert(r, s);
+                        seen.round_section.insert(r, s);
                     }
                 }
                 "board" => {
                     // Both sides play in the round's own section.
-                    let section = get("round_id").and_then(|r| round_section.get(&r).copied());
+                    let section = get("round_id").and_then(|r| seen.round_section.get(&r).copied());
                     for side in ["red_entrant_id", "black_entrant_id"] {
                         if let Some(e) = get(side) {
-                            if entrant_section.get(&e).copied() != section {
+                            if seen.entrant_section.get(&e).copied() != section {
                                 return Err(bad(
                                     at(side),
                                     m::EVENT_FILE_REFERS_ENTRANT_ANOTHER_SECTION.msg(),
@@ -739,31 +837,20 @@ async fn prepare(
                 }
                 _ => {}
             }
-            out.push(Value::Object(checked));
-        }
-        if table.name == "board" {
-            // A board's codes are secrets of the server that drew them (issue 36): each side's
-            // code is drawn anew on import, never copied from a file.
-            for row in &mut out {
-                let Some(row) = row.as_object_mut() else {
-                    continue;
-                };
-                row.insert("report_code".into(), Value::String(fresh_report_code()));
-                row.insert("black_code".into(), Value::String(fresh_report_code()));
+            chunk.push(checked)?;
+            if chunk.text.len() >= CHUNK_BYTES {
+                count += chunk.flush(&mut *conn, table.name).await?;
             }
         }
-        prepared.push((table.name, used, out));
+        count += chunk.flush(&mut *conn, table.name).await?;
+        written.insert(table.name.to_string(), count);
     }
     let tournament_id = ids
         .by_table
         .get("tournament")
         .and_then(|m| m.values().next().copied())
         .ok_or_else(|| bad("tables.tournament", m::CHECK_REQUIRED.msg()))?;
-    Ok(Prepared {
-        tables: prepared,
-        tournament_id,
-        name,
-    })
+    Ok((tournament_id, seen.name, written))
 }
 
 /// What a table needs beyond references and ids.
@@ -771,10 +858,18 @@ fn special(
     table: &str,
     row: &mut Map<String, Value>,
     ids: &mut Ids,
-    accounts: &HashMap<Uuid, Option<Uuid>>,
+    history: &History<'_>,
     at: &dyn Fn(&str) -> String,
 ) -> Result<()> {
     match table {
+        "tournament" => {
+            // A copy is not public at once: it starts as a draft (off the home page) until
+            // its chief arbiter says otherwise or the event moves on.
+            row.insert(
+                "status".into(),
+                Value::String(TournamentStatus::Draft.as_str().into()),
+            );
+        }
         "forbidden_pair" => {
             // Stored lower id first; the new ids may sort the other way.
             let a = uuid_at(row, "entrant_a_id", &at("entrant_a_id"))?;
@@ -796,14 +891,25 @@ fn special(
             }
         }
         "audit_event" => {
-            // Who acted: the account of the same name here, else nobody (the actor's name
-            // stays in `actor`); what was changed: its new id.
+            // History of the file, never this server's trail: no account of this server
+            // acted (the actor's name stays as text), and the row is written now (its
+            // original time and actor are kept in `imported`, the trail is not backdated).
             let user = uuid_at(row, "user_id", &at("user_id"))?;
-            let here = user.and_then(|u| accounts.get(&u).copied().flatten());
-            row.insert(
-                "user_id".into(),
-                here.map_or(Value::Null, |u| Value::String(u.to_string())),
-            );
+            row.insert("user_id".into(), Value::Null);
+            let at_time = row.remove("at").unwrap_or(Value::Null);
+            let kept = row.get("imported").is_some_and(|v| v.is_object());
+            if !kept {
+                let account = user.and_then(|u| history.accounts.get(&u).cloned().flatten());
+                row.insert(
+                    "imported".into(),
+                    json!({
+                        "at": at_time,
+                        "actor": row.get("actor").cloned().unwrap_or(Value::Null),
+                        "account": account,
+                        "source_tournament_id": history.source,
+                    }),
+                );
+            }
             if let Some(old) = uuid_at(row, "entity_id", &at("entity_id"))? {
                 row.insert("entity_id".into(), Value::String(ids.any(old).to_string()));
             }
@@ -828,30 +934,70 @@ fn check_text(value: &Value, field: &str) -> Result<()> {
     Ok(())
 }
 
+/// The first way the imported tournament's rounds break the live rules, as a 422 naming the
+/// section, round and board: rounds within the section's count and without gaps, every
+/// round before the last completed, each entrant at most once per round, each two-sided
+/// board with its game between its players, statuses that fit the results (a completed
+/// round has every result, a paired one none, a published one some left), results entered
+/// and counted together, a section's status that fits its rounds.
+async fn check_rounds(conn: &mut sqlx::PgConnection, tournament_id: Uuid) -> Result<()> {
+    let Some(problem) = db::event_file::first_problem(&mut *conn, tournament_id).await? else {
+        return Ok(());
+    };
+    let db::event_file::Problem {
+        kind,
+        section,
+        round,
+        board,
+        other,
+        name,
+    } = problem;
+    let (round, board, other) = (round.unwrap_or(0), board.unwrap_or(0), other.unwrap_or(0));
+    let message = match kind.as_str() {
+        "beyond" => m::EVENT_FILE_ROUND_BEYOND.with(&[&section, &round, &other]),
+        "gap" => m::EVENT_FILE_ROUND_GAP.with(&[&section, &round, &other]),
+        "not_completed" => m::EVENT_FILE_ROUND_NOT_COMPLETED.with(&[&section, &round, &other]),
+        "twice" => m::EVENT_FILE_TWICE_IN_ROUND.with(&[
+            &section,
+            &round,
+            &name.unwrap_or_default(),
+            &board,
+            &other,
+        ]),
+        "board_game" => m::EVENT_FILE_BOARD_GAME.with(&[&section, &round, &board]),
+        "completed_open" => m::EVENT_FILE_COMPLETED_OPEN.with(&[&section, &round, &board]),
+        "paired_result" => m::EVENT_FILE_PAIRED_RESULT.with(&[&section, &round, &board]),
+        "published_all_in" => m::EVENT_FILE_PUBLISHED_ALL_IN.with(&[&section, &round]),
+        "unreported" => m::EVENT_FILE_RESULT_UNREPORTED.with(&[&section, &round, &board]),
+        _ => m::EVENT_FILE_SECTION_STATUS.with(&[&section, &name.unwrap_or_default()]),
+    };
+    let field = match kind.as_str() {
+        "section_status" => "tables.section",
+        "beyond" | "gap" | "not_completed" | "published_all_in" => "tables.round",
+        "board_game" | "completed_open" | "paired_result" | "unreported" => "tables.game",
+        _ => "tables.board",
+    };
+    Err(bad(field, message))
+}
+
+/// Whether `actor` may import an event file (admins and chief arbiters: see
+/// [`access::require_importer`]), asked before a byte of the file is read.
+pub async fn may_import(pool: &PgPool, actor: &Actor) -> Result<()> {
+    let mut conn = pool.acquire().await?;
+    access::require_importer(&mut conn, actor).await
+}
+
 /// Creates a new tournament from an event file, with new ids, in one transaction; `actor`
-/// becomes its chief arbiter (anyone signed in may, as anyone may create a tournament).
-pub async fn import(pool: &PgPool, actor: &Actor, file: EventFile) -> Result<ImportedEvent> {
-    let mut names: Vec<String> = file.staff.iter().map(|s| s.username.clone()).collect();
-    names.extend(file.accounts.iter().filter_map(|a| a.username.clone()));
-    names.sort();
-    names.dedup();
+/// (an admin or a chief arbiter of some tournament here) becomes its chief arbiter. The copy
+/// starts as a draft; the file's staff are not made staff here; report codes are drawn anew;
+/// the file's audit log is kept as imported history.
+pub async fn import(pool: &PgPool, actor: &Actor, mut file: IncomingFile) -> Result<ImportedEvent> {
     let source = file.source_tournament_id;
-    let staff_in_file = file.staff.clone();
     let mut tx = pool.begin().await?;
-    let users: HashMap<String, Uuid> = db::event_file::active_users(&mut *tx, &names)
-        .await?
-        .into_iter()
-        .collect();
-    let prepared = prepare(&mut tx, file, &users).await?;
-    let mut rows = BTreeMap::new();
-    for (table, columns, table_rows) in prepared.tables {
-        let written = db::event_file::insert_rows(&mut tx, table, &columns, table_rows)
-            .await
-            .map_err(|e| refused(table, e))?;
-        rows.insert(table.to_string(), written);
-    }
-    let tournament_id = prepared.tournament_id;
-    // The staff: the importer is the chief; the others by name, when they have an account.
+    access::require_importer(&mut tx, actor).await?;
+    let staff_in_file = std::mem::take(&mut file.staff);
+    let (tournament_id, name, rows) = write_file(&mut tx, file).await?;
+    let staff = staff_outcomes(staff_in_file);
     db::access::assign(
         &mut *tx,
         tournament_id,
@@ -859,28 +1005,7 @@ pub async fn import(pool: &PgPool, actor: &Actor, file: EventFile) -> Result<Imp
         StaffRole::ChiefArbiter,
     )
     .await?;
-    let mut staff = Vec::new();
-    for member in staff_in_file {
-        let (outcome, role_here) = if member.username == actor.username {
-            ("importer", Some(StaffRole::ChiefArbiter))
-        } else if let Some(&user_id) = users.get(&member.username) {
-            // The file's word may be any text: a chief there is an arbiter here.
-            let role = match member.role.parse::<StaffRole>() {
-                Ok(role @ (StaffRole::Arbiter | StaffRole::Scorer)) => role,
-                _ => StaffRole::Arbiter,
-            };
-            db::access::assign(&mut *tx, tournament_id, user_id, role).await?;
-            ("linked", Some(role))
-        } else {
-            ("skipped", None)
-        };
-        staff.push(StaffOutcome {
-            username: member.username,
-            role: member.role,
-            outcome: outcome.into(),
-            role_here,
-        });
-    }
+    check_rounds(&mut tx, tournament_id).await?;
     // The file's data must hold together as the services read it: each section loads and
     // ranks, or nothing is written.
     let section_ids: Vec<Uuid> =
@@ -929,7 +1054,7 @@ pub async fn import(pool: &PgPool, actor: &Actor, file: EventFile) -> Result<Imp
     tx.commit().await?;
     Ok(ImportedEvent {
         id: tournament_id,
-        name: prepared.name,
+        name,
         staff,
         rows,
     })

@@ -754,16 +754,26 @@ fn csv_structure_errors(text: &str) -> BTreeMap<usize, Msg> {
 
 /// The standings as CSV (rank, number, name, club, points, every tiebreak).
 pub async fn standings_csv(pool: &PgPool, section_id: Uuid) -> Result<String> {
+    standings_csv_with(pool, section_id, &|heads| heads.to_vec(), false).await
+}
+
+/// The machine column heads of the standings CSV before the tiebreaks' keys.
+pub const STANDINGS_CSV_HEADS: [&str; 5] = ["rank", "start_no", "name", "club", "points"];
+
+/// The standings as CSV with the heads `heads` makes of the machine heads
+/// ([`STANDINGS_CSV_HEADS`] and the tiebreaks' keys), after a UTF-8 byte-order mark when
+/// `bom` (Excel on Windows reads a file without one in the system's code page).
+pub async fn standings_csv_with(
+    pool: &PgPool,
+    section_id: Uuid,
+    heads: &(dyn Fn(&[String]) -> Vec<String> + Sync),
+    bom: bool,
+) -> Result<String> {
     let table = standings::compute(pool, section_id).await?;
     let mut writer = csv::Writer::from_writer(Vec::new());
-    let mut header = vec![
-        "rank".to_string(),
-        "start_no".into(),
-        "name".into(),
-        "club".into(),
-        "points".into(),
-    ];
-    header.extend(table.tiebreaks.iter().cloned());
+    let mut machine: Vec<String> = STANDINGS_CSV_HEADS.iter().map(|h| h.to_string()).collect();
+    machine.extend(table.tiebreaks.iter().cloned());
+    let header = heads(&machine);
     let io = |e: csv::Error| Error::Internal(format!("writing CSV: {e}"));
     writer
         .write_record(
@@ -802,7 +812,8 @@ pub async fn standings_csv(pool: &PgPool, section_id: Uuid) -> Result<String> {
     let bytes = writer
         .into_inner()
         .map_err(|e| Error::Internal(format!("writing CSV: {e}")))?;
-    String::from_utf8(bytes).map_err(|e| Error::Internal(e.to_string()))
+    let text = String::from_utf8(bytes).map_err(|e| Error::Internal(e.to_string()))?;
+    Ok(if bom { format!("\u{FEFF}{text}") } else { text })
 }
 
 /// One audit event as shown.
@@ -824,8 +835,13 @@ pub struct AuditEvent {
     /// After (`null` for a deletion).
     #[schema(value_type = Option<Object>)]
     pub after: Option<Value>,
-    /// When.
+    /// When (for imported history: when it was imported).
     pub at: chrono::DateTime<chrono::Utc>,
+    /// History imported from an event file: `{"at", "actor", "account",
+    /// "source_tournament_id"}` as the file said (its original time and who acted on the
+    /// server that wrote it; no account of this server). Null for this server's own events.
+    #[schema(value_type = Option<Object>)]
+    pub imported: Option<Value>,
 }
 
 /// A tournament's audit log (its arbiters only), oldest first, paged by `after`.
@@ -863,6 +879,7 @@ pub async fn audit_log(
             before: shown(r.before),
             after: shown(r.after),
             at: r.at,
+            imported: r.imported,
         })
         .collect())
 }

@@ -17,9 +17,15 @@ use utoipa::ToSchema;
 pub use crate::db::tournament::TournamentSummary;
 use uuid::Uuid;
 
-/// Every tournament for the home page, newest first.
+/// Every tournament for the dashboard, newest first.
 pub async fn list_summaries(pool: &PgPool) -> Result<Vec<db::tournament::TournamentSummary>> {
-    Ok(db::tournament::list_summaries(pool).await?)
+    Ok(db::tournament::list_summaries(pool, true).await?)
+}
+
+/// The tournaments the home page lists, newest first: every one but drafts (a draft, such as
+/// an event just imported from a file, is not public until it opens or is set going).
+pub async fn public_summaries(pool: &PgPool) -> Result<Vec<db::tournament::TournamentSummary>> {
+    Ok(db::tournament::list_summaries(pool, false).await?)
 }
 
 /// A tournament as the API shows it.

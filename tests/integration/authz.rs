@@ -15,6 +15,9 @@ enum Who {
     Public,
     /// Anyone signed in.
     SignedIn,
+    /// Admins and the chief arbiters of any tournament (`other` is another tournament's
+    /// chief): who may import an event file.
+    Organiser,
     /// The tournament's scorers, arbiters, chief arbiter; admins.
     Scorer,
     /// The tournament's arbiters and chief arbiter; admins.
@@ -32,6 +35,7 @@ fn allowed(who: Who, actor: &str) -> bool {
     match who {
         Who::Public => true,
         Who::SignedIn => rank >= 1,
+        Who::Organiser => matches!(actor, "other" | "chief" | "admin"),
         Who::Scorer => rank >= 2,
         Who::Arbiter => rank >= 3,
         Who::Chief => rank >= 4,
@@ -60,9 +64,9 @@ fn rule(method: &str, path: &str) -> Who {
         | ("PUT", "/api/v1/me/password")
         | ("DELETE", "/api/v1/me/sessions")
         | ("DELETE", "/api/v1/me/sessions/{id}")
-        | ("POST", "/api/v1/tournaments")
-        // An event file makes a new tournament, as creating one does.
-        | ("POST", "/api/v1/tournaments/import") => Who::SignedIn,
+        | ("POST", "/api/v1/tournaments") => Who::SignedIn,
+        // An event file makes a new tournament with a whole event's data: organisers only.
+        ("POST", "/api/v1/tournaments/import") => Who::Organiser,
         ("PUT", "/api/v1/boards/{id}/result") | ("POST", "/api/v1/matches/{id}/games") => {
             Who::Scorer
         }
@@ -469,7 +473,7 @@ async fn every_write_operation_answers_each_role_as_the_table_says(pool: PgPool)
 /// Who may post each dashboard form (path with parameters in braces).
 const FORMS: &[(&str, Who)] = &[
     ("/admin/tournaments", Who::SignedIn),
-    ("/admin/tournaments/import", Who::SignedIn),
+    ("/admin/tournaments/import", Who::Organiser),
     ("/admin/t/{t}/sections", Who::Arbiter),
     ("/admin/t/{t}/import-trf", Who::Arbiter),
     ("/admin/t/{t}/edit", Who::Arbiter),

@@ -36,7 +36,17 @@ pub async fn export_trf(
     AppPath(id): AppPath<Uuid>,
 ) -> Result<Response, ApiError> {
     let text = service::interchange::export_trf(&state.db, actor.as_ref(), id).await?;
-    Ok(([(header::CONTENT_TYPE, "text/plain; charset=utf-8")], text).into_response())
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                header::HeaderValue::from_static("text/plain; charset=utf-8"),
+            ),
+            crate::http::download::attachment(&format!("section-{id}"), "trf"),
+        ],
+        text,
+    )
+        .into_response())
 }
 
 /// Options of a TRF import.
@@ -118,7 +128,9 @@ pub async fn import_csv(
     Ok((status, AppJson(report)))
 }
 
-/// The standings as CSV.
+/// The standings as CSV, a download with machine column heads (`rank,start_no,name,club,points`
+/// and the tiebreaks' keys) and no byte-order mark, for programs; the pages'
+/// `/s/{id}/standings.csv` gives heads in the page's language with a BOM, for spreadsheets.
 #[utoipa::path(get, path = "/api/v1/sections/{id}/standings.csv", tag = "interchange",
     params(("id" = Uuid, Path, description = "Section id")),
     responses((status = 200, body = String, content_type = "text/csv"), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
@@ -127,7 +139,17 @@ pub async fn export_standings_csv(
     AppPath(id): AppPath<Uuid>,
 ) -> Result<Response, ApiError> {
     let text = service::interchange::standings_csv(&state.db, id).await?;
-    Ok(([(header::CONTENT_TYPE, "text/csv; charset=utf-8")], text).into_response())
+    Ok((
+        [
+            (
+                header::CONTENT_TYPE,
+                header::HeaderValue::from_static("text/csv; charset=utf-8"),
+            ),
+            crate::http::download::attachment(&format!("standings-{id}"), "csv"),
+        ],
+        text,
+    )
+        .into_response())
 }
 
 /// Paging of the audit log.

@@ -154,7 +154,21 @@ pub async fn show_audit(
         .map(|e| AuditRow {
             id: e.id,
             at: e.at.format("%Y-%m-%d %H:%M:%S").to_string(),
-            actor: e.actor,
+            actor: match &e.imported {
+                // History of an imported file: who and when there, marked as such.
+                Some(imported) => tr.fmt_n(
+                    "adm.audit.imported",
+                    &[
+                        &imported["actor"].as_str().unwrap_or(e.actor.as_str()),
+                        &imported["at"]
+                            .as_str()
+                            .and_then(|at| chrono::DateTime::parse_from_rfc3339(at).ok())
+                            .map(|at| at.format("%Y-%m-%d %H:%M:%S").to_string())
+                            .unwrap_or_default(),
+                    ],
+                ),
+                None => e.actor,
+            },
             what: what(tr, &e.entity, &e.action),
             subject: subject(tr, &e.entity, e.before.as_ref(), e.after.as_ref()),
             before: short_json(e.before.as_ref()),

@@ -3,13 +3,16 @@
 //! (through `service::event_file`, as the API does).
 
 use super::tournaments::{tournament_fields, NewTournamentPage};
+use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{PagePath, UploadForm};
 use crate::http::page::{Page, PageCtx};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
-use crate::service::event_file::{EventFile, FILE_LIMIT};
+use crate::i18n::messages as m;
+use crate::service::event_file::FILE_LIMIT;
 use crate::service::{self, Error};
+use axum::extract::FromRequest;
 use axum::extract::{DefaultBodyLimit, State};
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
@@ -41,21 +44,36 @@ pub async fn export_event(
 }
 
 /// `POST /admin/tournaments/import`: a new tournament from an uploaded event file; its page
-/// on success, else the new-tournament page again with why (422).
+/// on success, else the new-tournament page again with why (422). Who may import is asked
+/// and the server's one import slot taken (else a 429 page) before the upload is read.
 pub async fn import_event(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
-    upload: UploadForm<FILE_LIMIT>,
+    request: axum::extract::Request,
 ) -> Result<Response, PageError> {
+    service::event_file::may_import(&state.db, &actor)
+        .await
+        .or_page(&ctx)?;
+    let Ok(_slot) = state.imports.clone().try_acquire_owned() else {
+        return Err(PageError::new(
+            StatusCode::TOO_MANY_REQUESTS,
+            ctx.lang,
+            "error.title",
+            m::EVENT_FILE_IMPORT_BUSY.get(ctx.lang),
+        ));
+    };
+    let upload = UploadForm::<FILE_LIMIT>::from_request(request, &state).await?;
     let tr = ctx.tr();
-    let text = match &upload.file {
-        Some(file) => file.text().map_err(|key| tr.fmt(key, FILE_LIMIT / 1024)),
+    let bytes = match &upload.file {
+        Some(file) => file
+            .checked_bytes()
+            .map_err(|key| tr.fmt(key, FILE_LIMIT / 1024)),
         None => Err(tr.t("adm.import.nothing").to_string()),
     };
-    let outcome: Result<(), String> = match text {
+    let outcome: Result<(), String> = match bytes {
         Err(message) => Err(message),
-        Ok(text) => match serde_json::from_str::<EventFile>(&text) {
+        Ok(bytes) => match service::event_file::parse(bytes) {
             Err(e) => {
                 // serde's own words are English: the page says its kind and where.
                 let key = match e.classify() {

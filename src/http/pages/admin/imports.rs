@@ -252,15 +252,21 @@ pub async fn export_trf(
     let exported = async {
         let section = service::sections::get(&state.db, id).await?;
         require(&state, &actor, section.tournament_id, Need::Scorer).await?;
-        service::interchange::export_trf(&state.db, Some(&actor), id).await
+        let tournament = service::tournaments::get(&state.db, section.tournament_id).await?;
+        let text = service::interchange::export_trf(&state.db, Some(&actor), id).await?;
+        service::Result::Ok((format!("{}-{}", tournament.name, section.name), text))
     }
     .await;
     Ok(match exported {
-        Ok(text) => (
-            [(
-                axum::http::header::CONTENT_TYPE,
-                "text/plain; charset=utf-8",
-            )],
+        // A download (the browser would show it as text), named after the event.
+        Ok((name, text)) => (
+            [
+                (
+                    axum::http::header::CONTENT_TYPE,
+                    axum::http::HeaderValue::from_static("text/plain; charset=utf-8"),
+                ),
+                crate::http::download::attachment(&name, "trf"),
+            ],
             text,
         )
             .into_response(),

@@ -4,6 +4,7 @@
 //! render: the rules live in `service::*`.
 
 pub mod audit;
+pub mod backup;
 pub mod byes;
 pub mod checkin;
 pub mod confirm;
@@ -63,6 +64,7 @@ pub fn router() -> Router<AppState> {
         .merge(ties::router())
         .merge(imports::router())
         .merge(event_file::router())
+        .merge(backup::router())
         .merge(setups::router())
         .merge(desk::router())
         .merge(prizes::router())

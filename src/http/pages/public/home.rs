@@ -33,7 +33,7 @@ pub struct HomePage {
 
 /// `GET /`
 pub async fn show_home(State(state): State<AppState>, ctx: PageCtx) -> Result<Response, PageError> {
-    let tournaments = service::tournaments::list_summaries(&state.db)
+    let tournaments = service::tournaments::public_summaries(&state.db)
         .await
         .or_page(&ctx)?;
     Ok(Page(

@@ -22,6 +22,74 @@ pub fn router() -> Router<AppState> {
     Router::new()
         .route("/s/{section_id}/standings", get(show_standings))
         .route("/s/{section_id}/standings/print", get(print_standings))
+        .route("/s/{section_id}/standings.csv", get(standings_csv))
+}
+
+/// `GET /s/{section_id}/standings.csv[?headers=machine]`: the standings for a spreadsheet, a
+/// download named after the event: UTF-8 with a byte-order mark (Excel on Windows reads a
+/// file without one in the system's code page), column heads in the page's language
+/// (`?headers=machine`: the API's `rank,start_no,…` and the tiebreaks' keys).
+pub async fn standings_csv(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    uri: axum::http::Uri,
+    PagePath(id): PagePath<Uuid>,
+) -> Result<Response, PageError> {
+    let tr = ctx.tr();
+    let machine = uri
+        .query()
+        .is_some_and(|q| q.split('&').any(|p| p == "headers=machine"));
+    let localised = move |heads: &[String]| -> Vec<String> {
+        let fixed = service::interchange::STANDINGS_CSV_HEADS.len();
+        let mut out: Vec<String> = [
+            "col.rank",
+            "col.start_no",
+            "col.name",
+            "col.club",
+            "col.points",
+        ]
+        .iter()
+        .map(|key| tr.t(key).to_string())
+        .collect();
+        let keys = heads.get(fixed..).unwrap_or_default();
+        out.extend(
+            crate::http::pages::shared::tiebreaks::heads(tr, keys)
+                .into_iter()
+                .map(|h| h.name),
+        );
+        out
+    };
+    let loaded = async {
+        let section = service::sections::get(&state.db, id).await?;
+        let tournament = service::tournaments::get(&state.db, section.tournament_id).await?;
+        let text = if machine {
+            service::interchange::standings_csv_with(&state.db, id, &|h| h.to_vec(), true).await?
+        } else {
+            service::interchange::standings_csv_with(&state.db, id, &localised, true).await?
+        };
+        service::Result::Ok((
+            format!(
+                "{}-{}-{}",
+                tournament.name,
+                section.name,
+                tr.t("section.standings")
+            ),
+            text,
+        ))
+    }
+    .await;
+    let (name, text) = loaded.or_page(&ctx)?;
+    Ok((
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("text/csv; charset=utf-8"),
+            ),
+            crate::http::download::attachment(&name, "csv"),
+        ],
+        text,
+    )
+        .into_response())
 }
 
 // ---------------------------------------------------------------- standings
