@@ -447,6 +447,46 @@ mod tests {
         );
     }
 
+    /// A TRF-16 player line: start number, points, and rounds as `(opponent, colour, result)`
+    /// (`0000 - Z` for a round without a game).
+    fn trf_player(no: u32, points: &str, rounds: &[&str]) -> String {
+        let rounds: String = rounds.iter().map(|r| format!("  {r}")).collect();
+        format!("001 {no:>4}      P{no:<64}{points:>4}{:6}{rounds}\n", "")
+    }
+
+    #[test]
+    fn chinese_pair_gives_black_to_the_larger_colour_index_against_a_late_entrant() {
+        // Issue #39: 4 played Black then Red (colour index +1, RULES §1.3 "Colour in a
+        // formed pair", step 1) and lost both; 6 entered late (two `0000 - Z` rounds, index
+        // 0). They meet on the 0 group's board in round 3: the larger index, 4, gets Black.
+        // (5 v 1: 1's index −1 is larger than 5's −101, so 5 is Red; 2 v 3: 3 had Red twice
+        // and must get Black.)
+        use crate::config::{EditionArg, PairArgs};
+        let dir = tempfile::tempdir().expect("temp dir");
+        let file = dir.path().join("late.trf");
+        let text = [
+            "012 Late entrant\nXXR 7\n".to_string(),
+            trf_player(1, "2.0", &["   2 w 1", "   3 b 1"]),
+            trf_player(2, "1.0", &["   1 b 0", "0000 - U"]),
+            trf_player(3, "1.0", &["   4 w 1", "   1 w 0"]),
+            trf_player(4, "0.0", &["   3 b 0", "   5 w 0"]),
+            trf_player(5, "2.0", &["0000 - U", "   4 b 1"]),
+            trf_player(6, "0.0", &["0000 - Z", "0000 - Z"]),
+        ]
+        .concat();
+        std::fs::write(&file, &text).expect("write");
+        let out = pair(&PairArgs {
+            system: SystemArg::Chinese,
+            edition: EditionArg::E2025,
+            file,
+        });
+        assert_eq!(
+            (out.stdout.as_str(), out.stderr.as_str(), out.code),
+            ("5 1\n2 3\n6 4\n", "", 0),
+            "{text}"
+        );
+    }
+
     fn convert(from: NotationArg, to: NotationArg, fen: Option<&str>, text: &str) -> ToolOutcome {
         let args = ConvertArgs {
             game: RulesGameArg::Xiangqi,
@@ -498,6 +538,50 @@ mod tests {
         assert_eq!(
             (out.stderr.as_str(), out.code),
             ("ply 3: no legal move fits \"炮5进9\"\n", 2)
+        );
+    }
+
+    #[test]
+    fn record_convert_reads_and_writes_numbered_soldier_stacks() {
+        // Issue #39: three or more soldiers on a file are named by their place from the front
+        // and the file (`25=6`, `13=4`). Xiangqi: a stack of 3 on file 7 grows to 5.
+        let fen = "4k3n/1P7/2PP5/2P6/2P6/9/9/9/9/3K5 w";
+        let wxf = "17+1 H9+8 P6.7 H8-9 17+1 H9+8 P8.7 H8-9 57.8 H9+8 37.6 H8-9 27.8";
+        let iccs = "c7c8 i9h7 d7c7 h7i9 c8c9 i9h7 b8c8 h7i9 c5b5 i9h7 c7d7 h7i9 c8b8";
+        let lines = |s: &str| s.split(' ').map(|m| format!("{m}\n")).collect::<String>();
+        let out = convert(NotationArg::Wxf, NotationArg::Iccs, Some(fen), wxf);
+        assert_eq!((out.stdout, out.code), (lines(iccs), 0), "{}", out.stderr);
+        let out = convert(NotationArg::Iccs, NotationArg::Wxf, Some(fen), iccs);
+        assert_eq!((out.stdout, out.code), (lines(wxf), 0), "{}", out.stderr);
+        let zh = convert(NotationArg::Iccs, NotationArg::Chinese, Some(fen), iccs);
+        let back = convert(
+            NotationArg::Chinese,
+            NotationArg::Wxf,
+            Some(fen),
+            &zh.stdout,
+        );
+        assert_eq!((back.stdout, back.code), (lines(wxf), 0), "{}", back.stderr);
+        let out = convert(NotationArg::Wxf, NotationArg::Iccs, Some(fen), "17=8 H9=8");
+        assert_eq!(out.code, 2);
+        assert_eq!(out.stdout, "c7b7\n");
+        // Jieqi: a face-down piece on c3 moves as a soldier and counts in the stack.
+        let args = ConvertArgs {
+            game: RulesGameArg::Jieqi,
+            from: NotationArg::Wxf,
+            to: NotationArg::Chinese,
+            fen: Some("4k3n/1P7/2PP5/2P6/2P6/9/2X6/9/9/3K5 w".into()),
+            script: ScriptArg::Traditional,
+            file: "unused".into(),
+        };
+        let out = convert_text(&args, "17+1 H9+8 P6.7 H8-9 47.8 H9+8 47+1R");
+        assert_eq!(
+            (out.stdout.as_str(), out.code),
+            (
+                "前兵進一\n馬9進8\n兵六平七\n馬8退9\n四兵平八\n馬9進8\n四兵七進一車\n",
+                0
+            ),
+            "{}",
+            out.stderr
         );
     }
 }

@@ -192,29 +192,123 @@ impl RunAs {
     /// above it (that would open other people's files): when one lacks search permission for
     /// the account, start-up stops with a message naming it.
     fn ensure_traversable(&self, path: &Path) -> Result<(), EmbeddedPgError> {
-        let Some((uid, gid)) = self.ids else {
-            return Ok(());
-        };
-        use std::os::unix::fs::MetadataExt as _;
         for dir in path.ancestors() {
             if dir.as_os_str().is_empty() {
                 continue;
             }
             let meta = fs::metadata(dir).map_err(io_err(format!("stat {}", dir.display())))?;
-            let mode = meta.permissions().mode();
-            let reachable = if meta.uid() == uid.as_raw() {
-                mode & 0o100 != 0
-            } else if meta.gid() == gid.as_raw() {
-                mode & 0o010 != 0
-            } else {
-                mode & 0o001 != 0
-            };
-            if !reachable {
+            if !self.may_enter(&meta) {
                 return Err(EmbeddedPgError::Unreachable(dir.display().to_string()));
             }
         }
         Ok(())
     }
+
+    /// Whether the PostgreSQL account may search (enter) a folder.
+    fn may_enter(&self, meta: &fs::Metadata) -> bool {
+        use std::os::unix::fs::MetadataExt as _;
+        let Some((uid, gid)) = self.ids else {
+            return true;
+        };
+        let mode = meta.permissions().mode();
+        if meta.uid() == uid.as_raw() {
+            mode & 0o100 != 0
+        } else if meta.gid() == gid.as_raw() {
+            mode & 0o010 != 0
+        } else {
+            mode & 0o001 != 0
+        }
+    }
+
+    /// The first existing folder on the way to `path` (absolute; folders not made yet are
+    /// skipped: arbiter makes them reachable) that the PostgreSQL account may not enter.
+    fn first_out_of_reach(&self, path: &Path) -> Option<PathBuf> {
+        let mut ways: Vec<&Path> = path
+            .ancestors()
+            .filter(|d| !d.as_os_str().is_empty())
+            .collect();
+        ways.reverse();
+        ways.into_iter().find_map(|dir| match fs::metadata(dir) {
+            Ok(meta) if !self.may_enter(&meta) => Some(dir.to_path_buf()),
+            _ => None,
+        })
+    }
+}
+
+/// The data folder a server running as root uses when the default `./arbiter-data` is out of
+/// the PostgreSQL account's reach (issue #38).
+pub const SYSTEM_DATA_DIR: &str = "/var/lib/arbiter";
+/// Names another folder than [`SYSTEM_DATA_DIR`] for that case (the tests use it, so that they
+/// leave the machine's `/var/lib/arbiter` alone).
+pub const SYSTEM_DATA_DIR_ENV: &str = "ARBITER_SYSTEM_DATA_DIR";
+
+/// [`SYSTEM_DATA_DIR`], unless [`SYSTEM_DATA_DIR_ENV`]'s value (`env`) names another.
+fn system_data_dir(env: Option<std::ffi::OsString>) -> PathBuf {
+    env.filter(|v| !v.is_empty())
+        .map_or_else(|| PathBuf::from(SYSTEM_DATA_DIR), PathBuf::from)
+}
+
+/// The data folder used when none was given (no `--data-dir`, no `ARBITER_DATA_DIR`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct DefaultDataDir {
+    /// The folder.
+    pub path: PathBuf,
+    /// When it is not the default: the folder on the way to the default that the PostgreSQL
+    /// account may not enter, and that account's name.
+    pub moved: Option<(PathBuf, String)>,
+}
+
+/// Chooses the data folder when none was given. A user other than root keeps `default`
+/// (`./arbiter-data`), and so does root when PostgreSQL's unprivileged account can reach it
+/// or when a cluster already lives there (its data is never left behind; start-up then says
+/// which folder is in the way). Otherwise root uses [`SYSTEM_DATA_DIR`] (or the folder of
+/// [`SYSTEM_DATA_DIR_ENV`]), made on first use with mode 0700 and given to that account. No
+/// folder is widened. Every command asks this in the same way, so `arbiter admin create`
+/// without flags finds the folder `arbiter` without flags uses.
+pub fn default_data_dir(default: &Path) -> Result<DefaultDataDir, EmbeddedPgError> {
+    let keep = || DefaultDataDir {
+        path: default.to_path_buf(),
+        moved: None,
+    };
+    let run_as = RunAs::detect()?;
+    let Some((uid, _)) = run_as.ids else {
+        return Ok(keep());
+    };
+    if default.join("pg").join("PG_VERSION").is_file() {
+        return Ok(keep());
+    }
+    let absolute: PathBuf = std::env::current_dir()
+        .map_err(io_err("read the current folder"))?
+        .join(default)
+        .components()
+        .filter(|c| !matches!(c, std::path::Component::CurDir))
+        .collect();
+    let Some(blocked) = run_as.first_out_of_reach(&absolute) else {
+        return Ok(keep());
+    };
+    let path = system_data_dir(std::env::var_os(SYSTEM_DATA_DIR_ENV));
+    if !path.exists() {
+        if let Some(parent) = path.parent() {
+            fs::create_dir_all(parent).map_err(io_err(format!("create {}", parent.display())))?;
+        }
+        use std::os::unix::fs::DirBuilderExt as _;
+        fs::DirBuilder::new()
+            .mode(0o700)
+            .create(&path)
+            .map_err(io_err(format!("create data folder {}", path.display())))?;
+        // The umask may have narrowed it further; 0700 exactly, then the cluster's account.
+        fs::set_permissions(&path, fs::Permissions::from_mode(0o700))
+            .map_err(io_err(format!("chmod 0700 {}", path.display())))?;
+        run_as.own(&path)?;
+    }
+    let account = User::from_uid(uid)
+        .ok()
+        .flatten()
+        .map_or_else(|| uid.to_string(), |u| u.name);
+    Ok(DefaultDataDir {
+        path,
+        moved: Some((blocked, account)),
+    })
 }
 
 /// A running embedded cluster. Dropping it stops PostgreSQL (fast shutdown) and releases the
@@ -659,4 +753,44 @@ fn tail(path: &Path, lines: usize) -> String {
     let text = fs::read_to_string(path).unwrap_or_default();
     let all: Vec<&str> = text.lines().collect();
     all[all.len().saturating_sub(lines)..].join("\n")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn roots_fallback_data_folder_is_var_lib_arbiter_unless_the_variable_names_another() {
+        assert_eq!(system_data_dir(None), PathBuf::from("/var/lib/arbiter"));
+        assert_eq!(
+            system_data_dir(Some("".into())),
+            PathBuf::from("/var/lib/arbiter")
+        );
+        assert_eq!(
+            system_data_dir(Some("/srv/arbiter".into())),
+            PathBuf::from("/srv/arbiter")
+        );
+    }
+
+    #[test]
+    fn a_private_folder_on_the_way_is_found_and_folders_not_made_yet_are_skipped() {
+        use std::os::unix::fs::PermissionsExt as _;
+        let tmp = tempfile::tempdir().expect("temp dir");
+        let private = tmp.path().join("home");
+        fs::create_dir(&private).expect("mkdir");
+        fs::set_permissions(&private, fs::Permissions::from_mode(0o700)).expect("chmod");
+        fs::set_permissions(tmp.path(), fs::Permissions::from_mode(0o711)).expect("chmod");
+        // As an account that owns none of these folders (nobody).
+        let other = RunAs {
+            ids: Some((Uid::from_raw(65534), Gid::from_raw(65534))),
+        };
+        let data = private.join("arbiter-data");
+        assert_eq!(other.first_out_of_reach(&data), Some(private.clone()));
+        assert_eq!(
+            other.first_out_of_reach(&tmp.path().join("not-yet/arbiter-data")),
+            None
+        );
+        // Ourselves (not root): everything is reachable.
+        assert_eq!(RunAs { ids: None }.first_out_of_reach(&data), None);
+    }
 }

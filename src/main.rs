@@ -5,11 +5,16 @@ use arbiter::config::{
     AdminAction, BenchAction, Cli, Command, RecordAction, TrfAction, UserAction,
 };
 use arbiter::{backup, cli, startup};
-use clap::Parser;
+use clap::parser::ValueSource;
+use clap::{CommandFactory as _, FromArgMatches as _};
 use tracing_subscriber::EnvFilter;
 
 fn main() -> std::process::ExitCode {
-    let args = Cli::parse();
+    let matches = Cli::command().get_matches();
+    let mut args = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    // No `--data-dir` and no `ARBITER_DATA_DIR`: the default, or a folder PostgreSQL's
+    // account can reach when we are root (`embedded_pg::default_data_dir`).
+    let default_data_dir = matches.value_source("data_dir") == Some(ValueSource::DefaultValue);
     tracing_subscriber::fmt()
         .with_env_filter(
             EnvFilter::try_from_default_env().unwrap_or_else(|_| EnvFilter::new("info,sqlx=warn")),
@@ -42,6 +47,9 @@ fn main() -> std::process::ExitCode {
             action: BenchAction::Pair(ref bench),
         }) => cli::bench_pair(bench),
         command => run_async(async move {
+            if default_data_dir {
+                startup::choose_data_dir(&mut args.server)?;
+            }
             match command {
                 None | Some(Command::Serve) => startup::serve(&args.server).await,
                 Some(Command::Admin {

@@ -37,6 +37,7 @@ impl Database {
             ),
             None => {
                 let data_dir = args.data_dir.clone();
+                tracing::info!(data_dir = %data_dir.display(), "embedded PostgreSQL");
                 let pg = tokio::task::spawn_blocking(move || EmbeddedPg::start(&data_dir))
                     .await
                     .context("embedded PostgreSQL start-up panicked")??;
@@ -59,6 +60,26 @@ impl Database {
         }
         Ok(Database { pool, embedded })
     }
+}
+
+/// Without a data folder given, chooses the default one (`./arbiter-data`, or for root a
+/// folder PostgreSQL's account can reach: `embedded_pg::default_data_dir`) and says where when
+/// it is not the default. Nothing to choose with `DATABASE_URL`.
+pub fn choose_data_dir(args: &mut ServerArgs) -> anyhow::Result<()> {
+    if args.database_url.is_some() {
+        return Ok(());
+    }
+    let chosen = crate::embedded_pg::default_data_dir(&args.data_dir)?;
+    if let Some((blocked, account)) = &chosen.moved {
+        tracing::info!(
+            "data folder {}: running as root, PostgreSQL runs as {account}, who cannot enter {} \
+             (arbiter widens no folder); --data-dir or ARBITER_DATA_DIR chooses another",
+            chosen.path.display(),
+            blocked.display(),
+        );
+    }
+    args.data_dir = chosen.path;
+    Ok(())
 }
 
 /// Runs the migrations on one connection without the statement timeout (a migration of a big

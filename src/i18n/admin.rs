@@ -296,7 +296,7 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.report.decision", "How the colours were decided", "先後手依據", "先后手依据"),
     ("adm.report.decision.absolute_need", "Had to get this colour (two in a row, or two more of the other)", "必須執此方（已連續兩局同方，或另一方多執兩局）", "必须执此方（已连续两局同方，或另一方多执两局）"),
     ("adm.report.decision.alternation", "Alternation from the latest round where their colours differed", "依最近一輪雙方先後手不同時輪換", "依最近一轮双方先后手不同时轮换"),
-    ("adm.report.decision.balance", "Colour balance: the one with more Reds takes Black", "先後手平衡：執紅較多者執黑", "先后手平衡：执红较多者执黑"),
+    ("adm.report.decision.balance", "Colour index: the larger one takes Black (more Reds, then the longer run of Reds; no games counts as 0)", "先手數：較大者執黑（執紅較多者，其次連續執紅較長者；未曾對局者為 0）", "先手数：较大者执黑（执红较多者，其次连续执红较长者；未曾对局者为 0）"),
     ("adm.report.decision.round_one_pattern", "Round 1 pattern: on odd boards the lower number takes the first colour", "第一輪規則：單數台序號小者執先", "第一轮规则：单数台序号小者执先"),
     ("adm.report.decision.round_parity", "Same colour histories: odd round, lower number Red; even round, higher number Red", "先後手紀錄相同：單數輪序號小者執紅，雙數輪序號大者執紅", "先后手纪录相同：单数轮序号小者执红，双数轮序号大者执红"),
     ("adm.report.due", "Due (Red / Black)", "應執（紅／黑）", "应执（红／黑）"),

@@ -643,3 +643,99 @@ fn a_backup_restored_into_an_empty_data_folder_gives_the_same_event() {
     signal(&restored, nix::sys::signal::Signal::SIGTERM);
     assert!(wait_exit(&mut restored).success());
 }
+
+/// Issue #38: as root, with no flags, from a private (0700) working folder that PostgreSQL's
+/// account cannot enter, the server still comes up on the embedded default: in the system
+/// data folder (here the one `ARBITER_SYSTEM_DATA_DIR` names, so that the test leaves the
+/// machine's `/var/lib/arbiter` alone), made 0700 for the cluster's account, said in the log;
+/// no folder is widened; `admin create` and `user list` without flags find the same database.
+#[test]
+fn as_root_in_a_private_folder_the_server_starts_without_flags_in_the_system_data_folder() {
+    use std::os::unix::fs::{MetadataExt as _, PermissionsExt as _};
+    if !nix::unistd::Uid::effective().is_root() {
+        eprintln!("skipped: the tests do not run as root");
+        return;
+    }
+    let home = tempfile::tempdir().unwrap();
+    std::fs::set_permissions(home.path(), std::fs::Permissions::from_mode(0o700)).unwrap();
+    let system = reachable_tempdir();
+    let system_dir = system.path().join("arbiter");
+    let port = free_port();
+    let log = home.path().join("server.log");
+    let bare = || {
+        let mut cmd = Command::new(BIN);
+        cmd.current_dir(home.path())
+            .env("HOME", home.path())
+            .env("ARBITER_SYSTEM_DATA_DIR", &system_dir)
+            .env("ARBITER_BIND", format!("127.0.0.1:{port}"))
+            .env_remove("ARBITER_DATA_DIR")
+            .env_remove("DATABASE_URL")
+            .env("RUST_LOG", "info");
+        cmd
+    };
+    let mut server = bare()
+        .stdout(Stdio::null())
+        .stderr(std::fs::File::create(&log).unwrap())
+        .spawn()
+        .expect("spawn arbiter");
+    let body = wait_healthy(port, &mut server);
+    assert!(body.contains(r#""database":"ok""#), "{body}");
+    let said = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        said.contains(&format!("data folder {}", system_dir.display()))
+            && said.contains(&home.path().display().to_string()),
+        "{said}"
+    );
+    // The cluster is in the system folder, which is 0700 and the cluster's account's…
+    assert!(system_dir.join("pg/PG_VERSION").is_file());
+    let meta = std::fs::metadata(&system_dir).unwrap();
+    assert_eq!(meta.permissions().mode() & 0o777, 0o700);
+    assert_ne!(meta.uid(), 0, "given to PostgreSQL's account");
+    assert_eq!(
+        meta.uid(),
+        std::fs::metadata(system_dir.join("pg")).unwrap().uid()
+    );
+    // …and nothing was made in, or widened on the way to, the private folder.
+    assert!(!home.path().join("arbiter-data").exists());
+    let mode = |p: &Path| std::fs::metadata(p).unwrap().permissions().mode() & 0o777;
+    assert_eq!(mode(home.path()), 0o700);
+    assert_eq!(mode(system.path()), 0o711);
+
+    // `admin create` without flags, from the same folder, reaches the same database.
+    let mut admin = bare()
+        .args(["admin", "create", "chief"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    admin
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"a long password\n")
+        .unwrap();
+    let created = admin.wait_with_output().unwrap();
+    assert!(created.status.success(), "{created:?}");
+    let listed = bare().args(["user", "list"]).output().unwrap();
+    let listed = String::from_utf8_lossy(&listed.stdout).into_owned();
+    assert!(listed.contains("chief\tadmin\tactive"), "{listed}");
+
+    // Stopped and started again without flags: the same folder, the admin still there.
+    signal(&server, nix::sys::signal::Signal::SIGTERM);
+    assert!(wait_exit(&mut server).success());
+    let mut server = bare()
+        .stdout(Stdio::null())
+        .stderr(Stdio::null())
+        .spawn()
+        .unwrap();
+    wait_healthy(port, &mut server);
+    let listed = bare().args(["user", "list"]).output().unwrap();
+    assert!(
+        String::from_utf8_lossy(&listed.stdout).contains("chief\tadmin\tactive"),
+        "{listed:?}"
+    );
+    signal(&server, nix::sys::signal::Signal::SIGTERM);
+    assert!(wait_exit(&mut server).success());
+    assert!(postgres_processes(&system_dir).is_empty());
+}

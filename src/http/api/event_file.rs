@@ -71,7 +71,7 @@ pub async fn import_event(
     service::event_file::may_import(&state.db, &actor).await?;
     // One at a time, taken before the body is read: memory holds one file at most.
     let _slot = state.imports.clone().try_acquire_owned().map_err(|_| {
-        ApiError::from(service::Error::TooManyAttempts(
+        ApiError::from(service::Error::too_many_attempts(
             m::EVENT_FILE_IMPORT_BUSY.msg(),
         ))
     })?;
