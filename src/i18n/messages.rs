@@ -1297,6 +1297,10 @@ messages! {
         "must be admin or user"
         | "須為 admin 或 user"
         | "须为 admin 或 user";
+    ACCOUNT_USERNAME_NO_INVISIBLE = "account.username_no_invisible":
+        "must not contain spaces or invisible characters ({})"
+        | "不可包含空白或隱形字元（{}）"
+        | "不可包含空格或隐形字符（{}）";
     ACCOUNT_USER_NAMED_ALREADY_EXISTS = "account.user_named_already_exists":
         "a user named {} already exists"
         | "已有名為 {} 的帳號"

@@ -104,22 +104,45 @@ pub fn check_new_password(field: &str, password: &str) -> Result<()> {
     Ok(())
 }
 
-/// Checks a username: 1 to 64 characters, no control characters; returns it trimmed.
+/// Checks a username (`arbiter_core::text::username`): the human-text rules, 1 to 64
+/// characters, no spaces and no invisible or formatting characters; returns it trimmed, in
+/// NFC.
 pub fn check_username(username: &str) -> Result<String> {
-    let username = username.trim();
-    if username.is_empty() || username.chars().count() > 64 {
+    use arbiter_core::text::{TextError, UsernameError};
+    arbiter_core::text::username(username).map_err(|e| {
+        let message = match &e {
+            UsernameError::Text(TextError::Empty | TextError::TooLong(_)) => {
+                m::ACCOUNT_MUST_1_64_CHARACTERS.msg()
+            }
+            UsernameError::Text(TextError::Control(_)) => m::ACCOUNT_MUST_NOT_CONTAIN_CONTROL.msg(),
+            UsernameError::Text(other) => super::check::text_error(other),
+            UsernameError::Invisible(found) => m::ACCOUNT_USERNAME_NO_INVISIBLE.with(&[found]),
+        };
+        Error::invalid("username", message)
+    })
+}
+
+/// Refuses `username` when an account's name looks the same (the same UTS #39 skeleton:
+/// `ChiefA` beside `chiefA`, a Cyrillic а beside a Latin a). New names are checked one at a
+/// time (a transaction-level lock), so two look-alikes made at once cannot both pass.
+async fn check_unlike_others(conn: &mut PgConnection, username: &str) -> Result<()> {
+    sqlx::query("select pg_advisory_xact_lock(hashtext('arbiter.username_skeleton'))")
+        .execute(&mut *conn)
+        .await?;
+    let skeleton = arbiter_core::text::username_skeleton(username);
+    let names: Vec<String> = sqlx::query_scalar("select username from app_user")
+        .fetch_all(&mut *conn)
+        .await?;
+    if names
+        .iter()
+        .any(|n| arbiter_core::text::username_skeleton(n) == skeleton)
+    {
         return Err(Error::invalid(
             "username",
-            m::ACCOUNT_MUST_1_64_CHARACTERS.msg(),
+            m::ACCOUNT_USER_NAMED_ALREADY_EXISTS.with(&[&format!("{:?}", username)]),
         ));
     }
-    if username.chars().any(char::is_control) {
-        return Err(Error::invalid(
-            "username",
-            m::ACCOUNT_MUST_NOT_CONTAIN_CONTROL.msg(),
-        ));
-    }
-    Ok(username.to_string())
+    Ok(())
 }
 
 fn check_account_role(role: &str) -> Result<UserRole> {
@@ -182,6 +205,7 @@ pub(crate) async fn insert_checked(
     let username = check_username(username)?;
     check_new_password("password", password)?;
     let role = check_account_role(role)?;
+    check_unlike_others(&mut *conn, &username).await?;
     let hash = hash_password_blocking(password).await?;
     match db::user::insert_user(&mut *conn, &username, &hash, role).await {
         Ok(id) => Ok(id),

@@ -177,10 +177,86 @@ pub fn clean_required(value: &str, lines: Lines, max: usize) -> Result<String, T
     Ok(text)
 }
 
+/// Why a username was refused.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum UsernameError {
+    /// Occurs when the name breaks the human-text rules ([`clean`]).
+    #[error("{0}")]
+    Text(TextError),
+    /// Occurs on a space or an invisible, zero-width, formatting or combining-only character
+    /// (U+200B, U+00AD, U+3164, …): two names that look the same must not be two accounts.
+    #[error("must not contain spaces or invisible characters ({0})")]
+    Invisible(String),
+}
+
+/// The longest username, in characters.
+pub const USERNAME_MAX: usize = 64;
+
+/// Validates a username: the human-text rules, then no white space and no character that
+/// shows nothing or only formats (general category Cf: zero-width, soft hyphen, tags, bidi
+/// marks; the Hangul fillers). Returns it trimmed and in NFC.
+pub fn username(value: &str) -> Result<String, UsernameError> {
+    let name = clean_required(value, Lines::Single, USERNAME_MAX).map_err(UsernameError::Text)?;
+    // `clean` strips some invisible characters silently; a username must not differ from
+    // what was typed by characters nobody sees, so they are refused on the typed text.
+    for c in value.trim().chars().chain(name.chars()) {
+        if c.is_whitespace() || is_invisible(c) || is_stripped(c) || is_format(c) {
+            return Err(UsernameError::Invisible(code(c)));
+        }
+    }
+    if name.chars().all(shows_nothing) {
+        return Err(UsernameError::Text(TextError::Empty));
+    }
+    Ok(name)
+}
+
+/// General category Cf (format) characters that can hide in a name.
+fn is_format(c: char) -> bool {
+    matches!(c,
+        '\u{00AD}' | '\u{061C}' | '\u{180E}' | '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}'
+        | '\u{2060}'..='\u{2064}' | '\u{2066}'..='\u{206F}' | '\u{FEFF}' | '\u{FFF9}'..='\u{FFFB}'
+        | '\u{E0000}'..='\u{E007F}' | '\u{3164}' | '\u{FFA0}' | '\u{115F}' | '\u{1160}'
+        | '\u{FE00}'..='\u{FE0F}' | '\u{034F}')
+}
+
+/// What two usernames are compared by: the UTS #39 confusable skeleton of the name in NFKC
+/// and lower case, so `ChiefA`, `chiefa` and `chiefа` (Cyrillic а) are one name.
+pub fn username_skeleton(name: &str) -> String {
+    let folded: String = name.nfkc().flat_map(char::to_lowercase).collect();
+    let skeleton: String = unicode_security::confusable_detection::skeleton(&folded).collect();
+    skeleton.chars().flat_map(char::to_lowercase).collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
     use proptest::prelude::*;
+
+    #[test]
+    fn usernames_refuse_what_nobody_sees_and_look_alikes_share_a_skeleton() {
+        assert_eq!(username(" chiefA ").as_deref(), Ok("chiefA"));
+        assert_eq!(username("裁判長").as_deref(), Ok("裁判長"));
+        for bad in [
+            "chief\u{200B}A",
+            "chief\u{202E}A",
+            "chief\u{3164}",
+            "\u{3164}",
+            "chi\u{00AD}efA",
+            "chief A",
+            "chief\u{FE0F}",
+            "\u{0301}",
+            "chief\u{E0041}",
+        ] {
+            assert!(username(bad).is_err(), "{bad:?}");
+        }
+        let chief = username_skeleton("chiefA");
+        assert_eq!(username_skeleton("ChiefA"), chief);
+        assert_eq!(username_skeleton("chiefa"), chief);
+        assert_eq!(username_skeleton("chief\u{0430}"), chief, "Cyrillic a");
+        assert_eq!(username_skeleton("ｃｈｉｅｆＡ"), chief, "full-width");
+        assert_ne!(username_skeleton("chiefB"), chief);
+        assert_eq!(username_skeleton("rn"), username_skeleton("m"));
+    }
 
     #[test]
     fn examples() {
