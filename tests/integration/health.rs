@@ -42,7 +42,8 @@ async fn the_home_page_shows_an_empty_state_then_lists_tournaments(pool: PgPool)
     assert!(reply.text.contains("No tournaments yet"), "{}", reply.text);
 
     sqlx::query(
-        "insert into tournament (name, game) values ('<script>alert(1)</script> Open', 'jieqi')",
+        "insert into tournament (name, game, status)
+         values ('<script>alert(1)</script> Open', 'jieqi', 'registration')",
     )
     .execute(&pool)
     .await
