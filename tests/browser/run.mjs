@@ -507,6 +507,10 @@ test('an arbiter creates an event and runs round 1 from the desk', async ({ page
   // Pairing and the boards' result forms are on the rounds tab.
   await Promise.all([page.waitForURL(/\/rounds$/), page.click('#tab-rounds')]);
   await Promise.all([page.waitForURL(/\/rounds\?done=paired$/), page.click('text=Pair the next round')]);
+  // Results are taken once the round is published (issue #35).
+  await Promise.all([page.waitForURL(/\/rounds\/1\/publish$/), page.click('#publish-1')]);
+  await Promise.all([page.waitForURL(/done=published/), page.click('#confirm-button')]);
+  await Promise.all([page.waitForURL(/\/rounds$/), page.click('#tab-rounds')]);
   assert((await page.locator('form.result-form').count()) === 2, 'two boards to enter');
   await page.screenshot({ path: join(out, 'desk.png'), fullPage: true });
   const first = page.locator('form.result-form').first();

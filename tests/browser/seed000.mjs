@@ -194,9 +194,14 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
       await page.fill('#entrant-search', '萬錦');
       const shown = await visible();
       assert(shown >= 2 && shown < expected, `${section.name}: the search narrows the list: ${shown}`);
-      await page.check('[data-select-all]');
-      await click('#bulk-check-in-button', /done=checked_in/);
-      assert((await page.textContent('#desk-notice')).includes(`Entrants checked in now: ${shown}.`), `${section.name}: ${shown} at once`);
+      // Walk-ins entered at the desk of a section that pairs checked-in entrants only are
+      // checked in already (issue #36): the box checks in the others.
+      const absent = await page.locator('tr[data-entrant-row]:visible:not([data-present])').count();
+      if (absent > 0) {
+        await page.check('[data-select-all]');
+        await click('#bulk-check-in-button', /done=checked_in/);
+        assert((await page.textContent('#desk-notice')).includes(`Entrants checked in now: ${absent}.`), `${section.name}: ${absent} at once`);
+      }
       // One by number and Enter.
       await page.goto(`${section.url}/entrants?lang=en`);
       const first = page.locator('tr[data-entrant-row]:not([data-present])').first();

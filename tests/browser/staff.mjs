@@ -74,7 +74,9 @@ export function registerStaffTests({ test, logIn, assert, api, admin, base, out,
     }
     const round = await api('GET', `/api/v1/sections/${s.id}/rounds/1`, undefined, token);
     assert(round.status !== 'published', `round 1 stays unpublished: ${round.status}`);
-    // A result, from the rounds tab (the first result makes the round public, by design).
+    // A result, from the rounds tab, once the chief has published the round (a result never
+    // publishes a round: issue #35).
+    await api('POST', `/api/v1/sections/${s.id}/rounds/1/publish`, undefined, token);
     await scorer.goto(`${base()}/admin/s/${s.id}/rounds?lang=en`);
     const form = scorer.locator('form.result-form').first();
     await form.locator('select[name=result]').selectOption('red_wins');

@@ -169,3 +169,41 @@ async fn guesses_of_the_current_password_are_limited(pool: PgPool) {
             .is_ok()
     );
 }
+
+/// Issue #35 item 11: the sign-in page's 429, like the API's, says when to come back.
+#[sqlx::test]
+async fn a_locked_out_sign_in_page_says_when_to_come_back(pool: PgPool) {
+    let _ = admin_browser(&pool).await;
+    strangers_guess(&pool).await;
+    let mut browser = Browser::new(&pool);
+    let form = browser.get("/login").await;
+    let csrf = csrf_of(&form.text);
+    let reply = browser
+        .post_form(
+            "/login",
+            &[
+                ("csrf", &csrf),
+                ("username", "chief"),
+                ("password", PASSWORD),
+            ],
+        )
+        .await;
+    assert_eq!(
+        reply.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        reply.text
+    );
+    let seconds: u64 = reply
+        .headers
+        .get("retry-after")
+        .expect("Retry-After on the page's 429")
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=60).contains(&seconds), "{seconds}");
+    let api = api_login(&pool, "198.51.100.98", PASSWORD, None).await;
+    assert_eq!(api.status, StatusCode::TOO_MANY_REQUESTS);
+    assert!(api.headers.get("retry-after").is_some());
+}

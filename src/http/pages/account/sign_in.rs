@@ -162,12 +162,22 @@ pub async fn create_session(
                 );
                 response
             }
-            Err(service::Error::TooManyAttempts(_)) => again(
-                ctx,
-                StatusCode::TOO_MANY_REQUESTS,
-                None,
-                Some(tr.t("login.too_many")),
-            ),
+            Err(service::Error::TooManyAttempts(lockout)) => {
+                let mut page = again(
+                    ctx,
+                    StatusCode::TOO_MANY_REQUESTS,
+                    None,
+                    Some(tr.t("login.too_many")),
+                );
+                // The page's 429 says when to come back, as the API's does.
+                if let Some(seconds) = lockout.retry_after {
+                    page.headers_mut().insert(
+                        axum::http::header::RETRY_AFTER,
+                        axum::http::HeaderValue::from(seconds),
+                    );
+                }
+                page
+            }
             Err(service::Error::Unauthorized(_)) => again(
                 ctx,
                 StatusCode::UNPROCESSABLE_ENTITY,
