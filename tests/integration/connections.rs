@@ -42,6 +42,25 @@ async fn healthz(port: u16) -> (u16, Duration) {
     (status, started.elapsed())
 }
 
+/// `GET /healthz` on a new blocking connection: the status and how long the answer took.
+fn healthz_blocking(port: u16) -> (u16, Duration) {
+    use std::io::{Read as _, Write as _};
+    let started = Instant::now();
+    let attempt = || -> Option<u16> {
+        let mut stream = std::net::TcpStream::connect(("127.0.0.1", port)).ok()?;
+        stream.set_read_timeout(Some(Duration::from_secs(5))).ok()?;
+        stream
+            .write_all(b"GET /healthz HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n")
+            .ok()?;
+        let mut response = Vec::new();
+        stream.read_to_end(&mut response).ok()?;
+        let text = String::from_utf8_lossy(&response).into_owned();
+        text.split(' ').nth(1)?.parse::<u16>().ok()
+    };
+    let status = attempt().unwrap_or(0);
+    (status, started.elapsed())
+}
+
 /// Whether the server has closed `stream` (end of file or reset), waiting until `deadline`.
 async fn closed_by(stream: &mut TcpStream, deadline: tokio::time::Instant) -> bool {
     let mut buf = [0u8; 256];
@@ -70,17 +89,18 @@ async fn connections_that_never_finish_their_headers_are_closed_and_health_still
     let server = server(&pool, &["--header-timeout", "2"]);
     let port = server.port;
 
-    // A prober asks /healthz every 200 ms for the whole test.
-    let (stop, mut stopped) = tokio::sync::watch::channel(false);
-    let prober = tokio::spawn(async move {
+    // A prober asks /healthz every 200 ms for the whole test, on its own thread with blocking
+    // sockets: the test's own runtime is busy opening thousands of connections, and its
+    // scheduling must not count as the server's answer time.
+    let stop_flag = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stopped = stop_flag.clone();
+    let prober = std::thread::spawn(move || {
         let mut answers = Vec::new();
-        loop {
-            answers.push(healthz(port).await);
-            tokio::select! {
-                () = tokio::time::sleep(Duration::from_millis(200)) => {}
-                _ = stopped.wait_for(|s| *s) => return answers,
-            }
+        while !stopped.load(std::sync::atomic::Ordering::Relaxed) {
+            answers.push(healthz_blocking(port));
+            std::thread::sleep(Duration::from_millis(200));
         }
+        answers
     });
 
     let opened = Instant::now();
@@ -104,8 +124,10 @@ async fn connections_that_never_finish_their_headers_are_closed_and_health_still
             still_open += 1;
         }
     }
-    let _ = stop.send(true);
-    let answers = prober.await.unwrap();
+    stop_flag.store(true, std::sync::atomic::Ordering::Relaxed);
+    let answers = tokio::task::spawn_blocking(move || prober.join().unwrap())
+        .await
+        .unwrap();
     assert_eq!(
         still_open, 0,
         "{still_open} of {SLOW} connections without complete headers were still open \
