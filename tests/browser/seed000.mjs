@@ -212,8 +212,10 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
       // The rest: an empty search shows all, the box ticks those not yet present.
       await page.goto(`${section.url}/entrants?lang=en`);
       await page.fill('#entrant-search', '');
-      await page.check('[data-select-all]');
-      await click('#bulk-check-in-button', /done=checked_in/);
+      if (await page.locator('tr[data-entrant-row]:visible:not([data-present])').count() > 0) {
+        await page.check('[data-select-all]');
+        await click('#bulk-check-in-button', /done=checked_in/);
+      }
       await page.goto(`${section.url}/entrants?lang=en`);
       const count = (await page.textContent('#checkin-count')).trim();
       assert(count === `Present: ${expected} / ${expected}`, `${section.name}: all present: ${count}`);
