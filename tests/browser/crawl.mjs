@@ -49,12 +49,12 @@ function shape(url) {
   return `${path}?${keys}`;
 }
 
-export function registerCrawlTests({ test, logIn, assert, base, EVIL }) {
+export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = () => undefined }) {
   /** Follows same-site links from `start`; returns the paths visited. `inspect(page, path)`
    *  runs on every HTML page. */
   async function crawl(page, start, skip, inspect = async () => {}) {
     const origin = new URL(base()).origin;
-    const queue = [start];
+    const queue = Array.isArray(start) ? [...start] : [start];
     const seen = new Set(queue);
     const kinds = new Map();
     const visited = [];
@@ -106,7 +106,10 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL }) {
 
   test('every dashboard page an arbiter reaches by links is valid and shows a script name as text', async ({ page }) => {
     await logIn(page);
-    const { visited, kinds } = await crawl(page, '/admin', skip);
+    // From the dashboard, and from the seeded section's rounds tab: other tests' events come
+    // first in the dashboard's list, and two pages of each kind are all the crawl takes.
+    const starts = ['/admin', ...(seeded()?.sectionId ? [`/admin/s/${seeded().sectionId}/rounds`] : [])];
+    const { visited, kinds } = await crawl(page, starts, skip);
     console.log(`  (${visited.length} pages of ${kinds} kinds)`);
     const admin = visited.filter((p) => p.startsWith('/admin'));
     assert(admin.length >= 20, `only ${admin.length} dashboard pages reached`);

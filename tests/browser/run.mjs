@@ -535,7 +535,7 @@ registerScreenTests({ test, assert, api, admin: ADMIN, base: () => base, out, jo
 registerPlayerTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 registerSeed000Tests({ test, logIn, assert, base: () => base, out, join });
 // Last: it crawls what the tests before it made.
-registerCrawlTests({ test, logIn, assert, base: () => base, EVIL });
+registerCrawlTests({ test, logIn, assert, base: () => base, EVIL, seeded: () => data });
 
 async function main() {
   let passed = 0;
