@@ -47,6 +47,12 @@ pub fn timed_out() -> Response {
     ApiError::new(StatusCode::SERVICE_UNAVAILABLE, m::API_TIMED_OUT).into_response()
 }
 
+/// The answer to a write whose body did not arrive before its deadline: 408, as JSON. Nothing
+/// was done (a handler reads its body before it writes).
+pub fn body_timed_out() -> Response {
+    ApiError::new(StatusCode::REQUEST_TIMEOUT, m::API_BODY_TIMED_OUT).into_response()
+}
+
 /// The JSON error body.
 #[derive(Debug, Serialize, utoipa::ToSchema)]
 pub struct ErrorBody {

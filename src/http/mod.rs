@@ -3,6 +3,7 @@
 
 pub mod api;
 pub mod cache;
+mod deadline;
 pub mod download;
 pub mod error;
 pub mod extract;
@@ -141,64 +142,6 @@ fn static_dir() -> PathBuf {
         .unwrap_or_else(|| PathBuf::from(concat!(env!("CARGO_MANIFEST_DIR"), "/static")))
 }
 
-/// Whether a request may take the long timeout: pairing a round, importing a file.
-fn is_long(request: &Request) -> bool {
-    let path = request.uri().path();
-    request.method() == axum::http::Method::POST
-        && (path.ends_with("/rounds") || path.contains("import"))
-}
-
-/// Answers 503 when a request runs past its time: a frozen database holds no request for
-/// ever. A read is dropped at its deadline (nothing to undo). A write (any method but `GET`,
-/// `HEAD`, `OPTIONS`) runs in a task of its own once started and is never dropped halfway: a
-/// statement already sent would run on and could commit after a 503 (a single-statement
-/// write has no transaction to roll back). Past its deadline it is waited for, and its own
-/// answer is sent: what it did, or the 503 of a statement the database cancelled
-/// (`statement_timeout`, on every connection) or of a pool that gave no connection in time
-/// (`--acquire-timeout`), both rolled back. So a 503 is always a rollback.
-async fn deadline(
-    axum::extract::State(security): axum::extract::State<Arc<Security>>,
-    request: Request,
-    next: axum::middleware::Next,
-) -> axum::response::Response {
-    let limit = if is_long(&request) {
-        security.long_request_timeout
-    } else {
-        security.request_timeout
-    };
-    let path = redacted_uri(request.uri());
-    let write = !matches!(
-        *request.method(),
-        axum::http::Method::GET | axum::http::Method::HEAD | axum::http::Method::OPTIONS
-    );
-    if write {
-        let mut task = tokio::spawn(next.run(request));
-        let joined = match tokio::time::timeout(limit, &mut task).await {
-            Ok(joined) => joined,
-            Err(_) => {
-                tracing::warn!(
-                    path,
-                    seconds = limit.as_secs(),
-                    "write past its deadline: waiting for its outcome"
-                );
-                task.await
-            }
-        };
-        return match joined {
-            Ok(response) => response,
-            Err(join) if join.is_panic() => error::panic_response(join.into_panic()),
-            Err(_) => error::timed_out(),
-        };
-    }
-    match tokio::time::timeout(limit, next.run(request)).await {
-        Ok(response) => response,
-        Err(_) => {
-            tracing::warn!(path, seconds = limit.as_secs(), "request timed out");
-            error::timed_out()
-        }
-    }
-}
-
 /// Headers of every answer: `X-Content-Type-Options: nosniff` (no answer is read as another
 /// type than it says), and `Strict-Transport-Security` when the public address is https.
 async fn security_headers(
@@ -278,7 +221,7 @@ pub fn app(state: AppState) -> Router {
         .layer(CatchPanicLayer::custom(error::panic_response))
         .layer(axum::middleware::from_fn_with_state(
             state.security.clone(),
-            deadline,
+            deadline::deadline,
         ))
         .layer(axum::Extension(cookies))
         .layer(axum::middleware::from_fn_with_state(

@@ -241,6 +241,10 @@ messages! {
         "the request took too long (the database may be busy or unreachable); try again"
         | "請求逾時（資料庫可能忙碌或無法連線）；請再試"
         | "请求超时（数据库可能繁忙或无法连接）；请重试";
+    API_BODY_TIMED_OUT = "api.body_timed_out":
+        "the request's body did not arrive in time; send it again"
+        | "請求內容未能及時送達；請重新送出"
+        | "请求内容未能及时送达；请重新提交";
     API_BUSY = "api.busy":
         "the database is busy; try again"
         | "資料庫忙碌中；請再試"

@@ -186,3 +186,89 @@ async fn connections_over_an_address_cap_are_closed_at_once(pool: PgPool) {
     let (status, _) = healthz(port).await;
     assert_eq!(status, 200);
 }
+
+/// Reads what the server sends on `stream` until it closes or `deadline` passes: the status of
+/// its answer (0 if none).
+async fn answer_by(
+    stream: &mut (impl tokio::io::AsyncRead + Unpin),
+    deadline: tokio::time::Instant,
+) -> u16 {
+    let mut got = Vec::new();
+    let mut buf = [0u8; 1024];
+    loop {
+        match tokio::time::timeout_at(deadline, stream.read(&mut buf)).await {
+            Err(_) | Ok(Ok(0) | Err(_)) => break,
+            Ok(Ok(n)) => {
+                got.extend_from_slice(&buf[..n]);
+                if got.windows(4).any(|w| w == b"\r\n\r\n") {
+                    break;
+                }
+            }
+        }
+    }
+    let text = String::from_utf8_lossy(&got).into_owned();
+    text.split(' ')
+        .nth(1)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(0)
+}
+
+#[sqlx::test]
+async fn a_write_whose_body_never_arrives_or_trickles_is_answered_408_at_its_deadline(
+    pool: PgPool,
+) {
+    // Long connection timeouts, so that only the request's own deadline can end these.
+    let server = server(
+        &pool,
+        &[
+            "--request-timeout",
+            "2",
+            "--idle-timeout",
+            "60",
+            "--header-timeout",
+            "60",
+        ],
+    );
+    let port = server.port;
+    let head = b"POST /api/v1/auth/login HTTP/1.1\r\nHost: localhost\r\n\
+                 Content-Type: application/json\r\nContent-Length: 400\r\n\r\n";
+    // One sends its headers and then nothing; one sends a byte every 300 ms until answered.
+    let mut silent = TcpStream::connect(("127.0.0.1", port)).await.unwrap();
+    silent.write_all(head).await.unwrap();
+    let (mut trickle_in, mut trickle_out) = TcpStream::connect(("127.0.0.1", port))
+        .await
+        .unwrap()
+        .into_split();
+    trickle_out.write_all(head).await.unwrap();
+    let answered = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let stop = answered.clone();
+    let trickler = tokio::spawn(async move {
+        for _ in 0..100 {
+            if stop.load(std::sync::atomic::Ordering::Relaxed)
+                || trickle_out.write_all(b" ").await.is_err()
+            {
+                break;
+            }
+            tokio::time::sleep(Duration::from_millis(300)).await;
+        }
+    });
+    let started = Instant::now();
+    let deadline = tokio::time::Instant::now() + Duration::from_secs(5);
+    let trickled = answer_by(&mut trickle_in, deadline).await;
+    answered.store(true, std::sync::atomic::Ordering::Relaxed);
+    let trickle_took = started.elapsed();
+    let silent_status = answer_by(&mut silent, deadline).await;
+    trickler.await.unwrap();
+    assert_eq!(
+        trickled, 408,
+        "a write whose body trickled in was not cut off at its 2 s deadline (+3 s)"
+    );
+    assert!(trickle_took < Duration::from_secs(4), "{trickle_took:?}");
+    assert_eq!(
+        silent_status, 408,
+        "a write whose body never came was not answered 408 at its 2 s deadline (+3 s)"
+    );
+    // The server keeps answering.
+    let (health, _) = healthz(port).await;
+    assert_eq!(health, 200);
+}
