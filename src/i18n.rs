@@ -233,6 +233,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("col.black", "Black", "黑方", "黑方"),
     ("col.board", "Board", "台次", "台次"),
     ("col.club", "Club", "單位", "单位"),
+    ("col.currency", "Currency", "貨幣", "货币"),
     ("col.members", "Players", "隊員", "队员"),
     ("col.name", "Name", "姓名", "姓名"),
     ("col.opponent", "Opponent", "對手", "对手"),

@@ -4,7 +4,7 @@ use sqlx::PgExecutor;
 use uuid::Uuid;
 
 /// A prize row.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct PrizeRow {
     /// Id.
     pub prize_id: Uuid,
@@ -18,23 +18,25 @@ pub struct PrizeRow {
     pub award: String,
     /// Its value (decides "the larger one").
     pub amount: i32,
+    /// The value's currency (ISO 4217), or empty.
+    pub currency: String,
 }
 
 /// A section's prizes.
 pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec<PrizeRow>> {
-    sqlx::query_as!(
-        PrizeRow,
-        "select prize_id, place_from, place_to, category, award, amount from prize where section_id = $1
-         order by place_from nulls last, category, amount desc",
-        section_id
+    sqlx::query_as::<_, PrizeRow>(
+        "select prize_id, place_from, place_to, category, award, amount, currency from prize
+         where section_id = $1 order by place_from nulls last, category, amount desc",
     )
+    .bind(section_id)
     .fetch_all(db)
     .await
 }
 
 /// Deletes a section's prizes (before replacing them).
 pub async fn delete_all(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<()> {
-    sqlx::query!("delete from prize where section_id = $1", section_id)
+    sqlx::query("delete from prize where section_id = $1")
+        .bind(section_id)
         .execute(db)
         .await?;
     Ok(())
@@ -42,15 +44,17 @@ pub async fn delete_all(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Resu
 
 /// Inserts a prize.
 pub async fn insert(db: impl PgExecutor<'_>, section_id: Uuid, p: &PrizeRow) -> sqlx::Result<()> {
-    sqlx::query!(
-        "insert into prize (section_id, place_from, place_to, category, award, amount) values ($1, $2, $3, $4, $5, $6)",
-        section_id,
-        p.place_from,
-        p.place_to,
-        p.category,
-        p.award,
-        p.amount
+    sqlx::query(
+        "insert into prize (section_id, place_from, place_to, category, award, amount, currency)
+         values ($1, $2, $3, $4, $5, $6, $7)",
     )
+    .bind(section_id)
+    .bind(p.place_from)
+    .bind(p.place_to)
+    .bind(&p.category)
+    .bind(&p.award)
+    .bind(p.amount)
+    .bind(&p.currency)
     .execute(db)
     .await?;
     Ok(())
@@ -68,6 +72,8 @@ pub struct PlayoffPrizeRow {
     pub award: String,
     /// Its value.
     pub amount: i32,
+    /// The value's currency (ISO 4217), or empty.
+    pub currency: String,
 }
 
 /// A tournament's grand-final prizes.
@@ -76,7 +82,7 @@ pub async fn list_playoff(
     tournament_id: Uuid,
 ) -> sqlx::Result<Vec<PlayoffPrizeRow>> {
     sqlx::query_as::<_, PlayoffPrizeRow>(
-        "select place_from, place_to, award, amount from playoff_prize where tournament_id = $1
+        "select place_from, place_to, award, amount, currency from playoff_prize where tournament_id = $1
          order by place_from, place_to, amount desc, prize_id",
     )
     .bind(tournament_id)
@@ -94,18 +100,21 @@ pub async fn replace_playoff(
     let to: Vec<i32> = rows.iter().map(|r| r.place_to).collect();
     let award: Vec<&str> = rows.iter().map(|r| r.award.as_str()).collect();
     let amount: Vec<i32> = rows.iter().map(|r| r.amount).collect();
+    let currency: Vec<&str> = rows.iter().map(|r| r.currency.as_str()).collect();
     // The insert does not see the delete, and needs not: rows have no key but their id.
     sqlx::query(
         "with gone as (delete from playoff_prize where tournament_id = $1)
-         insert into playoff_prize (tournament_id, place_from, place_to, award, amount)
-         select $1, f, t, a, m from unnest($2::int[], $3::int[], $4::text[], $5::int[])
-              with ordinality as x(f, t, a, m, k) order by k",
+         insert into playoff_prize (tournament_id, place_from, place_to, award, amount, currency)
+         select $1, f, t, a, m, c
+           from unnest($2::int[], $3::int[], $4::text[], $5::int[], $6::text[])
+                with ordinality as x(f, t, a, m, c, k) order by k",
     )
     .bind(tournament_id)
     .bind(&from)
     .bind(&to)
     .bind(&award)
     .bind(&amount)
+    .bind(&currency)
     .execute(db)
     .await?;
     Ok(())

@@ -760,6 +760,27 @@ pub async fn standings_csv(pool: &PgPool, section_id: Uuid) -> Result<String> {
 /// The machine column heads of the standings CSV before the tiebreaks' keys.
 pub const STANDINGS_CSV_HEADS: [&str; 5] = ["rank", "start_no", "name", "club", "points"];
 
+/// A table as CSV for a spreadsheet: every cell made formula-safe, with a byte-order mark
+/// when `bom` (Excel on Windows reads a file without one in the system's code page).
+pub fn csv_text(header: &[String], rows: &[Vec<String>], bom: bool) -> Result<String> {
+    let mut writer = csv::Writer::from_writer(Vec::new());
+    let io = |e: csv::Error| Error::Internal(format!("writing CSV: {e}"));
+    for record in std::iter::once(header).chain(rows.iter().map(Vec::as_slice)) {
+        writer
+            .write_record(
+                record
+                    .iter()
+                    .map(|cell| spreadsheet_safe(cell).into_owned()),
+            )
+            .map_err(io)?;
+    }
+    let bytes = writer
+        .into_inner()
+        .map_err(|e| Error::Internal(format!("writing CSV: {e}")))?;
+    let text = String::from_utf8(bytes).map_err(|e| Error::Internal(e.to_string()))?;
+    Ok(if bom { format!("\u{FEFF}{text}") } else { text })
+}
+
 /// The standings as CSV with the heads `heads` makes of the machine heads
 /// ([`STANDINGS_CSV_HEADS`] and the tiebreaks' keys), after a UTF-8 byte-order mark when
 /// `bom` (Excel on Windows reads a file without one in the system's code page).

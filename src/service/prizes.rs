@@ -32,6 +32,10 @@ pub struct Prize {
     pub award: String,
     /// Its value, which decides "the larger one" (default 0).
     pub amount: Option<i32>,
+    /// The value's currency, an ISO 4217 code (`CAD`, `HKD`, `TWD`); default: the currency of
+    /// the section's entry fees when they name one.
+    #[serde(default)]
+    pub currency: Option<String>,
 }
 
 /// The prize table of a section.
@@ -52,9 +56,59 @@ fn table(rows: Vec<PrizeRow>) -> PrizeTable {
                 category: r.category,
                 award: r.award,
                 amount: Some(r.amount),
+                currency: Some(r.currency),
             })
             .collect(),
     }
+}
+
+/// An amount of money as every page, print and CSV shows it: digits grouped by thousands,
+/// then the currency code when there is one (`10,000 TWD`); empty for no amount.
+pub fn money(amount: i32, currency: &str) -> String {
+    if amount == 0 {
+        return String::new();
+    }
+    let digits = amount.unsigned_abs().to_string();
+    let mut grouped = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            grouped.push(',');
+        }
+        grouped.push(c);
+    }
+    let sign = if amount < 0 { "-" } else { "" };
+    match currency {
+        "" => format!("{sign}{grouped}"),
+        code => format!("{sign}{grouped} {code}"),
+    }
+}
+
+/// The currency the entry fees of `fee_tiers` (a section's JSON) name, when they name exactly
+/// one: the default currency of its prizes.
+fn fee_currency(fee_tiers: &serde_json::Value) -> String {
+    let codes: Vec<&str> = fee_tiers
+        .as_array()
+        .into_iter()
+        .flatten()
+        .filter_map(|t| t.get("currency")?.as_str())
+        .filter(|c| !c.is_empty())
+        .collect();
+    match codes.first() {
+        Some(first) if codes.iter().all(|c| c == first) => first.to_string(),
+        _ => String::new(),
+    }
+}
+
+/// A prize's currency as typed (`None`/empty: `default`), checked as an ISO 4217 code.
+fn checked_currency(check: &mut Check, field: &str, typed: Option<&str>, default: &str) -> String {
+    let code = typed.unwrap_or("").trim().to_ascii_uppercase();
+    if code.is_empty() {
+        return default.to_string();
+    }
+    if !(code.len() == 3 && code.bytes().all(|b| b.is_ascii_uppercase())) {
+        check.error(field, m::CHECK_MUST_THREE_LETTER_CURRENCY.msg());
+    }
+    code
 }
 
 /// Replaces a section's prize table.
@@ -64,10 +118,20 @@ pub async fn set(
     section_id: Uuid,
     input: &PrizeTable,
 ) -> Result<PrizeTable> {
+    let default_currency = db::section::find(pool, section_id)
+        .await?
+        .map(|s| fee_currency(&s.fee_tiers))
+        .unwrap_or_default();
     let mut check = Check::new();
     let mut rows = Vec::new();
     for (i, p) in input.prizes.iter().enumerate() {
         let field = |f: &str| format!("prizes[{i}].{f}");
+        let currency = checked_currency(
+            &mut check,
+            &field("currency"),
+            p.currency.as_deref(),
+            &default_currency,
+        );
         let award = check.required_text(&field("award"), &p.award, 200);
         let amount = check.range(
             &field("amount"),
@@ -99,6 +163,7 @@ pub async fn set(
             category,
             award,
             amount,
+            currency,
         });
     }
     check.finish()?;
@@ -149,6 +214,10 @@ pub struct Award {
     pub award: String,
     /// Its value.
     pub amount: i32,
+    /// The value's currency (ISO 4217), or empty.
+    pub currency: String,
+    /// The value as shown (`300 CAD`), empty for none.
+    pub money: String,
     /// Who wins it (`null` when nobody is eligible).
     pub entrant_id: Option<Uuid>,
     /// Their name.
@@ -193,14 +262,19 @@ pub async fn awarded(pool: &PgPool, section_id: Uuid) -> Result<Vec<Award>> {
     };
     // Expand place ranges into one prize per place, then hand out from the largest.
     let mut single: Vec<(Option<u32>, Option<String>, String, i32)> = Vec::new();
+    let mut currencies: Vec<String> = Vec::new();
     for p in &prizes {
         match (p.place_from, p.place_to) {
             (Some(from), Some(to)) => {
                 for place in from..=to {
                     single.push((Some(place as u32), None, p.award.clone(), p.amount));
+                    currencies.push(p.currency.clone());
                 }
             }
-            _ => single.push((None, p.category.clone(), p.award.clone(), p.amount)),
+            _ => {
+                single.push((None, p.category.clone(), p.award.clone(), p.amount));
+                currencies.push(p.currency.clone());
+            }
         }
     }
     // Places that share a rank and carry different place prizes need the arbiter's order.
@@ -255,13 +329,16 @@ pub async fn awarded(pool: &PgPool, section_id: Uuid) -> Result<Vec<Award>> {
     Ok(single
         .into_iter()
         .zip(winners)
-        .map(|((place, category, award, amount), winner)| {
+        .zip(currencies)
+        .map(|(((place, category, award, amount), winner), currency)| {
             let row = winner.map(|w| &ranking.rows[w]);
             Award {
                 place,
                 category,
                 award,
                 amount,
+                money: money(amount, &currency),
+                currency,
                 entrant_id: row.map(|r| r.entrant_id),
                 name: row.map(|r| r.name.clone()),
                 final_place: row.map(|r| r.place),
@@ -284,6 +361,10 @@ pub struct PlayoffPrize {
     pub award: String,
     /// Its value (default 0).
     pub amount: Option<i32>,
+    /// The value's currency (ISO 4217); default: the currency the sections' entry fees name
+    /// when they agree on one.
+    #[serde(default)]
+    pub currency: Option<String>,
 }
 
 /// The grand final's prize table.
@@ -303,6 +384,7 @@ fn playoff_table(rows: Vec<db::prize::PlayoffPrizeRow>) -> PlayoffPrizeTable {
                 place_to: Some(r.place_to),
                 award: r.award,
                 amount: Some(r.amount),
+                currency: Some(r.currency),
             })
             .collect(),
     }
@@ -316,6 +398,15 @@ pub async fn set_playoff(
     input: &PlayoffPrizeTable,
 ) -> Result<PlayoffPrizeTable> {
     access::require_first(pool, actor, tournament_id, Need::Arbiter).await?;
+    let sections = db::section::list(pool, tournament_id).await?;
+    let fees: Vec<String> = sections
+        .iter()
+        .map(|s| fee_currency(&s.fee_tiers))
+        .collect();
+    let default_currency = match fees.iter().find(|c| !c.is_empty()) {
+        Some(first) if fees.iter().all(|c| c.is_empty() || c == first) => first.clone(),
+        _ => String::new(),
+    };
     let mut check = Check::new();
     if input.prizes.len() > 20 {
         check.error("prizes", m::CHECK_HAS_MORE_THAN_20.msg());
@@ -330,6 +421,12 @@ pub async fn set_playoff(
             0,
             100_000_000,
         );
+        let currency = checked_currency(
+            &mut check,
+            &field("currency"),
+            p.currency.as_deref(),
+            &default_currency,
+        );
         let place_to = p.place_to.unwrap_or(p.place_from);
         check.range(&field("place_from"), i64::from(p.place_from), 1, 64);
         if !(p.place_from..=64).contains(&place_to) && (1..=64).contains(&p.place_from) {
@@ -340,6 +437,7 @@ pub async fn set_playoff(
             place_to,
             award,
             amount,
+            currency,
         });
     }
     check.finish()?;
@@ -386,6 +484,10 @@ pub struct PlayoffAward {
     pub award: String,
     /// Its value.
     pub amount: i32,
+    /// The value's currency (ISO 4217), or empty.
+    pub currency: String,
+    /// The value as shown (`10,000 TWD`), empty for none.
+    pub money: String,
     /// Who holds the place: one entrant, or the entrants sharing a place no match decided
     /// (the semi-final losers without a 3rd-place match); empty when nobody holds it.
     pub winners: Vec<PlayoffWinner>,
@@ -444,6 +546,8 @@ pub async fn playoff_awarded(pool: &PgPool, tournament_id: Uuid) -> Result<Vec<P
                 place: place as u32,
                 award: p.award.clone(),
                 amount: p.amount,
+                currency: p.currency.clone(),
+                money: money(p.amount, &p.currency),
                 winners: holders
                     .iter()
                     .filter_map(|id| names.get(id).cloned())
@@ -452,4 +556,32 @@ pub async fn playoff_awarded(pool: &PgPool, tournament_id: Uuid) -> Result<Vec<P
         }
     }
     Ok(awards)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{fee_currency, money};
+    use serde_json::json;
+
+    #[test]
+    fn money_groups_thousands_and_names_the_currency() {
+        assert_eq!(money(300, "CAD"), "300 CAD");
+        assert_eq!(money(10_000, "TWD"), "10,000 TWD");
+        assert_eq!(money(1_234_567, ""), "1,234,567");
+        assert_eq!(money(0, "CAD"), "");
+    }
+
+    #[test]
+    fn the_fee_currency_is_the_one_the_tiers_agree_on() {
+        let tiers = |codes: &[&str]| {
+            json!(codes
+                .iter()
+                .map(|c| json!({"name": "x", "amount": 1, "currency": c}))
+                .collect::<Vec<_>>())
+        };
+        assert_eq!(fee_currency(&tiers(&["CAD", "CAD", ""])), "CAD");
+        assert_eq!(fee_currency(&tiers(&["CAD", "HKD"])), "");
+        assert_eq!(fee_currency(&tiers(&[])), "");
+        assert_eq!(fee_currency(&json!(null)), "");
+    }
 }

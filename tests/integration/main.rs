@@ -36,6 +36,7 @@ mod names;
 mod pages;
 mod players;
 mod prints;
+mod prize_money;
 mod records;
 mod registration;
 mod repair;

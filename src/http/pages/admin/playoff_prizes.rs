@@ -3,8 +3,9 @@
 //! once every playoff match is decided, shows who wins them. Through
 //! `service::prizes::{set_playoff, get_playoff, playoff_awarded}`, as the API.
 
+use super::form::text;
 use super::form::{require, Fields};
-use super::prizes::{prizes_of_form, rows_of, rows_of_form, PrizeRow};
+use super::prizes::{currency_of, prizes_of_form, row_errors, rows_of, rows_of_form, PrizeRow};
 use crate::http::error::{OrPage, PageError};
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
@@ -44,6 +45,8 @@ pub struct PlayoffPrizesPage {
     pub tournament: Tournament,
     /// The table's rows plus blank ones (no category column).
     pub rows: Vec<PrizeRow>,
+    /// The values' currency, as typed or stored.
+    pub currency: String,
     /// Who wins what, once the playoff is decided.
     pub awarded: Vec<PlayoffAward>,
     /// Why the winners cannot be shown yet.
@@ -75,6 +78,7 @@ fn as_section_table(table: &PlayoffPrizeTable) -> PrizeTable {
                 category: None,
                 award: p.award.clone(),
                 amount: p.amount,
+                currency: p.currency.clone(),
             })
             .collect(),
     }
@@ -85,9 +89,10 @@ async fn page(
     actor: &Actor,
     ctx: PageCtx,
     id: Uuid,
-    typed: Option<Vec<PrizeRow>>,
+    typed: Option<(Vec<PrizeRow>, String)>,
     (error, status): (Option<String>, StatusCode),
 ) -> Result<Response, PageError> {
+    let (typed, currency) = typed.map_or((None, None), |(rows, c)| (Some(rows), Some(c)));
     let tournament = service::tournaments::get(&state.db, id)
         .await
         .or_page(&ctx)?;
@@ -109,6 +114,7 @@ async fn page(
             ctx,
             tournament,
             rows: typed.unwrap_or_else(|| rows_of(&as_section_table(&table))),
+            currency: currency.unwrap_or_else(|| currency_of(&as_section_table(&table))),
             awarded,
             awarded_note,
             error,
@@ -147,8 +153,10 @@ pub async fn save_prizes(
             place_to: p.place_to,
             award: p.award,
             amount: p.amount,
+            currency: p.currency,
         })
         .collect();
+    let currency = text(&form, "currency").unwrap_or_default();
     if !bad.is_empty() {
         let status = StatusCode::UNPROCESSABLE_ENTITY;
         return page(
@@ -156,8 +164,8 @@ pub async fn save_prizes(
             &actor,
             ctx,
             id,
-            Some(typed),
-            (Some(bad.join("; ")), status),
+            Some((typed, currency)),
+            (Some(bad.join(" — ")), status),
         )
         .await;
     }
@@ -168,13 +176,13 @@ pub async fn save_prizes(
             Ok(_) => see_other(&format!("/admin/t/{id}/playoff/prizes")),
             Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
                 let status = crate::http::error::status(&err);
-                let message = err.render(ctx.lang);
+                let message = row_errors(&err, &typed, ctx.tr());
                 page(
                     &state,
                     &actor,
                     ctx,
                     id,
-                    Some(typed),
+                    Some((typed, currency)),
                     (Some(message), status),
                 )
                 .await?

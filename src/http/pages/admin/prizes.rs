@@ -64,6 +64,8 @@ pub struct PrizesPage {
     pub rows: Vec<PrizeRow>,
     /// Category choices.
     pub categories: Vec<&'static str>,
+    /// The values' currency, as typed or stored.
+    pub currency: String,
     /// Who wins what (when it can be computed).
     pub awarded: Vec<Award>,
     /// Why the awards cannot be shown yet.
@@ -77,6 +79,69 @@ impl PrizesPage {
     pub fn category_key(&self, category: &str) -> String {
         format!("prize.{category}")
     }
+}
+
+/// The currency a stored table's values are in (the first a prize names).
+pub(super) fn currency_of(table: &PrizeTable) -> String {
+    table
+        .prizes
+        .iter()
+        .filter_map(|p| p.currency.clone())
+        .find(|c| !c.is_empty())
+        .unwrap_or_default()
+}
+
+/// The column a field of a prize row is typed in, for errors in words.
+fn column_key(field: &str) -> &'static str {
+    match field {
+        "place_from" | "from" => "adm.prizes.from",
+        "place_to" | "to" => "adm.prizes.to",
+        "category" => "adm.prizes.category",
+        "amount" => "adm.prizes.amount",
+        "currency" => "adm.prizes.currency",
+        _ => "adm.prizes.award",
+    }
+}
+
+/// A refused table's errors in words, by the row the arbiter typed them in ("Row 4 · Category:
+/// …") instead of the API's field paths (`prizes[3].category`). The service numbers only the
+/// rows that carry an award; `typed` maps them back to the form's rows.
+pub(super) fn row_errors(err: &Error, typed: &[PrizeRow], tr: Tr) -> String {
+    let Error::Invalid { fields, .. } = err else {
+        return err.render(tr.lang);
+    };
+    if fields.is_empty() {
+        return err.render(tr.lang);
+    }
+    let submitted: Vec<usize> = typed
+        .iter()
+        .filter(|r| !r.award.trim().is_empty())
+        .map(|r| r.i)
+        .collect();
+    let mut lines = Vec::new();
+    for (path, messages) in fields {
+        let said = messages
+            .iter()
+            .map(|m| m.render(tr.lang))
+            .collect::<Vec<_>>()
+            .join("; ");
+        let row = path
+            .strip_prefix("prizes[")
+            .and_then(|rest| rest.split_once("]."))
+            .and_then(|(k, field)| Some((k.parse::<usize>().ok()?, field)));
+        lines.push(match row {
+            Some((k, field)) => format!(
+                "{} · {}: {said}",
+                tr.fmt("adm.prizes.row", submitted.get(k).map_or(k, |i| *i) + 1),
+                tr.t(column_key(field)),
+            ),
+            None if path == "currency" || path.ends_with(".currency") => {
+                format!("{}: {said}", tr.t("adm.prizes.currency"))
+            }
+            None => said,
+        });
+    }
+    lines.join(" — ")
 }
 
 pub(super) fn rows_of(table: &PrizeTable) -> Vec<PrizeRow> {
@@ -126,9 +191,10 @@ async fn page(
     actor: &Actor,
     ctx: PageCtx,
     id: Uuid,
-    typed: Option<Vec<PrizeRow>>,
+    typed: Option<(Vec<PrizeRow>, String)>,
     (error, status): (Option<String>, StatusCode),
 ) -> Result<Response, PageError> {
+    let (typed, currency) = typed.map_or((None, None), |(rows, c)| (Some(rows), Some(c)));
     let section = service::sections::get(&state.db, id).await.or_page(&ctx)?;
     require(state, actor, section.tournament_id, Need::Scorer)
         .await
@@ -148,6 +214,7 @@ async fn page(
             ctx,
             section,
             rows: typed.unwrap_or_else(|| rows_of(&table)),
+            currency: currency.unwrap_or_else(|| currency_of(&table)),
             categories: CATEGORIES.to_vec(),
             awarded,
             awarded_note,
@@ -179,11 +246,17 @@ pub(super) fn prizes_of_form(
         match v.parse() {
             Ok(n) => Some(n),
             Err(_) => {
-                bad.push(format!("{}: {v}", tr.t("register.not_a_number")));
+                bad.push(format!(
+                    "{} · {}: {}: {v}",
+                    tr.fmt("adm.prizes.row", i + 1),
+                    tr.t(column_key(f)),
+                    tr.t("register.not_a_number")
+                ));
                 None
             }
         }
     };
+    let currency = text(form, "currency");
     let mut prizes = Vec::new();
     for row in typed {
         if row.award.trim().is_empty() {
@@ -195,6 +268,7 @@ pub(super) fn prizes_of_form(
             category: text(form, &format!("p{}_category", row.i)),
             award: row.award.clone(),
             amount: num(row.i, "amount"),
+            currency: currency.clone(),
         });
     }
     (prizes, bad)
@@ -211,15 +285,16 @@ pub async fn save_prizes(
 ) -> Result<Response, PageError> {
     let typed = rows_of_form(&form);
     let (prizes, bad) = prizes_of_form(&form, &typed, ctx.tr());
+    let currency = text(&form, "currency").unwrap_or_default();
     if !bad.is_empty() {
-        let message = bad.join("; ");
+        let message = bad.join(" — ");
         let status = StatusCode::UNPROCESSABLE_ENTITY;
         return page(
             &state,
             &actor,
             ctx,
             id,
-            Some(typed),
+            Some((typed, currency)),
             (Some(message), status),
         )
         .await;
@@ -229,13 +304,13 @@ pub async fn save_prizes(
             Ok(_) => see_other(&format!("/admin/s/{id}/prizes")),
             Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
                 let status = crate::http::error::status(&err);
-                let message = err.render(ctx.lang);
+                let message = row_errors(&err, &typed, ctx.tr());
                 page(
                     &state,
                     &actor,
                     ctx,
                     id,
-                    Some(typed),
+                    Some((typed, currency)),
                     (Some(message), status),
                 )
                 .await?

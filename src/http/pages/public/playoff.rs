@@ -83,14 +83,13 @@ pub async fn show_playoff(
     let (t, bracket, table, awarded) = loaded.or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&t.default_language);
     let tr = ctx.tr();
-    let amount = |a: i32| if a > 0 { a.to_string() } else { String::new() };
     let prizes = match awarded {
         Some(awarded) => awarded
             .into_iter()
             .map(|a| PrizeLine {
                 place: tr.fmt("prize.place", a.place),
                 award: a.award,
-                amount: amount(a.amount),
+                amount: a.money,
                 winners: a
                     .winners
                     .iter()
@@ -104,12 +103,16 @@ pub async fn show_playoff(
             .into_iter()
             .flat_map(|p| {
                 let last = p.place_to.unwrap_or(p.place_from).max(p.place_from);
-                (p.place_from..=last).map(move |place| (place, p.award.clone(), p.amount))
+                let money = service::prizes::money(
+                    p.amount.unwrap_or(0),
+                    p.currency.as_deref().unwrap_or(""),
+                );
+                (p.place_from..=last).map(move |place| (place, p.award.clone(), money.clone()))
             })
-            .map(|(place, award, value)| PrizeLine {
+            .map(|(place, award, money)| PrizeLine {
                 place: tr.fmt("prize.place", place),
                 award,
-                amount: amount(value.unwrap_or(0)),
+                amount: money,
                 winners: String::new(),
             })
             .collect(),

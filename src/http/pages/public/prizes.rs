@@ -18,7 +18,9 @@ use uuid::Uuid;
 
 /// The routes of this page.
 pub fn router() -> Router<AppState> {
-    Router::new().route("/s/{section_id}/prizes/print", get(print_prizes))
+    Router::new()
+        .route("/s/{section_id}/prizes/print", get(print_prizes))
+        .route("/s/{section_id}/prizes.csv", get(prizes_csv))
 }
 
 // ---------------------------------------------------------------- prize list
@@ -31,6 +33,8 @@ pub struct PrizeLine {
     pub category_key: String,
     /// What is awarded.
     pub award: String,
+    /// Its value with the currency (`300 CAD`), or empty.
+    pub money: String,
     /// The winner, empty while unknown or when nobody is eligible.
     pub name: String,
     /// The winner's final place, or empty.
@@ -81,6 +85,7 @@ pub async fn print_prizes(
                             .unwrap_or_default(),
                         category_key: category_key(a.category.as_deref()),
                         award: a.award,
+                        money: a.money,
                         name: a.name.unwrap_or_default(),
                         final_place: a.final_place.map(|p| p.to_string()).unwrap_or_default(),
                     })
@@ -106,6 +111,10 @@ pub async fn print_prizes(
                     _ => String::new(),
                 },
                 category_key: category_key(p.category.as_deref()),
+                money: service::prizes::money(
+                    p.amount.unwrap_or(0),
+                    p.currency.as_deref().unwrap_or(""),
+                ),
                 award: p.award,
                 name: String::new(),
                 final_place: String::new(),
@@ -124,4 +133,118 @@ pub async fn print_prizes(
         },
     )
     .into_response())
+}
+
+/// `GET /s/{section_id}/prizes.csv[?headers=machine]`: the prize list for a spreadsheet (the
+/// winners once the final ranking is known, else the table), a download with a byte-order
+/// mark and column heads in the page's language; amounts as numbers with their currency in a
+/// column of its own, so that the sheet can add them up.
+pub async fn prizes_csv(
+    State(state): State<AppState>,
+    ctx: PageCtx,
+    uri: axum::http::Uri,
+    PagePath(id): PagePath<Uuid>,
+) -> Result<Response, PageError> {
+    let tr = ctx.tr();
+    let machine = uri
+        .query()
+        .is_some_and(|q| q.split('&').any(|p| p == "headers=machine"));
+    let header: Vec<String> = if machine {
+        [
+            "place",
+            "category",
+            "award",
+            "amount",
+            "currency",
+            "name",
+            "final_place",
+        ]
+        .iter()
+        .map(|h| h.to_string())
+        .collect()
+    } else {
+        [
+            "print.prize_for",
+            "adm.prizes.category",
+            "print.award",
+            "playoff.amount",
+            "col.currency",
+            "col.name",
+            "print.final_place",
+        ]
+        .iter()
+        .map(|key| tr.t(key).to_string())
+        .collect()
+    };
+    let category = |c: Option<&str>| match c {
+        Some(c) if machine => c.to_string(),
+        Some(c) => tr.t(&category_key(Some(c))).to_string(),
+        None => String::new(),
+    };
+    let number = |n: i32| if n == 0 { String::new() } else { n.to_string() };
+    let loaded = async {
+        let section = service::sections::get(&state.db, id).await?;
+        let tournament = service::tournaments::get(&state.db, section.tournament_id).await?;
+        let rows: Vec<Vec<String>> = match service::prizes::awarded(&state.db, id).await {
+            Ok(awards) => awards
+                .into_iter()
+                .map(|a| {
+                    vec![
+                        a.place.map(|p| p.to_string()).unwrap_or_default(),
+                        category(a.category.as_deref()),
+                        a.award,
+                        number(a.amount),
+                        a.currency,
+                        a.name.unwrap_or_default(),
+                        a.final_place.map(|p| p.to_string()).unwrap_or_default(),
+                    ]
+                })
+                .collect(),
+            Err(service::Error::Conflict(_)) => service::prizes::get(&state.db, id)
+                .await?
+                .prizes
+                .into_iter()
+                .map(|p| {
+                    let place = match (p.place_from, p.place_to) {
+                        (Some(a), Some(b)) if a != b => format!("{a}–{b}"),
+                        (Some(a), _) => a.to_string(),
+                        _ => String::new(),
+                    };
+                    vec![
+                        place,
+                        category(p.category.as_deref()),
+                        p.award,
+                        number(p.amount.unwrap_or(0)),
+                        p.currency.unwrap_or_default(),
+                        String::new(),
+                        String::new(),
+                    ]
+                })
+                .collect(),
+            Err(err) => return Err(err),
+        };
+        let text = service::interchange::csv_text(&header, &rows, true)?;
+        service::Result::Ok((
+            format!(
+                "{}-{}-{}",
+                tournament.name,
+                section.name,
+                tr.t("print.prizes")
+            ),
+            text,
+        ))
+    }
+    .await;
+    let (name, text) = loaded.or_page(&ctx)?;
+    Ok((
+        [
+            (
+                axum::http::header::CONTENT_TYPE,
+                axum::http::HeaderValue::from_static("text/csv; charset=utf-8"),
+            ),
+            crate::http::download::attachment(&name, "csv"),
+        ],
+        text,
+    )
+        .into_response())
 }
