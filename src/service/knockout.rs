@@ -18,6 +18,7 @@ use arbiter_core::knockout::{
     self, Bracket, BracketSlot, DecideBy, GameOutcome, GamePhase, LaterOddGames, Match, MatchGame,
     MatchRules, MatchState, NextColours, OpenColours, TiebreakKind,
 };
+use arbiter_core::model::ResultCode;
 use rand_chacha::rand_core::RngCore as _;
 use serde::{Deserialize, Serialize};
 use serde_json::json;
@@ -94,12 +95,26 @@ pub struct NextGame {
     pub setup: Option<super::setups::SetupView>,
 }
 
-/// The score of a match.
+/// The score of a match. Pages and prints show it in one notation (issue #39, item 3): game
+/// points (1 a win, ½ a draw) of the regular games, then those of the tiebreak games apart,
+/// then what decided the match — `regular_*` and `tiebreak_*` here.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct ScoreView {
-    /// Higher seed's points in the regular games.
+    /// Higher seed's game points (1 a win, ½ a draw, 1 a forfeit win) in the regular games.
+    pub regular_high: f64,
+    /// Lower seed's game points in the regular games.
+    pub regular_low: f64,
+    /// Higher seed's game points in the tiebreak games (rapid and armageddon; an armageddon
+    /// draw is ½ here, and the match goes to Black: `decided_by`).
+    pub tiebreak_high: f64,
+    /// Lower seed's game points in the tiebreak games.
+    pub tiebreak_low: f64,
+    /// Tiebreak games played.
+    pub tiebreak_games: u32,
+    /// Higher seed's points in the regular games, in the match rules' scale (a win 2, a draw
+    /// 1): what `decide_by: points` compares.
     pub high_points: u32,
-    /// Lower seed's points.
+    /// Lower seed's points, in the match rules' scale.
     pub low_points: u32,
     /// Higher seed's wins.
     pub high_wins: u32,
@@ -474,6 +489,14 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
             .iter()
             .filter(|g| g.match_id == m.match_id)
             .count() as i32;
+        let split = split_score(
+            loaded
+                .games
+                .iter()
+                .filter(|g| g.match_id == m.match_id)
+                .map(|g| (g.kind, g.red_entrant_id, g.result)),
+            m.high_entrant_id,
+        );
         matches.push(MatchView {
             version,
             id: m.match_id,
@@ -503,6 +526,11 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
             next_red: m.next_red_entrant_id.filter(|_| next_game.is_some()),
             next_game,
             score: ScoreView {
+                regular_high: split.0[0],
+                regular_low: split.0[1],
+                tiebreak_high: split.1[0],
+                tiebreak_low: split.1[1],
+                tiebreak_games: split.2,
                 high_points: score.higher_points,
                 low_points: score.lower_points,
                 high_wins: score.higher_wins,
@@ -1265,4 +1293,60 @@ pub(crate) async fn playoff_places(
 /// A fair coin from the operating system's CSPRNG (drawing of lots for colours).
 fn coin() -> bool {
     rand_core::OsRng.next_u32() & 1 == 0
+}
+
+/// Game points (1 a win or forfeit win, ½ a draw) of the higher and lower seed in a match's
+/// regular games and, apart, in its tiebreak games; and the tiebreak games played. `games`
+/// gives each game's kind, Red and result.
+fn split_score(
+    games: impl Iterator<Item = (GameKind, Uuid, Option<GameResult>)>,
+    high: Option<Uuid>,
+) -> ([f64; 2], [f64; 2], u32) {
+    let mut regular = [0.0; 2];
+    let mut tiebreak = [0.0; 2];
+    let mut tiebreak_games = 0;
+    for (kind, red, result) in games {
+        let (red_code, black_code) = super::state::result_codes(result);
+        let points = |code: ResultCode| match code {
+            ResultCode::Win | ResultCode::ForfeitWin => 1.0,
+            ResultCode::Draw => 0.5,
+            _ => 0.0,
+        };
+        let (r, b) = (points(red_code), points(black_code));
+        let (h, l) = if Some(red) == high { (r, b) } else { (b, r) };
+        let into = if kind == GameKind::Regular {
+            &mut regular
+        } else {
+            tiebreak_games += u32::from(result.is_some());
+            &mut tiebreak
+        };
+        into[0] += h;
+        into[1] += l;
+    }
+    (regular, tiebreak, tiebreak_games)
+}
+
+#[cfg(test)]
+mod score_tests {
+    use super::split_score;
+    use crate::vocab::{GameKind, GameResult};
+    use uuid::Uuid;
+
+    #[test]
+    fn regular_and_tiebreak_game_points_are_counted_apart_from_the_higher_seeds_side() {
+        let (high, low) = (Uuid::from_u128(1), Uuid::from_u128(2));
+        // Seed 000's final: 1, ½, … as the higher seed sees it, then a rapid game the lower
+        // seed wins as Red.
+        let games = [
+            (GameKind::Regular, high, Some(GameResult::RedWins)),
+            (GameKind::Regular, low, Some(GameResult::Draw)),
+            (GameKind::Regular, high, Some(GameResult::BlackWins)),
+            (GameKind::Rapid, low, Some(GameResult::RedWins)),
+            (GameKind::Armageddon, high, None),
+        ];
+        let (regular, tiebreak, played) = split_score(games.into_iter(), Some(high));
+        assert_eq!(regular, [1.5, 1.5]);
+        assert_eq!(tiebreak, [0.0, 1.0]);
+        assert_eq!(played, 1);
+    }
 }

@@ -501,7 +501,7 @@ async fn a_grand_final_is_played_between_two_section_champions(pool: PgPool) {
     let runner_up = awards[1]["winners"][0]["name"].as_str().unwrap_or_default();
     assert!(
         page.text.contains(&format!(
-            "<td>第1名</td><td>10000</td><td class=\"num\">10000</td><td>{champion} (Public 2)</td>"
+            "<td>第1名</td><td>10000</td><td class=\"num\">10,000</td><td>{champion} (Public 2)</td>"
         )),
         "{}",
         page.text

@@ -29,6 +29,7 @@ mod integrity;
 mod interchange;
 mod keys;
 mod knockout;
+mod knockout_notation;
 mod links;
 mod lockout;
 mod migrations;

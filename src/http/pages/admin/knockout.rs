@@ -7,6 +7,7 @@ use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::MatchScoreText;
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Msg;
@@ -47,13 +48,16 @@ pub struct MatchRow {
     pub high: String,
     /// Lower seed.
     pub low: String,
-    /// Score of the regular games, "1½ – ½".
+    /// The score in the bracket's notation: regular games, tiebreak games apart
+    /// (`1–1 · tiebreak 1–0`).
     pub score: String,
+    /// What decided the match, once decided.
+    pub decided: String,
     /// Games played, one short line each.
     pub games: usize,
     /// Who has Red in the next game, when one is due.
     pub next_red: Option<String>,
-    /// Kind of the next game (`regular`, `rapid`, `armageddon`).
+    /// Kind of the next game in words (`rapid tiebreak game`).
     pub next_kind: String,
     /// The winner's name, once decided.
     pub winner: Option<String>,
@@ -90,20 +94,6 @@ fn creation_fields(form: &Fields) -> Vec<Field> {
     ]
 }
 
-fn half(points: u32) -> String {
-    // Match points are counted in half points.
-    let whole = points / 2;
-    if points % 2 == 1 {
-        if whole == 0 {
-            "½".to_string()
-        } else {
-            format!("{whole}½")
-        }
-    } else {
-        whole.to_string()
-    }
-}
-
 async fn page(
     state: &AppState,
     actor: &Actor,
@@ -122,7 +112,10 @@ async fn page(
         Err(Error::NotFound(_)) => None,
         Err(err) => return Err(PageError::from_service(err, ctx.lang)),
     };
-    let matches = bracket.as_ref().map(match_rows).unwrap_or_default();
+    let matches = bracket
+        .as_ref()
+        .map(|b| match_rows(ctx.tr(), b))
+        .unwrap_or_default();
     let tr = ctx.tr();
     let mut fields = creation_fields(form);
     for f in &mut fields {
@@ -148,7 +141,7 @@ async fn page(
 }
 
 /// The matches of a bracket as shown (the knockout stage and the playoff alike).
-pub fn match_rows(b: &BracketView) -> Vec<MatchRow> {
+pub fn match_rows(tr: Tr, b: &BracketView) -> Vec<MatchRow> {
     let name = |id: Option<Uuid>| {
         b.matches
             .iter()
@@ -176,17 +169,14 @@ pub fn match_rows(b: &BracketView) -> Vec<MatchRow> {
                 .as_ref()
                 .map(|s| format!("({}) {}", s.seed, s.name))
                 .unwrap_or_default(),
-            score: format!(
-                "{} – {}",
-                half(m.score.high_points),
-                half(m.score.low_points)
-            ),
+            score: MatchScoreText::of(tr, m).line(),
+            decided: MatchScoreText::of(tr, m).decided,
             games: m.games.len(),
             next_red: m.next_game.as_ref().and(name(m.next_red)),
             next_kind: m
                 .next_game
                 .as_ref()
-                .map(|g| g.kind.as_str().to_string())
+                .map(|g| tr.t(&format!("ko.kind.{}", g.kind)).to_string())
                 .unwrap_or_default(),
             winner: name(m.winner),
         })

@@ -152,7 +152,10 @@ async fn page(
             games_base: format!("/admin/t/{}/playoff/matches", tournament.id),
             id_prefix: "po",
             tournament,
-            matches: playoff.as_ref().map(match_rows).unwrap_or_default(),
+            matches: playoff
+                .as_ref()
+                .map(|b| match_rows(tr, b))
+                .unwrap_or_default(),
             playoff,
             seeds,
             seeds_error,

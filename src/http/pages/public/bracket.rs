@@ -4,11 +4,12 @@ use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::shared::{load_section, nav, outcome_symbol, SectionNav, View};
+use crate::http::pages::shared::{
+    game_points, load_section, nav, outcome_symbol, MatchScoreText, SectionNav, View,
+};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
-use crate::vocab::MatchDecision;
 use askama::Template;
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -32,10 +33,12 @@ pub struct MatchSideLine {
     pub seed: String,
     /// Name (empty until known).
     pub name: String,
-    /// Outcome symbol per game, in game order.
-    pub games: Vec<&'static str>,
-    /// Game points of the regular games.
-    pub points: u32,
+    /// Outcome symbol per game, in game order, and whether it is a tiebreak game.
+    pub games: Vec<(&'static str, bool)>,
+    /// Game points of the regular games (`1½`).
+    pub points: String,
+    /// Game points of the tiebreak games, empty when none was played.
+    pub tiebreak: String,
     /// Won the match.
     pub winner: bool,
     /// The entrant, once known.
@@ -50,8 +53,10 @@ pub struct MatchLine {
     pub sides: Vec<MatchSideLine>,
     /// The 3rd-place match.
     pub third_place: bool,
-    /// Catalogue key of how it was decided when not by the regular games, else empty.
-    pub decided_key: String,
+    /// What decided it (`decided by rapid games`), empty until decided.
+    pub decided: String,
+    /// The score on one line, the same as the desk's (`1–1 · tiebreak 1–0`).
+    pub score: String,
     /// The match, for links to its games' records.
     pub match_id: Uuid,
     /// Numbers of its games that have a record (each linked to its replay).
@@ -116,14 +121,21 @@ fn round_title(tr: Tr, round: i32, rounds: i32) -> String {
 fn match_side(
     side: Option<&service::knockout::MatchSide>,
     m: &service::knockout::MatchView,
-    points: u32,
+    (points, tiebreak): (f64, f64),
 ) -> MatchSideLine {
+    let points = game_points(points);
+    let tiebreak = if m.score.tiebreak_games > 0 {
+        game_points(tiebreak)
+    } else {
+        String::new()
+    };
     let Some(side) = side else {
         return MatchSideLine {
             seed: String::new(),
             name: String::new(),
             games: Vec::new(),
             points,
+            tiebreak,
             winner: false,
             entrant_id: None,
             start_no: String::new(),
@@ -135,10 +147,11 @@ fn match_side(
         .map(|g| {
             // The service's result mapping, read from this side's colour in each game.
             let (red, black) = service::state::result_codes(g.result);
+            let tiebreak = g.kind != crate::vocab::GameKind::Regular;
             if g.red == side.entrant_id {
-                outcome_symbol(red)
+                (outcome_symbol(red), tiebreak)
             } else {
-                outcome_symbol(black)
+                (outcome_symbol(black), tiebreak)
             }
         })
         .collect();
@@ -147,6 +160,7 @@ fn match_side(
         name: side.name.clone(),
         games,
         points,
+        tiebreak,
         winner: m.winner == Some(side.entrant_id),
         entrant_id: Some(side.entrant_id),
         start_no: String::new(),
@@ -166,17 +180,23 @@ pub fn bracket_data(tr: Tr, view: Option<service::knockout::BracketView>) -> Bra
     let mut rounds: Vec<BracketRound> = Vec::new();
     let mut champion = String::new();
     for m in &view.matches {
+        let score = MatchScoreText::of(tr, m);
         let line = MatchLine {
             sides: vec![
-                match_side(m.high.as_ref(), m, m.score.high_points),
-                match_side(m.low.as_ref(), m, m.score.low_points),
+                match_side(
+                    m.high.as_ref(),
+                    m,
+                    (m.score.regular_high, m.score.tiebreak_high),
+                ),
+                match_side(
+                    m.low.as_ref(),
+                    m,
+                    (m.score.regular_low, m.score.tiebreak_low),
+                ),
             ],
             third_place: m.third_place,
-            decided_key: m
-                .decided_by
-                .filter(|d| *d != MatchDecision::Regular)
-                .map(|d| format!("bracket.decided_by.{d}"))
-                .unwrap_or_default(),
+            score: score.line(),
+            decided: score.decided,
             match_id: m.id,
             records: Vec::new(),
         };

@@ -181,6 +181,63 @@ impl From<TournamentSummary> for TournamentItem {
     }
 }
 
+/// Game points as the match notation writes them: `1½`, `½`, `0`, `2`.
+pub fn game_points(points: f64) -> String {
+    let halves = (points * 2.0).round() as i64;
+    match (halves / 2, halves % 2) {
+        (0, 1) => "½".to_string(),
+        (whole, 1) => format!("{whole}½"),
+        (whole, _) => whole.to_string(),
+    }
+}
+
+/// A knockout match's score in the one notation of the bracket, its print, the playoff page
+/// and the desk (issue #39, item 3): game points (1/½/0) of the regular games, those of the
+/// tiebreak games apart, and what decided the match.
+pub struct MatchScoreText {
+    /// The regular games, higher seed first: `1½–½`.
+    pub regular: String,
+    /// The tiebreak games (`tiebreak 1–0`), empty when none was played.
+    pub tiebreak: String,
+    /// What decided the match (`decided by rapid games`), empty until decided.
+    pub decided: String,
+}
+
+impl MatchScoreText {
+    /// The score of `m`.
+    pub fn of(tr: crate::i18n::Tr, m: &service::knockout::MatchView) -> MatchScoreText {
+        let s = &m.score;
+        MatchScoreText {
+            regular: format!(
+                "{}–{}",
+                game_points(s.regular_high),
+                game_points(s.regular_low)
+            ),
+            tiebreak: if s.tiebreak_games > 0 {
+                tr.fmt_n(
+                    "ko.score.tiebreak",
+                    &[&game_points(s.tiebreak_high), &game_points(s.tiebreak_low)],
+                )
+            } else {
+                String::new()
+            },
+            decided: m
+                .decided_by
+                .map(|d| tr.t(&format!("bracket.decided_by.{d}")).to_string())
+                .unwrap_or_default(),
+        }
+    }
+
+    /// The whole score on one line: `1–1 · tiebreak 1–0`.
+    pub fn line(&self) -> String {
+        if self.tiebreak.is_empty() {
+            self.regular.clone()
+        } else {
+            format!("{} · {}", self.regular, self.tiebreak)
+        }
+    }
+}
+
 /// The symbol of a result code as printed in crosstables.
 pub fn outcome_symbol(code: ResultCode) -> &'static str {
     match code {
