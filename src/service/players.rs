@@ -66,6 +66,11 @@ pub struct PlayerView {
     pub rank: Option<u32>,
     /// Points in the standings.
     pub points: Option<f64>,
+    /// The standings' rounds evaluated, and whether a result is still missing in them (the
+    /// rank is then provisional: every page says so alike, issue #39 item 5).
+    pub standings_round: u32,
+    /// No result is missing in the rounds evaluated.
+    pub standings_final: bool,
     /// The tiebreak keys and this entrant's values, in chain order.
     pub tiebreaks: Vec<(String, Value)>,
 }
@@ -184,6 +189,8 @@ pub async fn get(
         rounds,
         rank: line.map(|l| l.rank),
         points: line.map(|l| l.points),
+        standings_round: table.round,
+        standings_final: table.is_final,
         tiebreaks,
     })
 }

@@ -60,4 +60,34 @@ export function registerDeskTests({ test, logIn, assert, api, admin, base, out, 
     assert(!/\((regular|rapid|armageddon)\)/.test(body), 'no English game kinds on the Chinese desk');
     await page.screenshot({ path: join(out, 'desk-knockout-tab.png') });
   }, { context: { locale: 'zh-TW' } });
+
+  test('item 5: mid-round, the big screen and the standings page mark the ranking provisional alike', async ({ page }) => {
+    const { token } = await api('POST', '/api/v1/auth/login', admin);
+    const t = await api('POST', '/api/v1/tournaments', { name: '輪中排名盃', game: 'xiangqi', default_language: 'zh-Hant' }, token);
+    const s = await api('POST', `/api/v1/tournaments/${t.id}/sections`, { name: '公開組', rounds: 3 }, token);
+    for (const name of ['陳大文', '李小龍', '王美玲', '張志明', '黃秀英']) {
+      await api('POST', `/api/v1/sections/${s.id}/entrants`, { name }, token);
+    }
+    const r1 = await api('POST', `/api/v1/sections/${s.id}/rounds`, undefined, token);
+    await api('POST', `/api/v1/sections/${s.id}/rounds/1/publish`, undefined, token);
+    for (const board of r1.boards.filter((b) => b.black)) {
+      await api('PUT', `/api/v1/boards/${board.id}/result`, { result: 'black_wins' }, token);
+    }
+    await api('POST', `/api/v1/sections/${s.id}/rounds`, undefined, token);
+    await api('POST', `/api/v1/sections/${s.id}/rounds/2/publish`, undefined, token);
+    // The standings slide comes after the pairings: walk the slides to it.
+    let heading = '';
+    for (let slide = 0; slide < 6; slide++) {
+      await page.goto(`${base()}/s/${s.id}/screen?slide=${slide}`);
+      if ((await page.getAttribute('main', 'data-kind')) === 'standings') {
+        heading = await page.textContent('h1');
+        break;
+      }
+    }
+    assert(heading.includes('第 2 輪') && heading.includes('暫定排名'), `the screen's ranking heading: ${heading}`);
+    await page.screenshot({ path: join(out, 'desk-screen-mid-round.png') });
+    await page.goto(`${base()}/s/${s.id}/standings`);
+    const note = await page.textContent('.standings-note');
+    assert(note.includes('暫定'), `the standings page's note: ${note}`);
+  }, { context: { locale: 'zh-TW', viewport: { width: 1920, height: 1080 } } });
 }

@@ -32,6 +32,7 @@ mod knockout;
 mod knockout_notation;
 mod links;
 mod lockout;
+mod mid_round;
 mod migrations;
 mod names;
 mod pages;

@@ -72,6 +72,10 @@ pub struct CrossData {
     pub lines: Vec<CrossLine>,
     /// The points of a win, a draw and a loss as the cells write them (`2 / 1 / 0`).
     pub scale: String,
+    /// The rounds the ranking evaluates.
+    pub round: u32,
+    /// No result is missing in them (else the order is provisional).
+    pub is_final: bool,
 }
 
 /// `GET /s/{section_id}/crosstable`
@@ -189,6 +193,8 @@ fn crosstable_data(
         scale: [ResultCode::Win, ResultCode::Draw, ResultCode::Loss]
             .map(|code| outcome_points(code, scoring))
             .join(" / "),
+        round: standings.round,
+        is_final: standings.is_final,
     }
 }
 

@@ -132,6 +132,8 @@ pub struct PlayerPage {
     pub rounds: Vec<RoundLine>,
     /// Rank, or empty.
     pub rank: String,
+    /// The rank is provisional (a result of the rounds it evaluates is missing).
+    pub rank_provisional: bool,
     /// Points, or empty.
     pub points: String,
     /// Tiebreaks in chain order.
@@ -170,6 +172,7 @@ async fn player(
         current: view.current().map(line),
         rounds: view.rounds.iter().map(line).collect(),
         rank: view.rank.map(|r| r.to_string()).unwrap_or_default(),
+        rank_provisional: !view.standings_final,
         points: view.points.map(format_number).unwrap_or_default(),
         tiebreaks: view
             .tiebreaks

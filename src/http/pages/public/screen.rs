@@ -263,7 +263,20 @@ pub fn slides(screen: &SectionScreen, lines: Vec<NameLine>) -> Vec<Slide> {
             points: crate::http::pages::shared::format_number(r.points),
         })
         .collect();
-    out.push(slide("screen.standings", 1, 1, Body::Standings(ranks)));
+    // Mid-round the ranking counts the round in play's results so far (and its bye): its
+    // heading says so, as every page does (issue #39, item 5).
+    let mut standings = slide(
+        if screen.standings.is_final {
+            "screen.standings"
+        } else {
+            "screen.standings_provisional"
+        },
+        1,
+        1,
+        Body::Standings(ranks),
+    );
+    standings.round = i32::try_from(screen.standings.round).unwrap_or(number);
+    out.push(standings);
     out
 }
 
