@@ -269,6 +269,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("error.form_too_large", "The form is too large.", "表單內容過大。", "表单内容过大。"),
     ("error.internal", "Internal server error. Please try again later.", "伺服器內部錯誤，請稍後再試。", "服务器内部错误，请稍后再试。"),
     ("error.not_found", "Page not found", "找不到頁面", "找不到页面"),
+    ("error.signed_in_as", "You are signed in as {}; ask the chief arbiter for the role this needs, or sign in with another account.", "你目前以 {} 登入；請向裁判長申請所需的角色，或以其他帳號登入。", "你目前以 {} 登录；请向裁判长申请所需的角色，或以其他账号登录。"),
     ("error.title", "Something went wrong", "發生錯誤", "发生错误"),
     ("find.empty", "Type a name or a starting number.", "請輸入姓名或序號。", "请输入姓名或序号。"),
     ("find.label", "Find me (name or number)", "找我（姓名或序號）", "找我（姓名或序号）"),

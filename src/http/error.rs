@@ -189,6 +189,8 @@ pub struct ErrorPage {
     pub title: String,
     /// Explanation.
     pub message: String,
+    /// On a 403: who is signed in ("You are signed in as …"), else empty.
+    pub signed_in_as: String,
 }
 
 /// An error answered as an HTML page.
@@ -198,6 +200,9 @@ pub struct PageError {
     lang: Lang,
     title_key: &'static str,
     message: String,
+    /// Who is signed in (name and CSRF token for the sign-out form): the error page shows
+    /// them as every page does, and a 403 says whose role falls short.
+    signed_in: Option<(String, String)>,
 }
 
 impl PageError {
@@ -214,7 +219,20 @@ impl PageError {
             lang,
             title_key,
             message: message.into(),
+            signed_in: None,
         }
+    }
+
+    /// From an application error, for the visitor of `ctx` (their language, and who is
+    /// signed in).
+    pub fn from_ctx(error: Error, ctx: &PageCtx) -> PageError {
+        PageError::from_service(error, ctx.lang).signed_in(ctx)
+    }
+
+    /// The same error, shown to the visitor of `ctx` as signed in.
+    pub fn signed_in(mut self, ctx: &PageCtx) -> PageError {
+        self.signed_in = ctx.user.clone().map(|user| (user, ctx.csrf.clone()));
+        self
     }
 
     /// From an application error, in the visitor's language.
@@ -245,13 +263,23 @@ impl PageError {
 impl IntoResponse for PageError {
     fn into_response(self) -> Response {
         let tr = Tr { lang: self.lang };
+        let mut ctx = PageCtx::bare(self.lang);
+        let mut signed_in_as = String::new();
+        if let Some((user, csrf)) = self.signed_in {
+            if self.status == StatusCode::FORBIDDEN {
+                signed_in_as = tr.fmt("error.signed_in_as", &user);
+            }
+            ctx.user = Some(user);
+            ctx.csrf = csrf;
+        }
         Page(
             self.status,
             ErrorPage {
                 tr,
-                ctx: PageCtx::bare(self.lang),
+                ctx,
                 title: tr.t(self.title_key).to_string(),
                 message: self.message,
+                signed_in_as,
             },
         )
         .into_response()
@@ -271,6 +299,6 @@ pub trait OrPage<T> {
 
 impl<T> OrPage<T> for crate::service::Result<T> {
     fn or_page(self, ctx: &PageCtx) -> Result<T, PageError> {
-        self.map_err(|err| PageError::from_service(err, ctx.lang))
+        self.map_err(|err| PageError::from_ctx(err, ctx))
     }
 }

@@ -1334,13 +1334,13 @@ messages! {
         | "只有本賽事的裁判長可執行此操作"
         | "只有本赛事的裁判长可执行此操作";
     ACCOUNT_SCORERS_TOURNAMENT_MAY_ONLY = "account.scorers_tournament_may_only":
-        "scorers of this tournament may only enter results"
-        | "本賽事的記分員只可登錄成績"
-        | "本赛事的记分员只可登录成绩";
+        "scorers of this tournament may only enter results: this needs an arbiter or the chief arbiter"
+        | "本賽事的記分員只可登錄成績：此操作須由裁判或裁判長執行"
+        | "本赛事的记分员只可登录成绩：此操作须由裁判或裁判长执行";
     ACCOUNT_YOU_ARE_NOT_ARBITER = "account.you_are_not_arbiter":
-        "you are not an arbiter of this tournament"
-        | "您不是本賽事的裁判"
-        | "您不是本赛事的裁判";
+        "you are not an arbiter of this tournament: this needs a role on its staff"
+        | "您不是本賽事的裁判：此操作須具備本賽事的工作人員角色"
+        | "您不是本赛事的裁判：此操作须具备本赛事的工作人员角色";
     ACCOUNT_ONLY_ADMIN_NAMES_CHIEF = "account.only_admin_names_chief":
         "only an admin names the chief arbiter"
         | "只有管理員可指定裁判長"

@@ -14,6 +14,7 @@ mod dashboard;
 mod dashboard_forms;
 mod desk_care;
 mod desk_money;
+mod desk_roles;
 mod desk_tabs;
 mod embedded;
 mod event_file;

@@ -78,7 +78,7 @@ async fn account_page(
                 },
             )
             .into_response(),
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
 }
@@ -138,7 +138,7 @@ pub async fn change_password(
                     let status = StatusCode::UNPROCESSABLE_ENTITY;
                     account_page(&state, ctx, &actor, status, errors, false).await?
                 }
-                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+                Err(err) => return Err(PageError::from_ctx(err, &ctx)),
             },
         },
     )
@@ -155,7 +155,7 @@ pub async fn end_session(
     Ok(
         match service::users::revoke_session(&state.db, &actor, session_id).await {
             Ok(()) => see_other("/account"),
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
 }
@@ -178,7 +178,7 @@ pub async fn end_all_sessions(
                 );
                 response
             }
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
 }
@@ -241,7 +241,7 @@ async fn users_page_with(
             },
         )
         .into_response(),
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     })
 }
 
@@ -296,7 +296,7 @@ pub async fn create_user(
                     let status = StatusCode::UNPROCESSABLE_ENTITY;
                     users_page(&state, ctx, &actor, status, form.username, errors).await?
                 }
-                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+                Err(err) => return Err(PageError::from_ctx(err, &ctx)),
             },
         },
     )
@@ -354,7 +354,7 @@ pub async fn change_user(
                 let status = StatusCode::CONFLICT;
                 users_page(&state, ctx, &actor, status, String::new(), errors).await?
             }
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     })
 }
@@ -394,7 +394,7 @@ pub async fn show_reset(
                 },
             )
             .into_response(),
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
 }
@@ -419,7 +419,7 @@ pub async fn use_reset(
         .await
         .or_page(&ctx)?;
     if let Err(err) = service::throttle::link_attempt(&state.db, &state.security.limits, ip).await {
-        return Err(PageError::from_service(err, ctx.lang));
+        return Err(PageError::from_ctx(err, &ctx));
     }
     Ok(
         match service::users::use_password_reset(&state.db, &token, &form.password).await {
@@ -436,7 +436,7 @@ pub async fn use_reset(
                     },
                 )
                 .into_response(),
-                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+                Err(err) => return Err(PageError::from_ctx(err, &ctx)),
             },
         },
     )

@@ -184,7 +184,7 @@ pub async fn create_session(
                 None,
                 Some(tr.t("login.failed")),
             ),
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
 }
@@ -203,7 +203,7 @@ pub async fn delete_session(
 ) -> Result<Response, PageError> {
     if let Some(token) = session::session_token(&headers, policy) {
         if let Err(err) = service::users::logout(&state.db, token).await {
-            return Err(PageError::from_service(err, ctx.lang));
+            return Err(PageError::from_ctx(err, &ctx));
         }
     }
     let mut response = session::see_other("/");

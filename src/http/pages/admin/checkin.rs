@@ -56,7 +56,7 @@ async fn refused(
             Msg::list(fields.values().flatten().cloned()).render(ctx.lang)
         }
         Error::Invalid { message, .. } | Error::Conflict(message) => message.render(ctx.lang),
-        _ => return Err(PageError::from_service(err, ctx.lang)),
+        _ => return Err(PageError::from_ctx(err, &ctx)),
     };
     let extras = SectionExtras {
         tab: super::tabs::Tab::Entrants,

@@ -113,6 +113,6 @@ pub async fn print_section_desk(
 ) -> Result<Response, PageError> {
     Ok(match service::sections::get(&state.db, id).await {
         Ok(section) => desk(&state, &actor, ctx, section.tournament_id, Some(id)).await?,
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     })
 }

@@ -294,7 +294,7 @@ pub async fn save(
     let tr = ctx.tr();
     let doubles = match service::sections::get(&state.db, section_id).await {
         Ok(s) => s.entry_type == EntryType::Doubles,
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     };
     let (patch, errors) = patch(&form, tr, doubles);
     if !errors.is_empty() {
@@ -319,7 +319,7 @@ pub async fn save(
                 ctx.lang,
             ))
         }
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     }
     let version = text(&form, "version").and_then(|v| v.parse().ok());
     match service::entrants::edit(&state.db, &actor, entrant_id, &patch, version).await {

@@ -43,7 +43,7 @@ pub async fn add_entrant(
     let tr = ctx.tr();
     let doubles = match service::sections::get(&state.db, id).await {
         Ok(s) => s.entry_type == EntryType::Doubles,
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     };
     let (input, mut errors) = entrant_input(&form, tr, doubles);
     let form_error;
@@ -113,7 +113,7 @@ pub async fn change_entrant(
                 ctx.lang,
             ))
         }
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     }
     Ok(
         match service::entrants::change_status(&state.db, &actor, entrant_id, change).await {

@@ -151,7 +151,7 @@ pub async fn save(
                     errors = fields;
                     Some(text)
                 }
-                None => return Err(PageError::from_service(err, ctx.lang)),
+                None => return Err(PageError::from_ctx(err, &ctx)),
             },
         }
     } else {

@@ -39,7 +39,7 @@ pub async fn export_event(
 ) -> Result<Response, PageError> {
     match service::event_file::export(&state.db, &actor, id).await {
         Ok(file) => Ok(crate::http::api::event_file::attachment(id, file)),
-        Err(err) => Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => Err(PageError::from_ctx(err, &ctx)),
     }
 }
 
@@ -111,7 +111,7 @@ pub async fn import_event(
                 Err(err @ (Error::Invalid { .. } | Error::Conflict(_))) => {
                     Err(err.render(ctx.lang))
                 }
-                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+                Err(err) => return Err(PageError::from_ctx(err, &ctx)),
             },
         },
     };

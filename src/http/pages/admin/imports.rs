@@ -157,7 +157,7 @@ pub async fn import_csv(
             let status = crate::http::error::status(&err);
             (None, Some(err.render(ctx.lang)), status)
         }
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     };
     let row_errors = report
         .as_ref()
@@ -207,7 +207,7 @@ pub async fn import_trf(
     if let Err(err) =
         service::access::require_first(&state.db, &actor, tid, service::access::Need::Arbiter).await
     {
-        return Err(PageError::from_service(err, ctx.lang));
+        return Err(PageError::from_ctx(err, &ctx));
     }
     let form: &Fields = &upload.fields;
     let pasted = form.get("trf").cloned().unwrap_or_default();
@@ -233,7 +233,7 @@ pub async fn import_trf(
                     super::tournaments::tournament_refused(&state, &actor, ctx, &headers, tid, err)
                         .await?
                 } else {
-                    return Err(PageError::from_service(err, ctx.lang));
+                    return Err(PageError::from_ctx(err, &ctx));
                 }
             }
         },
@@ -270,6 +270,6 @@ pub async fn export_trf(
             text,
         )
             .into_response(),
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     })
 }

@@ -110,7 +110,7 @@ async fn page(
     let bracket = match service::knockout::get(&state.db, Some(actor), id).await {
         Ok(b) => Some(b),
         Err(Error::NotFound(_)) => None,
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     };
     let matches = bracket
         .as_ref()
@@ -263,7 +263,7 @@ pub async fn create_knockout(
                     )
                     .await?
                 }
-                None => return Err(PageError::from_service(err, ctx.lang)),
+                None => return Err(PageError::from_ctx(err, &ctx)),
             },
         },
     )
@@ -320,7 +320,7 @@ pub async fn record_match_game(
                     )
                     .await?
                 }
-                None => return Err(PageError::from_service(err, ctx.lang)),
+                None => return Err(PageError::from_ctx(err, &ctx)),
             },
         },
     )

@@ -258,7 +258,7 @@ pub async fn create_playoff(
                 )
                 .await?
             }
-            None => return Err(PageError::from_service(err, ctx.lang)),
+            None => return Err(PageError::from_ctx(err, &ctx)),
         },
     })
 }
@@ -282,7 +282,7 @@ pub async fn record_playoff_game(
                 ctx.lang,
             ))
         }
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     }
     Ok(
         match super::knockout::record_game_form(&state, &actor, match_id, &form, tr).await {
@@ -301,7 +301,7 @@ pub async fn record_playoff_game(
                     )
                     .await?
                 }
-                None => return Err(PageError::from_service(err, ctx.lang)),
+                None => return Err(PageError::from_ctx(err, &ctx)),
             },
         },
     )

@@ -105,7 +105,7 @@ async fn page(
     let (awarded, awarded_note) = match service::prizes::playoff_awarded(&state.db, id).await {
         Ok(a) => (a, None),
         Err(err @ Error::Conflict(_)) => (Vec::new(), Some(err.render(ctx.lang))),
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     };
     Ok(Page(
         status,
@@ -187,7 +187,7 @@ pub async fn save_prizes(
                 )
                 .await?
             }
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
 }

@@ -205,7 +205,7 @@ async fn page(
         Err(err) if !crate::http::error::status(&err).is_server_error() => {
             (Vec::new(), Some(err.render(ctx.lang)))
         }
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     };
     Ok(Page(
         status,
@@ -315,7 +315,7 @@ pub async fn save_prizes(
                 )
                 .await?
             }
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
 }

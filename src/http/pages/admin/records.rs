@@ -174,7 +174,7 @@ async fn render(
     let script = script_of(ctx.lang);
     let (game_ctx, view) = match service::records::desk(&state.db, actor, key, script).await {
         Ok(found) => found,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+        Err(err) => return PageError::from_ctx(err, &ctx).into_response(),
     };
     let ctx = ctx.with_default_tag(&game_ctx.default_language);
     let tr = ctx.tr();
@@ -292,7 +292,7 @@ async fn show(
             };
             render(&state, &actor, ctx, key, Some(shown), StatusCode::OK).await
         }
-        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        Err(err) => PageError::from_ctx(err, &ctx).into_response(),
     }
 }
 
@@ -324,12 +324,12 @@ async fn save(
     form: Fields,
 ) -> Response {
     if let Err(err) = service::records::require(&state.db, &actor, key).await {
-        return PageError::from_service(err, ctx.lang).into_response();
+        return PageError::from_ctx(err, &ctx).into_response();
     }
     let tr = ctx.tr();
     let (input, version) = match read(&form, tr) {
         Ok(read) => read,
-        Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+        Err(err) => return PageError::from_ctx(err, &ctx).into_response(),
     };
     if form.get("action").map(String::as_str) == Some("delete") {
         return delete(state, actor, ctx, key, &form, version).await;
@@ -384,7 +384,7 @@ async fn delete(
             replay: match service::records::desk(&state.db, &actor, key, script_of(ctx.lang)).await
             {
                 Ok((_, view)) => view.replay,
-                Err(err) => return PageError::from_service(err, ctx.lang).into_response(),
+                Err(err) => return PageError::from_ctx(err, &ctx).into_response(),
             },
             error: Some(tr.t("rec.delete_confirm_needed").to_string()),
             notice: None,
@@ -404,7 +404,7 @@ async fn delete(
             let (action, _) = urls(key);
             see_other(&format!("{action}?done=deleted"))
         }
-        Err(err) => PageError::from_service(err, ctx.lang).into_response(),
+        Err(err) => PageError::from_ctx(err, &ctx).into_response(),
     }
 }
 
@@ -421,7 +421,7 @@ async fn refused(
 ) -> Response {
     let status = crate::http::error::status(&err);
     if status != StatusCode::UNPROCESSABLE_ENTITY && status != StatusCode::CONFLICT {
-        return PageError::from_service(err, ctx.lang).into_response();
+        return PageError::from_ctx(err, &ctx).into_response();
     }
     let script = script_of(ctx.lang);
     // Show how far the text reads (the check repeats the service's, without the size
@@ -430,7 +430,7 @@ async fn refused(
         .await
         .ok();
     let Some(replay) = replay else {
-        return PageError::from_service(err, ctx.lang).into_response();
+        return PageError::from_ctx(err, &ctx).into_response();
     };
     let error = match &err {
         Error::Invalid { .. } if replay.error.is_some() => None,

@@ -79,7 +79,7 @@ pub async fn act_on_registration(
                 ctx.lang,
             ))
         }
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     }
     let outcome = match parsed {
         Err(err) => Err(err),
@@ -126,7 +126,7 @@ pub async fn void_payment(
                 ctx.lang,
             ))
         }
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     }
     let input = VoidInput {
         reason: text(&form, "reason"),

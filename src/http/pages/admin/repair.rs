@@ -483,7 +483,7 @@ pub async fn save_edit(
             status: StatusCode::CONFLICT,
             ..Shown::plain()
         },
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     };
     page(&state, &actor, ctx, (id, n), shown).await
 }

@@ -225,7 +225,7 @@ async fn act(
             )
             .await
         }
-        Err(err) => Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => Err(PageError::from_ctx(err, &ctx)),
     }
 }
 

@@ -187,7 +187,7 @@ pub async fn show_results(
 ) -> Result<Response, PageError> {
     Ok(match load(&state, &actor, id, n).await {
         Ok((section, round)) => render(ctx, section, round, Outcome::default(), StatusCode::OK),
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     })
 }
 
@@ -373,7 +373,7 @@ pub async fn enter_result(
                         format!("{} ({})", tr.t("adm.results.stale"), tr.msg(detail))
                     }
                     Error::Invalid { .. } | Error::Conflict(_) => err.render(ctx.lang),
-                    _ => return Err(PageError::from_service(err, ctx.lang)),
+                    _ => return Err(PageError::from_ctx(err, &ctx)),
                 };
                 refuse(ctx, section, round, status, message)
             }

@@ -518,7 +518,7 @@ pub async fn action_failed(
         };
         section_page(state, actor, ctx, id, extras, status).await
     } else {
-        Err(PageError::from_service(err, ctx.lang))
+        Err(PageError::from_ctx(err, &ctx))
     }
 }
 

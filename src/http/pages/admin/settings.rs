@@ -520,7 +520,7 @@ pub async fn save_settings(
     if let Err(err) =
         service::access::require_first_in_section(&state.db, &actor, id, Need::Arbiter).await
     {
-        return Err(PageError::from_service(err, ctx.lang));
+        return Err(PageError::from_ctx(err, &ctx));
     }
     let tr = ctx.tr();
     let zone = service::tournaments::zone_of_section(&state.db, id)
@@ -556,7 +556,7 @@ pub async fn save_settings(
                     )
                     .await?
                 }
-                None => return Err(PageError::from_service(err, ctx.lang)),
+                None => return Err(PageError::from_ctx(err, &ctx)),
             },
         },
     )

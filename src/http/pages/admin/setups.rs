@@ -75,7 +75,7 @@ pub async fn show_setup(
             },
         )
         .into_response(),
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     })
 }
 

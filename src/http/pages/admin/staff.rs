@@ -117,7 +117,7 @@ async fn staff_page(
         match service::staff::list_invitations(&state.db, actor, tournament_id).await {
             Ok(list) => (list, true),
             Err(service::Error::Forbidden(_)) => (Vec::new(), false),
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         };
     Ok(Page(
         status,
@@ -191,7 +191,7 @@ pub async fn assign_staff(
                     )
                     .await?
                 }
-                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+                Err(err) => return Err(PageError::from_ctx(err, &ctx)),
             },
         },
     )
@@ -224,7 +224,7 @@ pub async fn remove_staff(
                     )
                     .await?
                 }
-                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+                Err(err) => return Err(PageError::from_ctx(err, &ctx)),
             },
         },
     )
@@ -328,7 +328,7 @@ pub async fn create_invitation(
                         )
                         .await?
                     }
-                    Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+                    Err(err) => return Err(PageError::from_ctx(err, &ctx)),
                 }
             }
         },
@@ -346,7 +346,7 @@ pub async fn withdraw_invitation(
     Ok(
         match service::staff::withdraw_invitation(&state.db, &actor, id, invitation_id).await {
             Ok(()) => see_other(&format!("/admin/t/{id}/staff")),
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
 }
@@ -396,7 +396,7 @@ pub async fn show_invitation(
                 },
             )
             .into_response(),
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
 }
@@ -431,7 +431,7 @@ pub async fn accept_invitation(
         if let Err(err) =
             service::throttle::link_attempt(&state.db, &state.security.limits, ip).await
         {
-            return Err(PageError::from_service(err, ctx.lang));
+            return Err(PageError::from_ctx(err, &ctx));
         }
     }
     let account = Acceptance {
@@ -448,7 +448,7 @@ pub async fn accept_invitation(
                             response.headers_mut(),
                             &session::session_cookie(&session, policy),
                         ),
-                        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+                        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
                     }
                 }
                 response
@@ -466,7 +466,7 @@ pub async fn accept_invitation(
                     },
                 )
                 .into_response(),
-                Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+                Err(err) => return Err(PageError::from_ctx(err, &ctx)),
             },
         },
     )

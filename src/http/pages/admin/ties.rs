@@ -171,7 +171,7 @@ pub async fn decide_tie(
                 )
                 .await?
             }
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
 }

@@ -216,7 +216,7 @@ pub async fn create_tournament(
                     errors = fields;
                     form_error = Some(message);
                 }
-                None => return Err(PageError::from_service(err, ctx.lang)),
+                None => return Err(PageError::from_ctx(err, &ctx)),
             },
         }
     }
@@ -485,7 +485,7 @@ pub async fn create_section(
                     errors = fields;
                     form_error = Some(message);
                 }
-                None => return Err(PageError::from_service(err, ctx.lang)),
+                None => return Err(PageError::from_ctx(err, &ctx)),
             },
         }
     } else {

@@ -136,7 +136,7 @@ fn private(mut response: Response) -> Response {
 }
 
 fn refused(err: Error, ctx: &PageCtx) -> Response {
-    private(PageError::from_service(err, ctx.lang).into_response())
+    private(PageError::from_ctx(err, ctx).into_response())
 }
 
 async fn page(

@@ -172,7 +172,7 @@ pub async fn load_round(
         .map_err(IntoResponse::into_response)?;
     let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id)
         .await
-        .map_err(|err| PageError::from_service(err, ctx.lang).into_response())?;
+        .map_err(|err| PageError::from_ctx(err, &ctx).into_response())?;
     let Some(round) = rounds.iter().find(|r| r.number == number) else {
         return Err(PageError::from_service(
             service::Error::NotFound(m::NOT_FOUND_ROUND),

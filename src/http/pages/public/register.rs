@@ -536,7 +536,7 @@ pub async fn create_registration(
             }
             return Ok(response);
         }
-        Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     }
     Ok(
         match service::registrations::register(&state.db, section.id, &input).await {
@@ -562,7 +562,7 @@ pub async fn create_registration(
                 let message = message.render(ctx.lang);
                 again(ctx, StatusCode::CONFLICT, FieldErrors::new(), Some(message))
             }
-            Err(err) => return Err(PageError::from_service(err, ctx.lang)),
+            Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
 }

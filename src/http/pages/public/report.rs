@@ -300,7 +300,7 @@ fn refused(ctx: PageCtx, code: &str, err: Error) -> Result<Response, PageError> 
                 StatusCode::UNPROCESSABLE_ENTITY,
             ))
         }
-        err => Err(PageError::from_service(err, ctx.lang)),
+        err => Err(PageError::from_ctx(err, &ctx)),
     }
 }
 
@@ -419,7 +419,7 @@ pub async fn post_report(
                 (RecordForm::default(), None),
             ))
         }
-        Err(err) => Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => Err(PageError::from_ctx(err, &ctx)),
     }
 }
 
@@ -486,6 +486,6 @@ pub async fn post_record(
                 (form, Some(message)),
             ))
         }
-        Err(err) => Err(PageError::from_service(err, ctx.lang)),
+        Err(err) => Err(PageError::from_ctx(err, &ctx)),
     }
 }
