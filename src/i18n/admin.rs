@@ -338,6 +338,7 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.round1_order.rating", "By rating", "依等級分", "依等级分"),
     ("adm.round1_order.registration", "In registration order", "依報名順序", "依报名顺序"),
     ("adm.save", "Save", "儲存", "保存"),
+    ("adm.scorer_view", "You are a scorer here: you can see this, and an arbiter or the chief arbiter changes it.", "你在此為記分員：可以查看，修改須由裁判或裁判長進行。", "你在此为记分员：可以查看，修改须由裁判或裁判长进行。"),
     ("adm.section.new", "New section", "新增組別", "添加组别"),
     ("adm.self_report", "Players report results", "選手自行回報成績", "选手自行回报成绩"),
     ("adm.self_report.agreement", "Accepted when both agree", "雙方一致即接受", "双方一致即接受"),

@@ -110,6 +110,36 @@ pub async fn can_see_private(
     }
 }
 
+/// What a person may do in one tournament, so that a page shows each role only the forms its
+/// services would accept (a scorer sees result entry, not pairing, settings or payments).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Powers {
+    /// Organising the event ([`Need::Arbiter`]).
+    pub arbiter: bool,
+    /// Managing its staff ([`Need::Chief`]).
+    pub chief: bool,
+}
+
+impl Powers {
+    /// The powers of a role (admins: every power).
+    pub fn of(role: Option<StaffRole>, admin: bool) -> Powers {
+        let has = |need: Need| admin || role.is_some_and(|role| need.allows(role));
+        Powers {
+            arbiter: has(Need::Arbiter),
+            chief: has(Need::Chief),
+        }
+    }
+}
+
+/// The powers `actor` holds in `tournament_id`.
+pub async fn powers(conn: &mut PgConnection, actor: &Actor, tournament_id: Uuid) -> Result<Powers> {
+    if actor.is_admin() {
+        return Ok(Powers::of(None, true));
+    }
+    let role = db::access::staff_role(&mut *conn, tournament_id, actor.user_id).await?;
+    Ok(Powers::of(role, false))
+}
+
 /// The role `actor` holds in `tournament_id` (`admin` for admins), if any.
 pub async fn role_in(
     conn: &mut PgConnection,

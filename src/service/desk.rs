@@ -3,7 +3,7 @@
 //! The rules for those actions live here, next to the services that enforce them, so that a
 //! page only shows what the services would accept.
 
-use super::access::{self, Need};
+use super::access::{self, Need, Powers};
 use super::entrants::{EntrantView, ForbiddenPair, RequestedBye};
 use super::registrations::RegistrationView;
 use super::rounds::RoundView;
@@ -20,12 +20,14 @@ use uuid::Uuid;
 pub struct RoundActions {
     /// Round number.
     pub number: i32,
-    /// It can be published (paired, not yet public).
+    /// It can be published (paired, not yet public) by this person.
     pub can_publish: bool,
-    /// Its boards can be edited by hand (paired, unpublished, no result yet).
+    /// Its boards can be edited by hand (paired, unpublished, no result yet) by this person.
     pub editable: bool,
     /// It is the last round, the one that can be unpaired.
     pub last: bool,
+    /// This person may unpair it (the last round, an arbiter).
+    pub can_unpair: bool,
     /// Boards with a game (not the bye).
     pub games: usize,
     /// Games with a result.
@@ -35,18 +37,24 @@ pub struct RoundActions {
 /// What the desk may do in a section now.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Actions {
-    /// Another round can be paired (fewer rounds than planned, section not cancelled).
+    /// What the person at the desk may do at all (a scorer: results only).
+    pub powers: Powers,
+    /// Another round can be paired (fewer rounds than planned, section not cancelled) and the
+    /// person at the desk may pair it.
     pub can_pair: bool,
     /// Per round, in round order.
     pub rounds: Vec<RoundActions>,
 }
 
-/// The actions the desk offers for `section` with `rounds` paired.
-pub fn actions(section: &Section, rounds: &[RoundView]) -> Actions {
+/// The actions the desk offers someone with `powers` for `section` with `rounds` paired.
+pub fn actions(section: &Section, rounds: &[RoundView], powers: Powers) -> Actions {
     let paired = rounds.last().map_or(0, |r| r.number);
     let count = rounds.len();
     Actions {
-        can_pair: paired < section.rounds && section.status != SectionStatus::Cancelled,
+        powers,
+        can_pair: powers.arbiter
+            && paired < section.rounds
+            && section.status != SectionStatus::Cancelled,
         rounds: rounds
             .iter()
             .enumerate()
@@ -59,9 +67,10 @@ pub fn actions(section: &Section, rounds: &[RoundView]) -> Actions {
                     .count();
                 RoundActions {
                     number: r.number,
-                    can_publish: r.status == RoundStatus::Paired,
-                    editable: r.status == RoundStatus::Paired && results == 0,
+                    can_publish: powers.arbiter && r.status == RoundStatus::Paired,
+                    editable: powers.arbiter && r.status == RoundStatus::Paired && results == 0,
                     last: i + 1 == count,
+                    can_unpair: powers.arbiter && i + 1 == count,
                     games,
                     results,
                 }
@@ -94,14 +103,17 @@ pub struct Desk {
 /// Loads the desk of a section for `actor` (its staff; scorers may look).
 pub async fn get(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result<Desk> {
     let section = super::sections::get(pool, section_id).await?;
-    access::require_first(pool, actor, section.tournament_id, Need::Scorer).await?;
+    let mut conn = pool.acquire().await?;
+    access::require(&mut conn, actor, section.tournament_id, Need::Scorer).await?;
+    let powers = access::powers(&mut conn, actor, section.tournament_id).await?;
+    drop(conn);
     let tournament = super::tournaments::get(pool, section.tournament_id).await?;
     let entrants = super::entrants::list(pool, Some(actor), section_id).await?;
     let registrations = super::registrations::list(pool, Some(actor), section_id).await?;
     let rounds = super::rounds::list(pool, section_id).await?;
     let byes = super::entrants::requested_byes(pool, section_id).await?;
     let forbidden = super::entrants::forbidden_pairs(pool, section_id).await?;
-    let actions = actions(&section, &rounds);
+    let actions = actions(&section, &rounds, powers);
     Ok(Desk {
         tournament,
         section,

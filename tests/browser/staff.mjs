@@ -51,6 +51,18 @@ export function registerStaffTests({ test, logIn, assert, api, admin, base, out,
     await scorer.goto(`${base()}/admin/s/${s.id}/entrants?lang=en`);
     const html = await scorer.content();
     assert(!html.includes('@example.org') && !html.includes('555-0100'), 'the scorer sees no contact data');
+    // The desk shows a scorer only what a scorer may do (#39 item 1): no arbiter's form on any tab.
+    for (const tab of ['', '/entrants', '/registrations', '/byes', '/rounds', '/settings', '/prizes', '/knockout']) {
+      await scorer.goto(`${base()}/admin/s/${s.id}${tab}?lang=en`);
+      const posts = await scorer.$$eval('form', (forms) => forms
+        .filter((f) => f.method === 'post')
+        .map((f) => new URL(f.action).pathname));
+      const foreign = posts.filter((a) => a !== '/logout' && !a.startsWith('/admin/boards/'));
+      assert(foreign.length === 0, `the scorer's ${tab || 'overview'} tab offers ${foreign.join(', ')}`);
+      assert(await scorer.locator('#pair-button, [id^=publish-], [id^=unpair-], #add-entrant').count() === 0,
+        `the scorer's ${tab || 'overview'} tab shows an arbiter's button`);
+    }
+    await scorer.screenshot({ path: join(out, 'staff-scorer-knockout.png'), fullPage: true });
     // Pairing and publishing are refused, even when posted by hand.
     for (const action of [`/admin/s/${s.id}/rounds`, `/admin/s/${s.id}/rounds/1/publish`]) {
       await scorer.goto(`${base()}/admin/s/${s.id}?lang=en`);
@@ -71,6 +83,8 @@ export function registerStaffTests({ test, logIn, assert, api, admin, base, out,
         }, { action, csrf }),
       ]);
       assert(statuses[statuses.length - 1] === 403, `${action} answered ${statuses[statuses.length - 1]}`);
+      const refusal = await scorer.textContent('main');
+      assert(refusal.includes('You are signed in as scorer-sam'), `the 403 page names who is signed in: ${refusal}`);
     }
     const round = await api('GET', `/api/v1/sections/${s.id}/rounds/1`, undefined, token);
     assert(round.status !== 'published', `round 1 stays unpublished: ${round.status}`);

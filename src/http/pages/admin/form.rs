@@ -27,6 +27,16 @@ pub async fn require(
     service::access::require(&mut conn, actor, tournament_id, need).await
 }
 
+/// What `actor` may do in the tournament, so that a page offers only the forms they may send.
+pub async fn powers(
+    state: &AppState,
+    actor: &Actor,
+    tournament_id: Uuid,
+) -> service::Result<service::access::Powers> {
+    let mut conn = state.db.acquire().await?;
+    service::access::powers(&mut conn, actor, tournament_id).await
+}
+
 /// A form field's trimmed text, `None` when empty or absent.
 pub fn text(form: &Fields, name: &str) -> Option<String> {
     form.get(name)

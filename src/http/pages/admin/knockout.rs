@@ -85,6 +85,8 @@ pub struct KnockoutPage {
     pub games_base: String,
     /// Prefix of the game forms' element ids.
     pub id_prefix: &'static str,
+    /// What this person may do (a scorer sees no arbiter's form).
+    pub powers: service::access::Powers,
 }
 
 fn creation_fields(form: &Fields) -> Vec<Field> {
@@ -107,6 +109,9 @@ async fn page(
     require(state, actor, section.tournament_id, Need::Scorer)
         .await
         .or_page(&ctx)?;
+    let powers = super::form::powers(state, actor, section.tournament_id)
+        .await
+        .or_page(&ctx)?;
     let bracket = match service::knockout::get(&state.db, Some(actor), id).await {
         Ok(b) => Some(b),
         Err(Error::NotFound(_)) => None,
@@ -126,6 +131,7 @@ async fn page(
     Ok(Page(
         status,
         KnockoutPage {
+            powers,
             tr: ctx.tr(),
             ctx,
             games_base: format!("/admin/s/{}/knockout/matches", section.id),

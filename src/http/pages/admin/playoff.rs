@@ -79,6 +79,8 @@ pub struct PlayoffPage {
     pub games_base: String,
     /// Prefix of the game forms' element ids.
     pub id_prefix: &'static str,
+    /// What this person may do (a scorer sees no arbiter's form).
+    pub powers: service::access::Powers,
 }
 
 fn playoff_fields(form: &Fields, tr: Tr) -> Vec<Field> {
@@ -112,6 +114,7 @@ async fn page(
     require(state, actor, id, Need::Scorer)
         .await
         .or_page(&ctx)?;
+    let powers = super::form::powers(state, actor, id).await.or_page(&ctx)?;
     let loaded = async {
         let sections = service::sections::list(&state.db, id).await?;
         let playoff = match service::knockout::get_playoff(&state.db, Some(actor), id).await {
@@ -147,6 +150,7 @@ async fn page(
     Ok(Page(
         status,
         PlayoffPage {
+            powers,
             tr,
             ctx,
             games_base: format!("/admin/t/{}/playoff/matches", tournament.id),

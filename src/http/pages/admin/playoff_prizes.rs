@@ -53,6 +53,8 @@ pub struct PlayoffPrizesPage {
     pub awarded_note: Option<String>,
     /// Why the last save was refused.
     pub error: Option<String>,
+    /// What this person may do (a scorer sees no arbiter's form).
+    pub powers: service::access::Powers,
 }
 
 impl PlayoffPrizesPage {
@@ -99,6 +101,7 @@ async fn page(
     require(state, actor, id, Need::Scorer)
         .await
         .or_page(&ctx)?;
+    let powers = super::form::powers(state, actor, id).await.or_page(&ctx)?;
     let table = service::prizes::get_playoff(&state.db, id)
         .await
         .or_page(&ctx)?;
@@ -110,6 +113,7 @@ async fn page(
     Ok(Page(
         status,
         PlayoffPrizesPage {
+            powers,
             tr: ctx.tr(),
             ctx,
             tournament,

@@ -72,6 +72,8 @@ pub struct PrizesPage {
     pub awarded_note: Option<String>,
     /// Why the last save was refused.
     pub error: Option<String>,
+    /// What this person may do (a scorer sees no arbiter's form).
+    pub powers: service::access::Powers,
 }
 
 impl PrizesPage {
@@ -199,6 +201,9 @@ async fn page(
     require(state, actor, section.tournament_id, Need::Scorer)
         .await
         .or_page(&ctx)?;
+    let powers = super::form::powers(state, actor, section.tournament_id)
+        .await
+        .or_page(&ctx)?;
     let table = service::prizes::get(&state.db, id).await.or_page(&ctx)?;
     let (awarded, awarded_note) = match service::prizes::awarded(&state.db, id).await {
         Ok(a) => (a, None),
@@ -210,6 +215,7 @@ async fn page(
     Ok(Page(
         status,
         PrizesPage {
+            powers,
             tr: ctx.tr(),
             ctx,
             section,

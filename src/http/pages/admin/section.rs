@@ -98,8 +98,10 @@ pub struct SectionPage {
     pub registrations: Vec<RegistrationRow>,
     /// Rounds.
     pub rounds: Vec<RoundRow>,
-    /// Whether another round can be paired (fewer rounds than planned).
+    /// Whether another round can be paired (fewer rounds than planned) by this person.
     pub can_pair: bool,
+    /// What this person may do (a scorer sees no arbiter's form).
+    pub powers: service::access::Powers,
     /// The add-entrant form.
     pub fields: Vec<Field>,
     /// A message for the add-entrant form.
@@ -371,6 +373,7 @@ pub async fn section_page(
             system_key: format!("system.{}", section.pairing_system),
             status_key: format!("section_status.{}", section.status),
             can_pair: actions.can_pair,
+            powers: actions.powers,
             current,
             current_number,
             choices: super::section_forms::choices(),

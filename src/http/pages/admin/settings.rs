@@ -73,6 +73,8 @@ pub struct SettingsPage {
     pub chain: Vec<TiebreakHead>,
     /// Every tiebreak the chain may hold, with what it counts.
     pub legend: Vec<TiebreakHead>,
+    /// What this person may do (a scorer sees no arbiter's form).
+    pub powers: service::access::Powers,
 }
 
 /// One row of the chain editor.
@@ -439,6 +441,9 @@ async fn page(
     require(state, actor, section.tournament_id, Need::Scorer)
         .await
         .or_page(&ctx)?;
+    let powers = super::form::powers(state, actor, section.tournament_id)
+        .await
+        .or_page(&ctx)?;
     let zone = service::tournaments::zone_of_section(&state.db, id)
         .await
         .or_page(&ctx)?;
@@ -467,6 +472,7 @@ async fn page(
     Ok(Page(
         status,
         SettingsPage {
+            powers,
             tr,
             ctx,
             fields,

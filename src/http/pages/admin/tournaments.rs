@@ -286,6 +286,8 @@ pub struct TournamentPage {
     pub register_url: String,
     /// Its QR code (inline SVG) while registration is open, for a poster at the desk.
     pub register_qr: Option<String>,
+    /// What this person may do (a scorer sees no arbiter's form).
+    pub powers: service::access::Powers,
 }
 
 impl TournamentPage {
@@ -386,6 +388,7 @@ async fn tournament_page(
     require(state, actor, id, Need::Scorer)
         .await
         .or_page(&ctx)?;
+    let powers = super::form::powers(state, actor, id).await.or_page(&ctx)?;
     let sections = service::sections::list(&state.db, id).await.or_page(&ctx)?;
     let mut fields = section_fields(&extras.form, tr);
     let errors = super::section_forms::group_list_errors(extras.errors.clone());
@@ -405,6 +408,7 @@ async fn tournament_page(
     Ok(Page(
         status,
         TournamentPage {
+            powers,
             register_url,
             register_qr,
             tr,
