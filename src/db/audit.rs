@@ -64,6 +64,8 @@ pub struct AuditRow {
     pub at: chrono::DateTime<chrono::Utc>,
     /// For history imported from an event file: its original time, actor and account there.
     pub imported: Option<Value>,
+    /// Where it happened (section, round, board, players), written with the event.
+    pub place: Option<Value>,
 }
 
 /// A tournament's events, oldest first, after `after_id`, at most `limit`.
@@ -74,7 +76,7 @@ pub async fn list(
     limit: i64,
 ) -> sqlx::Result<Vec<AuditRow>> {
     sqlx::query_as::<_, AuditRow>(
-        "select audit_id, actor, action, entity, entity_id, before, after, at, imported
+        "select audit_id, actor, action, entity, entity_id, before, after, at, imported, place
          from audit_event where tournament_id = $1 and audit_id > $2 order by audit_id limit $3",
     )
     .bind(tournament_id)
@@ -97,5 +99,23 @@ pub async fn section_version(
         section_id
     )
     .fetch_one(db)
+    .await
+}
+
+/// Who did `action` to one thing, and when, oldest first (e.g. the hand edits of a round).
+pub async fn actions_on(
+    db: impl PgExecutor<'_>,
+    entity: &str,
+    entity_id: Uuid,
+    action: &str,
+) -> sqlx::Result<Vec<(String, chrono::DateTime<chrono::Utc>)>> {
+    sqlx::query_as::<_, (String, chrono::DateTime<chrono::Utc>)>(
+        "select actor, at from audit_event
+         where entity = $1 and entity_id = $2 and action = $3 order by audit_id",
+    )
+    .bind(entity)
+    .bind(entity_id)
+    .bind(action)
+    .fetch_all(db)
     .await
 }

@@ -863,6 +863,10 @@ pub struct AuditEvent {
     /// server that wrote it; no account of this server). Null for this server's own events.
     #[schema(value_type = Option<Object>)]
     pub imported: Option<Value>,
+    /// Where it happened, as the log shows it: `section`, `round`, `board`, `red`, `black`
+    /// (names and `red_no`/`black_no`), `entrant`, `ko_round`, `game` where they apply.
+    #[schema(value_type = Option<Object>)]
+    pub place: Option<Value>,
 }
 
 /// A tournament's audit log (its arbiters only), oldest first, paged by `after`.
@@ -901,6 +905,7 @@ pub async fn audit_log(
             after: shown(r.after),
             at: r.at,
             imported: r.imported,
+            place: r.place,
         })
         .collect())
 }

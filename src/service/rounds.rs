@@ -394,6 +394,25 @@ pub async fn get(
     Ok(view)
 }
 
+/// Who changed a round's boards by hand after the engine paired it, and when (UTC), oldest
+/// first: the pairing report marks its boards as no longer the engine's (issue #39 item 2).
+pub async fn hand_edits(
+    pool: &PgPool,
+    actor: &Actor,
+    section_id: Uuid,
+    number: i32,
+) -> Result<Vec<(String, chrono::DateTime<chrono::Utc>)>> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
+    access::require(&mut conn, actor, section.tournament_id, Need::Scorer).await?;
+    let round = db::round::find(&mut *conn, section_id, number)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_ROUND))?;
+    Ok(db::audit::actions_on(&mut *conn, "round", round.round_id, "edit_pairing").await?)
+}
+
 /// The rounds `actor` may see: all of them for the section's arbiters and scorers; for
 /// everyone else only published and completed ones, since a paired round is a draft the
 /// arbiters may still change or unpair.

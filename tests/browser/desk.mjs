@@ -17,6 +17,32 @@ export function registerDeskTests({ test, logIn, assert, api, admin, base, out, 
     return whole === 0 && rest ? rest : `${whole}${rest}`;
   };
 
+  test('item 2: an audit line names the section, round, board and players, at the event\'s time', async ({ page }) => {
+    const { token } = await api('POST', '/api/v1/auth/login', admin);
+    const t = await api('POST', '/api/v1/tournaments', { name: '紀錄盃', game: 'xiangqi', default_language: 'zh-Hant', time_zone: 'Asia/Taipei' }, token);
+    const s = await api('POST', `/api/v1/tournaments/${t.id}/sections`, { name: '公開組', rounds: 3 }, token);
+    for (const name of ['陳大文', '李小龍', '王美玲', '張志明']) {
+      await api('POST', `/api/v1/sections/${s.id}/entrants`, { name }, token);
+    }
+    const round = await api('POST', `/api/v1/sections/${s.id}/rounds`, undefined, token);
+    await api('POST', `/api/v1/sections/${s.id}/rounds/1/publish`, undefined, token);
+    const board = round.boards[0];
+    const before = Date.now();
+    await api('PUT', `/api/v1/boards/${board.id}/result`, { result: 'black_wins' }, token);
+    await logIn(page);
+    await page.goto(`${base()}/admin/t/${t.id}/audit?lang=zh-Hant`);
+    const row = page.locator('table.audit tr', { hasText: '輸入成績' });
+    const place = (await row.locator('.audit-place').textContent()).trim();
+    const expected = `公開組 · 第 1 輪 · 第 1 台 · 紅方: ${board.red.start_no} ${board.red.name} – 黑方: ${board.black.start_no} ${board.black.name}`;
+    assert(place === expected, `the audit line's place: ${place}, expected ${expected}`);
+    const head = await page.textContent('table.audit thead');
+    assert(head.includes('Asia/Taipei'), `times in the event's zone: ${head}`);
+    const at = (await row.locator('td').nth(1).textContent()).trim();
+    const taipei = (ms) => new Date(ms + 8 * 3600 * 1000).toISOString().slice(0, 13).replace('T', ' ');
+    assert(at.startsWith(taipei(before)) || at.startsWith(taipei(Date.now())), `the line's time ${at} is Taipei's (${taipei(before)})`);
+    await page.screenshot({ path: join(out, 'desk-audit-words.png'), fullPage: true });
+  }, { context: { locale: 'zh-TW' } });
+
   test('item 3: one knockout match reads the same on the bracket, the desk and the API', async ({ page }) => {
     const { token } = await api('POST', '/api/v1/auth/login', admin);
     const t = await api('POST', '/api/v1/tournaments', { name: '淘汰賽記分盃', game: 'xiangqi', default_language: 'zh-Hant' }, token);

@@ -6,6 +6,7 @@
     reason = "a test that cannot unwrap should fail loudly"
 )]
 mod api;
+mod audit_words;
 mod auth;
 mod authz;
 mod connections;

@@ -31,7 +31,7 @@ pub fn router() -> Router<AppState> {
 pub struct AuditRow {
     /// Sequence number.
     pub id: i64,
-    /// When (UTC, to the second).
+    /// When (in the event's time zone, to the second).
     pub at: String,
     /// Who.
     pub actor: String,
@@ -39,6 +39,8 @@ pub struct AuditRow {
     pub what: String,
     /// Whom or what it concerned, when the event says (a name, a result, a status).
     pub subject: String,
+    /// Where: section, round, board and players, in words.
+    pub place: String,
     /// The state before, as compact JSON (shortened).
     pub before: String,
     /// The state after, as compact JSON (shortened).
@@ -57,6 +59,8 @@ pub struct AuditPage {
     pub tournament: Tournament,
     /// Events, oldest first.
     pub events: Vec<AuditRow>,
+    /// The event's time zone, as the times are shown.
+    pub zone: String,
     /// `after` of the next page, when there may be more.
     pub next: Option<i64>,
 }
@@ -125,6 +129,59 @@ fn subject(tr: Tr, entity: &str, before: Option<&Value>, after: Option<&Value>) 
         .to_string()
 }
 
+/// Where an event happened, in words: "Open · Round 3 · board 5 · Red: 3 Chen – Black: 8 Li".
+pub fn place_text(tr: Tr, place: Option<&Value>) -> String {
+    let Some(place) = place else {
+        return String::new();
+    };
+    let text = |key: &str| place.get(key).and_then(Value::as_str);
+    let number = |key: &str| place.get(key).and_then(Value::as_i64);
+    let named = |name: &str, no: Option<i64>| match no {
+        Some(no) => format!("{no} {name}"),
+        None => name.to_string(),
+    };
+    let mut parts: Vec<String> = Vec::new();
+    if let Some(section) = text("section") {
+        parts.push(section.to_string());
+    }
+    if place.get("ko_third").and_then(Value::as_bool) == Some(true) {
+        parts.push(tr.t("audit.place.ko_third").to_string());
+    } else if let Some(round) = number("ko_round") {
+        parts.push(tr.fmt("audit.place.ko_round", round));
+    }
+    if let Some(round) = number("round") {
+        parts.push(tr.fmt("round.n", round));
+    }
+    if let Some(board) = number("board") {
+        parts.push(tr.fmt("audit.place.board", board));
+    }
+    if let Some(game) = number("game") {
+        parts.push(tr.fmt("audit.place.game", game));
+    }
+    if let (Some(red), Some(black)) = (text("red"), text("black")) {
+        parts.push(format!(
+            "{}: {} – {}: {}",
+            tr.t("col.red"),
+            named(red, number("red_no")),
+            tr.t("col.black"),
+            named(black, number("black_no"))
+        ));
+    }
+    if let Some(entrant) = text("entrant") {
+        parts.push(named(entrant, number("entrant_no")));
+    }
+    parts.join(" · ")
+}
+
+/// Who acted, in words: accounts by name, the anonymous public and players' phones said so.
+fn actor_text(tr: Tr, actor: String) -> String {
+    match actor.as_str() {
+        "public" => tr.t("audit.actor.public").to_string(),
+        "browser" => tr.t("audit.actor.browser").to_string(),
+        _ => actor,
+    }
+}
+
 /// `GET /admin/t/{tournament_id}/audit?after=N`: the append-only audit log (its arbiters and
 /// scorers only, as in the API).
 pub async fn show_audit(
@@ -149,11 +206,17 @@ pub async fn show_audit(
         .then(|| events.last().map(|e| e.id))
         .flatten();
     let tr = ctx.tr();
+    let zone: chrono_tz::Tz = tournament.time_zone.parse().unwrap_or(chrono_tz::UTC);
     let events = events
         .into_iter()
         .map(|e| AuditRow {
             id: e.id,
-            at: e.at.format("%Y-%m-%d %H:%M:%S").to_string(),
+            at: e
+                .at
+                .with_timezone(&zone)
+                .format("%Y-%m-%d %H:%M:%S")
+                .to_string(),
+            place: place_text(tr, e.place.as_ref()),
             actor: match &e.imported {
                 // History of an imported file: who and when there, marked as such.
                 Some(imported) => tr.fmt_n(
@@ -167,7 +230,7 @@ pub async fn show_audit(
                             .unwrap_or_default(),
                     ],
                 ),
-                None => e.actor,
+                None => actor_text(tr, e.actor),
             },
             what: what(tr, &e.entity, &e.action),
             subject: subject(tr, &e.entity, e.before.as_ref(), e.after.as_ref()),
@@ -175,6 +238,7 @@ pub async fn show_audit(
             after: short_json(e.after.as_ref()),
         })
         .collect();
+    let tournament_zone_name = |zone: &chrono_tz::Tz| zone.name().to_string();
     Ok(Page(
         StatusCode::OK,
         AuditPage {
@@ -182,6 +246,7 @@ pub async fn show_audit(
             ctx,
             tournament,
             events,
+            zone: tournament_zone_name(&zone),
             next,
         },
     )

@@ -77,6 +77,9 @@ pub struct ReportPage {
     pub relaxed: Vec<ReportLine>,
     /// The whole report as indented JSON (for the other systems, and for the curious).
     pub raw: String,
+    /// Who changed the boards by hand after pairing, and when: the boards table then marks
+    /// each board that is no longer the engine's.
+    pub hand: Option<String>,
 }
 
 /// Shows a JSON value briefly: strings bare, numbers as they are.
@@ -235,6 +238,52 @@ fn render(tr: Tr, names: &HashMap<i64, String>, report: &Value) -> ReportParts {
     }
 }
 
+/// Adds to each board row of the engine's report a cell saying whether the board is still
+/// the engine's: after a hand edit, "✎ changed by hand: now X – Y" where it is not.
+fn mark_hand_changes(
+    tr: Tr,
+    names: &HashMap<i64, String>,
+    report: &Value,
+    boards: &[service::rounds::BoardView],
+    rows: &mut [ReportLine],
+) {
+    let engine = report["details"]["boards"]
+        .as_array()
+        .cloned()
+        .unwrap_or_default();
+    let no =
+        |side: Option<&service::rounds::BoardSide>| side.and_then(|s| s.start_no).map(i64::from);
+    for (row, b) in rows.iter_mut().zip(engine.iter()) {
+        let number = b["board"].as_i64();
+        let now = boards
+            .iter()
+            .find(|board| Some(i64::from(board.number)) == number);
+        let same = now.is_some_and(|board| {
+            no(Some(&board.red)) == b["red"].as_i64()
+                && no(board.black.as_ref()) == b["black"].as_i64()
+        });
+        row.cells.push(match (same, now) {
+            (true, _) => String::new(),
+            (false, Some(board)) => tr.fmt_n(
+                "adm.audit.now",
+                &[
+                    &no(Some(&board.red))
+                        .map_or_else(|| board.red.name.clone(), |n| who(names, &Value::from(n))),
+                    &board.black.as_ref().map_or_else(
+                        || tr.t("absence.pairing").to_string(),
+                        |black| {
+                            black
+                                .start_no
+                                .map_or_else(|| black.name.clone(), |n| who(names, &Value::from(n)))
+                        },
+                    ),
+                ],
+            ),
+            (false, None) => tr.fmt_n("adm.audit.now", &[&"–", &"–"]),
+        });
+    }
+}
+
 /// What [`render`] makes of a report.
 struct ReportParts {
     system: String,
@@ -267,9 +316,36 @@ pub async fn show_report(
         .iter()
         .filter_map(|e| e.start_no.map(|no| (i64::from(no), e.name.clone())))
         .collect();
-    let report = round.report.unwrap_or(Value::Null);
+    let edits = service::rounds::hand_edits(&state.db, &actor, id, n)
+        .await
+        .or_page(&ctx)?;
+    let zone = service::tournaments::zone_of_section(&state.db, id)
+        .await
+        .or_page(&ctx)?;
+    let report = round.report.clone().unwrap_or(Value::Null);
     let tr = ctx.tr();
-    let parts = render(tr, &names, &report);
+    let mut parts = render(tr, &names, &report);
+    let hand = (!edits.is_empty()).then(|| {
+        let who = edits
+            .iter()
+            .map(|(actor, _)| actor.as_str())
+            .fold(Vec::<&str>::new(), |mut all, a| {
+                if !all.contains(&a) {
+                    all.push(a);
+                }
+                all
+            })
+            .join(", ");
+        let when = edits
+            .iter()
+            .map(|(_, at)| at.with_timezone(&zone).format("%Y-%m-%d %H:%M").to_string())
+            .collect::<Vec<_>>()
+            .join(", ");
+        tr.fmt_n("adm.audit.by_hand", &[&who, &when])
+    });
+    if hand.is_some() {
+        mark_hand_changes(tr, &names, &report, &round.boards, &mut parts.boards);
+    }
     Ok(Page(
         StatusCode::OK,
         ReportPage {
@@ -283,6 +359,7 @@ pub async fn show_report(
             boards: parts.boards,
             bye: parts.bye,
             relaxed: parts.relaxed,
+            hand,
             ctx,
         },
     )
