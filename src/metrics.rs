@@ -59,6 +59,7 @@ pub struct Metrics {
     pool: Family<StateLabels, Gauge>,
     pool_max: Gauge,
     reports_pending: Gauge,
+    live_renders: Counter,
 }
 
 fn latency_histogram() -> Histogram {
@@ -112,6 +113,12 @@ impl Metrics {
             "Players' result reports waiting at the desks (all tournaments)",
             reports_pending.clone(),
         );
+        let live_renders = Counter::default();
+        registry.register(
+            "live_page_renders",
+            "Live pages rendered for anonymous visitors (at most one per page and second while results arrive)",
+            live_renders.clone(),
+        );
         Metrics {
             registry,
             requests,
@@ -120,7 +127,13 @@ impl Metrics {
             pool,
             pool_max,
             reports_pending,
+            live_renders,
         }
+    }
+
+    /// Counts one render of a live page kept for anonymous visitors.
+    pub fn live_rendered(&self) {
+        self.live_renders.inc();
     }
 
     /// Counts an answered request. `method` is put in its bounded set ([`method_label`]),

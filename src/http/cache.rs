@@ -17,7 +17,8 @@
 use axum::body::Bytes;
 use axum::extract::{Request, State};
 use axum::http::header::{
-    ACCEPT_ENCODING, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG, IF_NONE_MATCH, VARY,
+    ACCEPT_ENCODING, AUTHORIZATION, CACHE_CONTROL, CONTENT_ENCODING, CONTENT_TYPE, ETAG,
+    IF_NONE_MATCH, SET_COOKIE, VARY,
 };
 use axum::http::{HeaderMap, HeaderValue, Method, StatusCode};
 use axum::middleware::Next;
@@ -26,12 +27,23 @@ use quick_cache::sync::Cache;
 use quick_cache::Weighter;
 use sha2::Digest as _;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use uuid::Uuid;
 
+mod shared;
+pub use shared::{section_version_now, serve_shared, Shared};
+
 /// How long a section's data version read from the database is believed.
 pub const VERSION_TTL: Duration = Duration::from_millis(1000);
+
+/// How often an anonymous live page is checked against the data version and rendered again
+/// when behind: at most once per page and process in this interval, however many versions
+/// pass; meanwhile every visitor gets the last body (stale-while-revalidate), so a page is
+/// at most about this old (plus one render) while results arrive.
+pub const REFRESH: Duration = Duration::from_millis(1000);
+const REFRESH_MS: u64 = REFRESH.as_millis() as u64;
 
 /// Rendered bodies kept, in bytes (a 1,000-entrant standings page is about 325 KB).
 const PAGE_BYTES: u64 = 64 * 1024 * 1024;
@@ -64,28 +76,61 @@ impl Body {
     }
 }
 
-#[derive(Clone)]
-struct BodyWeight;
+/// A live page's last rendered body for anonymous visitors, under its entity tag.
+pub struct Latest {
+    /// The entity tag of `body` (it names the data version it was rendered at).
+    pub tag: String,
+    /// The data version it was rendered at.
+    pub version: Option<i64>,
+    /// The page.
+    pub body: Body,
+    /// When (milliseconds since the cache's start) someone may next check whether the body
+    /// is still current: the interval's one turn is taken by a compare-and-set.
+    next_check: AtomicU64,
+}
 
-impl Weighter<String, Body> for BodyWeight {
-    fn weight(&self, key: &String, body: &Body) -> u64 {
-        (key.len() + body.identity.len() + body.gzip.len()) as u64
+#[derive(Clone)]
+struct LatestWeight;
+
+impl Weighter<String, Arc<Latest>> for LatestWeight {
+    fn weight(&self, key: &String, latest: &Arc<Latest>) -> u64 {
+        (key.len() + latest.tag.len() + latest.body.identity.len() + latest.body.gzip.len()) as u64
     }
 }
 
 /// The live pages' caches of one server process.
 pub struct LiveCache {
     versions: Mutex<HashMap<Uuid, (Instant, Option<i64>)>>,
-    pages: Cache<String, Body, BodyWeight>,
+    /// Each page's last body, by the page's key (its tag without the data version).
+    pages: Cache<String, Arc<Latest>, LatestWeight>,
+    started: Instant,
+    renders: AtomicU64,
 }
 
 impl Default for LiveCache {
     fn default() -> Self {
         LiveCache {
             versions: Mutex::new(HashMap::new()),
-            pages: Cache::with_weighter(512, PAGE_BYTES, BodyWeight),
+            pages: Cache::with_weighter(512, PAGE_BYTES, LatestWeight),
+            // An epoch before anything the cache is told about (a render's start).
+            started: Instant::now()
+                .checked_sub(Duration::from_secs(3600))
+                .unwrap_or_else(Instant::now),
+            renders: AtomicU64::new(0),
         }
     }
+}
+
+/// What an anonymous request for a live page does ([`LiveCache::lookup`]).
+pub enum Lookup<'a> {
+    /// Serves this body: it is current, or was checked less than [`REFRESH`] ago, or another
+    /// request is checking it now (stale-while-revalidate).
+    Serve(Arc<Latest>),
+    /// This request has the interval's turn: it checks the data version and, when the body
+    /// is behind, renders the page again ([`LiveCache::keep`]) while others get this body.
+    Check(Arc<Latest>, Instant),
+    /// Nothing rendered yet: this request renders; others asking meanwhile wait for its body.
+    Render(PageGuard<'a>),
 }
 
 impl LiveCache {
@@ -98,6 +143,15 @@ impl LiveCache {
         if let Some(version) = self.remembered(section_id) {
             return Ok(version);
         }
+        self.reload(section_id, load).await
+    }
+
+    /// The data version of a section as `load` reads it now (and remembered).
+    pub async fn reload<F, Fut, E>(&self, section_id: Uuid, load: F) -> Result<Option<i64>, E>
+    where
+        F: FnOnce() -> Fut,
+        Fut: std::future::Future<Output = Result<Option<i64>, E>>,
+    {
         let asked = Instant::now();
         let version = load().await?;
         if let Ok(mut versions) = self.versions.lock() {
@@ -106,7 +160,11 @@ impl LiveCache {
             if versions.len() > 10_000 {
                 versions.retain(|_, (at, _)| at.elapsed() < VERSION_TTL);
             }
-            versions.insert(section_id, (asked, version));
+            // A slower read that started earlier does not replace a later one.
+            let later = versions.get(&section_id).is_some_and(|(at, _)| *at > asked);
+            if !later {
+                versions.insert(section_id, (asked, version));
+            }
         }
         Ok(version)
     }
@@ -124,13 +182,88 @@ impl LiveCache {
         }
     }
 
-    /// The body rendered under `tag`, or the right to render it: while one request holds
-    /// the guard, others asking for the same tag wait for its body.
-    pub async fn page(&self, tag: &str) -> Result<Body, PageGuard<'_>> {
-        self.pages
-            .get_value_or_guard_async(tag)
-            .await
-            .map_err(PageGuard)
+    fn now_ms(&self) -> u64 {
+        u64::try_from(self.started.elapsed().as_millis()).unwrap_or(u64::MAX)
+    }
+
+    /// What a request for the page `key` does: serve the last body, check it (one request
+    /// per [`REFRESH`]), or render the first one.
+    pub async fn lookup(&self, key: &str) -> Lookup<'_> {
+        let latest = match self.pages.get(key) {
+            Some(latest) => latest,
+            None => match self.pages.get_value_or_guard_async(key).await {
+                // Rendered by the request this one waited for: current.
+                Ok(latest) => return Lookup::Serve(latest),
+                Err(guard) => return Lookup::Render(PageGuard(guard)),
+            },
+        };
+        let now = self.now_ms();
+        let next = latest.next_check.load(Ordering::Acquire);
+        let turn = now >= next
+            && latest
+                .next_check
+                .compare_exchange(next, now + REFRESH_MS, Ordering::AcqRel, Ordering::Acquire)
+                .is_ok();
+        if turn {
+            Lookup::Check(latest, Instant::now())
+        } else {
+            Lookup::Serve(latest)
+        }
+    }
+
+    /// The last body of the page `key`, if any (for a visitor who must see the current
+    /// version: they compare its tag and render themselves when it is behind).
+    pub fn last(&self, key: &str) -> Option<Arc<Latest>> {
+        self.pages.get(key)
+    }
+
+    /// Keeps a body just rendered (from `since`) at `version` under `tag` as the page's
+    /// last, unless a newer one is there already; counts the render. Its next check is
+    /// [`REFRESH`] after `since`.
+    pub fn keep(
+        &self,
+        key: &str,
+        tag: String,
+        version: Option<i64>,
+        body: Body,
+        since: Instant,
+    ) -> Arc<Latest> {
+        self.rendered();
+        let latest = self.latest(tag, version, body, since);
+        let newer = self
+            .pages
+            .get(key)
+            .filter(|kept| kept.version > latest.version);
+        match newer {
+            Some(kept) => kept,
+            None => {
+                self.pages.insert(key.to_string(), latest.clone());
+                latest
+            }
+        }
+    }
+
+    fn latest(&self, tag: String, version: Option<i64>, body: Body, since: Instant) -> Arc<Latest> {
+        let since_ms = self
+            .now_ms()
+            .saturating_sub(u64::try_from(since.elapsed().as_millis()).unwrap_or(0));
+        Arc::new(Latest {
+            tag,
+            version,
+            body,
+            next_check: AtomicU64::new(since_ms + REFRESH_MS),
+        })
+    }
+
+    fn rendered(&self) {
+        self.renders.fetch_add(1, Ordering::Relaxed);
+        crate::metrics::metrics().live_rendered();
+    }
+
+    /// How many live pages this process rendered for anonymous visitors (also counted in
+    /// `/metrics` as `arbiter_live_page_renders_total`).
+    pub fn renders(&self) -> u64 {
+        self.renders.load(Ordering::Relaxed)
     }
 }
 
@@ -140,18 +273,28 @@ pub struct PageGuard<'a>(
     quick_cache::sync::PlaceholderGuard<
         'a,
         String,
-        Body,
-        BodyWeight,
+        Arc<Latest>,
+        LatestWeight,
         quick_cache::DefaultHashBuilder,
-        quick_cache::sync::DefaultLifecycle<String, Body>,
+        quick_cache::sync::DefaultLifecycle<String, Arc<Latest>>,
     >,
 );
 
 impl PageGuard<'_> {
-    /// Keeps the rendered body for everyone else asking for the same tag.
-    pub fn keep(self, body: Body) {
+    /// Keeps the body rendered (from `since`) for everyone else asking for the same page.
+    pub fn keep(
+        self,
+        cache: &LiveCache,
+        tag: String,
+        version: Option<i64>,
+        body: Body,
+        since: Instant,
+    ) -> Arc<Latest> {
+        cache.rendered();
+        let latest = cache.latest(tag, version, body, since);
         // Someone replaced the placeholder meanwhile: their body is as good as ours.
-        let _ = self.0.insert(body);
+        let _ = self.0.insert(latest.clone());
+        latest
     }
 }
 
@@ -187,6 +330,22 @@ pub fn tag<'a>(
     version: Option<i64>,
     parts: impl IntoIterator<Item = Option<&'a str>>,
 ) -> String {
+    format!(
+        "\"{}\"",
+        digest(section_id, &version.unwrap_or(-1).to_le_bytes(), parts)
+    )
+}
+
+/// The key of a page's last body in [`LiveCache`]: what its tag hashes but the data version.
+pub fn key<'a>(section_id: Uuid, parts: impl IntoIterator<Item = Option<&'a str>>) -> String {
+    digest(section_id, b"any version", parts)
+}
+
+fn digest<'a>(
+    section_id: Uuid,
+    version: &[u8],
+    parts: impl IntoIterator<Item = Option<&'a str>>,
+) -> String {
     let mut hasher = sha2::Sha256::new();
     // Every part is length-prefixed, so two different lists of parts never hash alike.
     let mut part = |bytes: &[u8]| {
@@ -195,11 +354,11 @@ pub fn tag<'a>(
     };
     part(BUILD_ID.as_bytes());
     part(section_id.as_bytes());
-    part(&version.unwrap_or(-1).to_le_bytes());
+    part(version);
     for variant in parts {
         part(variant.unwrap_or("\u{0}").as_bytes());
     }
-    format!("\"{}\"", hex::encode(&hasher.finalize()[..16]))
+    hex::encode(&hasher.finalize()[..16])
 }
 
 /// Whether `If-None-Match` names `tag` (or is `*`); weak tags compare by their opaque part.
@@ -277,9 +436,14 @@ pub fn not_modified(tag: HeaderValue, cache_control: HeaderValue) -> Response {
         .into_response()
 }
 
+/// A cookie a write by an anonymous visitor (no session, no bearer token) is answered with,
+/// for a few seconds: their next live pages show the current version instead of the hall's
+/// last body. It holds nothing but its name.
+pub const WROTE_COOKIE: &str = "arbiter_wrote";
+
 /// A middleware: after any request that may have written (anything but GET, HEAD and
 /// OPTIONS), the remembered versions are forgotten, so this process's own changes show on
-/// the next poll.
+/// the next poll of a signed-in visitor (and of the anonymous writer, [`WROTE_COOKIE`]).
 pub async fn forget_after_writes(
     State(cache): State<Arc<LiveCache>>,
     request: Request,
@@ -289,9 +453,25 @@ pub async fn forget_after_writes(
         *request.method(),
         Method::GET | Method::HEAD | Method::OPTIONS
     );
-    let response = next.run(request).await;
+    let anonymous = writes
+        && !request.headers().contains_key(AUTHORIZATION)
+        && crate::http::session::cookie(request.headers(), crate::http::session::SESSION_COOKIE)
+            .is_none()
+        && crate::http::session::cookie(
+            request.headers(),
+            crate::http::session::SECURE_SESSION_COOKIE,
+        )
+        .is_none();
+    let mut response = next.run(request).await;
     if writes {
         cache.forget_versions();
+    }
+    let status = response.status();
+    if anonymous && (status.is_success() || status.is_redirection()) {
+        response.headers_mut().append(
+            SET_COOKIE,
+            HeaderValue::from_static("arbiter_wrote=1; Path=/; Max-Age=10; HttpOnly; SameSite=Lax"),
+        );
     }
     response
 }
@@ -363,22 +543,55 @@ mod tests {
     #[tokio::test]
     async fn one_render_serves_every_waiter() {
         let cache = Arc::new(LiveCache::default());
-        let guard = match cache.page("\"t\"").await {
-            Err(guard) => guard,
-            Ok(_) => panic!("nothing rendered yet"),
+        let guard = match cache.lookup("k").await {
+            Lookup::Render(guard) => guard,
+            _ => panic!("nothing rendered yet"),
         };
         let waiter = {
             let cache = cache.clone();
-            tokio::spawn(async move { cache.page("\"t\"").await.ok() })
+            tokio::spawn(async move {
+                match cache.lookup("k").await {
+                    Lookup::Serve(latest) => Some(latest.body.clone()),
+                    _ => None,
+                }
+            })
         };
         tokio::time::sleep(Duration::from_millis(20)).await;
-        guard.keep(Body::new(Bytes::from_static(b"<p>page</p>")));
+        let body = Body::new(Bytes::from_static(b"<p>page</p>"));
+        guard.keep(&cache, "\"t\"".into(), Some(1), body, Instant::now());
         let got = waiter.await.unwrap().expect("the body rendered once");
         assert_eq!(&got.identity[..], b"<p>page</p>");
         let mut html = String::new();
         std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&got.gzip[..]), &mut html)
             .unwrap();
         assert_eq!(html, "<p>page</p>");
-        assert!(cache.page("\"t\"").await.is_ok());
+        assert!(matches!(cache.lookup("k").await, Lookup::Serve(_)));
+        assert_eq!(cache.renders(), 1);
+    }
+
+    #[tokio::test]
+    async fn one_request_per_interval_checks_the_others_get_the_last_body() {
+        let cache = LiveCache::default();
+        let long_ago = Instant::now() - REFRESH * 2;
+        let body = || Body::new(Bytes::from_static(b"<p>page</p>"));
+        cache.keep("k", "\"v1\"".into(), Some(1), body(), long_ago);
+        // The interval is over: one request takes the turn, every other serves the body.
+        let mut checks = 0;
+        for _ in 0..100 {
+            if let Lookup::Check(..) = cache.lookup("k").await {
+                checks += 1;
+            }
+        }
+        assert_eq!(checks, 1);
+        // A newer body replaces it; an older one (a slow render) does not.
+        let newer = cache.keep("k", "\"v3\"".into(), Some(3), body(), Instant::now());
+        assert_eq!(newer.tag, "\"v3\"");
+        let kept = cache.keep("k", "\"v2\"".into(), Some(2), body(), Instant::now());
+        assert_eq!(kept.tag, "\"v3\"");
+        match cache.lookup("k").await {
+            Lookup::Serve(latest) => assert_eq!(latest.tag, "\"v3\""),
+            _ => panic!("checked less than an interval ago"),
+        }
+        assert_eq!(cache.renders(), 3);
     }
 }

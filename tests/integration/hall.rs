@@ -1,15 +1,19 @@
 //! A hall of phones (issue #17): every anonymous visitor of a live page shares one entity tag
-//! and one rendered body per data version; proxies may keep it briefly; a change shows at once
-//! on the instance that made it and within the version's time to live on another.
+//! and one rendered body per data version; proxies may keep it briefly; a change shows within
+//! the refresh interval on every instance, at once for the desk that made it. While results
+//! arrive (issue #38), a page is rendered at most once per interval and process, and every
+//! other phone gets the last body meanwhile (stale-while-revalidate).
 
 use crate::support::{add_entrants, call, expect, state, token_for, tournament_with_section};
 use arbiter::http::app;
+use arbiter::http::cache::REFRESH;
 use axum::body::Body;
 use axum::http::{Request, StatusCode};
 use axum::Router;
 use http_body_util::BodyExt as _;
 use serde_json::json;
 use sqlx::PgPool;
+use std::time::{Duration, Instant};
 use tower::ServiceExt as _;
 
 struct Got {
@@ -93,6 +97,23 @@ async fn enter(router: &Router, token: &str, board: &str, result: &str) {
     assert_eq!(response.status(), StatusCode::OK);
 }
 
+/// Polls `path` anonymously (with `If-None-Match: tag`) until it changes: the new page, at
+/// most one refresh interval and a little later.
+async fn changed(router: &Router, path: &str, tag: &str) -> Got {
+    let deadline = std::time::Instant::now() + REFRESH + Duration::from_millis(500);
+    loop {
+        let got = fetch(router, path, &[("if-none-match", tag)]).await;
+        if got.status != StatusCode::NOT_MODIFIED {
+            return got;
+        }
+        assert!(
+            std::time::Instant::now() < deadline,
+            "{path} still shows {tag} a refresh interval later"
+        );
+        tokio::time::sleep(Duration::from_millis(20)).await;
+    }
+}
+
 #[sqlx::test]
 async fn anonymous_visitors_share_one_tag_and_one_body(pool: PgPool) {
     let (token, section, board) = event(&pool).await;
@@ -132,10 +153,10 @@ async fn anonymous_visitors_share_one_tag_and_one_body(pool: PgPool) {
     // The language is part of the page.
     let english = fetch(&router, &format!("{path}?lang=en"), &[]).await;
     assert_ne!(etag(&english), etag(&first));
-    // A result entered through this instance shows on the next poll.
+    // A result entered through this instance shows within the refresh interval.
     enter(&router, &token, &board, "red_wins").await;
-    let after = fetch(&router, &path, &[("if-none-match", &etag(&first))]).await;
-    assert_eq!(after.status, StatusCode::OK, "the change shows at once");
+    let after = changed(&router, &path, &etag(&first)).await;
+    assert_eq!(after.status, StatusCode::OK, "the change shows");
     assert_ne!(etag(&after), etag(&first));
     assert_ne!(after.text, first.text);
     // A signed-in arbiter's page is theirs alone (their name and token are in it).
@@ -158,7 +179,7 @@ async fn a_change_on_another_instance_shows_within_the_version_lifetime(pool: Pg
     let path = format!("/s/{section}/standings");
     let before = fetch(&here, &path, &[]).await;
     enter(&there, &token, &board, "draw").await;
-    tokio::time::sleep(arbiter::http::cache::VERSION_TTL + std::time::Duration::from_millis(100))
+    tokio::time::sleep(arbiter::http::cache::VERSION_TTL.max(REFRESH) + Duration::from_millis(100))
         .await;
     let after = fetch(&here, &path, &[("if-none-match", &etag(&before))]).await;
     assert_eq!(after.status, StatusCode::OK);
@@ -471,11 +492,23 @@ async fn the_json_standings_are_computed_once_per_version_and_shared(pool: PgPoo
     )
     .await;
     assert_eq!(poll.status, StatusCode::NOT_MODIFIED);
-    // A result changes the version: the next poll gets the new standings.
+    // A result changes the version: the writer's next poll (their token) gets the new
+    // standings at once, everyone else's within the refresh interval.
     enter(&router, &token, &board, "red_wins").await;
-    let after = fetch(&router, &path, &[("if-none-match", &etag(&first))]).await;
+    let own = fetch(
+        &router,
+        &path,
+        &[
+            ("if-none-match", &etag(&first)),
+            ("authorization", &format!("Bearer {token}")),
+        ],
+    )
+    .await;
+    assert_eq!(own.status, StatusCode::OK, "the writer sees it at once");
+    let after = changed(&router, &path, &etag(&first)).await;
     assert_eq!(after.status, StatusCode::OK);
     assert_ne!(etag(&after), etag(&first));
+    assert_eq!(etag(&after), etag(&own));
     let standings: serde_json::Value = serde_json::from_str(&after.text).unwrap();
     let points: Vec<f64> = standings["rows"]
         .as_array()
@@ -493,4 +526,162 @@ async fn the_json_standings_are_computed_once_per_version_and_shared(pool: PgPoo
     .await;
     assert_eq!(missing.status, StatusCode::NOT_FOUND);
     assert!(missing.text.contains("error"), "{}", missing.text);
+}
+
+/// A published round 1 of `n` entrants; returns (token, section, the boards with two players).
+async fn round_of(pool: &PgPool, username: &str, n: usize) -> (String, String, Vec<String>) {
+    let token = token_for(pool, username, "user").await;
+    let (_, section) = tournament_with_section(pool, &token, "xiangqi", json!({"rounds": 3})).await;
+    add_entrants(pool, &token, &section, n).await;
+    let round = expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{section}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    crate::support::publish(pool, &token, &section, 1).await;
+    let boards = round["boards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|b| !b["black"].is_null())
+        .map(|b| b["id"].as_str().unwrap().to_string())
+        .collect();
+    (token, section, boards)
+}
+
+#[sqlx::test]
+async fn an_anonymous_page_lags_a_result_by_at_most_the_interval_the_desk_not_at_all(pool: PgPool) {
+    // Issue #38: one result while phones poll. The desk (signed in, on the same process)
+    // sees it on its next page; a phone right after may still get the last body, and gets
+    // the new one within the refresh interval; then its polls are 304 while nothing changes.
+    let (token, section, boards) = round_of(&pool, "chief-lag", 8).await;
+    let state = state(&pool);
+    let router = app(state.clone());
+    let path = format!("/s/{section}/standings");
+    let mut desk = crate::support::Browser::new(&pool);
+    desk.log_in("chief-lag", "a long password").await;
+    let desk_cookie = desk.cookie_header();
+    let desk_before = fetch(&router, &path, &[("cookie", &desk_cookie)]).await;
+    assert_eq!(desk_before.status, StatusCode::OK);
+
+    let phone_before = fetch(&router, &path, &[]).await;
+    assert_eq!(phone_before.status, StatusCode::OK);
+    let entered_at = Instant::now();
+    enter(&router, &token, &boards[0], "red_wins").await;
+    let entered = Instant::now();
+
+    // The desk's next page shows it (its tag and body changed).
+    let desk_after = fetch(&router, &path, &[("cookie", &desk_cookie)]).await;
+    assert_eq!(desk_after.status, StatusCode::OK);
+    assert_ne!(etag(&desk_after), etag(&desk_before));
+    assert_ne!(
+        desk_after.text, desk_before.text,
+        "the desk sees its result"
+    );
+
+    // A phone just after gets the last body: it was rendered less than an interval ago.
+    let phone_now = fetch(&router, &path, &[]).await;
+    if entered.duration_since(entered_at) < REFRESH / 2 {
+        assert_eq!(
+            etag(&phone_now),
+            etag(&phone_before),
+            "served stale while the interval runs"
+        );
+    }
+    let phone_after = changed(&router, &path, &etag(&phone_before)).await;
+    let lag = entered.elapsed();
+    assert_eq!(phone_after.status, StatusCode::OK);
+    assert!(
+        lag <= REFRESH + Duration::from_millis(300),
+        "an anonymous page lagged {lag:?}"
+    );
+    assert_ne!(phone_after.text, phone_before.text);
+
+    // Nothing changes: polls stay 304 across several intervals (each check finds the same
+    // version), and nothing is rendered again.
+    let renders = state.live.renders();
+    let until = Instant::now() + REFRESH * 2 + Duration::from_millis(200);
+    while Instant::now() < until {
+        let poll = fetch(&router, &path, &[("if-none-match", &etag(&phone_after))]).await;
+        assert_eq!(poll.status, StatusCode::NOT_MODIFIED);
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert_eq!(state.live.renders(), renders);
+}
+
+#[sqlx::test]
+async fn a_burst_of_results_renders_a_page_at_most_once_per_interval(pool: PgPool) {
+    // Issue #38: results arrive faster than the refresh interval while phones poll the
+    // standings; each version forgets this process's remembered version, but the page is
+    // rendered at most once per interval, and the phones get the last body meanwhile.
+    let (token, section, boards) = round_of(&pool, "chief-burst", 32).await;
+    assert_eq!(boards.len(), 16);
+    let state = state(&pool);
+    let router = app(state.clone());
+    let path = format!("/s/{section}/standings");
+    let first = fetch(&router, &path, &[]).await;
+    assert_eq!(first.status, StatusCode::OK);
+    let renders_before = state.live.renders();
+    let started = Instant::now();
+    let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let phones: Vec<_> = (0..4)
+        .map(|_| {
+            let router = router.clone();
+            let path = path.clone();
+            let stop = stop.clone();
+            tokio::spawn(async move {
+                let mut tags = std::collections::BTreeSet::new();
+                let mut polls = 0;
+                while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+                    let got = fetch(&router, &path, &[]).await;
+                    assert_eq!(got.status, StatusCode::OK);
+                    tags.insert(etag(&got));
+                    polls += 1;
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+                (tags, polls)
+            })
+        })
+        .collect();
+    for (i, board) in boards.iter().enumerate() {
+        let result = ["red_wins", "draw", "black_wins"][i % 3];
+        enter(&router, &token, board, result).await;
+        tokio::time::sleep(Duration::from_millis(120)).await;
+    }
+    stop.store(true, std::sync::atomic::Ordering::Relaxed);
+    let mut polls = 0;
+    let mut tags = std::collections::BTreeSet::new();
+    for phone in phones {
+        let (seen, n) = phone.await.unwrap();
+        polls += n;
+        tags.extend(seen);
+    }
+    let took = started.elapsed();
+    let renders = state.live.renders() - renders_before;
+    let most = took.as_secs_f64() / REFRESH.as_secs_f64() + 1.0;
+    assert!(
+        (renders as f64) <= most.floor(),
+        "{renders} renders in {took:?} for 16 versions ({polls} polls)"
+    );
+    assert!(renders >= 1, "the page followed the results");
+    assert!(tags.len() as u64 <= renders + 1);
+    // The render counter is also in /metrics.
+    let metrics = arbiter::metrics::metrics().render();
+    assert!(
+        metrics.contains("arbiter_live_page_renders_total"),
+        "{metrics}"
+    );
+    // Within an interval of the last result, the phones see the final standings: the same
+    // page the writer's own next visit gets (its version, rendered for it at once).
+    tokio::time::sleep(REFRESH + Duration::from_millis(100)).await;
+    let phone = fetch(&router, &path, &[]).await;
+    let writer = fetch(&router, &path, &[("cookie", "arbiter_wrote=1")]).await;
+    assert_eq!(etag(&writer), etag(&phone));
+    assert_eq!(writer.text, phone.text);
 }

@@ -8,7 +8,7 @@ use crate::service;
 use crate::service::rounds::{ManualOutcome, ManualPairing, ResultInput, ResultOutcome, RoundView};
 use crate::service::standings::StandingsView;
 use axum::extract::State;
-use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use utoipa::IntoParams;
@@ -144,43 +144,27 @@ pub async fn get_standings(
     AppPath(id): AppPath<Uuid>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    use crate::http::cache::{self, Body};
-    let version = cache::section_version(&state, id).await?;
-    let tag = cache::tag(id, version, [Some("GET /api/v1/sections/{id}/standings")]);
-    let gzip = cache::accepts_gzip(&headers);
-    let shared = HeaderValue::from_static(cache::SHARED);
-    let sent = if gzip {
-        cache::gzip_tag(&tag)
-    } else {
-        tag.clone()
+    use crate::http::cache::{self, Shared};
+    let shared = Shared {
+        section_id: id,
+        parts: vec![Some("GET /api/v1/sections/{id}/standings")],
+        // An API client (a desk's program) sees its own results at once.
+        own: headers.contains_key(axum::http::header::AUTHORIZATION),
+        content_type: "application/json",
+        vary: "Accept-Encoding",
     };
-    // A tag is hex between quotes: always a valid header value.
-    let sent = HeaderValue::from_str(&sent)
-        .map_err(|err| service::Error::Internal(format!("entity tag: {err}")))?;
-    if cache::if_none_match(&headers, &tag)
-        || cache::if_none_match(&headers, &cache::gzip_tag(&tag))
-    {
-        return Ok(cache::not_modified(sent, shared));
-    }
-    let body = match state.live.page(&tag).await {
-        Ok(body) => body,
-        Err(guard) => {
-            let view = service::standings::compute(&state.db, id).await?;
-            let json = serde_json::to_vec(&view)
-                .map_err(|err| service::Error::Internal(format!("standings as JSON: {err}")))?;
-            let body = Body::new(json.into());
-            guard.keep(body.clone());
-            body
-        }
-    };
-    Ok(cache::response(
-        &body,
-        "application/json",
-        "Accept-Encoding",
-        gzip,
-        sent,
-        shared,
-    ))
+    Ok(cache::serve_shared(&state, shared, &headers, || async {
+        let view = service::standings::compute(&state.db, id)
+            .await
+            .map_err(|err| ApiError::from(err).into_response())?;
+        serde_json::to_vec(&view).map(Into::into).map_err(|err| {
+            ApiError::from(service::Error::Internal(format!(
+                "standings as JSON: {err}"
+            )))
+            .into_response()
+        })
+    })
+    .await)
 }
 
 /// Replaces a paired, unpublished round's boards by a manual pairing; the checker's warnings

@@ -12,8 +12,14 @@
 //! An anonymous visitor's page carries nothing of its own (no form, no token), so every such
 //! visitor shares one tag per page version, proxies may keep it for a few seconds, and the
 //! rendered body is kept under its tag ([`crate::http::cache`]).
+//!
+//! While results arrive, an anonymous visitor's page is served stale-while-revalidate
+//! ([`cache::serve_shared`]): at most one render per page, process and [`cache::REFRESH`],
+//! however many versions pass, and meanwhile the last body. A signed-in visitor's page (the
+//! desk's own) and the next pages of an anonymous visitor who has just written (the
+//! [`cache::WROTE_COOKIE`] a write answers them with) show the current version at once.
 
-use crate::http::cache::{self, accepts_gzip, gzip_tag, if_none_match, Body, PRIVATE, SHARED};
+use crate::http::cache::{self, if_none_match, Shared, PRIVATE};
 use crate::http::page::PageCtx;
 use crate::http::AppState;
 use axum::http::header::{CACHE_CONTROL, ETAG};
@@ -27,20 +33,10 @@ use uuid::Uuid;
 const VARY_ON: &str = "Accept-Encoding, Accept-Language, Cookie";
 const HTML: &str = "text/html; charset=utf-8";
 
-/// The quoted entity tag of a section page as `ctx`'s visitor sees it.
-async fn tag(state: &AppState, section_id: Uuid, ctx: &PageCtx) -> crate::service::Result<String> {
-    let version = cache::section_version(state, section_id).await?;
-    Ok(cache::tag(
-        section_id,
-        version,
-        ctx.variant().iter().map(|v| v.as_deref()),
-    ))
-}
-
 /// Serves a live section page: `304 Not Modified` when the visitor's copy is current, else
-/// `render`'s page with its `ETag` (for anonymous visitors, the body rendered once for this
-/// tag, gzipped when the visitor accepts it). A failed version lookup only costs the
-/// shortcuts.
+/// `render`'s page with its `ETag` (for anonymous visitors, the page's last body, rendered
+/// again at most once per [`cache::REFRESH`], gzipped when the visitor accepts it). A failed
+/// version lookup only costs the shortcuts.
 pub async fn serve<F, Fut>(
     state: &AppState,
     section_id: Uuid,
@@ -52,54 +48,61 @@ where
     F: FnOnce(PageCtx) -> Fut,
     Fut: Future<Output = Result<Response, crate::http::error::PageError>>,
 {
-    let tag = match tag(state, section_id, &ctx).await {
-        Ok(tag) => tag,
+    if ctx.user.is_none() {
+        let variant: Vec<Option<String>> = ctx
+            .variant()
+            .into_iter()
+            .map(|v| v.map(std::borrow::Cow::into_owned))
+            .collect();
+        let shared = Shared {
+            section_id,
+            parts: variant.iter().map(Option::as_deref).collect(),
+            own: crate::http::session::cookie(headers, cache::WROTE_COOKIE).is_some(),
+            content_type: HTML,
+            vary: VARY_ON,
+        };
+        return cache::serve_shared(state, shared, headers, move || async move {
+            let response = render(ctx).await.into_response();
+            if response.status() != StatusCode::OK {
+                return Err(response);
+            }
+            axum::body::to_bytes(response.into_body(), usize::MAX)
+                .await
+                .map_err(|err| {
+                    crate::http::error::PageError::from_service(
+                        crate::service::Error::Internal(format!("reading a rendered page: {err}")),
+                        crate::i18n::Lang::En,
+                    )
+                    .into_response()
+                })
+        })
+        .await;
+    }
+    // A signed-in visitor's page carries their name and token: never shared, always current.
+    let tag = match cache::section_version(state, section_id).await {
+        Ok(version) => cache::tag(
+            section_id,
+            version,
+            ctx.variant().iter().map(|v| v.as_deref()),
+        ),
         Err(err) => {
             tracing::warn!(%err, "live page version unavailable");
             return render(ctx).await.into_response();
         }
     };
-    let shared = ctx.user.is_none();
-    let cache_control = HeaderValue::from_static(if shared { SHARED } else { PRIVATE });
-    let gzip = shared && accepts_gzip(headers);
-    // The gzipped representation has a tag of its own (RFC 9110 §8.8.3); either answers a poll.
-    let sent_tag = if gzip { gzip_tag(&tag) } else { tag.clone() };
-    let Ok(sent_tag) = HeaderValue::from_str(&sent_tag) else {
+    let cache_control = HeaderValue::from_static(PRIVATE);
+    let Ok(sent_tag) = HeaderValue::from_str(&tag) else {
         return render(ctx).await.into_response();
     };
-    if if_none_match(headers, &tag) || if_none_match(headers, &gzip_tag(&tag)) {
+    if if_none_match(headers, &tag) {
         return cache::not_modified(sent_tag, cache_control);
     }
-    let guard = if shared {
-        match state.live.page(&tag).await {
-            Ok(body) => {
-                return cache::response(&body, HTML, VARY_ON, gzip, sent_tag, cache_control)
-            }
-            Err(guard) => Some(guard),
-        }
-    } else {
-        None
-    };
     let response = render(ctx).await.into_response();
     if response.status() != StatusCode::OK {
         return response;
     }
     let (mut parts, body) = response.into_parts();
-    let Some(guard) = guard else {
-        parts.headers.insert(ETAG, sent_tag);
-        parts.headers.insert(CACHE_CONTROL, cache_control);
-        return Response::from_parts(parts, body);
-    };
-    match axum::body::to_bytes(body, usize::MAX).await {
-        Ok(html) => {
-            let body = Body::new(html);
-            guard.keep(body.clone());
-            cache::response(&body, HTML, VARY_ON, gzip, sent_tag, cache_control)
-        }
-        Err(err) => crate::http::error::PageError::from_service(
-            crate::service::Error::Internal(format!("reading a rendered page: {err}")),
-            crate::i18n::Lang::En,
-        )
-        .into_response(),
-    }
+    parts.headers.insert(ETAG, sent_tag);
+    parts.headers.insert(CACHE_CONTROL, cache_control);
+    Response::from_parts(parts, body)
 }
