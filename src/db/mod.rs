@@ -15,6 +15,7 @@ pub mod registration;
 pub mod report;
 pub mod round;
 pub mod section;
+pub mod section_rules;
 pub mod setup;
 pub mod staff;
 pub mod throttle;

@@ -465,6 +465,8 @@ pub async fn change_status(
                 return Err(Error::conflict(m::STATE_ENTRANT_NOT_WITHDRAWN.msg()));
             }
             db::entrant::set_status(&mut *tx, entrant_id, EntrantStatus::Active, None).await?;
+            // Undoes a withdrawal for absence too: the absences so far are forgiven.
+            super::absences::forgive(&mut tx, section.section_id, entrant_id).await?;
             "readmit"
         }
         StatusChange::CheckIn => {

@@ -1,6 +1,7 @@
 //! Use cases shared by the JSON API and the HTML pages. Each opens one transaction, loads
 //! state through `db`, applies the rules (often by calling `arbiter_core`), writes and commits.
 
+pub mod absences;
 pub mod access;
 pub mod check;
 pub mod desk;

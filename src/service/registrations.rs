@@ -106,6 +106,29 @@ pub struct RegistrationView {
     /// only, once, when it is confirmed at once. Keep it: it is the player's key.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub key_path: Option<String>,
+    /// What the registrant must know (issue #39 item 9): the section, the fee due and how to
+    /// pay. In the answer to the registration only.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub confirmation: Option<Confirmation>,
+}
+
+/// What the registrant is told on the confirmation (issue #39 item 9).
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct Confirmation {
+    /// The section registered for.
+    pub section_id: Uuid,
+    /// Its name.
+    pub section_name: String,
+    /// The fee tier chosen (or the only one).
+    pub fee_tier: Option<String>,
+    /// The fee due, in whole units of `currency` (0: none).
+    pub fee_amount: i32,
+    /// The fee's currency (ISO 4217), empty when the section names none.
+    pub currency: String,
+    /// Whether the place is held only once the fee is paid.
+    pub payment_required: bool,
+    /// How to pay, as the organiser wrote it (empty: not said).
+    pub payment_instructions: String,
 }
 
 /// Views of a section's registrations with their ledger (`ledger`: the section's entries).
@@ -149,6 +172,7 @@ pub(crate) fn views(
                 },
                 version: r.version,
                 key_path: None,
+                confirmation: None,
             }
         })
         .collect()
@@ -421,6 +445,23 @@ pub async fn register(
         },
     )
     .await?;
+    let tiers: Vec<FeeTier> = serde_json::from_value(section.fee_tiers.clone()).unwrap_or_default();
+    let rules = db::section_rules::get(&mut *tx, section_id)
+        .await?
+        .unwrap_or_default();
+    view.confirmation = Some(Confirmation {
+        section_id,
+        section_name: section.name.clone(),
+        currency: tiers
+            .iter()
+            .find(|t| Some(&t.name) == fee.0.as_ref())
+            .map(|t| t.currency.clone())
+            .unwrap_or_default(),
+        fee_tier: fee.0,
+        fee_amount: fee.1,
+        payment_required: section.payment_required,
+        payment_instructions: rules.payment_instructions,
+    });
     tx.commit().await?;
     view.key_path = key_path;
     Ok(view)

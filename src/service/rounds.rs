@@ -299,6 +299,9 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     if number == 1 {
         fix_rounds_by_entries(&mut tx, actor, &mut section).await?;
     }
+    // The absence rule (issue 36): who is absent without notice from N rounds is withdrawn
+    // from this round on, before the state is loaded.
+    let absent = super::absences::withdraw_before_pairing(&mut tx, actor, &section, number).await?;
     let state = state::load(&mut tx, section, true).await?;
     let to_pair = pairing::entrants_to_pair(&state.tournament, number as u32);
     if to_pair.len() < 2 {
@@ -307,6 +310,9 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     let (pairing, mut report) = run_engine(&state, tournament.game)?;
     if let Some(seed) = lot_seed {
         report["lot_seed"] = json!(seed);
+    }
+    if !absent.is_empty() {
+        report["withdrawn_for_absence"] = json!(absent);
     }
     let id_of = |no: u32| state.entrant_by_no(no).map(|e| e.entrant_id);
     let mut boards: Vec<(i32, Uuid, Option<Uuid>)> = Vec::with_capacity(pairing.boards.len() + 1);

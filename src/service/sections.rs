@@ -138,8 +138,104 @@ pub struct SectionInput {
     /// Results the players report themselves: `off`, `desk` (default: agreeing reports wait
     /// in the desk's queue) or `agreement` (accepted as soon as both sides agree).
     pub self_report: Option<String>,
+    /// Players may check themselves in with their key, inside the window (issue 36;
+    /// changes only).
+    pub self_check_in: Option<bool>,
+    /// Self check-in opens (`null`: open from now on; absent: unchanged; changes only).
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<DateTime<Utc>>)]
+    pub check_in_opens_at: Option<Option<DateTime<Utc>>>,
+    /// Self check-in closes (`null`: no end; absent: unchanged; changes only).
+    #[serde(default, deserialize_with = "present")]
+    #[schema(value_type = Option<DateTime<Utc>>)]
+    pub check_in_closes_at: Option<Option<DateTime<Utc>>>,
+    /// An entrant absent without notice (a forfeit, no bye asked for) from this many rounds
+    /// is withdrawn from pairing when the next round is paired; the desk sees it and can undo
+    /// it (0: never; changes only).
+    pub absent_withdraw_after: Option<i64>,
+    /// How to pay the fee, shown on the registration confirmation with the fee due (changes
+    /// only; empty: none).
+    pub payment_instructions: Option<String>,
     /// The settings' version last read; a stale one is refused with 409 (changes only).
     pub version: Option<i32>,
+}
+
+/// A field that may be sent as `null`: absent is `None`, `null` is `Some(None)`.
+fn present<'de, D, T>(deserializer: D) -> std::result::Result<Option<Option<T>>, D::Error>
+where
+    D: serde::Deserializer<'de>,
+    T: Deserialize<'de>,
+{
+    Option::<T>::deserialize(deserializer).map(Some)
+}
+
+/// A section's rules for players (`GET /api/v1/sections/{id}/player-rules` and the settings
+/// page): self check-in and its window in UTC, the absence rule, the payment instructions.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct PlayerRules {
+    /// Players may check themselves in with their key.
+    pub self_check_in: bool,
+    /// Self check-in opens (none: open from now on).
+    pub check_in_opens_at: Option<DateTime<Utc>>,
+    /// Self check-in closes (none: no end).
+    pub check_in_closes_at: Option<DateTime<Utc>>,
+    /// Absences without notice that withdraw an entrant from pairing (none: never).
+    pub absent_withdraw_after: Option<i32>,
+    /// How to pay the fee.
+    pub payment_instructions: String,
+}
+
+impl From<db::section_rules::SectionRules> for PlayerRules {
+    fn from(r: db::section_rules::SectionRules) -> PlayerRules {
+        PlayerRules {
+            self_check_in: r.self_check_in,
+            check_in_opens_at: r.check_in_opens_at,
+            check_in_closes_at: r.check_in_closes_at,
+            absent_withdraw_after: r.absent_withdraw_after,
+            payment_instructions: r.payment_instructions,
+        }
+    }
+}
+
+/// A section's rules for players.
+pub async fn player_rules(pool: &PgPool, id: Uuid) -> Result<PlayerRules> {
+    Ok(db::section_rules::get(pool, id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?
+        .into())
+}
+
+/// Applies the rules for players of `input` on top of `rules`, checking them.
+fn apply_rules(
+    mut rules: db::section_rules::SectionRules,
+    input: &SectionInput,
+    check: &mut Check,
+) -> db::section_rules::SectionRules {
+    rules.self_check_in = input.self_check_in.unwrap_or(rules.self_check_in);
+    if let Some(at) = input.check_in_opens_at {
+        rules.check_in_opens_at = at;
+    }
+    if let Some(at) = input.check_in_closes_at {
+        rules.check_in_closes_at = at;
+    }
+    if let (Some(open), Some(close)) = (rules.check_in_opens_at, rules.check_in_closes_at) {
+        if close <= open {
+            check.error(
+                "check_in_closes_at",
+                m::CHECK_CHECK_IN_CLOSES_AFTER_OPENS.msg(),
+            );
+        }
+    }
+    if let Some(n) = input.absent_withdraw_after {
+        rules.absent_withdraw_after =
+            (n != 0).then(|| check.range("absent_withdraw_after", n, 1, 99));
+    }
+    if let Some(text) = &input.payment_instructions {
+        rules.payment_instructions = check
+            .optional_note("payment_instructions", Some(text), 2000)
+            .unwrap_or_default();
+    }
+    rules
 }
 
 /// Points per result as the API shows them.
@@ -554,12 +650,18 @@ pub async fn create(
         .await?
         .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
     access::require(&mut tx, actor, tournament_id, Need::Arbiter).await?;
+    let mut check = Check::new();
+    let rules = apply_rules(Default::default(), input, &mut check);
+    check.finish()?;
     let row = apply(new_row(tournament_id), input, true, tournament.game)?;
     let section = Section::from(
         db::section::insert(&mut *tx, &row)
             .await
             .map_err(unique_name)?,
     );
+    if rules != db::section_rules::SectionRules::default() {
+        db::section_rules::put(&mut *tx, section.id, &rules).await?;
+    }
     access::audit(
         &mut tx,
         tournament_id,
@@ -627,7 +729,27 @@ pub async fn update(
     let tournament = db::tournament::find(&mut *tx, before.tournament_id)
         .await?
         .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
-    let row = apply(before.clone(), input, false, tournament.game)?;
+    let rules_before = db::section_rules::get(&mut *tx, id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
+    let mut check = Check::new();
+    let rules = apply_rules(rules_before.clone(), input, &mut check);
+    let row = apply(before.clone(), input, false, tournament.game);
+    let row = match (row, check.finish()) {
+        (Ok(row), Ok(())) => row,
+        // Every refusal at once, by field.
+        (
+            Err(Error::Invalid {
+                mut fields,
+                message,
+            }),
+            Err(Error::Invalid { fields: more, .. }),
+        ) => {
+            fields.extend(more);
+            return Err(Error::Invalid { fields, message });
+        }
+        (Err(err), _) | (_, Err(err)) => return Err(err),
+    };
     let paired = db::round::count(&mut *tx, id).await?;
     if row.entry_type != before.entry_type && db::entrant::count(&mut *tx, id).await? > 0 {
         return Err(Error::invalid(
@@ -652,6 +774,19 @@ pub async fn update(
             .await
             .map_err(unique_name)?,
     );
+    if rules != rules_before {
+        db::section_rules::put(&mut *tx, id, &rules).await?;
+    }
+    let with_rules = |section: &Section, rules: db::section_rules::SectionRules| {
+        let mut value = serde_json::to_value(section).ok()?;
+        if let (Some(map), Ok(serde_json::Value::Object(more))) = (
+            value.as_object_mut(),
+            serde_json::to_value(PlayerRules::from(rules)),
+        ) {
+            map.extend(more);
+        }
+        Some(value)
+    };
     access::audit(
         &mut tx,
         before.tournament_id,
@@ -660,8 +795,8 @@ pub async fn update(
             action: "update",
             entity: "section",
             entity_id: Some(id),
-            before: serde_json::to_value(Section::from(before)).ok(),
-            after: serde_json::to_value(&after).ok(),
+            before: with_rules(&Section::from(before), rules_before),
+            after: with_rules(&after, rules),
         },
     )
     .await?;

@@ -38,6 +38,7 @@ mod mid_round;
 mod migrations;
 mod names;
 mod pages;
+mod player_rules;
 mod players;
 mod prints;
 mod prize_money;

@@ -144,6 +144,8 @@ pub struct SectionPage {
     pub checkin_focus: bool,
     /// Why a check-in was refused (next to the check-in boxes).
     pub checkin_error: Option<String>,
+    /// The absence rule: who it withdrew (with re-admission) and who it will (issue 36).
+    pub absences: service::absences::AbsenceList,
 }
 
 /// An undo button under a success message: a form posting `action`.
@@ -359,6 +361,9 @@ pub async fn section_page(
             status_key: format!("round_status.{}", r.status),
         })
         .collect();
+    let absences = service::absences::of_section(&state.db, id)
+        .await
+        .or_page(&ctx)?;
     let current_number = rounds.last().map_or(0, |r| r.number);
     let current = rounds
         .into_iter()
@@ -430,6 +435,7 @@ pub async fn section_page(
             active_shown,
             checkin_focus: extras.checkin_focus || checkin_error.is_some(),
             checkin_error,
+            absences,
             action_error: extras.action_error,
             tournament,
             section,

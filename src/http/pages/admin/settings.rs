@@ -20,7 +20,7 @@ use crate::http::AppState;
 use crate::i18n::Msg;
 use crate::i18n::Tr;
 use crate::service::access::Need;
-use crate::service::sections::{ScoringInput, Section, SectionInput};
+use crate::service::sections::{PlayerRules, ScoringInput, Section, SectionInput};
 use crate::service::{self, FieldErrors};
 use crate::vocab::{EntryType, PairingSystem, RoundOneOrder, SelfReport, SetupMode, Unplayed};
 use askama::Template;
@@ -138,7 +138,7 @@ fn points(value: f64) -> String {
 }
 
 /// The form as the section stands (what the page shows before any edit).
-fn stored(section: &Section, zone: chrono_tz::Tz) -> Fields {
+fn stored(section: &Section, rules: &PlayerRules, zone: chrono_tz::Tz) -> Fields {
     let mut form = Fields::new();
     let mut put = |name: &str, value: String| {
         form.insert(name.to_string(), value);
@@ -196,6 +196,17 @@ fn stored(section: &Section, zone: chrono_tz::Tz) -> Fields {
     );
     put("setup_mode", section.setup_mode.to_string());
     put("self_report", section.self_report.to_string());
+    put("payment_instructions", rules.payment_instructions.clone());
+    put("self_check_in", flag(rules.self_check_in));
+    put("check_in_opens_at", time(rules.check_in_opens_at));
+    put("check_in_closes_at", time(rules.check_in_closes_at));
+    put(
+        "absent_withdraw_after",
+        rules
+            .absent_withdraw_after
+            .map(|n| n.to_string())
+            .unwrap_or_default(),
+    );
     form
 }
 
@@ -299,6 +310,15 @@ fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
             Field::new("fee_tiers", "adm.settings.fee_tiers", "textarea", form),
             "adm.settings.fee_tiers_hint",
         ),
+        with_hint(
+            Field::new(
+                "payment_instructions",
+                "adm.settings.payment_instructions",
+                "textarea",
+                form,
+            ),
+            "adm.settings.payment_instructions_hint",
+        ),
         Field::new("setup_mode", "adm.setup_mode", "select", form).select(
             SETUP_MODES,
             Some("adm.setup_mode"),
@@ -310,6 +330,44 @@ fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
             Some("adm.self_report"),
             tr,
             "desk",
+        ),
+        // Issue 36: self check-in with the player's key, its window in the event's time zone,
+        // and the absence rule.
+        with_hint(
+            Field::new(
+                "self_check_in",
+                "adm.settings.self_check_in",
+                "checkbox",
+                form,
+            ),
+            "adm.settings.self_check_in_hint",
+        ),
+        with_hint(
+            Field::new(
+                "check_in_opens_at",
+                "adm.settings.check_in_opens_at",
+                "datetime-local",
+                form,
+            ),
+            "adm.settings.check_in_time_hint",
+        ),
+        with_hint(
+            Field::new(
+                "check_in_closes_at",
+                "adm.settings.check_in_closes_at",
+                "datetime-local",
+                form,
+            ),
+            "adm.settings.check_in_time_hint",
+        ),
+        with_hint(
+            Field::new(
+                "absent_withdraw_after",
+                "adm.settings.absent_withdraw_after",
+                "number",
+                form,
+            ),
+            "adm.settings.absent_withdraw_after_hint",
         ),
     ]
 }
@@ -353,6 +411,21 @@ fn time(
             );
             None
         })
+}
+
+/// A time field that may be emptied: empty is `Some(None)` (no time), a time `Some(Some)`,
+/// a wrong one `None` with its message in `errors`.
+fn time_or_none(
+    form: &Fields,
+    name: &str,
+    tr: Tr,
+    zone: chrono_tz::Tz,
+    errors: &mut FieldErrors,
+) -> Option<Option<DateTime<Utc>>> {
+    match text(form, name) {
+        None => Some(None),
+        Some(_) => time(form, name, tr, zone, errors).map(Some),
+    }
 }
 
 /// The service input for a submitted form, with the errors found before the service runs.
@@ -411,6 +484,18 @@ fn settings_input(form: &Fields, tr: Tr, zone: chrono_tz::Tz) -> (SectionInput, 
         rounds_by_entries: Some(super::section_forms::rounds_table(form, tr, &mut errors)),
         setup_mode: text(form, "setup_mode"),
         self_report: text(form, "self_report"),
+        self_check_in: Some(checkbox(form, "self_check_in")),
+        check_in_opens_at: time_or_none(form, "check_in_opens_at", tr, zone, &mut errors),
+        check_in_closes_at: time_or_none(form, "check_in_closes_at", tr, zone, &mut errors),
+        // An empty box turns the rule off (the service's 0).
+        absent_withdraw_after: Some(
+            number(form, "absent_withdraw_after", tr, &mut errors).unwrap_or(0),
+        ),
+        payment_instructions: Some(
+            form.get("payment_instructions")
+                .cloned()
+                .unwrap_or_default(),
+        ),
         version: form.get("version").and_then(|v| v.trim().parse().ok()),
     };
     (input, errors)
@@ -449,7 +534,12 @@ async fn page(
         .or_page(&ctx)?;
     let shown = match form {
         Some(form) => form.clone(),
-        None => stored(&section, zone),
+        None => {
+            let rules = service::sections::player_rules(&state.db, id)
+                .await
+                .or_page(&ctx)?;
+            stored(&section, &rules, zone)
+        }
     };
     let version = shown
         .get("version")
