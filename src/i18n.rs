@@ -142,6 +142,16 @@ impl Tr {
         self.t(key).replacen("{}", &value.to_string(), 1)
     }
 
+    /// [`Tr::fmt_n`] with two values (for templates).
+    pub fn fmt2(
+        &self,
+        key: &str,
+        first: impl std::fmt::Display,
+        second: impl std::fmt::Display,
+    ) -> String {
+        self.fmt_n(key, &[&first, &second])
+    }
+
     /// The text for `key` with each `{}` replaced by the next of `values` in order ("Board {}:
     /// {} is already on board {}"); values are copied in as they are, never read as a template.
     pub fn fmt_n(&self, key: &str, values: &[&dyn std::fmt::Display]) -> String {
@@ -279,6 +289,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("find.title", "Find a player", "查找選手", "查找选手"),
     ("find.too_long", "The search is too long (at most 100 characters).", "搜尋內容太長（最多 100 個字元）。", "搜索内容太长（最多 100 个字符）。"),
     ("fouls.n", "{} foul(s)", "犯規 {}", "犯规 {}"),
+    ("fouls.sides", "fouls: Red {}, Black {}", "犯規：紅方 {}、黑方 {}", "犯规：红方 {}、黑方 {}"),
     ("game.banqi", "Banqi", "暗棋", "暗棋"),
     ("game.jieqi", "Jieqi", "揭棋", "揭棋"),
     ("game.xiangqi", "Xiangqi", "象棋", "象棋"),
@@ -387,7 +398,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("register.email", "Email", "電子郵件", "电子邮箱"),
     ("register.fee_due", "Fee due", "應繳費用", "应缴费用"),
     ("register.fee_none", "No fee.", "免費。", "免费。"),
-    ("register.fee_tier", "Entry fee", "報名費", "报名费"),
+    ("register.fee_tier", "Entry fee", "收費級別", "收费级别"),
     ("register.gender", "Gender", "性別", "性别"),
     ("register.how_to_pay", "How to pay", "付款方式", "付款方式"),
     ("register.key", "Your player key", "你的選手密鑰", "你的选手密钥"),
@@ -449,6 +460,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("report.state.disputed", "The reports disagree; the arbiter decides.", "雙方回報不一致，由裁判裁定。", "双方回报不一致，由裁判裁定。"),
     ("report.state.none", "Nobody has reported this game yet.", "尚無人回報此局。", "尚无人回报此局。"),
     ("report.state.waiting", "Waiting for the opponent to confirm.", "等待對手確認。", "等待对手确认。"),
+    ("report.state.waiting_you", "Your opponent has reported this game: confirm it, or report what happened.", "對手已回報此局：請確認，或回報實際結果。", "对手已回报此局：请确认，或回报实际结果。"),
     ("report.title", "Report a result", "回報成績", "回报成绩"),
     ("result.black_forfeits", "Black forfeits", "黑方棄權", "黑方弃权"),
     ("result.black_wins", "Black wins", "黑勝", "黑胜"),

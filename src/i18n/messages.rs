@@ -942,9 +942,9 @@ messages! {
         | "第 {} 輪仍有 {} 台未有成績；請先輸入再編排下一輪"
         | "第 {} 轮仍有 {} 台未有成绩；请先输入再编排下一轮";
     STALE_RESULT = "stale.result":
-        "the result was changed meanwhile (version {}, you sent {}); reload and try again"
-        | "成績已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試"
-        | "成绩已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试";
+        "the result was changed meanwhile (it is now at change {}; you saw change {}); reload and try again"
+        | "成績已被他人更改（目前為第 {} 次修改，你看到的是第 {} 次）；請重新載入再試"
+        | "成绩已被他人更改（目前为第 {} 次修改，你看到的是第 {} 次）；请重新加载再试";
     STALE_RESULT_BY_SOMEONE = "stale.result_by_someone":
         "the result was changed meanwhile by someone else; reload and try again"
         | "成績已被他人更改；請重新載入再試"
@@ -1194,21 +1194,21 @@ messages! {
         | "含有亂碼字元（{}）；請重新輸入"
         | "含有乱码字符（{}）；请重新输入";
     STALE_SETTINGS = "stale.settings":
-        "the settings were changed meanwhile (version {}, you sent {}); reload and try again"
-        | "設定已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試"
-        | "设置已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试";
+        "the settings were changed meanwhile (it is now at change {}; you saw change {}); reload and try again"
+        | "設定已被他人更改（目前為第 {} 次修改，你看到的是第 {} 次）；請重新載入再試"
+        | "设置已被他人更改（目前为第 {} 次修改，你看到的是第 {} 次）；请重新加载再试";
     STALE_MATCH = "stale.match":
-        "the match was changed meanwhile (version {}, you sent {}); reload and try again"
-        | "此對賽已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試"
-        | "此对赛已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试";
+        "the match was changed meanwhile (it is now at change {}; you saw change {}); reload and try again"
+        | "此對賽已被他人更改（目前為第 {} 次修改，你看到的是第 {} 次）；請重新載入再試"
+        | "此对赛已被他人更改（目前为第 {} 次修改，你看到的是第 {} 次）；请重新加载再试";
     STALE_REGISTRATION = "stale.registration":
-        "the registration was changed meanwhile (version {}, you sent {}); reload and try again"
-        | "此報名已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試"
-        | "此报名已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试";
+        "the registration was changed meanwhile (it is now at change {}; you saw change {}); reload and try again"
+        | "此報名已被他人更改（目前為第 {} 次修改，你看到的是第 {} 次）；請重新載入再試"
+        | "此报名已被他人更改（目前为第 {} 次修改，你看到的是第 {} 次）；请重新加载再试";
     STALE_ROUND = "stale.round":
-        "the round was changed meanwhile (version {}, you sent {}); reload and try again"
-        | "此輪已被他人更改（版本 {}，你送出的是 {}）；請重新載入再試"
-        | "此轮已被他人更改（版本 {}，你提交的是 {}）；请重新加载再试";
+        "the round was changed meanwhile (it is now at change {}; you saw change {}); reload and try again"
+        | "此輪已被他人更改（目前為第 {} 次修改，你看到的是第 {} 次）；請重新載入再試"
+        | "此轮已被他人更改（目前为第 {} 次修改，你看到的是第 {} 次）；请重新加载再试";
     TIE_FALLS_INSIDE_TIE_TIEBREAK = "tie.falls_inside_tie_tiebreak":
         "{} falls inside a tie that the tiebreak chain does not break ({}); draw lots or set their order first"
         | "{} 落在破同分規則無法分開的並列之中（{}）；請先抽籤或排定其順序"
@@ -1309,6 +1309,14 @@ messages! {
         "a user named {} already exists"
         | "已有名為 {} 的帳號"
         | "已有名为 {} 的用户";
+    ACCOUNT_INVITATION_USED = "account.invitation_used":
+        "this invitation link has already been used (or was withdrawn); ask the chief arbiter for a new one"
+        | "此邀請連結已被使用（或已撤回）；請向裁判長索取新的連結"
+        | "此邀请链接已被使用（或已撤回）；请向裁判长索取新的链接";
+    ACCOUNT_INVITATION_EXPIRED = "account.invitation_expired":
+        "this invitation link has expired; ask the chief arbiter for a new one"
+        | "此邀請連結已過期；請向裁判長索取新的連結"
+        | "此邀请链接已过期；请向裁判长索取新的链接";
     ACCOUNT_NOT_YOUR_PASSWORD = "account.not_your_password":
         "is not your password"
         | "不是您的密碼"
@@ -1366,7 +1374,7 @@ messages! {
         | "棋譜最多 600 步（半回合）"
         | "棋谱最多 600 步（半回合）";
     STALE_RECORD = "stale.record":
-        "the record was changed meanwhile (version {}, you sent {}); reload and try again"
+        "the record was changed meanwhile (it is now at change {}; you saw change {}); reload and try again"
         | "棋譜已被他人修改（版本 {}，您送出的是 {}）；請重新載入後再試"
         | "棋谱已被他人修改（版本 {}，您提交的是 {}）；请重新加载后再试";
     RECORD_PLY_CANNOT_READ_MOVE = "record.ply_cannot_read_move":
@@ -1606,7 +1614,7 @@ messages! {
         | "只有雙人隊才有隊員"
         | "只有双人队才有队员";
     STALE_ENTRANT = "stale.entrant":
-        "the entrant was changed meanwhile (version {}, you sent {}); reload and try again"
+        "the entrant was changed meanwhile (it is now at change {}; you saw change {}); reload and try again"
         | "參賽者資料已被他人更改（版本 {}，你送出 {}）；請重新載入再試"
         | "参赛者资料已被他人更改（版本 {}，你提交 {}）；请重新加载再试";
 }

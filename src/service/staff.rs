@@ -307,13 +307,23 @@ pub async fn withdraw_invitation(
 }
 
 /// What an invitation link offers (shown before it is used); `NotFound` when it is unknown,
-/// used or expired.
+/// a conflict that says so when it was used or has expired.
 pub async fn find_invitation(pool: &PgPool, token: &str) -> Result<InvitationView> {
-    let row = db::staff::find_invitation(pool, &users::token_hash(token))
-        .await?
-        .filter(|r| !r.used && r.expires_at > chrono::Utc::now())
-        .ok_or(Error::NotFound(m::NOT_FOUND_INVITATION))?;
-    Ok(row.into())
+    let row = db::staff::find_invitation(pool, &users::token_hash(token)).await?;
+    match row {
+        Some(row) if !row.used && row.expires_at > chrono::Utc::now() => Ok(row.into()),
+        other => Err(dead_invitation(other.as_ref())),
+    }
+}
+
+/// Why a link cannot be used: unknown (404), used or withdrawn, or expired (409, in words
+/// that tell the newcomer to ask for a new one).
+fn dead_invitation(row: Option<&db::staff::InvitationRow>) -> Error {
+    match row {
+        None => Error::NotFound(m::NOT_FOUND_INVITATION),
+        Some(row) if row.used => Error::conflict(m::ACCOUNT_INVITATION_USED.msg()),
+        Some(_) => Error::conflict(m::ACCOUNT_INVITATION_EXPIRED.msg()),
+    }
 }
 
 /// The account a newcomer sets up through an invitation.
@@ -340,10 +350,11 @@ pub async fn accept(
     }
     let mut tx = pool.begin().await?;
     // Used in one statement first: two people opening one link cannot both join.
-    let (invitation_id, tournament_id, role) =
-        db::staff::use_invitation(&mut *tx, &users::token_hash(token), None)
-            .await?
-            .ok_or(Error::NotFound(m::NOT_FOUND_INVITATION))?;
+    let used = db::staff::use_invitation(&mut *tx, &users::token_hash(token), None).await?;
+    let Some((invitation_id, tournament_id, role)) = used else {
+        let row = db::staff::find_invitation(&mut *tx, &users::token_hash(token)).await?;
+        return Err(dead_invitation(row.as_ref()));
+    };
     let (user_id, username) = match (actor, account) {
         (Some(actor), _) => (actor.user_id, actor.username.clone()),
         (None, Some(account)) => {

@@ -178,10 +178,11 @@ async fn the_set_up_sheet_draws_each_board_with_its_commitment(pool: PgPool) {
         let text = s["setup"].as_str().unwrap();
         assert!(sheet.text.contains(text), "set-up {text} printed");
     }
-    // 15 + 1 pieces a side on every diagram; the generals are 帅 and 将.
+    // 15 + 1 pieces a side on every diagram; the generals are 帥 and 將, as the pieces are
+    // written (traditional forms, like 俥 and 傌, on every page).
     assert_eq!(sheet.text.matches(r#"class="piece red""#).count(), 32);
     assert_eq!(sheet.text.matches(r#"class="piece black""#).count(), 32);
-    assert_eq!(sheet.text.matches(">将<").count(), 2);
+    assert_eq!(sheet.text.matches(">將<").count(), 2);
     // The boards' players are named, CJK as written and the script as text.
     assert!(sheet.text.contains("陳大文"));
     assert!(sheet.text.contains(EVIL_HTML));

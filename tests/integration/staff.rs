@@ -518,7 +518,18 @@ async fn scorers_enter_results_but_cannot_pair_publish_or_see_contact_data(pool:
         Some(json!({"username": "scorer2", "password": "a long password"})),
     )
     .await;
-    assert_eq!(again.status, StatusCode::NOT_FOUND);
+    // A second use is told the link was used (issue #39 item 8), not that it does not exist.
+    assert_eq!(again.status, StatusCode::CONFLICT, "{}", again.text);
+    assert!(again.text.contains("already been used"), "{}", again.text);
+    let unknown = call(
+        &pool,
+        "POST",
+        "/api/v1/invitations/no-such-link",
+        None,
+        Some(json!({"username": "scorer3", "password": "a long password"})),
+    )
+    .await;
+    assert_eq!(unknown.status, StatusCode::NOT_FOUND);
 
     let pair = call(
         &pool,

@@ -126,7 +126,7 @@ pub async fn withdraw_invitation(
 /// What an invitation link offers (tournament and role); 404 when unknown, used or expired.
 #[utoipa::path(get, path = "/api/v1/invitations/{token}", tag = "staff",
     params(("token" = String, Path, description = "The link's secret")),
-    responses((status = 200, body = InvitationView), (status = 404, body = ErrorBody)))]
+    responses((status = 200, body = InvitationView), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn get_invitation(
     State(state): State<AppState>,
     AppPath(token): AppPath<String>,
@@ -153,7 +153,7 @@ pub struct Accepted {
 #[utoipa::path(post, path = "/api/v1/invitations/{token}", tag = "staff",
     params(("token" = String, Path, description = "The link's secret")), request_body = Acceptance,
     responses((status = 201, body = Accepted), (status = 401, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+        (status = 409, body = ErrorBody), (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn accept_invitation(
     State(state): State<AppState>,
     MaybeUser(actor): MaybeUser,

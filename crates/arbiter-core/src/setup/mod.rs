@@ -98,7 +98,7 @@ impl Piece {
             Piece::Advisor => ("仕", "士"),
             Piece::Cannon => ("炮", "砲"),
             Piece::Pawn => ("兵", "卒"),
-            Piece::General => ("帅", "将"),
+            Piece::General => ("帥", "將"),
         }
     }
 }

@@ -47,6 +47,9 @@ pub struct SetupPage {
     pub number: i32,
     /// The set-ups.
     pub setups: RoundSetups,
+    /// Each set-up's board diagram, drawn as the print and the public page draw it (the
+    /// API's text diagram has an English legend).
+    pub diagrams: Vec<Option<Diagram>>,
 }
 
 /// `GET /admin/s/{section_id}/rounds/{n}/setup`
@@ -71,6 +74,15 @@ pub async fn show_setup(
                 ctx,
                 section,
                 number: n,
+                diagrams: setups
+                    .setups
+                    .iter()
+                    .map(|view| {
+                        view.setup
+                            .as_deref()
+                            .and_then(crate::http::pages::shared::setup::diagram)
+                    })
+                    .collect(),
                 setups,
             },
         )

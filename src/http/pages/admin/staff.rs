@@ -61,6 +61,8 @@ pub struct StaffPage {
     pub tournament_id: Uuid,
     /// Tournament name.
     pub tournament_name: String,
+    /// The event's time zone (an invitation's expiry is shown in it).
+    pub zone: chrono_tz::Tz,
     /// The staff.
     pub staff: Vec<StaffMember>,
     /// Live invitations (empty unless the visitor is the chief arbiter or an admin).
@@ -78,6 +80,15 @@ pub struct StaffPage {
 }
 
 impl StaffPage {
+    /// A moment in the event's time zone, named ("2026-12-07 09:30 America/Toronto").
+    pub fn local(&self, at: &chrono::DateTime<chrono::Utc>) -> String {
+        format!(
+            "{} {}",
+            at.with_timezone(&self.zone).format("%Y-%m-%d %H:%M"),
+            self.zone.name()
+        )
+    }
+
     /// A role's name in the page's language.
     pub fn role_name(&self, role: impl std::fmt::Display) -> &'static str {
         role_name(self.tr, &role.to_string())
@@ -125,6 +136,7 @@ async fn staff_page(
             tr: ctx.tr(),
             ctx,
             tournament_id,
+            zone: tournament.time_zone.parse().unwrap_or(chrono_tz::UTC),
             tournament_name: tournament.name,
             staff,
             invitations,

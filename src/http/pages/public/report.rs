@@ -268,7 +268,7 @@ fn render(
             side_name,
             action,
             tr: ctx.tr(),
-            state_key: format!("report.state.{}", board.agreement.as_str()),
+            state_key: super::key::state_key_for(&board, board.side),
             result_key: board.result.as_ref().map(|r| format!("result.{r}")),
             code: printed(code),
             lines,

@@ -113,7 +113,7 @@ mod tests {
         assert_eq!(d.rows.len(), 10);
         assert_eq!(d.rows[0].label, "9");
         let top: Vec<&str> = d.rows[0].cells.iter().map(|c| c.glyph).collect();
-        assert_eq!(top, ["車", "馬", "象", "士", "将", "士", "象", "馬", "車"]);
+        assert_eq!(top, ["車", "馬", "象", "士", "將", "士", "象", "馬", "車"]);
         assert!(d.rows[9].cells.iter().all(|c| c.red));
         assert_eq!(d.rows[2].cells[1].glyph, "砲");
         assert_eq!(d.rows[7].cells[1].glyph, "炮");
