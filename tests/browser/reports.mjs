@@ -137,6 +137,14 @@ export function registerReportTests({ test, logIn, assert, api, admin, base, out
     const pdf = readFileSync(path, 'latin1');
     const pages = (pdf.match(/\/Type\s*\/Page[^s]/g) ?? []).length;
     assert(pages === 2, `twelve slips on two A4 pages (got ${pages})`);
+    // The public slips (no codes) print six to a page too (#39 item 9).
+    await page.goto(`${base()}/s/${sid}/slips/1/print`);
+    await page.emulateMedia({ media: 'print' });
+    assert((await page.locator('.public-slip').count()) === 12, 'twelve public slips');
+    const publicPath = join(out, 'print-public-slips.pdf');
+    await page.pdf({ path: publicPath, format: 'A4' });
+    const publicPages = (readFileSync(publicPath, 'latin1').match(/\/Type\s*\/Page[^s]/g) ?? []).length;
+    assert(publicPages === 2, `twelve public slips on two A4 pages (got ${publicPages})`);
   });
 
   test('printed tables keep every column: the PDF text layer has each header and each last cell', async ({ page }) => {
