@@ -503,7 +503,7 @@ test('an arbiter creates an event and runs round 1 from the desk', async ({ page
   await Promise.all([page.waitForURL(/\/admin\/s\//), page.click('form.form button[type=submit]')]);
   for (const name of ['Ann', 'Bob', 'Cy', 'Di']) {
     await page.fill('#name', name);
-    await Promise.all([page.waitForURL(/\/entrants\?done=entrant/), page.click('form.form button[type=submit]')]);
+    await Promise.all([page.waitForURL(/\/entrants\?added=/), page.click('form.form button[type=submit]')]);
   }
   // Pairing and the boards' result forms are on the rounds tab.
   await Promise.all([page.waitForURL(/\/rounds$/), page.click('#tab-rounds')]);

@@ -152,12 +152,14 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
       if (partner) await page.fill('#partner_name', partner);
       if (member) await page.check('#member');
       await page.selectOption('#fee_tier', member ? '會員' : '非會員');
+      // The tier fills the amount (issue #39 item 6); an entry not paid yet clears it.
+      if (!paid) await page.fill('#paid', '');
       if (paid) {
         await page.fill('#paid', String(paid));
         await page.selectOption('#payment_method', method);
         record(section, member ? '會員' : '非會員', paid);
       }
-      await click('form.form button[type=submit]', /\/entrants\?done=entrant/);
+      await click('form.form button[type=submit]', /\/entrants\?added=/);
     };
     const openDesk = [
       ['林志明', '多倫多象棋會', 2150, true, 'cash'],

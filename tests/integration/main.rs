@@ -50,3 +50,4 @@ mod seeds;
 mod staff;
 mod support;
 mod trust;
+mod walk_ins;

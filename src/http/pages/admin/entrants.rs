@@ -49,7 +49,13 @@ pub async fn add_entrant(
     let form_error;
     if errors.is_empty() {
         match service::entrants::add(&state.db, &actor, id, &input).await {
-            Ok(_) => return Ok(see_other(&format!("/admin/s/{id}/entrants?done=entrant"))),
+            // Back to the form, focused, for the next walk-in (issue #39 item 6).
+            Ok(view) => {
+                return Ok(see_other(&format!(
+                    "/admin/s/{id}/entrants?added={}#add-entrant",
+                    view.id
+                )))
+            }
             Err(err) => match invalid_fields(&err, tr) {
                 Some((message, fields)) => {
                     errors = fields;
