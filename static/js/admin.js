@@ -170,3 +170,12 @@
   tier.addEventListener('change', fill);
   if (paid.value === '') fill();
 })();
+
+// After an add the form of the next walk-in comes back focused (autofocus, which a browser
+// scrolls only just into view): show the whole form from its heading, the focus kept.
+(() => {
+  const first = document.querySelector('#add-entrant-form [autofocus]');
+  if (!first) return;
+  document.getElementById('add-entrant')?.scrollIntoView({ block: 'start' });
+  first.focus({ preventScroll: true });
+})();

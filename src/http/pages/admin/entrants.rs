@@ -49,10 +49,12 @@ pub async fn add_entrant(
     let form_error;
     if errors.is_empty() {
         match service::entrants::add(&state.db, &actor, id, &input).await {
-            // Back to the form, focused, for the next walk-in (issue #39 item 6).
+            // Back to the form, its first field focused (which brings it into view), for the
+            // next walk-in (issue #39 item 6). No fragment: a browser skips autofocus when
+            // the address names an element.
             Ok(view) => {
                 return Ok(see_other(&format!(
-                    "/admin/s/{id}/entrants?added={}#add-entrant",
+                    "/admin/s/{id}/entrants?added={}",
                     view.id
                 )))
             }
