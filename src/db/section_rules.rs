@@ -103,3 +103,16 @@ pub async fn excuse(db: impl PgExecutor<'_>, entrant_id: Uuid, absences: i32) ->
         .await?;
     Ok(())
 }
+
+/// Whether the section's starting numbers were drawn by lot at the desk (an audited
+/// renumbering by lot).
+pub async fn lot_drawn(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<bool> {
+    sqlx::query_scalar::<_, bool>(
+        "select exists (select 1 from audit_event
+                        where entity = 'section' and entity_id = $1 and action = 'renumber'
+                          and after ->> 'order' = 'lot')",
+    )
+    .bind(section_id)
+    .fetch_one(db)
+    .await
+}

@@ -1613,6 +1613,18 @@ messages! {
         "only doubles teams have members"
         | "只有雙人隊才有隊員"
         | "只有双人队才有队员";
+    NUMBERS_NOT_IN_RATING_ORDER = "numbers.not_in_rating_order":
+        "the starting numbers are not in rating order, which this section's round 1 follows: renumber the entrants first (Entrants tab › Renumber), or set round 1 numbering to registration order"
+        | "序號未按等級分排列，而本組第一輪依等級分編排：請先重新編號（參賽者頁 › 重新編號），或將第一輪序號改為按報名順序"
+        | "序号未按等级分排列，而本组第一轮依等级分编排：请先重新编号（参赛者页 › 重新编号），或将第一轮序号改为按报名顺序";
+    NUMBERS_NOT_DRAWN = "numbers.not_drawn":
+        "the starting numbers have not been drawn by lot, as this section's round 1 numbering says: draw them first (Entrants tab › Renumber)"
+        | "序號尚未抽籤，而本組第一輪序號應以抽籤決定：請先抽籤（參賽者頁 › 重新編號）"
+        | "序号尚未抽签，而本组第一轮序号应以抽签决定：请先抽签（参赛者页 › 重新编号）";
+    NUMBERS_FIXED = "numbers.fixed":
+        "starting numbers are fixed once round 1 is paired"
+        | "第一輪編排後序號即固定"
+        | "第一轮编排后序号即固定";
     STALE_ENTRANT = "stale.entrant":
         "the entrant was changed meanwhile (it is now at change {}; you saw change {}); reload and try again"
         | "參賽者資料已被他人更改（版本 {}，你送出 {}）；請重新載入再試"

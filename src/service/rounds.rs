@@ -6,18 +6,14 @@ use super::state::{self, SectionState};
 use super::users::Actor;
 use super::{Error, Result};
 use crate::db;
-use crate::db::section::SectionRow;
 use crate::i18n::messages as m;
 use crate::i18n::Msg;
-use crate::vocab::{
-    Game, GameResult, PairingSystem, RoundOneOrder, RoundStatus, SectionStatus, SetupMode,
-};
+use crate::vocab::{Game, GameResult, PairingSystem, RoundStatus, SectionStatus, SetupMode};
 use arbiter_core::model::Side;
 use arbiter_core::pairing::{self, PairingError, RoundPairing};
-use rand_chacha::rand_core::{RngCore as _, SeedableRng as _};
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
-use sqlx::{PgConnection, PgPool};
+use sqlx::PgPool;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
@@ -164,39 +160,6 @@ pub fn round_view(state: &SectionState, number: i32, with_report: bool) -> Resul
     })
 }
 
-/// Round-1 numbering (序号) by the section's rule; registration order needs no change.
-async fn number_for_round_one(
-    conn: &mut PgConnection,
-    section: &SectionRow,
-) -> Result<Option<u64>> {
-    let entrants = db::entrant::list(&mut *conn, section.section_id).await?;
-    let mut order: Vec<&db::entrant::EntrantRow> = entrants.iter().collect();
-    let mut lot_seed = None;
-    match section.round1_order {
-        RoundOneOrder::Rating => {
-            order.sort_by_key(|e| (std::cmp::Reverse(e.rating.unwrap_or(-1)), e.seq))
-        }
-        RoundOneOrder::Lot => {
-            let seed = rand_core::OsRng.next_u64();
-            lot_seed = Some(seed);
-            order.sort_by_key(|e| e.seq);
-            let mut rng = rand_chacha::ChaCha20Rng::seed_from_u64(seed);
-            for i in (1..order.len()).rev() {
-                let j = (rng.next_u64() % (i as u64 + 1)) as usize;
-                order.swap(i, j);
-            }
-        }
-        RoundOneOrder::Registration => order.sort_by_key(|e| e.seq),
-    }
-    let numbering: Vec<(Uuid, i32)> = order
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.entrant_id, i as i32 + 1))
-        .collect();
-    db::entrant::renumber(conn, &numbering).await?;
-    Ok(lot_seed)
-}
-
 /// Runs the section's pairing system: the pairing and its report.
 fn run_engine(state: &SectionState, game: Game) -> Result<(RoundPairing, Value)> {
     let t = &state.tournament;
@@ -290,11 +253,10 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
         ));
     }
     let number = rounds.len() as i32 + 1;
-    let lot_seed = if number == 1 {
-        number_for_round_one(&mut tx, &section).await?
-    } else {
-        None
-    };
+    if number == 1 {
+        // The numbers as they stand: never renumbered here (issue #39 item 6).
+        super::numbering::check_round_one(&mut tx, &section).await?;
+    }
     let mut section = section;
     if number == 1 {
         fix_rounds_by_entries(&mut tx, actor, &mut section).await?;
@@ -308,9 +270,6 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
         return Err(Error::conflict(m::STATE_LEAST_TWO_ENTRANTS_MUST.msg()));
     }
     let (pairing, mut report) = run_engine(&state, tournament.game)?;
-    if let Some(seed) = lot_seed {
-        report["lot_seed"] = json!(seed);
-    }
     if !absent.is_empty() {
         report["withdrawn_for_absence"] = json!(absent);
     }

@@ -149,3 +149,33 @@
     });
   }
 })();
+
+// Walk-ins at the desk (issue #39 item 6; progressive enhancement): choosing a fee tier fills
+// the amount paid with the tier's fee (the form carries the amounts by tier), unless the desk
+// typed another amount; the server reads the form the same either way.
+(() => {
+  const form = document.getElementById('add-entrant-form');
+  const tier = form?.querySelector('select[name="fee_tier"]');
+  const paid = form?.querySelector('input[name="paid"]');
+  if (!tier || !paid) return;
+  let amounts = {};
+  try { amounts = JSON.parse(form.dataset.feeAmounts || '{}'); } catch { return; }
+  let filled = '';
+  const fill = () => {
+    if (paid.value !== '' && paid.value !== filled) return;
+    const amount = amounts[tier.value];
+    filled = amount ? String(amount) : '';
+    paid.value = filled;
+  };
+  tier.addEventListener('change', fill);
+  if (paid.value === '') fill();
+})();
+
+// After an add the form of the next walk-in comes back focused (autofocus, which a browser
+// scrolls only just into view): show the whole form from its heading, the focus kept.
+(() => {
+  const first = document.querySelector('#add-entrant-form [autofocus]');
+  if (!first) return;
+  document.getElementById('add-entrant')?.scrollIntoView({ block: 'start' });
+  first.focus({ preventScroll: true });
+})();

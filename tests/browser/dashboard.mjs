@@ -21,7 +21,7 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     // A new section opens on its entrants tab (issue #15).
     for (const name of ['Ann', 'Bob', 'Cy', 'Di']) {
       await page.fill('#name', name);
-      await Promise.all([page.waitForURL(/\/entrants\?done=entrant/), page.keyboard.press('Enter')]);
+      await Promise.all([page.waitForURL(/\/entrants\?added=/), page.keyboard.press('Enter')]);
     }
     await Promise.all([page.waitForURL(/\/rounds$/), page.click('#tab-rounds')]);
     await Promise.all([page.waitForURL(/done=paired/), page.click('text=Pair the next round')]);
@@ -72,7 +72,7 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     const sectionUrl = page.url().split('?')[0].replace(/\/entrants$/, '');
     for (const name of ['Ann', 'Bob', 'Cy', 'Di', EVIL]) {
       await page.fill('#name', name);
-      await Promise.all([page.waitForURL(/\/entrants\?done=entrant/), page.click('form.form button[type=submit]')]);
+      await Promise.all([page.waitForURL(/\/entrants\?added=/), page.click('form.form button[type=submit]')]);
     }
 
     // Section settings: a refusal next to its field (values kept), then saved.
@@ -282,7 +282,7 @@ export function registerDashboardTests({ test, logIn, assert, base, out, join })
     const sectionUrl = page.url().split('?')[0].replace(/\/entrants$/, '');
     for (const name of ['Ann', 'Bob', 'Cy', 'Di']) {
       await page.fill('#name', name);
-      await Promise.all([page.waitForURL(/\/entrants\?done=entrant/), page.click('form.form button[type=submit]')]);
+      await Promise.all([page.waitForURL(/\/entrants\?added=/), page.click('form.form button[type=submit]')]);
     }
     await page.goto(`${sectionUrl}?lang=en`);
     const marked = async () => page.$$eval('nav.desk-tabs a[aria-current]', (as) => as.map((a) => `${a.id}=${a.getAttribute('aria-current')}`));

@@ -26,6 +26,7 @@ import { registerKeyTests } from './keys.mjs';
 import { registerScreenTests } from './screen.mjs';
 import { registerPlayerTests } from './players.mjs';
 import { registerSeed000Tests } from './seed000.mjs';
+import { registerWalkInTests } from './walkins.mjs';
 import { registerDeskTests } from './desk.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
@@ -503,7 +504,7 @@ test('an arbiter creates an event and runs round 1 from the desk', async ({ page
   await Promise.all([page.waitForURL(/\/admin\/s\//), page.click('form.form button[type=submit]')]);
   for (const name of ['Ann', 'Bob', 'Cy', 'Di']) {
     await page.fill('#name', name);
-    await Promise.all([page.waitForURL(/\/entrants\?done=entrant/), page.click('form.form button[type=submit]')]);
+    await Promise.all([page.waitForURL(/\/entrants\?added=/), page.click('form.form button[type=submit]')]);
   }
   // Pairing and the boards' result forms are on the rounds tab.
   await Promise.all([page.waitForURL(/\/rounds$/), page.click('#tab-rounds')]);
@@ -536,6 +537,7 @@ registerScreenTests({ test, assert, api, admin: ADMIN, base: () => base, out, jo
 registerPlayerTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 registerSeed000Tests({ test, logIn, assert, base: () => base, out, join });
 registerDeskTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
+registerWalkInTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 // Last: it crawls what the tests before it made.
 registerCrawlTests({ test, logIn, assert, base: () => base, EVIL, seeded: () => data });
 

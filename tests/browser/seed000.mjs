@@ -17,7 +17,10 @@
 // Enter and one by a `!` suffix); a withdrawal and its undo from the message; a late entrant
 // after round 1; a manual swap in the pairing editor; the prizes; and the desk totals (the
 // registrations tab's ledger, the section's and the tournament's desk list print) equal to the
-// sum of the fees recorded. Screenshots: test-output/browser/seed000-*.png, and the README's in
+// sum of the fees recorded. The players use their keys (issue #36): the online registrants
+// get theirs on the confirmation (with the section and the fee due), check themselves in with
+// it on a phone, find it on the desk's printed key cards, and see their round-1 board by it.
+// Screenshots: test-output/browser/seed000-*.png, and the README's in
 // docs/screenshots.
 //
 // Registered by run.mjs with
@@ -85,6 +88,8 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
       // The fee tiers are on the settings tab.
       await click('#tab-settings', /\/settings$/);
       await page.fill('#fee_tiers', '會員: 10\n非會員: 20');
+      // The open's players check themselves in with their keys (issue #36), from now on.
+      if (key === 'open') await page.check('#self_check_in');
       await click('form.settings-form button[type=submit]', /\/settings\?done=settings/);
       assert((await page.inputValue('#fee_tiers')).includes('非會員: 20'), `${name}: the fee tiers are kept`);
     }
@@ -126,7 +131,17 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
       ]);
       assert(done.status() === 201, `${r.name} registered online: ${done.status()}`);
       await page.waitForSelector('p.done');
+      // The confirmation (issues #36, #39 item 9): the section, the fee due, and the player's
+      // key, shown this once.
+      assert((await page.textContent('#registered-section')).includes(r.section.name), `${r.name}: the section is stated`);
+      const fee = `${r.tier}: ${r.tier === '會員' ? 10 : 20}`;
+      assert((await page.textContent('#fee-due')).includes(fee), `${r.name}: the fee due is stated (${fee})`);
+      r.key = await page.getAttribute('#key-url', 'href');
+      assert(/\/k\/[0-9A-HJKMNP-TV-Z]{16}$/.test(r.key ?? ''), `${r.name}: the key's address: ${r.key}`);
     }
+    // The players' own phones (a context of their own: no desk session).
+    const phones = await page.context().browser().newContext({ viewport: { width: 390, height: 844 }, locale: 'zh-TW', isMobile: true, hasTouch: true });
+    const phone = await phones.newPage();
 
     // Their fees, paid online, recorded on each section's registrations (desk) tab.
     for (const r of online) {
@@ -152,12 +167,14 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
       if (partner) await page.fill('#partner_name', partner);
       if (member) await page.check('#member');
       await page.selectOption('#fee_tier', member ? '會員' : '非會員');
+      // The tier fills the amount (issue #39 item 6); an entry not paid yet clears it.
+      if (!paid) await page.fill('#paid', '');
       if (paid) {
         await page.fill('#paid', String(paid));
         await page.selectOption('#payment_method', method);
         record(section, member ? '會員' : '非會員', paid);
       }
-      await click('form.form button[type=submit]', /\/entrants\?done=entrant/);
+      await click('form.form button[type=submit]', /\/entrants\?added=/);
     };
     const openDesk = [
       ['林志明', '多倫多象棋會', 2150, true, 'cash'],
@@ -220,8 +237,32 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
       const count = (await page.textContent('#checkin-count')).trim();
       assert(count === `Present: ${expected} / ${expected}`, `${section.name}: all present: ${count}`);
     };
+    // An online player of the open checks in with the key (the other, by number at the desk);
+    // the desk sees who did it themselves.
+    const keyed = online.filter((r) => r.section === open);
+    const selfCheckIn = keyed.filter((r) => r.name === 'Alice Wong');
+    for (const r of selfCheckIn) {
+      await phone.goto(`${r.key}?lang=en`);
+      await Promise.all([phone.waitForURL(/done=in/), phone.click('#check-in-button')]);
+      assert((await phone.textContent('#check-in-state')).includes('You are checked in'), `${r.name} checked in by key`);
+    }
+    await page.goto(`${open.url}/entrants?lang=en`);
+    assert((await page.locator('[data-by-self]').count()) === selfCheckIn.length, 'the desk sees who checked in by key');
     await checkin(open, 12);
     await checkin(doubles, 8);
+    // The desk prints every player's key card (one A4 sheet of cards); the online players'
+    // cards carry the keys they were given.
+    await page.goto(`${open.url}/keys/print?lang=en`);
+    const cards = await page.locator('.key-card').evaluateAll((els) => els.map((el) => ({
+      name: el.querySelector('.key-card-name').textContent.trim(),
+      url: el.querySelector('span.url').textContent.trim(),
+      qr: el.querySelectorAll('svg').length,
+    })));
+    assert(cards.length === 12 && cards.every((c) => c.qr === 1), `a card with its QR code for each of the 12: ${cards.length}`);
+    for (const r of keyed) {
+      assert(cards.some((c) => c.name.endsWith(r.name) && c.url === r.key), `${r.name}'s card holds the key of the confirmation`);
+    }
+    await shot('key-cards');
 
     // ------------------------------------------------------------ rounds
     const pair = async (section, n) => {
@@ -306,6 +347,12 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
         }
       }
       await publish(open, n);
+      if (n === 1) {
+        // A player's key shows this round's board, colour and opponent on the phone.
+        await phone.goto(`${keyed[0].key}?lang=en`);
+        assert((await phone.textContent('#my-colour')).match(/Red|Black/), 'the colour by key');
+        assert((await phone.textContent('#opponent')).trim().length > 0, 'the opponent by key');
+      }
       await results(open, n);
       if (n === 1) {
         // A late entrant, entered and paid at the desk after round 1, checked in by number.
@@ -353,7 +400,8 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
       await submit('form.prizes button[type=submit]');
       const awarded = await page.locator('h2 ~ .scroll table tbody tr').count();
       assert(awarded === 4, `${section.name}: four prizes awarded: ${awarded}`);
-      const names = await page.locator('h2 ~ .scroll table tbody tr td:nth-child(3)').allTextContents();
+      // The winner's name is the fourth column (after the prize, the award and its amount).
+      const names = await page.locator('h2 ~ .scroll table tbody tr td:nth-child(4)').allTextContents();
       assert(names.every((n) => n && n !== '–'), `${section.name}: every prize has a winner: ${names}`);
     }
 
@@ -393,5 +441,6 @@ export function registerSeed000Tests({ test, logIn, assert, base, out, join }) {
     const due = money(await page.textContent('#desk-total td.num:nth-of-type(2)'));
     assert(due === 0, `nothing is due: ${due}`);
     await shot('desk-print');
+    await phones.close();
   }, { allow: [409] });
 }

@@ -51,3 +51,4 @@ mod seeds;
 mod staff;
 mod support;
 mod trust;
+mod walk_ins;

@@ -49,7 +49,15 @@ pub async fn add_entrant(
     let form_error;
     if errors.is_empty() {
         match service::entrants::add(&state.db, &actor, id, &input).await {
-            Ok(_) => return Ok(see_other(&format!("/admin/s/{id}/entrants?done=entrant"))),
+            // Back to the form, its first field focused (which brings it into view), for the
+            // next walk-in (issue #39 item 6). No fragment: a browser skips autofocus when
+            // the address names an element.
+            Ok(view) => {
+                return Ok(see_other(&format!(
+                    "/admin/s/{id}/entrants?added={}",
+                    view.id
+                )))
+            }
             Err(err) => match invalid_fields(&err, tr) {
                 Some((message, fields)) => {
                     errors = fields;

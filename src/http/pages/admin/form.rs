@@ -106,6 +106,8 @@ pub struct Field {
     pub options: Vec<Choice>,
     /// Catalogue key of a hint shown under the field (the format expected).
     pub hint_key: Option<&'static str>,
+    /// The field takes the focus when the page opens (the desk's next walk-in).
+    pub autofocus: bool,
 }
 
 impl Field {
@@ -125,6 +127,7 @@ impl Field {
             error: None,
             options: Vec::new(),
             hint_key: None,
+            autofocus: false,
         }
     }
 

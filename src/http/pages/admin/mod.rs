@@ -18,6 +18,7 @@ pub mod form;
 pub mod imports;
 pub mod keys;
 pub mod knockout;
+pub mod numbering;
 pub mod pairing_report;
 pub mod playoff;
 pub mod playoff_prizes;
@@ -59,6 +60,7 @@ pub fn router() -> Router<AppState> {
         .merge(results::router())
         .merge(reports::router())
         .merge(keys::router())
+        .merge(numbering::router())
         .merge(records::router())
         .merge(knockout::router())
         .merge(ties::router())

@@ -144,6 +144,12 @@ pub struct SectionPage {
     pub checkin_focus: bool,
     /// Why a check-in was refused (next to the check-in boxes).
     pub checkin_error: Option<String>,
+    /// The add-entrant form has the focus (after an add, or refused).
+    pub add_focus: bool,
+    /// The message of an add, shown by the form too.
+    pub added_notice: bool,
+    /// The fee tiers' amounts by name, as JSON (the form fills the amount paid from the tier).
+    pub fee_amounts: String,
     /// The absence rule: who it withdrew (with re-admission) and who it will (issue 36).
     pub absences: service::absences::AbsenceList,
 }
@@ -166,6 +172,8 @@ pub enum Flash {
     Withdrawn(Uuid),
     /// This entrant was checked in by number (`true`), or already was (`false`).
     CheckedIn(Uuid, bool),
+    /// This entrant was just added at the desk (the form waits for the next walk-in).
+    Added(Uuid),
 }
 
 impl SectionPage {
@@ -261,6 +269,15 @@ pub struct SectionExtras {
     pub checkin_focus: bool,
 }
 
+impl SectionExtras {
+    /// Whether the add-entrant form takes the focus: after an add (the next walk-in) or
+    /// when it was refused.
+    fn add_focus(&self) -> bool {
+        matches!(self.flash, Flash::Added(_))
+            || (self.target == FormTarget::Entrant && !self.errors.is_empty())
+    }
+}
+
 /// Renders the section page with `extras` (a refused form's values and errors, messages).
 pub async fn section_page(
     state: &AppState,
@@ -338,6 +355,16 @@ pub async fn section_page(
         ],
     );
     let form_error = message_for(FormTarget::Entrant, rest);
+    // The next walk-in (issue #39 item 6): the first refused field, else the name, has the
+    // focus.
+    let add_focus = extras.add_focus();
+    if add_focus {
+        let at = fields.iter().position(|f| f.error.is_some()).unwrap_or(0);
+        if let Some(f) = fields.get_mut(at) {
+            f.autofocus = true;
+        }
+    }
+    let added_notice = matches!(extras.flash, Flash::Added(_));
     let checkin_error = message_for(FormTarget::CheckIn, Vec::new());
     let (notice, undo) = flash_notice(tr, &entrants, id, extras.flash, extras.notice);
     let total_entrants = entrants.len();
@@ -436,6 +463,16 @@ pub async fn section_page(
             checkin_focus: extras.checkin_focus || checkin_error.is_some(),
             checkin_error,
             absences,
+            add_focus,
+            added_notice,
+            fee_amounts: serde_json::to_string(
+                &section
+                    .fee_tiers
+                    .iter()
+                    .map(|t| (t.name.clone(), t.amount))
+                    .collect::<std::collections::BTreeMap<_, _>>(),
+            )
+            .unwrap_or_default(),
             action_error: extras.action_error,
             tournament,
             section,
@@ -457,6 +494,7 @@ fn flash_notice(
         Flash::Withdrawn(id) => (id, "adm.done.withdrawn"),
         Flash::CheckedIn(id, true) => (id, "adm.done.checked_in"),
         Flash::CheckedIn(id, false) => (id, "adm.done.already_in"),
+        Flash::Added(id) => (id, "adm.done.added"),
     };
     let Some(e) = entrants.iter().find(|e| e.id == id) else {
         return (notice, None);
@@ -480,10 +518,11 @@ pub fn extras_from_query(tr: Tr, uri: &axum::http::Uri, tab: Tab) -> SectionExtr
     let query: std::collections::HashMap<String, String> =
         serde_urlencoded::from_str(uri.query().unwrap_or("")).unwrap_or_default();
     let entrant = |key: &str| query.get(key).and_then(|v| v.parse::<Uuid>().ok());
-    let flash = match (entrant("withdrawn"), entrant("checked")) {
-        (Some(e), _) => Flash::Withdrawn(e),
-        (None, Some(e)) => Flash::CheckedIn(e, query.get("was").is_none_or(|v| v != "in")),
-        (None, None) => Flash::None,
+    let flash = match (entrant("withdrawn"), entrant("checked"), entrant("added")) {
+        (Some(e), _, _) => Flash::Withdrawn(e),
+        (None, Some(e), _) => Flash::CheckedIn(e, query.get("was").is_none_or(|v| v != "in")),
+        (None, None, Some(e)) => Flash::Added(e),
+        (None, None, None) => Flash::None,
     };
     let checkin_focus =
         query.contains_key("checked") || query.get("done").is_some_and(|d| d == "checked_in");
@@ -492,6 +531,11 @@ pub fn extras_from_query(tr: Tr, uri: &axum::http::Uri, tab: Tab) -> SectionExtr
             .parse::<usize>()
             .ok()
             .map(|n| tr.fmt("adm.done.checked_in_many", n))
+            .or(notice),
+        (Some("renumbered"), Some(n)) => n
+            .parse::<usize>()
+            .ok()
+            .map(|n| tr.fmt("adm.done.renumbered", n))
             .or(notice),
         _ => notice,
     };
