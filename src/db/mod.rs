@@ -14,6 +14,7 @@ pub mod record;
 pub mod registration;
 pub mod report;
 pub mod round;
+pub mod schedule;
 pub mod section;
 pub mod setup;
 pub mod staff;

@@ -193,6 +193,13 @@ const TABLES: &[Table] = &[
         order: "t.section_id, t.number",
     },
     Table {
+        name: "round_schedule",
+        id: None,
+        refs: &[("section_id", "section")],
+        scope: concat!("t.section_id in ", sections!()),
+        order: "t.section_id, t.number",
+    },
+    Table {
         name: "board",
         id: Some("board_id"),
         refs: &[

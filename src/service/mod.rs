@@ -2,6 +2,7 @@
 //! state through `db`, applies the rules (often by calling `arbiter_core`), writes and commits.
 
 pub mod access;
+pub mod calendar;
 pub mod check;
 pub mod desk;
 pub mod entrants;
@@ -16,6 +17,7 @@ pub mod records;
 pub mod registrations;
 pub mod reports;
 pub mod rounds;
+pub mod schedule;
 pub mod screen;
 pub mod sections;
 pub mod setups;

@@ -44,6 +44,7 @@ mod records;
 mod registration;
 mod repair;
 mod reports;
+mod schedule;
 mod screen;
 mod seeds;
 mod staff;

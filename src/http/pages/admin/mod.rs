@@ -29,6 +29,7 @@ pub mod repair_words;
 pub mod reports;
 pub mod results;
 pub mod rounds;
+pub mod schedule;
 pub mod section;
 pub mod section_forms;
 pub mod settings;
@@ -69,6 +70,7 @@ pub fn router() -> Router<AppState> {
         .merge(desk::router())
         .merge(prizes::router())
         .merge(settings::router())
+        .merge(schedule::router())
         .merge(byes::router())
         .merge(confirm::router())
         .merge(checkin::router())
