@@ -10,6 +10,7 @@ pub mod event_file;
 pub mod interchange;
 pub mod keys;
 pub mod knockout;
+pub mod outbox;
 pub mod payments;
 pub mod players;
 pub mod prizes;

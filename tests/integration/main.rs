@@ -36,6 +36,7 @@ mod lockout;
 mod mid_round;
 mod migrations;
 mod names;
+mod outbox;
 mod pages;
 mod players;
 mod prints;

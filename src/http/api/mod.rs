@@ -260,7 +260,12 @@ fn keys_routes() -> OpenApiRouter<AppState> {
 
 /// Telling the players (issue #37).
 fn notify_routes() -> OpenApiRouter<AppState> {
-    OpenApiRouter::new().routes(routes!(notify::get_schedule, notify::put_schedule))
+    OpenApiRouter::new()
+        .routes(routes!(notify::get_schedule, notify::put_schedule))
+        .routes(routes!(notify::list_webhooks, notify::add_webhook))
+        .routes(routes!(notify::remove_webhook))
+        .routes(routes!(notify::test_webhook))
+        .routes(routes!(notify::get_deliveries))
 }
 
 /// Every API route, with `/api/v1/openapi.json` and a JSON 404 for unknown API paths.

@@ -18,6 +18,7 @@ pub mod form;
 pub mod imports;
 pub mod keys;
 pub mod knockout;
+pub mod notifications;
 pub mod pairing_report;
 pub mod playoff;
 pub mod playoff_prizes;
@@ -71,6 +72,7 @@ pub fn router() -> Router<AppState> {
         .merge(prizes::router())
         .merge(settings::router())
         .merge(schedule::router())
+        .merge(notifications::router())
         .merge(byes::router())
         .merge(confirm::router())
         .merge(checkin::router())
