@@ -72,6 +72,10 @@ pub struct ServerArgs {
     /// Limits on connections (header and idle deadlines, caps per address and in total).
     #[command(flatten)]
     pub connections: ConnectionArgs,
+    /// Lets webhooks (and push endpoints) reach loopback, private, link-local and metadata
+    /// addresses: for tests and local setups only (off by default).
+    #[arg(long, env = "ARBITER_ALLOW_PRIVATE_ENDPOINTS", global = true, action = clap::ArgAction::SetTrue, value_parser = clap::builder::BoolishValueParser::new())]
+    pub allow_private_endpoints: bool,
 }
 
 /// Limits on the HTTP connections themselves, before any request is read: a client that opens

@@ -10,6 +10,7 @@ pub mod cli;
 pub mod config;
 pub mod connections;
 pub mod db;
+pub mod delivery;
 pub mod embedded_pg;
 pub mod http;
 pub mod i18n;

@@ -269,6 +269,17 @@ pub async fn serve(args: &ServerArgs) -> anyhow::Result<()> {
     let supervisor = embedded
         .clone()
         .map(|pg| tokio::spawn(supervise(pg, gave_up.clone(), stop_now.clone())));
+    // The outbox's worker (issue #37): delivers until the server stops, then finishes the
+    // deliveries under way (bounded by their timeout).
+    let (stop_worker, worker_stops) = tokio::sync::watch::channel(false);
+    let worker = crate::delivery::spawn(
+        pool.clone(),
+        crate::delivery::Config {
+            allow_private: args.allow_private_endpoints,
+            ..Default::default()
+        },
+        worker_stops,
+    );
     let stop = async move {
         tokio::select! {
             () = shutdown_signal() => {}
@@ -276,6 +287,8 @@ pub async fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         }
     };
     let result = app.run_until_stopped(stop).await;
+    let _ = stop_worker.send(true);
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(20), worker).await;
     for task in [supervisor, backups].into_iter().flatten() {
         task.abort();
         let _ = task.await;

@@ -1037,6 +1037,34 @@ messages! {
         "check-in must close after it opens"
         | "報到截止時間須晚於開始時間"
         | "报到截止时间须晚于开始时间";
+    CHECK_SCHEDULE_ROUND = "check.schedule_round":
+        "round {} is not a round of this section (1 to {})"
+        | "第 {} 輪不在本組的輪次內（1 至 {}）"
+        | "第 {} 轮不在本组的轮次内（1 至 {}）";
+    CHECK_SCHEDULE_TWICE = "check.schedule_twice":
+        "round {} is given twice"
+        | "第 {} 輪重複了"
+        | "第 {} 轮重复了";
+    CHECK_SCHEDULE_ORDER = "check.schedule_order":
+        "round {} must start after round {}"
+        | "第 {} 輪的開始時間須晚於第 {} 輪"
+        | "第 {} 轮的开始时间须晚于第 {} 轮";
+    CHECK_SCHEDULE_TIME = "check.schedule_time":
+        "write the time as 2026-12-08T09:30 in the event's time zone, or RFC 3339 with an offset (a time the clocks skip does not exist)"
+        | "時間請寫成 2026-12-08T09:30（賽事時區），或帶時差的 RFC 3339（撥鐘跳過的時間不存在）"
+        | "时间请写成 2026-12-08T09:30（赛事时区），或带时差的 RFC 3339（拨钟跳过的时间不存在）";
+    CHECK_WEBHOOK_URL = "check.webhook_url":
+        "give the webhook's address as https://host/path (no user name or password in it)"
+        | "請以 https://主機/路徑 的形式填寫 Webhook 位址（不可含帳號或密碼）"
+        | "请以 https://主机/路径 的形式填写 Webhook 地址（不可含用户名或密码）";
+    CHECK_WEBHOOK_SECRET = "check.webhook_secret":
+        "a secret has 16 to 200 visible ASCII characters (leave it empty to have one made)"
+        | "密鑰須為 16 至 200 個可見 ASCII 字元（留空則自動產生）"
+        | "密钥须为 16 至 200 个可见 ASCII 字符（留空则自动生成）";
+    NOT_FOUND_WEBHOOK = "not_found.webhook":
+        "webhook not found"
+        | "找不到該 Webhook"
+        | "找不到该 Webhook";
     NOT_FOUND_ACTION = "not_found.action":
         "action not found"
         | "找不到該操作"

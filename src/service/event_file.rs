@@ -193,6 +193,13 @@ const TABLES: &[Table] = &[
         order: "t.section_id, t.number",
     },
     Table {
+        name: "round_schedule",
+        id: None,
+        refs: &[("section_id", "section")],
+        scope: concat!("t.section_id in ", sections!()),
+        order: "t.section_id, t.number",
+    },
+    Table {
         name: "board",
         id: Some("board_id"),
         refs: &[
@@ -302,17 +309,21 @@ const TABLES: &[Table] = &[
 
 /// Tables that are not part of an event: accounts and their sessions, the limiter, the
 /// migrations' own table; the staff travel as [`EventFile::staff`]; invitation links stay
-/// with the server that made them (their tokens are its secrets).
+/// with the server that made them (their tokens are its secrets); webhooks (their endpoints
+/// and secrets belong to the server's integrations) and the outbox (this server's deliveries)
+/// stay too.
 pub const OUTSIDE: &[&str] = &[
     "_sqlx_migrations",
     "app_user",
     "device_proof",
     "entrant_key",
+    "outbox",
     "password_reset",
     "sign_in_throttle",
     "staff_invitation",
     "tournament_staff",
     "user_session",
+    "webhook",
 ];
 
 /// The names of the tables an event file carries.

@@ -3,6 +3,7 @@
 
 pub mod absences;
 pub mod access;
+pub mod calendar;
 pub mod check;
 pub mod desk;
 pub mod entrants;
@@ -11,6 +12,7 @@ pub mod interchange;
 pub mod keys;
 pub mod knockout;
 pub mod numbering;
+pub mod outbox;
 pub mod payments;
 pub mod players;
 pub mod prizes;
@@ -18,6 +20,7 @@ pub mod records;
 pub mod registrations;
 pub mod reports;
 pub mod rounds;
+pub mod schedule;
 pub mod screen;
 pub mod sections;
 pub mod setups;

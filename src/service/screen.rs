@@ -30,6 +30,8 @@ pub struct SectionScreen {
     pub latest: Vec<i32>,
     /// The standings.
     pub standings: StandingsView,
+    /// The next round's planned start still to come (issue #37): its number and start.
+    pub next_start: Option<(i32, DateTime<Utc>)>,
 }
 
 /// Loads a section's screen.
@@ -47,7 +49,15 @@ pub async fn section(pool: &PgPool, section_id: Uuid) -> Result<SectionScreen> {
         None => (None, Vec::new()),
     };
     let standings = standings::compute(pool, section_id).await?;
+    let now = Utc::now();
+    let next_start = super::schedule::get(pool, section_id)
+        .await?
+        .planned
+        .iter()
+        .find(|p| p.starts_at > now)
+        .map(|p| (p.round, p.starts_at));
     Ok(SectionScreen {
+        next_start,
         section,
         round,
         started_at,

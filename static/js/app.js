@@ -100,13 +100,15 @@ function startScreen(main) {
 }
 
 function startClocks() {
-  const clocks = document.querySelectorAll('[data-clock-start]');
+  const clocks = document.querySelectorAll('[data-clock-start], [data-countdown-to]');
   if (!clocks.length) return;
   const tick = () => {
     for (const el of clocks) {
-      const start = Date.parse(el.dataset.clockStart);
-      if (Number.isNaN(start)) continue;
-      const secs = Math.max(0, Math.floor((Date.now() - start) / 1000));
+      // A running clock counts up from its start; a countdown (issue #37) down to its time.
+      const up = el.dataset.clockStart !== undefined;
+      const at = Date.parse(up ? el.dataset.clockStart : el.dataset.countdownTo);
+      if (Number.isNaN(at)) continue;
+      const secs = Math.max(0, Math.floor((up ? Date.now() - at : at - Date.now()) / 1000));
       const mm = String(Math.floor(secs / 60) % 60).padStart(2, '0');
       const ss = String(secs % 60).padStart(2, '0');
       el.textContent = `${Math.floor(secs / 3600)}:${mm}:${ss}`;
@@ -120,6 +122,11 @@ document.addEventListener('DOMContentLoaded', () => {
   const screen = document.querySelector('main[data-next]');
   if (screen) startScreen(screen);
   startClocks();
+  // Calendar links (issue #37): a path becomes webcal:// on this page's host.
+  for (const a of document.querySelectorAll('a[data-webcal]')) {
+    const path = a.getAttribute('href');
+    if (path && path.startsWith('/')) a.href = `webcal://${window.location.host}${path}`;
+  }
   verifySetups().catch(() => {});
   // Print buttons of the print views (hidden until a script can make them work).
   for (const button of document.querySelectorAll('button[data-print]')) {

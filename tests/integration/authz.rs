@@ -57,9 +57,12 @@ fn rule(method: &str, path: &str) -> Who {
         | ("POST", "/api/v1/keys/{key}/check-in")
         | ("DELETE", "/api/v1/keys/{key}/check-in") => Who::Public,
         // Re-issuing a key and the self check-in settings: the tournament's arbiters.
-        ("POST", "/api/v1/entrants/{id}/key") | ("PUT", "/api/v1/sections/{id}/check-in-settings") => {
-            Who::Arbiter
-        }
+        ("POST", "/api/v1/entrants/{id}/key")
+        | ("PUT", "/api/v1/sections/{id}/check-in-settings")
+        | ("PUT", "/api/v1/sections/{id}/schedule")
+        | ("POST", "/api/v1/tournaments/{id}/webhooks")
+        | ("DELETE", "/api/v1/webhooks/{id}")
+        | ("POST", "/api/v1/webhooks/{id}/test") => Who::Arbiter,
         ("POST", "/api/v1/auth/logout")
         | ("PUT", "/api/v1/me/password")
         | ("DELETE", "/api/v1/me/sessions")
@@ -370,6 +373,12 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/api/v1/reports/{code}/record") => json!({"notation": "iccs", "text": "h2e2"}),
         ("POST", "/api/v1/keys/{key}/report") => json!({"result": "red_wins"}),
         ("PUT", "/api/v1/sections/{id}/check-in-settings") => json!({"self_check_in": true}),
+        ("PUT", "/api/v1/sections/{id}/schedule") => {
+            json!({"rounds": [{"round": 1, "local": "2030-01-01T09:00"}]})
+        }
+        ("POST", "/api/v1/tournaments/{id}/webhooks") => {
+            json!({"url": "https://hooks.example.org/arbiter"})
+        }
         ("POST", "/api/v1/invitations/{token}") => {
             json!({"username": format!("new-{}", Uuid::new_v4()), "password": "a long password"})
         }

@@ -151,6 +151,16 @@ async fn play_an_event(pool: &PgPool) -> (String, String) {
                "fee_tiers": [{"name": "adult", "amount": 20}, {"name": "junior", "amount": 10}]}),
     )
     .await;
+    // The round schedule (issue #37).
+    ok(&call(
+        pool,
+        "PUT",
+        &format!("/api/v1/sections/{open}/schedule"),
+        Some(&token),
+        Some(json!({"rounds": [{"round": 1, "local": "2026-12-08T09:30"},
+                               {"round": 2, "local": "2026-12-08T14:00"}]})),
+    )
+    .await);
     let mut registrations = Vec::new();
     for i in 1..=11 {
         let tier = if i % 4 == 0 { "junior" } else { "adult" };

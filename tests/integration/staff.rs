@@ -26,6 +26,7 @@ async fn spawn_server(pool: &PgPool, limits: Limits) -> u16 {
         acquire_timeout: 3,
         metrics_token: None,
         connections: Default::default(),
+        allow_private_endpoints: false,
     };
     let app = Application::build(&args, pool.clone())
         .await

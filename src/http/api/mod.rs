@@ -7,6 +7,7 @@ pub mod event_file;
 pub mod interchange;
 pub mod keys;
 pub mod knockout;
+pub mod notify;
 pub mod records;
 pub mod registrations;
 pub mod reports;
@@ -176,6 +177,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(records_routes())
         .merge(reports_routes())
         .merge(keys_routes())
+        .merge(notify_routes())
         .merge(event_file_routes())
         .split_for_parts();
     let mut doc = doc;
@@ -254,6 +256,16 @@ fn keys_routes() -> OpenApiRouter<AppState> {
             keys::get_check_in_settings,
             keys::put_check_in_settings
         ))
+}
+
+/// Telling the players (issue #37).
+fn notify_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(notify::get_schedule, notify::put_schedule))
+        .routes(routes!(notify::list_webhooks, notify::add_webhook))
+        .routes(routes!(notify::remove_webhook))
+        .routes(routes!(notify::test_webhook))
+        .routes(routes!(notify::get_deliveries))
 }
 
 /// Every API route, with `/api/v1/openapi.json` and a JSON 404 for unknown API paths.

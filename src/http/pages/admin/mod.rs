@@ -18,6 +18,7 @@ pub mod form;
 pub mod imports;
 pub mod keys;
 pub mod knockout;
+pub mod notifications;
 pub mod numbering;
 pub mod pairing_report;
 pub mod playoff;
@@ -30,6 +31,7 @@ pub mod repair_words;
 pub mod reports;
 pub mod results;
 pub mod rounds;
+pub mod schedule;
 pub mod section;
 pub mod section_forms;
 pub mod settings;
@@ -71,6 +73,8 @@ pub fn router() -> Router<AppState> {
         .merge(desk::router())
         .merge(prizes::router())
         .merge(settings::router())
+        .merge(schedule::router())
+        .merge(notifications::router())
         .merge(byes::router())
         .merge(confirm::router())
         .merge(checkin::router())

@@ -76,6 +76,12 @@ pub struct KeyPage {
     pub error: Option<String>,
     /// The record's notations (the game's).
     pub notations: Vec<RecordNotation>,
+    /// The planned start of this round's board, as shown.
+    pub board_starts: Option<String>,
+    /// The next planned round after the last published one, as a sentence.
+    pub next: Option<String>,
+    /// The player's own calendar's `webcal:` address, when the section has a schedule.
+    pub webcal: Option<String>,
 }
 
 /// `?done=` after an action.
@@ -202,6 +208,20 @@ async fn page(
             }),
             _ => None,
         });
+    // The schedule: this board's round's start, the next round's start.
+    let schedule = service::schedule::get(&state.db, view.section_id)
+        .await
+        .ok();
+    let board_starts = view
+        .board
+        .as_ref()
+        .and_then(|b| schedule.as_ref()?.shown(b.round));
+    let shown_rounds = service::rounds::list_visible(&state.db, None, view.section_id)
+        .await
+        .map(|rounds| rounds.iter().map(|r| r.number).max().unwrap_or(0))
+        .unwrap_or(0);
+    let next = super::player::next_planned(schedule.as_ref(), shown_rounds)
+        .map(|(n, at)| ctx.tr().fmt_n("round.next_starts", &[&n, &at]));
     // The player's rounds and standing, as the public player page has them.
     let (history, standing) = match view.entrant.start_no {
         Some(no) => {
@@ -211,7 +231,14 @@ async fn page(
                 (Ok(section), Ok(p)) => (
                     p.rounds
                         .iter()
-                        .map(|r| round_line(r, &section.scoring))
+                        .map(|r| {
+                            let mut line = round_line(r, &section.scoring);
+                            line.starts = schedule
+                                .as_ref()
+                                .and_then(|s| s.shown(r.number))
+                                .unwrap_or_default();
+                            line
+                        })
                         .collect(),
                     p.rank.zip(p.points).map(|(rank, points)| {
                         ctx.tr().fmt_n(
@@ -263,6 +290,12 @@ async fn page(
                 done,
                 error,
                 notations,
+                board_starts,
+                next,
+                webcal: schedule
+                    .as_ref()
+                    .filter(|s| !s.planned.is_empty())
+                    .map(|_| super::calendar::webcal(state, &format!("/k/{key}/calendar.ics"))),
                 view,
                 ctx,
             },

@@ -2,6 +2,7 @@
 //! contact data, no unpublished round, no unrevealed set-up).
 
 pub mod bracket;
+pub mod calendar;
 pub mod crosstable;
 pub mod entrants;
 pub mod games;
@@ -30,6 +31,7 @@ pub fn router() -> Router<AppState> {
         .merge(register::router())
         .merge(report::router())
         .merge(key::router())
+        .merge(calendar::router())
         .merge(screen::router())
         .merge(entrants::router())
         .merge(pairings::router())

@@ -78,6 +78,8 @@ pub struct PairingsData {
     pub boards: Vec<BoardLine>,
     /// Absences.
     pub absences: Vec<AbsenceLine>,
+    /// The round's planned start as shown (event time), if planned.
+    pub starts: Option<String>,
 }
 
 /// `GET /s/{section_id}/pairings/{n}`
@@ -94,6 +96,8 @@ pub struct PairingsPage {
     pub data: PairingsData,
     /// The same boards by player name, so a player finds their board fast on a phone.
     pub lines: Vec<ByNameLine>,
+    /// The section calendar's `webcal:` address (or its path, made `webcal:` by the script).
+    pub webcal: String,
 }
 
 /// `GET /s/{section_id}/pairings/{n}/print`
@@ -156,6 +160,7 @@ fn pairings_data(round: &RoundView) -> PairingsData {
                 kind_key: format!("absence.{}", a.kind),
             })
             .collect(),
+        starts: None,
     }
 }
 
@@ -180,7 +185,11 @@ pub async fn load_round(
         )
         .into_response());
     };
-    let data = pairings_data(round);
+    let mut data = pairings_data(round);
+    data.starts = service::schedule::get(&state.db, id)
+        .await
+        .ok()
+        .and_then(|s| s.shown(number));
     let nav = nav(&t, &s, &rounds, "pairings", number, prizes);
     Ok((ctx, nav, data))
 }
@@ -220,6 +229,7 @@ pub(super) async fn pairings(
                     nav,
                     data,
                     lines,
+                    webcal: super::calendar::webcal(&state, &format!("/s/{id}/calendar.ics")),
                 },
             )
             .into_response()

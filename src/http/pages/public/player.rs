@@ -55,6 +55,8 @@ pub struct RoundLine {
     pub draft: bool,
     /// The game has a record (its board page is linked).
     pub record: bool,
+    /// The round's planned start as shown (event time), or empty.
+    pub starts: String,
 }
 
 pub(crate) fn round_line(
@@ -93,6 +95,7 @@ pub(crate) fn round_line(
         running: format_number(r.running_tenths as f64 / 10.0),
         draft: r.status == crate::vocab::RoundStatus::Paired,
         record: false,
+        starts: String::new(),
     }
 }
 
@@ -138,6 +141,19 @@ pub struct PlayerPage {
     pub points: String,
     /// Tiebreaks in chain order.
     pub tiebreaks: Vec<TiebreakLine>,
+    /// The next planned round not yet shown, as a sentence ("Round 3 starts …").
+    pub next: Option<String>,
+    /// The section calendar's `webcal:` address, when the section has a schedule.
+    pub webcal: Option<String>,
+}
+
+/// The first planned round after the last one shown: its number and start as shown.
+pub(crate) fn next_planned(
+    schedule: Option<&service::schedule::ScheduleView>,
+    last_shown: i32,
+) -> Option<(i32, String)> {
+    let p = schedule?.planned.iter().find(|p| p.round > last_shown)?;
+    Some((p.round, p.local.replacen('T', " ", 1)))
 }
 
 async fn player(
@@ -158,8 +174,16 @@ async fn player(
     let recorded = service::records::recorded_of_section(&state.db, s.id)
         .await
         .unwrap_or_default();
+    let schedule = service::schedule::get(&state.db, id).await.ok();
+    let last_shown = rounds.iter().map(|r| r.number).max().unwrap_or(0);
+    let next = next_planned(schedule.as_ref(), last_shown)
+        .map(|(n, at)| ctx.tr().fmt_n("round.next_starts", &[&n, &at]));
     let line = |r: &PlayerRound| {
         let mut line = round_line(r, &s.scoring);
+        line.starts = schedule
+            .as_ref()
+            .and_then(|s| s.shown(r.number))
+            .unwrap_or_default();
         line.record = r
             .board
             .is_some_and(|b| r.opponent.is_some() && recorded.contains(&(r.number, b)));
@@ -187,6 +211,11 @@ async fn player(
         members: view.members.join(" / "),
         withdrawn: view.withdrawn,
         name: view.name,
+        next,
+        webcal: schedule
+            .as_ref()
+            .filter(|s| !s.planned.is_empty())
+            .map(|_| super::calendar::webcal(&state, &format!("/s/{id}/calendar.ics"))),
         ctx,
     };
     Ok(Page(StatusCode::OK, page).into_response())

@@ -105,6 +105,9 @@ pub struct Slide {
     pub clock: Option<String>,
     /// The clock's reading when rendered (`H:MM:SS`).
     pub clock_text: String,
+    /// The countdown to the next round's planned start: round, start (RFC 3339), the time
+    /// left when rendered (`H:MM:SS`).
+    pub countdown: Option<(i32, String, String)>,
 }
 
 impl Slide {
@@ -147,6 +150,11 @@ impl Slide {
 
 fn clock_text(started: chrono::DateTime<chrono::Utc>) -> String {
     let secs = (chrono::Utc::now() - started).num_seconds().max(0);
+    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
+}
+
+fn countdown_text(start: chrono::DateTime<chrono::Utc>) -> String {
+    let secs = (start - chrono::Utc::now()).num_seconds().max(0);
     format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
@@ -222,6 +230,9 @@ pub fn slides(screen: &SectionScreen, lines: Vec<NameLine>) -> Vec<Slide> {
         body,
         clock: clock.as_ref().map(|c| c.0.clone()),
         clock_text: clock.as_ref().map(|c| c.1.clone()).unwrap_or_default(),
+        countdown: screen
+            .next_start
+            .map(|(n, at)| (n, at.to_rfc3339(), countdown_text(at))),
     };
     let mut out = Vec::new();
     if let Some(round) = screen.round.as_ref().filter(|_| in_play) {
