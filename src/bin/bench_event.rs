@@ -8,6 +8,7 @@
 //! DATABASE_URL=postgres://… target/release/bench_event [ENTRANTS [ROUNDS [SYSTEM]]]
 //! DATABASE_URL=postgres://… target/release/bench_event signin [SAMPLES]
 //! DATABASE_URL=postgres://… target/release/bench_event hall     # or: ingest (its last part)
+//! DATABASE_URL=postgres://… target/release/bench_event live     # phones while results arrive
 //! ```
 
 use anyhow::{bail, Context as _};
@@ -275,6 +276,18 @@ fn run(
     rounds: i32,
     system: &str,
 ) -> anyhow::Result<String> {
+    run_of(port, token, entrants, rounds, rounds, system)
+}
+
+/// [`run`] of a section of `total` rounds, of which `rounds` are played.
+fn run_of(
+    port: u16,
+    token: &str,
+    entrants: usize,
+    rounds: i32,
+    total: i32,
+    system: &str,
+) -> anyhow::Result<String> {
     let clock = Instant::now();
     let t = json(
         port,
@@ -290,7 +303,7 @@ fn run(
                 .map(|i| format!("Player {i},{},Club {}\n", 1000 + (i * 7919) % 1500, i % 40)),
         )
         .collect();
-    let section = section_with(port, token, tid, "Open", rounds, system, &csv)?;
+    let section = section_with(port, token, tid, "Open", total, system, &csv)?;
     let setup = clock.elapsed();
     println!("setup ({entrants} entrants by CSV): {setup:.2?}");
     println!("round      pair   results (n)       standings");
@@ -382,7 +395,37 @@ fn run(
     );
     println!("event (pair + results + standings, {rounds} rounds): {event:.2?}");
     println!("with setup: {:.2?}", event + setup);
+    cold_render(port, &section, entrants, rounds)?;
     Ok(section)
+}
+
+/// Times renders of the standings page nobody has asked for yet (issue #38: under 20 ms for
+/// 1,000 entrants after nine rounds): each asks with a query of its own, which is a page of
+/// its own for the cache; one kept-alive connection, one at a time, round trip included.
+fn cold_render(port: u16, section: &str, entrants: usize, rounds: i32) -> anyhow::Result<()> {
+    let mut conn = Conn::open(port)?;
+    let mut times = Vec::new();
+    for i in 0..15 {
+        let started = Instant::now();
+        let (status, _, body) = conn.send(
+            "GET",
+            &format!("/s/{section}/standings?cold={}-{i}", std::process::id()),
+            "",
+            "",
+        )?;
+        if status != 200 {
+            bail!("standings page: {status} {body}");
+        }
+        times.push(started.elapsed());
+    }
+    times.sort();
+    println!(
+        "cold render of the standings page ({entrants} entrants, {rounds} rounds, HTTP round trip included): median {:.2?}, min {:.2?}, max {:.2?}",
+        times[times.len() / 2],
+        times[0],
+        times[times.len() - 1]
+    );
+    Ok(())
 }
 
 /// `bench_event hall` (issue #17): a hall of phones. A 1,000-entrant section played for seven
@@ -457,6 +500,167 @@ fn hall(port: u16, token: &str) -> anyhow::Result<()> {
         json.failures_note()
     );
     ingest(port, token)
+}
+
+/// Results a second the writer of `bench_event live` enters.
+const LIVE_RATE: u32 = 25;
+
+/// `bench_event live` (issue #38): the hall while results pour in. A 1,000-entrant Dutch
+/// section after seven rounds, round 8 paired and published; `wrk` as 200 phones without
+/// cookies on its standings page for 15 s, with and without gzip, first while nothing
+/// changes, then while a desk enters 25 results a second in round 8 (on a kept-alive
+/// connection; once every board has its result it changes them, each a new version): the
+/// phones' rate and p50/p99, the desk's p50/p99, and the renders the server counted.
+fn live(port: u16, token: &str) -> anyhow::Result<()> {
+    let section = run_of(port, token, 1000, 7, 9, "dutch")?;
+    let view = json(
+        port,
+        "POST",
+        &format!("/api/v1/sections/{section}/rounds"),
+        token,
+        "",
+    )?;
+    json(
+        port,
+        "POST",
+        &format!("/api/v1/sections/{section}/rounds/8/publish"),
+        token,
+        "",
+    )?;
+    let boards: Vec<String> = view["boards"]
+        .as_array()
+        .context("boards")?
+        .iter()
+        .filter(|b| !b["black"].is_null())
+        .filter_map(|b| b["id"].as_str().map(str::to_string))
+        .collect();
+    let path = format!("/s/{section}/standings");
+    let url = format!("http://127.0.0.1:{port}{path}");
+    let (status, _, body) = Conn::open(port)?.send("GET", &path, "", "")?;
+    if status != 200 {
+        bail!("standings page: {status}");
+    }
+    println!(
+        "standings page: {} KB; round 8 paired and published, {} boards",
+        body.len() / 1024,
+        boards.len()
+    );
+    let gzip = "Accept-Encoding: gzip, deflate, br";
+    let crowd = |header: Option<&str>| {
+        let mut args = vec!["-t2", "-c200", "-d15s", "--latency"];
+        if let Some(header) = header {
+            args.extend(["-H", header]);
+        }
+        args.push(&url);
+        wrk(&args)
+    };
+    let report = |what: &str, load: &Load, renders: u64| {
+        println!(
+            "{what}: {:.0} requests/s, p50 {:.2} ms, p99 {:.2} ms, {renders} renders{}",
+            load.rate,
+            load.p50_ms,
+            load.p99_ms,
+            load.failures_note()
+        );
+    };
+    for (what, header) in [
+        ("nothing changes", None),
+        ("nothing changes, gzip", Some(gzip)),
+    ] {
+        let before = live_renders(port)?;
+        let load = crowd(header)?;
+        report(what, &load, live_renders(port)? - before);
+    }
+    let mut next = 0;
+    for (what, header) in [
+        ("25 results/s entered meanwhile", None),
+        ("25 results/s entered, gzip", Some(gzip)),
+    ] {
+        let before = live_renders(port)?;
+        let stop = std::sync::Arc::new(std::sync::atomic::AtomicBool::new(false));
+        let writer = {
+            let stop = stop.clone();
+            let boards = boards.clone();
+            let token = token.to_string();
+            std::thread::spawn(move || writer(port, &token, &boards, next, &stop))
+        };
+        let load = crowd(header);
+        stop.store(true, std::sync::atomic::Ordering::Relaxed);
+        let (entered, mut times) = writer
+            .join()
+            .map_err(|_| anyhow::anyhow!("the writer panicked"))??;
+        let load = load?;
+        next = entered;
+        report(what, &load, live_renders(port)? - before);
+        times.sort();
+        let at = |q: usize| {
+            times
+                .get(times.len() * q / 100)
+                .copied()
+                .unwrap_or_default()
+        };
+        println!(
+            "  the desk: {} results, p50 {:.2?}, p99 {:.2?}, max {:.2?}",
+            times.len(),
+            at(50),
+            at(99),
+            times.last().copied().unwrap_or_default()
+        );
+    }
+    Ok(())
+}
+
+/// Enters results at [`LIVE_RATE`] a second on `boards` from the `from`-th on (going round
+/// and changing each result on the next turn) until `stop`: the count so far and each
+/// result's time.
+fn writer(
+    port: u16,
+    token: &str,
+    boards: &[String],
+    from: usize,
+    stop: &std::sync::atomic::AtomicBool,
+) -> anyhow::Result<(usize, Vec<Duration>)> {
+    let mut conn = Conn::open(port)?;
+    let auth = format!("Authorization: Bearer {token}\r\nContent-Type: application/json\r\n");
+    let every = Duration::from_secs(1) / LIVE_RATE;
+    let started = Instant::now();
+    let mut times = Vec::new();
+    let mut k = from;
+    while !stop.load(std::sync::atomic::Ordering::Relaxed) {
+        let due = started + every * u32::try_from(times.len()).unwrap_or(u32::MAX);
+        if let Some(wait) = due.checked_duration_since(Instant::now()) {
+            std::thread::sleep(wait);
+        }
+        let board = &boards[k % boards.len()];
+        // Each turn round the boards another result, so each is a change.
+        let result = ["red_wins", "black_wins", "draw"][(k + k / boards.len()) % 3];
+        let sent = Instant::now();
+        let (status, _, body) = conn.send(
+            "PUT",
+            &format!("/api/v1/boards/{board}/result"),
+            &auth,
+            &format!(r#"{{"result":"{result}"}}"#),
+        )?;
+        if status != 200 {
+            bail!("result: {status} {body}");
+        }
+        times.push(sent.elapsed());
+        k += 1;
+    }
+    Ok((k, times))
+}
+
+/// The server's count of live pages rendered for anonymous visitors (`/metrics`).
+fn live_renders(port: u16) -> anyhow::Result<u64> {
+    let (status, _, body) = Conn::open(port)?.send("GET", "/metrics", "", "")?;
+    if status != 200 {
+        bail!("/metrics: {status}");
+    }
+    body.lines()
+        .find_map(|l| l.strip_prefix("arbiter_live_page_renders_total "))
+        .and_then(|v| v.trim().parse::<f64>().ok())
+        .map(|v| v as u64)
+        .context("no arbiter_live_page_renders_total in /metrics")
 }
 
 /// What `wrk --latency` reported.
@@ -780,7 +984,8 @@ fn main() -> anyhow::Result<()> {
     let sign_in = args.peek().is_some_and(|a| a == "signin");
     let hall_of_phones = args.peek().is_some_and(|a| a == "hall");
     let ingest_only = args.peek().is_some_and(|a| a == "ingest");
-    if sign_in || hall_of_phones || ingest_only {
+    let live_hall = args.peek().is_some_and(|a| a == "live");
+    if sign_in || hall_of_phones || ingest_only || live_hall {
         args.next();
     }
     let samples: usize = if sign_in {
@@ -838,6 +1043,8 @@ fn main() -> anyhow::Result<()> {
             hall(port, &token)
         } else if ingest_only {
             ingest(port, &token)
+        } else if live_hall {
+            live(port, &token)
         } else {
             run(port, &token, entrants, rounds, &system).map(|_| ())
         };

@@ -49,30 +49,42 @@ const REFRESH_MS: u64 = REFRESH.as_millis() as u64;
 const PAGE_BYTES: u64 = 64 * 1024 * 1024;
 
 /// A rendered live page, as rendered and gzipped (phones ask for gzip; compressing once per
-/// page version instead of once per request keeps a hall of phones cheap).
+/// page version instead of once per request keeps a hall of phones cheap). The gzipped copy
+/// is made when first asked for, not as part of the render (about as long as the render of
+/// a 1,000-entrant standings page itself).
 #[derive(Clone)]
 pub struct Body {
     /// The HTML.
     pub identity: Bytes,
-    /// The same, gzipped.
-    pub gzip: Bytes,
+    gzip: Arc<std::sync::OnceLock<Bytes>>,
 }
 
 impl Body {
-    /// Keeps `html` and its gzipped copy.
+    /// Keeps `html`.
     pub fn new(html: Bytes) -> Body {
-        use std::io::Write as _;
-        let mut encoder =
-            flate2::write::GzEncoder::new(Vec::with_capacity(html.len() / 6), Default::default());
-        // Writing into a Vec cannot fail.
-        let gzip = match encoder.write_all(&html).and_then(|()| encoder.finish()) {
-            Ok(bytes) => Bytes::from(bytes),
-            Err(_) => Bytes::new(),
-        };
         Body {
             identity: html,
-            gzip,
+            gzip: Arc::new(std::sync::OnceLock::new()),
         }
+    }
+
+    /// The same, gzipped (empty if compressing failed).
+    pub fn gzip(&self) -> &Bytes {
+        self.gzip.get_or_init(|| {
+            use std::io::Write as _;
+            let mut encoder = flate2::write::GzEncoder::new(
+                Vec::with_capacity(self.identity.len() / 6),
+                Default::default(),
+            );
+            // Writing into a Vec cannot fail.
+            match encoder
+                .write_all(&self.identity)
+                .and_then(|()| encoder.finish())
+            {
+                Ok(bytes) => Bytes::from(bytes),
+                Err(_) => Bytes::new(),
+            }
+        })
     }
 }
 
@@ -94,7 +106,8 @@ struct LatestWeight;
 
 impl Weighter<String, Arc<Latest>> for LatestWeight {
     fn weight(&self, key: &String, latest: &Arc<Latest>) -> u64 {
-        (key.len() + latest.tag.len() + latest.body.identity.len() + latest.body.gzip.len()) as u64
+        // The gzipped copy, made later, is a fifth of the page or less.
+        (key.len() + latest.tag.len() + latest.body.identity.len() * 6 / 5) as u64
     }
 }
 
@@ -415,11 +428,11 @@ pub fn response(
         ],
     )
         .into_response();
-    let bytes = if gzip && !body.gzip.is_empty() {
+    let bytes = if gzip && !body.gzip().is_empty() {
         response
             .headers_mut()
             .insert(CONTENT_ENCODING, HeaderValue::from_static("gzip"));
-        body.gzip.clone()
+        body.gzip().clone()
     } else {
         body.identity.clone()
     };
@@ -445,7 +458,7 @@ pub const WROTE_COOKIE: &str = "arbiter_wrote";
 /// OPTIONS), the remembered versions are forgotten, so this process's own changes show on
 /// the next poll of a signed-in visitor (and of the anonymous writer, [`WROTE_COOKIE`]).
 pub async fn forget_after_writes(
-    State(cache): State<Arc<LiveCache>>,
+    State((cache, secure)): State<(Arc<LiveCache>, bool)>,
     request: Request,
     next: Next,
 ) -> Response {
@@ -470,7 +483,11 @@ pub async fn forget_after_writes(
     if anonymous && (status.is_success() || status.is_redirection()) {
         response.headers_mut().append(
             SET_COOKIE,
-            HeaderValue::from_static("arbiter_wrote=1; Path=/; Max-Age=10; HttpOnly; SameSite=Lax"),
+            HeaderValue::from_static(if secure {
+                "arbiter_wrote=1; Path=/; Max-Age=10; HttpOnly; SameSite=Lax; Secure"
+            } else {
+                "arbiter_wrote=1; Path=/; Max-Age=10; HttpOnly; SameSite=Lax"
+            }),
         );
     }
     response
@@ -562,8 +579,11 @@ mod tests {
         let got = waiter.await.unwrap().expect("the body rendered once");
         assert_eq!(&got.identity[..], b"<p>page</p>");
         let mut html = String::new();
-        std::io::Read::read_to_string(&mut flate2::read::GzDecoder::new(&got.gzip[..]), &mut html)
-            .unwrap();
+        std::io::Read::read_to_string(
+            &mut flate2::read::GzDecoder::new(&got.gzip()[..]),
+            &mut html,
+        )
+        .unwrap();
         assert_eq!(html, "<p>page</p>");
         assert!(matches!(cache.lookup("k").await, Lookup::Serve(_)));
         assert_eq!(cache.renders(), 1);

@@ -213,7 +213,7 @@ pub fn app(state: AppState) -> Router {
         .fallback(error::not_found)
         .layer(axum::middleware::from_fn(health::track))
         .layer(axum::middleware::from_fn_with_state(
-            state.live.clone(),
+            (state.live.clone(), state.security.secure_cookies()),
             cache::forget_after_writes,
         ))
         // A bug that panics in a handler answers a JSON 500 and is logged, instead of

@@ -395,6 +395,26 @@ pub async fn list_visible(
         .collect()
 }
 
+/// The numbers of the rounds `actor` may see (drafts only for the section's arbiters), as
+/// [`list_visible`] lists them, without loading any board: what a section's tabs link to.
+pub async fn visible_numbers(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+) -> Result<Vec<i32>> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
+    let private = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
+    Ok(db::round::list(&mut *conn, section_id)
+        .await?
+        .into_iter()
+        .filter(|r| private || r.status != RoundStatus::Paired)
+        .map(|r| r.number)
+        .collect())
+}
+
 /// Every round of a section, drafts included (for the arbiters' own pages).
 pub async fn list(pool: &PgPool, section_id: Uuid) -> Result<Vec<RoundView>> {
     let mut conn = pool.acquire().await?;

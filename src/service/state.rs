@@ -34,12 +34,30 @@ pub struct SectionState {
 impl SectionState {
     /// The entrant with a starting number.
     pub fn entrant_by_no(&self, no: StartNo) -> Option<&EntrantRow> {
-        self.entrants.iter().find(|e| e.start_no == Some(no as i32))
+        let want = i32::try_from(no).ok();
+        // Entrants are in starting-number order, usually 1..=n: look where it should be
+        // first (a page of a 1,000-entrant section asks thousands of times).
+        let guess = usize::try_from(no)
+            .ok()
+            .and_then(|n| n.checked_sub(1))
+            .and_then(|i| self.entrants.get(i));
+        match guess {
+            Some(e) if e.start_no.is_some() && e.start_no == want => Some(e),
+            _ => self
+                .entrants
+                .iter()
+                .find(|e| e.start_no.is_some() && e.start_no == want),
+        }
     }
 
     /// The entrant with an id.
     pub fn entrant(&self, id: Uuid) -> Option<&EntrantRow> {
-        self.entrants.iter().find(|e| e.entrant_id == id)
+        let numbered = self
+            .start_no
+            .get(&id)
+            .and_then(|&no| self.entrant_by_no(no))
+            .filter(|e| e.entrant_id == id);
+        numbered.or_else(|| self.entrants.iter().find(|e| e.entrant_id == id))
     }
 
     /// Rounds paired so far.

@@ -4,7 +4,7 @@ use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::shared::{load_section, nav, SectionNav, View};
+use crate::http::pages::shared::{load_section, nav_of, SectionNav, View};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
@@ -91,7 +91,7 @@ pub(super) async fn entrants(
     let loaded = async {
         // No actor: public pages never show contact data, whoever looks.
         let entrants = service::entrants::list(&state.db, None, id).await?;
-        let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
+        let rounds = service::rounds::visible_numbers(&state.db, ctx.actor.as_ref(), id).await?;
         Ok::<_, service::Error>((entrants, rounds))
     }
     .await;
@@ -119,7 +119,7 @@ pub(super) async fn entrants(
             .collect(),
         doubles,
     };
-    let nav = nav(&t, &s, &rounds, tab, 0, prizes);
+    let nav = nav_of(&t, &s, rounds, tab, 0, prizes);
     let tr = ctx.tr();
     Ok(match view {
         View::Screen => Page(StatusCode::OK, EntrantsPage { tr, ctx, nav, data }).into_response(),

@@ -4,7 +4,7 @@ use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::shared::{load_section, nav, SectionNav};
+use crate::http::pages::shared::{load_section, nav_of, SectionNav};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
@@ -71,7 +71,7 @@ pub async fn print_prizes(
     let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
     let tr = ctx.tr();
     let loaded = async {
-        let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
+        let rounds = service::rounds::visible_numbers(&state.db, ctx.actor.as_ref(), id).await?;
         // Who wins what is the prize service's rule; until the final ranking is known it
         // refuses (409) and the sheet shows the table alone.
         let lines = match service::prizes::awarded(&state.db, id).await {
@@ -121,7 +121,7 @@ pub async fn print_prizes(
             })
             .collect()
     });
-    let nav = nav(&t, &s, &rounds, "prizes", 0, prizes);
+    let nav = nav_of(&t, &s, rounds, "prizes", 0, prizes);
     Ok(Page(
         StatusCode::OK,
         PrizesPrint {

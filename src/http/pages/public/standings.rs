@@ -5,7 +5,7 @@ use crate::http::error::PageError;
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::standings::{standings_data, StandingsData};
-use crate::http::pages::shared::{load_section, nav, SectionNav, View};
+use crate::http::pages::shared::{load_section, nav_of, SectionNav, View};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service;
@@ -134,13 +134,13 @@ pub(super) async fn standings(
     let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
     let loaded = async {
         let standings = service::standings::compute(&state.db, id).await?;
-        let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;
+        let rounds = service::rounds::visible_numbers(&state.db, ctx.actor.as_ref(), id).await?;
         Ok::<_, service::Error>((standings, rounds))
     }
     .await;
     let (standings, rounds) = loaded.or_page(&ctx)?;
     let data = standings_data(ctx.tr(), id, standings);
-    let nav = nav(&t, &s, &rounds, tab, 0, prizes);
+    let nav = nav_of(&t, &s, rounds, tab, 0, prizes);
     let tr = ctx.tr();
     Ok(match view {
         View::Screen => Page(StatusCode::OK, StandingsPage { tr, ctx, nav, data }).into_response(),

@@ -114,12 +114,32 @@ pub fn nav(
     round: i32,
     prizes: bool,
 ) -> SectionNav {
+    nav_of(
+        t,
+        s,
+        rounds.iter().map(|r| r.number).collect(),
+        tab,
+        round,
+        prizes,
+    )
+}
+
+/// [`nav`] from the round numbers alone ([`crate::service::rounds::visible_numbers`]: no
+/// round's boards loaded for the tabs).
+pub fn nav_of(
+    t: &Tournament,
+    s: &Section,
+    rounds: Vec<i32>,
+    tab: &'static str,
+    round: i32,
+    prizes: bool,
+) -> SectionNav {
     SectionNav {
         tournament_id: t.id.to_string(),
         tournament_name: t.name.clone(),
         section_id: s.id.to_string(),
         section_name: s.name.clone(),
-        rounds: rounds.iter().map(|r| r.number).collect(),
+        rounds,
         tab,
         round,
         planned_rounds: s.rounds,
