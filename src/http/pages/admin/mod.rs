@@ -33,6 +33,7 @@ pub mod rounds;
 pub mod section;
 pub mod section_forms;
 pub mod settings;
+pub mod settings_rules;
 pub mod setups;
 pub mod staff;
 pub mod standings;
