@@ -35,6 +35,7 @@ pub mod schedule;
 pub mod section;
 pub mod section_forms;
 pub mod settings;
+pub mod settings_rules;
 pub mod setups;
 pub mod staff;
 pub mod standings;

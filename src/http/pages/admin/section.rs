@@ -269,15 +269,6 @@ pub struct SectionExtras {
     pub checkin_focus: bool,
 }
 
-impl SectionExtras {
-    /// Whether the add-entrant form takes the focus: after an add (the next walk-in) or
-    /// when it was refused.
-    fn add_focus(&self) -> bool {
-        matches!(self.flash, Flash::Added(_))
-            || (self.target == FormTarget::Entrant && !self.errors.is_empty())
-    }
-}
-
 /// Renders the section page with `extras` (a refused form's values and errors, messages).
 pub async fn section_page(
     state: &AppState,
@@ -355,15 +346,10 @@ pub async fn section_page(
         ],
     );
     let form_error = message_for(FormTarget::Entrant, rest);
-    // The next walk-in (issue #39 item 6): the first refused field, else the name, has the
-    // focus.
-    let add_focus = extras.add_focus();
-    if add_focus {
-        let at = fields.iter().position(|f| f.error.is_some()).unwrap_or(0);
-        if let Some(f) = fields.get_mut(at) {
-            f.autofocus = true;
-        }
-    }
+    // The next walk-in (issue #39 item 6), or a refused add: the form has the focus.
+    let add_focus = matches!(extras.flash, Flash::Added(_))
+        || (extras.target == FormTarget::Entrant && !extras.errors.is_empty());
+    super::section_forms::focus_first(&mut fields, add_focus);
     let added_notice = matches!(extras.flash, Flash::Added(_));
     let checkin_error = message_for(FormTarget::CheckIn, Vec::new());
     let (notice, undo) = flash_notice(tr, &entrants, id, extras.flash, extras.notice);
@@ -465,14 +451,7 @@ pub async fn section_page(
             absences,
             add_focus,
             added_notice,
-            fee_amounts: serde_json::to_string(
-                &section
-                    .fee_tiers
-                    .iter()
-                    .map(|t| (t.name.clone(), t.amount))
-                    .collect::<std::collections::BTreeMap<_, _>>(),
-            )
-            .unwrap_or_default(),
+            fee_amounts: super::section_forms::fee_amounts(&section.fee_tiers),
             action_error: extras.action_error,
             tournament,
             section,

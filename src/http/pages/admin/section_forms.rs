@@ -433,3 +433,18 @@ mod rounds_table_tests {
         assert_eq!(errors["rounds_by_entries"].len(), 2);
     }
 }
+
+/// The first refused field, else the first, takes the focus (`on`: the desk's next walk-in).
+pub fn focus_first(fields: &mut [Field], on: bool) {
+    let at = fields.iter().position(|f| f.error.is_some()).unwrap_or(0);
+    if let Some(f) = fields.get_mut(at).filter(|_| on) {
+        f.autofocus = true;
+    }
+}
+
+/// The fee tiers' amounts by name, as JSON: the add form fills the amount paid from them.
+pub fn fee_amounts(tiers: &[FeeTier]) -> String {
+    let amounts: std::collections::BTreeMap<&str, i64> =
+        tiers.iter().map(|t| (t.name.as_str(), t.amount)).collect();
+    serde_json::to_string(&amounts).unwrap_or_default()
+}

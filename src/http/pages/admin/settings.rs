@@ -8,6 +8,7 @@
 //! would share ids with the add-entrant form there.
 
 use super::form::{checkbox, invalid_fields, number, place_errors, require, text, Field, Fields};
+use super::settings_rules::{time, time_or_none, TIME_FORMAT};
 use crate::http::error::OrPage;
 use crate::http::error::PageError;
 use crate::http::extract::{AppForm, PagePath};
@@ -29,7 +30,7 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use axum::routing::get;
 use axum::Router;
-use chrono::{DateTime, NaiveDateTime, Utc};
+use chrono::{DateTime, Utc};
 use uuid::Uuid;
 
 /// The routes of this page.
@@ -128,8 +129,6 @@ const ENTRY_TYPES: &[&str] = EntryType::WORDS;
 const UNPLAYED: &[&str] = Unplayed::WORDS;
 const ROUND1_ORDERS: &[&str] = RoundOneOrder::WORDS;
 const SETUP_MODES: &[&str] = SetupMode::WORDS;
-/// How a time is shown and read (`datetime-local`, UTC).
-const TIME_FORMAT: &str = "%Y-%m-%dT%H:%M";
 
 /// Points as typed: `2`, `0.5`.
 fn points(value: f64) -> String {
@@ -222,7 +221,7 @@ fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
     if let Some(keep) = preset.options.first_mut() {
         keep.label = tr.t("adm.settings.keep_chain").to_string();
     }
-    vec![
+    let mut fields = vec![
         Field::new("name", "table.name", "text", form).required(),
         Field::new("pairing_system", "tournament.system", "select", form).select(
             SYSTEMS,
@@ -310,15 +309,7 @@ fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
             Field::new("fee_tiers", "adm.settings.fee_tiers", "textarea", form),
             "adm.settings.fee_tiers_hint",
         ),
-        with_hint(
-            Field::new(
-                "payment_instructions",
-                "adm.settings.payment_instructions",
-                "textarea",
-                form,
-            ),
-            "adm.settings.payment_instructions_hint",
-        ),
+        super::settings_rules::payment_field(form),
         Field::new("setup_mode", "adm.setup_mode", "select", form).select(
             SETUP_MODES,
             Some("adm.setup_mode"),
@@ -331,45 +322,9 @@ fn settings_fields(form: &Fields, tr: Tr) -> Vec<Field> {
             tr,
             "desk",
         ),
-        // Issue 36: self check-in with the player's key, its window in the event's time zone,
-        // and the absence rule.
-        with_hint(
-            Field::new(
-                "self_check_in",
-                "adm.settings.self_check_in",
-                "checkbox",
-                form,
-            ),
-            "adm.settings.self_check_in_hint",
-        ),
-        with_hint(
-            Field::new(
-                "check_in_opens_at",
-                "adm.settings.check_in_opens_at",
-                "datetime-local",
-                form,
-            ),
-            "adm.settings.check_in_time_hint",
-        ),
-        with_hint(
-            Field::new(
-                "check_in_closes_at",
-                "adm.settings.check_in_closes_at",
-                "datetime-local",
-                form,
-            ),
-            "adm.settings.check_in_time_hint",
-        ),
-        with_hint(
-            Field::new(
-                "absent_withdraw_after",
-                "adm.settings.absent_withdraw_after",
-                "number",
-                form,
-            ),
-            "adm.settings.absent_withdraw_after_hint",
-        ),
-    ]
+    ];
+    fields.extend(super::settings_rules::rule_fields(form));
+    fields
 }
 
 /// A points field (`2`, `0.5`, `0,5`); a message in `errors` when it is no number.
@@ -384,47 +339,6 @@ fn decimal(form: &Fields, name: &str, _tr: Tr, errors: &mut FieldErrors) -> Opti
             );
             None
         }
-    }
-}
-
-/// A `datetime-local` field read as UTC (seconds optional).
-/// A time entered in the event's time zone, as UTC. A local time that a change of clocks
-/// skips is refused; one that occurs twice is taken at its first occurrence.
-fn time(
-    form: &Fields,
-    name: &str,
-    _tr: Tr,
-    zone: chrono_tz::Tz,
-    errors: &mut FieldErrors,
-) -> Option<DateTime<Utc>> {
-    use chrono::TimeZone as _;
-    let value = text(form, name)?;
-    NaiveDateTime::parse_from_str(&value, TIME_FORMAT)
-        .or_else(|_| NaiveDateTime::parse_from_str(&value, "%Y-%m-%dT%H:%M:%S"))
-        .ok()
-        .and_then(|t| zone.from_local_datetime(&t).earliest())
-        .map(|t| t.with_timezone(&Utc))
-        .or_else(|| {
-            errors.insert(
-                name.into(),
-                vec![crate::i18n::ui("adm.settings.not_a_time")],
-            );
-            None
-        })
-}
-
-/// A time field that may be emptied: empty is `Some(None)` (no time), a time `Some(Some)`,
-/// a wrong one `None` with its message in `errors`.
-fn time_or_none(
-    form: &Fields,
-    name: &str,
-    tr: Tr,
-    zone: chrono_tz::Tz,
-    errors: &mut FieldErrors,
-) -> Option<Option<DateTime<Utc>>> {
-    match text(form, name) {
-        None => Some(None),
-        Some(_) => time(form, name, tr, zone, errors).map(Some),
     }
 }
 

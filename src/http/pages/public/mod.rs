@@ -14,6 +14,7 @@ pub mod player;
 pub mod playoff;
 pub mod prizes;
 pub mod register;
+pub mod registered;
 pub mod report;
 pub mod screen;
 pub mod setups;

@@ -156,40 +156,6 @@ pub struct RegisterPage {
     pub form_error: Option<String>,
 }
 
-/// The page after a registration.
-#[derive(Template)]
-#[template(path = "public/registered.html")]
-pub struct RegisteredPage {
-    /// Translations.
-    pub tr: Tr,
-    /// Layout context.
-    pub ctx: PageCtx,
-    /// Tournament id.
-    pub tournament_id: String,
-    /// Tournament name.
-    pub tournament_name: String,
-    /// Section id.
-    pub section_id: String,
-    /// Name registered.
-    pub name: String,
-    /// Catalogue key of the registration status.
-    pub status_key: String,
-    /// Place on the waitlist, or 0.
-    pub waitlist_position: u32,
-    /// The section registered for.
-    pub section_name: String,
-    /// The fee due as shown ("Non-member: 20 CAD"), none without a fee.
-    pub fee_due: Option<String>,
-    /// The place is held only once paid (and is not yet).
-    pub pay_first: bool,
-    /// How to pay, as the organiser wrote it (empty: pay at the desk).
-    pub payment_instructions: String,
-    /// The player's own page (`/k/{key}`), absolute, shown this once.
-    pub key_url: Option<String>,
-    /// Its QR code (SVG).
-    pub key_qr: String,
-}
-
 fn genders(tr: Tr, chosen: &str) -> Vec<Choice> {
     [
         ("", "gender.unset"),
@@ -553,62 +519,14 @@ pub async fn create_registration(
     }
     Ok(
         match service::registrations::register(&state.db, section.id, &input).await {
-            Ok(view) => {
-                let key_url = view.key_path.as_deref().map(|path| {
-                    crate::http::public_url(state.security.public_url.as_deref(), &headers, path)
-                });
-                let confirmation = view.confirmation.as_ref();
-                let fee_due = confirmation.filter(|c| c.fee_amount > 0).map(|c| {
-                    let amount = if c.currency.is_empty() {
-                        c.fee_amount.to_string()
-                    } else {
-                        format!("{} {}", c.fee_amount, c.currency)
-                    };
-                    match &c.fee_tier {
-                        Some(tier) => format!("{tier}: {amount}"),
-                        None => amount,
-                    }
-                });
-                let mut response = Page(
-                    StatusCode::CREATED,
-                    RegisteredPage {
-                        tr,
-                        tournament_id: t.id.to_string(),
-                        tournament_name: t.name.clone(),
-                        section_id: section.id.to_string(),
-                        section_name: confirmation
-                            .map_or_else(|| section.name.clone(), |c| c.section_name.clone()),
-                        pay_first: fee_due.is_some()
-                            && confirmation.is_some_and(|c| c.payment_required)
-                            && view.status == crate::vocab::RegistrationStatus::Pending,
-                        fee_due,
-                        payment_instructions: confirmation
-                            .map(|c| c.payment_instructions.clone())
-                            .unwrap_or_default(),
-                        key_qr: key_url
-                            .as_deref()
-                            .map(crate::http::pages::shared::qr_svg)
-                            .unwrap_or_default(),
-                        key_url,
-                        name: view.name,
-                        status_key: format!("registration.{}", view.status),
-                        waitlist_position: view.waitlist_position.unwrap_or(0),
-                        ctx,
-                    },
-                )
-                .into_response();
-                // The key is on this page: kept by no cache, sent to no other site.
-                let h = response.headers_mut();
-                h.insert(
-                    axum::http::header::CACHE_CONTROL,
-                    axum::http::HeaderValue::from_static("no-store, private"),
-                );
-                h.insert(
-                    axum::http::header::REFERRER_POLICY,
-                    axum::http::HeaderValue::from_static("no-referrer"),
-                );
-                response
-            }
+            Ok(view) => super::registered::page(
+                &state,
+                &headers,
+                ctx,
+                (&t.id, &t.name),
+                (section.id, &section.name),
+                view,
+            ),
             Err(service::Error::Invalid { fields, message }) => {
                 let form_error = fields.is_empty().then(|| message.render(ctx.lang));
                 again(ctx, StatusCode::UNPROCESSABLE_ENTITY, fields, form_error)
