@@ -107,6 +107,8 @@ struct World {
     invitation_token: String,
     knockout_section: String,
     knockout_match: String,
+    /// A webhook of the tournament (issue #37).
+    webhook: String,
 }
 
 async fn world(pool: &PgPool, n: usize) -> World {
@@ -233,7 +235,17 @@ async fn world(pool: &PgPool, n: usize) -> World {
             .await
             .unwrap()
             .to_string();
+    let webhook = sqlx::query_scalar::<_, Uuid>(
+        "insert into webhook (tournament_id, url, secret)
+         values ($1::uuid, 'https://hooks.example.org/a', repeat('s', 32)) returning webhook_id",
+    )
+    .bind(&tournament)
+    .fetch_one(pool)
+    .await
+    .unwrap()
+    .to_string();
     World {
+        webhook,
         tokens: vec![
             ("anonymous", None),
             ("other", Some(other)),
@@ -354,6 +366,8 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         w.knockout_match.clone()
     } else if path.starts_with("/api/v1/users/{id}") {
         w.spare_user.clone()
+    } else if path.starts_with("/api/v1/webhooks/{id}") {
+        w.webhook.clone()
     } else {
         Uuid::new_v4().to_string()
     };
@@ -488,6 +502,7 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/t/{t}/edit", Who::Arbiter),
     ("/admin/t/{t}/status", Who::Arbiter),
     ("/admin/t/{t}/playoff", Who::Arbiter),
+    ("/admin/t/{t}/notifications", Who::Arbiter),
     ("/admin/t/{t}/staff", Who::Chief),
     ("/admin/t/{t}/staff/{u}/remove", Who::Chief),
     ("/admin/t/{t}/invitations", Who::Chief),
@@ -527,6 +542,7 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{s}/import", Who::Arbiter),
     ("/admin/s/{s}/prizes", Who::Arbiter),
     ("/admin/s/{s}/settings", Who::Arbiter),
+    ("/admin/s/{s}/schedule", Who::Arbiter),
     ("/admin/s/{s}/ties", Who::Arbiter),
     ("/admin/s/{s}/byes", Who::Arbiter),
     ("/admin/s/{s}/byes/{e}/3/cancel", Who::Arbiter),
