@@ -10,6 +10,7 @@ pub mod checkin;
 pub mod confirm;
 pub mod dashboard;
 pub mod desk;
+pub mod desk_flash;
 pub mod entrant_edit;
 pub mod entrants;
 pub mod event;

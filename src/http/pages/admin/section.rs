@@ -154,27 +154,8 @@ pub struct SectionPage {
     pub absences: service::absences::AbsenceList,
 }
 
-/// An undo button under a success message: a form posting `action`.
-pub struct Undo {
-    /// Where the button posts.
-    pub action: String,
-    /// Catalogue key of the button's text.
-    pub label_key: &'static str,
-}
-
-/// What the desk was told after a redirect, about one entrant (`?withdrawn=` or `?checked=`).
-#[derive(Default, Clone, Copy, PartialEq, Eq)]
-pub enum Flash {
-    /// Nothing.
-    #[default]
-    None,
-    /// This entrant was withdrawn (the message offers re-admission).
-    Withdrawn(Uuid),
-    /// This entrant was checked in by number (`true`), or already was (`false`).
-    CheckedIn(Uuid, bool),
-    /// This entrant was just added at the desk (the form waits for the next walk-in).
-    Added(Uuid),
-}
+use super::desk_flash::flash_notice;
+pub use super::desk_flash::{Flash, Undo};
 
 impl SectionPage {
     /// "5 / 12": entrants shown present, of those shown not withdrawn.
@@ -458,36 +439,6 @@ pub async fn section_page(
             ctx,
         },
     ))
-}
-
-/// The message about one entrant after a redirect, and its undo; else `notice` as it was.
-fn flash_notice(
-    tr: Tr,
-    entrants: &[EntrantView],
-    section_id: Uuid,
-    flash: Flash,
-    notice: Option<String>,
-) -> (Option<String>, Option<Undo>) {
-    let (id, key) = match flash {
-        Flash::None => return (notice, None),
-        Flash::Withdrawn(id) => (id, "adm.done.withdrawn"),
-        Flash::CheckedIn(id, true) => (id, "adm.done.checked_in"),
-        Flash::CheckedIn(id, false) => (id, "adm.done.already_in"),
-        Flash::Added(id) => (id, "adm.done.added"),
-    };
-    let Some(e) = entrants.iter().find(|e| e.id == id) else {
-        return (notice, None);
-    };
-    let label = super::confirm::entrant_label(tr, &e.name, e.start_no);
-    // The undo only while it still applies (not after a re-admission elsewhere).
-    let undo =
-        (matches!(flash, Flash::Withdrawn(_)) && e.status == EntrantStatus::Withdrawn).then(|| {
-            Undo {
-                action: format!("/admin/s/{section_id}/entrants/{id}/readmit"),
-                label_key: "adm.undo.readmit",
-            }
-        });
-    (Some(tr.fmt(key, label)), undo)
 }
 
 /// What a tab's address asks besides the tab: the message of the redirect that led there

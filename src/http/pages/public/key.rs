@@ -145,19 +145,6 @@ fn refused(err: Error, ctx: &PageCtx) -> Response {
     private(PageError::from_ctx(err, ctx).into_response())
 }
 
-/// Where the reports stand, said to the player who looks: "waiting for the opponent" only to
-/// the one who reported; the other is asked to confirm.
-pub fn state_key_for(board: &service::reports::ReportBoard, viewer: Option<Side>) -> String {
-    let state = board.agreement.as_str();
-    let reported_by_other = viewer
-        .is_some_and(|me| !board.reports.is_empty() && board.reports.iter().all(|r| r.side != me));
-    if state == "waiting" && reported_by_other {
-        "report.state.waiting_you".into()
-    } else {
-        format!("report.state.{state}")
-    }
-}
-
 async fn page(
     state: &AppState,
     ctx: PageCtx,
@@ -259,7 +246,7 @@ async fn page(
     let state_key = view
         .board
         .as_ref()
-        .map(|b| state_key_for(b, mine))
+        .map(|b| super::report::state_key_for(b, mine))
         .unwrap_or_default();
     let result_key = view
         .board

@@ -268,7 +268,7 @@ fn render(
             side_name,
             action,
             tr: ctx.tr(),
-            state_key: super::key::state_key_for(&board, board.side),
+            state_key: state_key_for(&board, board.side),
             result_key: board.result.as_ref().map(|r| format!("result.{r}")),
             code: printed(code),
             lines,
@@ -487,5 +487,18 @@ pub async fn post_record(
             ))
         }
         Err(err) => Err(PageError::from_ctx(err, &ctx)),
+    }
+}
+
+/// Where the reports stand, said to the player who looks: "waiting for the opponent" only to
+/// the one who reported; the other is asked to confirm.
+pub fn state_key_for(board: &service::reports::ReportBoard, viewer: Option<Side>) -> String {
+    let state = board.agreement.as_str();
+    let reported_by_other = viewer
+        .is_some_and(|me| !board.reports.is_empty() && board.reports.iter().all(|r| r.side != me));
+    if state == "waiting" && reported_by_other {
+        "report.state.waiting_you".into()
+    } else {
+        format!("report.state.{state}")
     }
 }
