@@ -191,6 +191,23 @@ fn enter_results(
 
 /// What must hold after any crash.
 async fn check_consistency(pool: &PgPool, section: uuid::Uuid) -> (i64, i64) {
+    // A COMMIT the killed server had sent still lands after the kill: wait until the dead
+    // server's sessions are gone, so that the checks below (several statements) all see the
+    // database after it, not some before and some after.
+    for _ in 0..100 {
+        let busy: i64 = sqlx::query_scalar(
+            "select count(*) from pg_stat_activity
+              where datname = current_database() and pid <> pg_backend_pid()
+                and state is not null and state <> 'idle'",
+        )
+        .fetch_one(pool)
+        .await
+        .unwrap();
+        if busy == 0 {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
     let rounds: Vec<(uuid::Uuid, i32, String)> = sqlx::query_as(
         "select round_id, number, status from round where section_id = $1 order by number",
     )

@@ -966,8 +966,11 @@ async fn the_arbiter_sees_the_set_up_of_a_jieqi_round(pool: PgPool) {
         .await;
     assert_eq!(page.status, StatusCode::OK, "{}", page.text);
     assert!(page.text.contains("Commitment (SHA-256)"));
+    // The board drawn as the print draws it, not the API's text diagram with its English
+    // legend (issue #39 item 8).
+    assert!(!page.text.contains("Legend:") && !page.text.contains("chariot"));
     assert!(
-        page.text.contains(r#"<pre class="diagram">"#),
+        page.text.contains(r#"<table class="board board-jieqi">"#),
         "{}",
         page.text
     );

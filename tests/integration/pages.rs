@@ -921,7 +921,10 @@ async fn result_slips_and_the_list_by_name_print_every_board_and_player(pool: Pg
         .filter(|b| !b["black"].is_null())
         .count();
     assert_eq!(
-        slips.text.matches("<section class=\"slip\">").count(),
+        slips
+            .text
+            .matches("<section class=\"slip report-slip public-slip\">")
+            .count(),
         games
     );
     assert!(slips.text.contains("Signature") && slips.text.contains("Fouls"));
