@@ -487,6 +487,8 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("screen.countdown", "Round {} starts in", "第 {} 輪開始倒數", "第 {} 轮开始倒计时"),
     ("screen.link", "Big screen", "大螢幕", "大屏幕"),
     ("screen.pairings", "Pairings by name", "對陣（依姓名）", "对阵（按姓名）"),
+    ("screen.place", "Place {}", "第 {} 名", "第 {} 名"),
+    ("screen.podium", "Champions", "冠軍與前三名", "冠军与前三名"),
     ("screen.results", "Latest results", "最新結果", "最新结果"),
     ("screen.standings", "Standings", "排名", "排名"),
     ("screen.standings_provisional", "Provisional standings (results missing)", "暫定排名（仍有成績未登錄）", "暂定排名（仍有成绩未登记）"),

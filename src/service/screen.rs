@@ -32,6 +32,87 @@ pub struct SectionScreen {
     pub standings: StandingsView,
     /// The next round's planned start still to come (issue #37): its number and start.
     pub next_start: Option<(i32, DateTime<Utc>)>,
+    /// At the end of the event, its podium (place, name), champion first: the knockout's when
+    /// the section has one and it is decided, else the final Swiss standings' top three.
+    pub podium: Vec<(u32, String)>,
+}
+
+/// The podium of a decided knockout bracket: the champion, the final's loser, then the
+/// third-place match's winner, or both losing semi-finalists when there is none.
+fn knockout_podium(bracket: &super::knockout::BracketView) -> Vec<(u32, String)> {
+    let Some(champion) = bracket.champion else {
+        return Vec::new();
+    };
+    let name = |id: Uuid, m: &super::knockout::MatchView| {
+        [&m.high, &m.low]
+            .into_iter()
+            .flatten()
+            .find(|side| side.entrant_id == id)
+            .map(|side| side.name.clone())
+    };
+    let loser = |m: &super::knockout::MatchView| {
+        let winner = m.winner?;
+        [&m.high, &m.low]
+            .into_iter()
+            .flatten()
+            .find(|side| side.entrant_id != winner)
+            .map(|side| side.name.clone())
+    };
+    let last = bracket
+        .matches
+        .iter()
+        .filter(|m| !m.third_place)
+        .map(|m| m.round)
+        .max()
+        .unwrap_or(0);
+    let Some(final_match) = bracket
+        .matches
+        .iter()
+        .find(|m| !m.third_place && m.round == last)
+    else {
+        return Vec::new();
+    };
+    let mut podium = Vec::new();
+    if let Some(first) = name(champion, final_match) {
+        podium.push((1, first));
+    }
+    if let Some(second) = loser(final_match) {
+        podium.push((2, second));
+    }
+    match bracket.matches.iter().find(|m| m.third_place) {
+        Some(third) => {
+            if let Some(winner) = third.winner.and_then(|w| name(w, third)) {
+                podium.push((3, winner));
+            }
+        }
+        None => podium.extend(
+            bracket
+                .matches
+                .iter()
+                .filter(|m| !m.third_place && m.round == last - 1)
+                .filter_map(loser)
+                .map(|n| (3, n)),
+        ),
+    }
+    podium
+}
+
+/// The podium of a finished Swiss section: its final standings' places 1 to 3 (ties share).
+fn swiss_podium(
+    section: &super::sections::Section,
+    standings: &StandingsView,
+) -> Vec<(u32, String)> {
+    let finished =
+        standings.is_final && u32::try_from(section.rounds).ok() == Some(standings.round);
+    if !finished {
+        return Vec::new();
+    }
+    standings
+        .rows
+        .iter()
+        .filter(|r| r.rank <= 3)
+        .map(|r| (r.rank, r.name.clone()))
+        .collect()
 }
 
 /// Loads a section's screen.
@@ -56,7 +137,13 @@ pub async fn section(pool: &PgPool, section_id: Uuid) -> Result<SectionScreen> {
         .iter()
         .find(|p| p.starts_at > now)
         .map(|p| (p.round, p.starts_at));
+    let podium = match super::knockout::get(pool, None, section_id).await {
+        Ok(bracket) => knockout_podium(&bracket),
+        Err(Error::NotFound(_)) => swiss_podium(&section, &standings),
+        Err(err) => return Err(err),
+    };
     Ok(SectionScreen {
+        podium,
         next_start,
         section,
         round,

@@ -62,4 +62,16 @@ export function registerScreenTests({ test, assert, api, admin, base, out, join 
     assert((await page.textContent('h1')).includes('对阵'), 'Simplified Chinese');
     await fits(page, 3840, 2160);
   }, { context: { locale: 'zh-TW', viewport: { width: 1920, height: 1080 } } });
+
+  test('large type (#39 item 9): half the names a slide, each twice as tall, still inside a 1080p screen', async ({ page }) => {
+    const { section } = await hall();
+    await page.goto(`${base()}/s/${section}/screen?large=1`);
+    assert((await page.getAttribute('main', 'data-kind')) === 'pairings', 'pairings first');
+    assert((await page.locator('table.screen-table tbody tr').count()) === 20, 'twenty names a slide');
+    const sizes = await page.evaluate(() => parseFloat(getComputedStyle(document.querySelector('table.screen-table td')).fontSize));
+    assert(sizes >= 50, `names at least 50 px tall on 1080p (${sizes})`);
+    await fits(page, 1920, 1080);
+    assert((await page.getAttribute('main', 'data-next')).endsWith('&large=1'), 'the next slide keeps large type');
+    await page.screenshot({ path: join(out, 'screen-large-1080p.png') });
+  }, { context: { locale: 'zh-TW', viewport: { width: 1920, height: 1080 } } });
 }

@@ -162,3 +162,112 @@ async fn the_screen_pages_through_two_hundred_entrants_then_results_and_standing
     assert_eq!(all.status, StatusCode::OK);
     assert!(all.text.contains("1 / 7"), "{}", all.text);
 }
+
+/// Plays every round of `sid` with the lower start number winning.
+async fn play_out(pool: &PgPool, token: &str, sid: &str, rounds: usize) {
+    for _ in 0..rounds {
+        crate::support::play_round(pool, token, sid, crate::support::lower_number_wins).await;
+    }
+}
+
+#[sqlx::test]
+async fn at_the_end_a_swiss_section_shows_its_podium_first_in_normal_and_large_type(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (_tid, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 2})).await;
+    add_entrants(&pool, &token, &sid, 6).await;
+    play_out(&pool, &token, &sid, 1).await;
+    // Mid-event: no podium.
+    let mid = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert_ne!(attr(&mid.text, "data-kind"), Some("podium"));
+    play_out(&pool, &token, &sid, 1).await;
+    let standings = expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{sid}/standings"),
+            None,
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let first = standings["rows"][0]["name"].as_str().unwrap().to_string();
+    let end = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert_eq!(end.status, StatusCode::OK, "{}", end.text);
+    assert_eq!(attr(&end.text, "data-kind"), Some("podium"), "{}", end.text);
+    assert!(end.text.contains("Champions"));
+    let winner = format!(
+        r#"<li class="place-1"><span class="place">Place 1</span> <span class="name">{first}</span></li>"#
+    );
+    assert!(end.text.contains(&winner), "{}", end.text);
+    assert!(end.text.contains(r#"class="place-3""#));
+    // Large type: the body says so and the next slide keeps it.
+    let large = get(&pool, &format!("/s/{sid}/screen?lang=en&large=1")).await;
+    assert!(
+        large.text.contains(r#"<body class="screen large">"#),
+        "{}",
+        large.text
+    );
+    assert!(
+        attr(&large.text, "data-next").is_some_and(|next| next.ends_with("&#38;large=1")),
+        "{}",
+        large.text
+    );
+    let normal = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert!(normal.text.contains(r#"<body class="screen">"#));
+}
+
+#[sqlx::test]
+async fn after_a_knockout_the_podium_is_the_brackets(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (_tid, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 1})).await;
+    add_entrants(&pool, &token, &sid, 4).await;
+    play_out(&pool, &token, &sid, 1).await;
+    let bracket = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/knockout"),
+            Some(&token),
+            Some(json!({"size": 2, "best_of": 1, "decide_by": "points"})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    // Before the final is decided, the Swiss podium is not shown either.
+    let open = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert_ne!(
+        attr(&open.text, "data-kind"),
+        Some("podium"),
+        "{}",
+        open.text
+    );
+    let m = &bracket["matches"][0];
+    let low_name = m["low"]["name"].as_str().unwrap().to_string();
+    let high_name = m["high"]["name"].as_str().unwrap().to_string();
+    // The lower seed wins the final's only game.
+    let result = if m["next_red"] == m["low"]["entrant_id"] {
+        "red_wins"
+    } else {
+        "black_wins"
+    };
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/matches/{}/games", m["id"].as_str().unwrap()),
+            Some(&token),
+            Some(json!({"result": result})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let end = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert_eq!(attr(&end.text, "data-kind"), Some("podium"), "{}", end.text);
+    assert!(end.text.contains(&format!(
+        r#"<span class="place">Place 1</span> <span class="name">{low_name}</span>"#
+    )));
+    assert!(end.text.contains(&format!(
+        r#"<span class="place">Place 2</span> <span class="name">{high_name}</span>"#
+    )));
+}

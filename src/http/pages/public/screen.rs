@@ -78,6 +78,8 @@ pub struct RankLine {
 /// What a slide shows.
 #[derive(Debug, Clone)]
 pub enum Body {
+    /// The end of the event: champion, runner-up and third place(s).
+    Podium(Vec<RankLine>),
     /// Pairings by name.
     Pairings(Vec<NameLine>),
     /// The latest results.
@@ -138,12 +140,21 @@ impl Slide {
         }
     }
 
+    /// The podium's places (empty for other slides).
+    pub fn podium(&self) -> &[RankLine] {
+        match &self.body {
+            Body::Podium(lines) => lines,
+            _ => &[],
+        }
+    }
+
     /// The kind, for the template and the tests.
     pub fn kind(&self) -> &'static str {
         match self.body {
             Body::Pairings(_) => "pairings",
             Body::Results(_) => "results",
             Body::Standings(_) => "standings",
+            Body::Podium(_) => "podium",
         }
     }
 }
@@ -211,6 +222,17 @@ pub fn name_lines(screen: &SectionScreen) -> Vec<NameLine> {
 /// Every slide of one section, in order; `lines` are its pairings by name, already in the
 /// readers' order.
 pub fn slides(screen: &SectionScreen, lines: Vec<NameLine>) -> Vec<Slide> {
+    slides_sized(screen, lines, false)
+}
+
+/// [`slides`] for normal type, or for the large type of a hall read from far away (`large`:
+/// half the lines on a slide, each twice as tall).
+pub fn slides_sized(screen: &SectionScreen, lines: Vec<NameLine>, large: bool) -> Vec<Slide> {
+    let (names_per_slide, rows_per_slide) = if large {
+        (NAMES_PER_SLIDE / 2, ROWS_PER_SLIDE / 2)
+    } else {
+        (NAMES_PER_SLIDE, ROWS_PER_SLIDE)
+    };
     let name = screen.section.name.clone();
     let number = screen.round.as_ref().map_or(0, |r| r.number);
     let in_play = screen
@@ -235,9 +257,24 @@ pub fn slides(screen: &SectionScreen, lines: Vec<NameLine>) -> Vec<Slide> {
             .map(|(n, at)| (n, at.to_rfc3339(), countdown_text(at))),
     };
     let mut out = Vec::new();
+    // At the end of the event the podium comes first (issue #39 item 9).
+    if !screen.podium.is_empty() {
+        let places = screen
+            .podium
+            .iter()
+            .map(|(place, name)| RankLine {
+                rank: *place,
+                name: name.clone(),
+                points: String::new(),
+            })
+            .collect();
+        let mut podium = slide("screen.podium", 1, 1, Body::Podium(places));
+        podium.round = 0;
+        out.push(podium);
+    }
     if let Some(round) = screen.round.as_ref().filter(|_| in_play) {
-        let pages = lines.len().div_ceil(NAMES_PER_SLIDE);
-        for (i, chunk) in lines.chunks(NAMES_PER_SLIDE).enumerate() {
+        let pages = lines.len().div_ceil(names_per_slide);
+        for (i, chunk) in lines.chunks(names_per_slide).enumerate() {
             out.push(slide(
                 "screen.pairings",
                 i + 1,
@@ -257,7 +294,7 @@ pub fn slides(screen: &SectionScreen, lines: Vec<NameLine>) -> Vec<Slide> {
                     result_key: format!("result.{}", b.result.as_ref()?),
                 })
             })
-            .take(ROWS_PER_SLIDE)
+            .take(rows_per_slide)
             .collect();
         if !results.is_empty() {
             out.push(slide("screen.results", 1, 1, Body::Results(results)));
@@ -267,7 +304,7 @@ pub fn slides(screen: &SectionScreen, lines: Vec<NameLine>) -> Vec<Slide> {
         .standings
         .rows
         .iter()
-        .take(ROWS_PER_SLIDE)
+        .take(rows_per_slide)
         .map(|r| RankLine {
             rank: r.rank,
             name: r.name.clone(),
@@ -296,6 +333,7 @@ async fn section_slides(
     state: &AppState,
     ctx: &PageCtx,
     screen: &SectionScreen,
+    large: bool,
 ) -> Result<Vec<Slide>, PageError> {
     let lines = name_lines(screen);
     let names: Vec<String> = lines.iter().map(|l| l.name.clone()).collect();
@@ -307,7 +345,7 @@ async fn section_slides(
         .into_iter()
         .filter_map(|i| slots.get_mut(i).and_then(Option::take))
         .collect();
-    Ok(slides(screen, sorted))
+    Ok(slides_sized(screen, sorted, large))
 }
 
 /// The screen page.
@@ -330,6 +368,8 @@ pub struct ScreenPage {
     pub next: String,
     /// Seconds before it.
     pub seconds: u32,
+    /// Large type for a hall (`?large=1`).
+    pub large: bool,
 }
 
 /// `?slide=N`
@@ -337,13 +377,15 @@ pub struct ScreenPage {
 pub struct SlideQuery {
     /// The slide to show (wraps around).
     pub slide: Option<usize>,
+    /// `1`: large type, half the lines on a slide (a hall's TV read from far away).
+    pub large: Option<u8>,
 }
 
 fn render(
     ctx: PageCtx,
     tournament_name: String,
     mut slides: Vec<Slide>,
-    asked: usize,
+    (asked, large): (usize, bool),
     path: &str,
 ) -> Response {
     if slides.is_empty() {
@@ -353,7 +395,11 @@ fn render(
     let count = slides.len();
     let index = asked % count;
     let slide = slides.swap_remove(index);
-    let next = format!("{path}?slide={}", (index + 1) % count);
+    let next = format!(
+        "{path}?slide={}{}",
+        (index + 1) % count,
+        if large { "&large=1" } else { "" }
+    );
     Page(
         StatusCode::OK,
         ScreenPage {
@@ -365,6 +411,7 @@ fn render(
             count,
             next,
             seconds: SECONDS,
+            large,
         },
     )
     .into_response()
@@ -384,12 +431,13 @@ pub async fn show_section_screen(
         .await
         .or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&tournament.default_language);
-    let slides = section_slides(&state, &ctx, &screen).await?;
+    let large = query.large == Some(1);
+    let slides = section_slides(&state, &ctx, &screen, large).await?;
     Ok(render(
         ctx,
         tournament.name,
         slides,
-        query.slide.unwrap_or(0),
+        (query.slide.unwrap_or(0), large),
         &format!("/s/{id}/screen"),
     ))
 }
@@ -405,18 +453,19 @@ pub async fn show_tournament_screen(
         .await
         .or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&tournament.default_language);
+    let large = query.large == Some(1);
     let mut all = Vec::new();
     for section in service::sections::list(&state.db, id).await.or_page(&ctx)? {
         let screen = service::screen::section(&state.db, section.id)
             .await
             .or_page(&ctx)?;
-        all.extend(section_slides(&state, &ctx, &screen).await?);
+        all.extend(section_slides(&state, &ctx, &screen, large).await?);
     }
     Ok(render(
         ctx,
         tournament.name,
         all,
-        query.slide.unwrap_or(0),
+        (query.slide.unwrap_or(0), large),
         &format!("/t/{id}/screen"),
     ))
 }
