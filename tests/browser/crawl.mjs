@@ -99,7 +99,8 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = (
 
   // The API's downloads, the static files and logging out are not pages. Language links are
   // followed like any other: each kind of page is then seen in every language.
-  const skip = ['/api/', '/static/', '/logout', '/login'];
+  // Calendar files (webcal/ICS) are downloads for a calendar program, not pages.
+  const skip = ['/api/', '/static/', '/logout', '/login', (url) => url.pathname.endsWith('.ics')];
 
   test('every page a visitor reaches by links is valid and shows a script name as text', async ({ page }) => {
     const { visited, kinds } = await crawl(page, '/', skip);

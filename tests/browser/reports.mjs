@@ -90,10 +90,15 @@ export function registerReportTests({ test, logIn, assert, api, admin, base, out
     // One key.
     await Promise.all([page.waitForURL(/done=accepted/), page.keyboard.press('a')]);
     assert((await page.textContent('main')).includes('Accepted'), 'accepted');
-    const after = await points(sid);
     const round = await api('GET', `/api/v1/sections/${sid}/rounds/1`);
     const b1 = round.boards.find((b) => b.number === 1);
     assert(b1.result === 'red_wins', 'the result counts');
+    // The public standings are at most about a second old while results arrive (#38).
+    let after = await points(sid);
+    for (let i = 0; i < 30 && !(after[b1.red.name] > before[b1.red.name]); i++) {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      after = await points(sid);
+    }
     assert(after[b1.red.name] > before[b1.red.name], 'the winner has more points');
     const b2Now = round.boards.find((b) => b.number === 2);
     assert(b2Now.result === null, 'the dispute counts for nothing');
