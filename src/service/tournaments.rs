@@ -64,6 +64,13 @@ pub struct Tournament {
     pub time_zone: String,
 }
 
+impl Tournament {
+    /// The event's time zone (UTC when the stored name is unknown to this build).
+    pub fn zone(&self) -> chrono_tz::Tz {
+        self.time_zone.parse().unwrap_or(chrono_tz::UTC)
+    }
+}
+
 impl From<TournamentRow> for Tournament {
     fn from(r: TournamentRow) -> Tournament {
         Tournament {

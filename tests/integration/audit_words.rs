@@ -2,16 +2,10 @@
 //! (section, round, board, players) at the event's local time, and the pairing report marks
 //! boards changed by hand and who changed them.
 
-use crate::support::{add_entrants, call, expect, publish, token_for, Browser, PASSWORD};
+use crate::support::{add_entrants, api, call, expect, publish, token_for, Browser, PASSWORD};
 use axum::http::StatusCode;
 use serde_json::{json, Value};
 use sqlx::PgPool;
-
-async fn api(pool: &PgPool, token: &str, method: &str, uri: &str, body: Option<Value>) -> Value {
-    let reply = call(pool, method, uri, Some(token), body).await;
-    assert!(reply.status.is_success(), "{method} {uri}: {}", reply.text);
-    serde_json::from_str(&reply.text).unwrap_or(Value::Null)
-}
 
 #[sqlx::test]
 async fn audit_lines_name_section_round_board_and_players_at_local_time(pool: PgPool) {

@@ -206,7 +206,7 @@ pub async fn show_audit(
         .then(|| events.last().map(|e| e.id))
         .flatten();
     let tr = ctx.tr();
-    let zone: chrono_tz::Tz = tournament.time_zone.parse().unwrap_or(chrono_tz::UTC);
+    let zone = tournament.zone();
     let events = events
         .into_iter()
         .map(|e| AuditRow {
@@ -238,7 +238,6 @@ pub async fn show_audit(
             after: short_json(e.after.as_ref()),
         })
         .collect();
-    let tournament_zone_name = |zone: &chrono_tz::Tz| zone.name().to_string();
     Ok(Page(
         StatusCode::OK,
         AuditPage {
@@ -246,7 +245,7 @@ pub async fn show_audit(
             ctx,
             tournament,
             events,
-            zone: tournament_zone_name(&zone),
+            zone: zone.name().to_string(),
             next,
         },
     )

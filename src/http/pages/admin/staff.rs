@@ -136,7 +136,7 @@ async fn staff_page(
             tr: ctx.tr(),
             ctx,
             tournament_id,
-            zone: tournament.time_zone.parse().unwrap_or(chrono_tz::UTC),
+            zone: tournament.zone(),
             tournament_name: tournament.name,
             staff,
             invitations,
