@@ -70,6 +70,7 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.checkin.selected", "Check in the selected", "所選者報到", "所选者报到"),
     ("adm.choose_entrant", "– choose –", "－請選擇－", "－请选择－"),
     ("adm.choose_entrant_error", "Choose an entrant of this section.", "請選擇本組別的參賽者。", "请选择本组别的参赛者。"),
+    ("adm.clock.minutes", "Round length (minutes; empty: count up)", "每輪時限（分鐘；留空則正計時）", "每轮时限（分钟；留空则正计时）"),
     ("adm.confirm", "Confirm", "確認", "确认"),
     ("adm.confirm.allow_pair", "Allow {} to meet again?", "允許 {} 再次對陣？", "允许 {} 再次对阵？"),
     ("adm.confirm.allow_pair_what", "The pairing may then put them on one board.", "之後的編排可能讓兩人同台對弈。", "之后的编排可能让两人同台对弈。"),

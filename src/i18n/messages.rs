@@ -993,6 +993,10 @@ messages! {
         "publish the round before starting its clock"
         | "請先公佈本輪對陣再開始計時"
         | "请先公布本轮对阵再开始计时";
+    CLOCK_MINUTES_RANGE = "report.clock_minutes_range":
+        "the round length is a number of minutes from 1 to {}"
+        | "每輪時限須為 1 至 {} 分鐘"
+        | "每轮时限须为 1 至 {} 分钟";
     REPORT_ROUND_OVER_ASK_ARBITER = "report.round_over_ask_arbiter":
         "the round is over: ask the arbiter to enter the record"
         | "本輪已結束：請洽裁判登錄棋譜"
