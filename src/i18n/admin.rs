@@ -219,6 +219,7 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.ledger.refund", "refund", "退", "退"),
     ("adm.ledger.void", "Void", "作廢", "作废"),
     ("adm.ledger.voided", "voided", "已作廢", "已作废"),
+    ("adm.listed", "Listed on the home page (an imported copy is not, until you tick this)", "列於首頁（匯入的副本在勾選前不列出）", "列于首页（导入的副本在勾选前不列出）"),
     ("adm.method.card", "Card", "刷卡", "刷卡"),
     ("adm.method.cash", "Cash", "現金", "现金"),
     ("adm.method.cheque", "Cheque", "支票", "支票"),
