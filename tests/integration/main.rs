@@ -17,6 +17,7 @@ mod desk_care;
 mod desk_money;
 mod desk_roles;
 mod desk_tabs;
+mod desk_words;
 mod embedded;
 mod event_file;
 mod event_import;
