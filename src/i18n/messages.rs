@@ -373,6 +373,10 @@ messages! {
         "invalid result code {}"
         | "成績代碼 {} 無效"
         | "成绩代码 {} 无效";
+    TRF_TWO_TEAMS = "trf.two_teams":
+        "player {} is on two teams (013 records)"
+        | "棋手 {} 同時列在兩個隊（013 記錄）"
+        | "棋手 {} 同时列在两个队（013 记录）";
     TRF_UNKNOWN_PLAYER = "trf.unknown_player":
         "no player has starting-rank number {}"
         | "沒有起始排名編號為 {} 的棋手"

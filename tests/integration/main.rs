@@ -53,5 +53,6 @@ mod screen;
 mod seeds;
 mod staff;
 mod support;
+mod teams;
 mod trust;
 mod walk_ins;

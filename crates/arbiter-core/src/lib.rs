@@ -23,5 +23,6 @@ pub mod pairing;
 pub mod search;
 pub mod setup;
 pub mod standings;
+pub mod teams;
 pub mod text;
 pub mod trf;
