@@ -51,6 +51,7 @@ mod schedule;
 mod screen;
 mod seeds;
 mod staff;
+mod stages;
 mod support;
 mod trust;
 mod walk_ins;
