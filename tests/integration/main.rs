@@ -52,6 +52,7 @@ mod schedule;
 mod screen;
 mod seeds;
 mod staff;
+mod stages;
 mod support;
 mod teams;
 mod trust;

@@ -22,6 +22,7 @@ pub mod model;
 pub mod pairing;
 pub mod search;
 pub mod setup;
+pub mod stages;
 pub mod standings;
 pub mod teams;
 pub mod text;
