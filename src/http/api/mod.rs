@@ -163,6 +163,8 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(interchange::get_audit))
         .routes(routes!(knockout::create_knockout, knockout::get_knockout))
         .routes(routes!(knockout::record_match_game))
+        .routes(routes!(knockout::get_stages))
+        .routes(routes!(knockout::put_stage))
         .routes(routes!(knockout::get_ranking))
         .routes(routes!(knockout::create_playoff, knockout::get_playoff))
         .routes(routes!(knockout::put_prizes, knockout::get_prizes))
