@@ -283,6 +283,27 @@ vocabulary! {
 }
 
 vocabulary! {
+    /// How a knockout bracket's hidden-piece set-ups are drawn (issue #40).
+    KnockoutSetupMode {
+        /// A set-up of its own for every game of every match (tiebreak games too).
+        PerGame = "per_game",
+        /// One set-up per knockout round and game number, the same on every match of the
+        /// round (tiebreak games get their own, by their number).
+        Duplicate = "duplicate",
+    }
+}
+
+vocabulary! {
+    /// What happens to a captured hidden piece in a knockout stage (seed 001 §3.2.4).
+    CaptureRule {
+        /// The capturing player may look at it, then it lies face down.
+        CapturerSees = "capturer_sees",
+        /// It is turned face down at once; neither side may look.
+        FaceDown = "face_down",
+    }
+}
+
+vocabulary! {
     /// Who has Red in a knockout match's first game.
     FirstGameColour {
         /// Drawn by lot.
@@ -635,6 +656,10 @@ mod tests {
         assert_eq!(StaffRole::WORDS, ["chief_arbiter", "arbiter", "scorer"]);
         round_trips(TieMethod::ALL);
         assert_eq!(TieMethod::WORDS, ["lot", "manual"]);
+        round_trips(KnockoutSetupMode::ALL);
+        assert_eq!(KnockoutSetupMode::WORDS, ["per_game", "duplicate"]);
+        round_trips(CaptureRule::ALL);
+        assert_eq!(CaptureRule::WORDS, ["capturer_sees", "face_down"]);
         round_trips(BracketKind::ALL);
         assert_eq!(BracketKind::WORDS, ["knockout", "playoff"]);
         round_trips(FirstGameColour::ALL);

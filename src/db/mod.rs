@@ -8,6 +8,7 @@ pub mod entrant;
 pub mod event_file;
 pub mod key;
 pub mod knockout;
+pub mod knockout_stage;
 pub mod outbox;
 pub mod payment;
 pub mod prize;

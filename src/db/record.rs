@@ -46,6 +46,9 @@ pub struct GameContext {
     pub black_name: String,
     /// Result that counts, once entered.
     pub result: Option<GameResult>,
+    /// Knockout (issue #40): whether the game's set-up is public — its match is decided
+    /// (a set-up per game), or every match of its round is (duplicate set-ups).
+    pub ko_setup_public: Option<bool>,
 }
 
 const CONTEXT: &str = "
@@ -54,7 +57,13 @@ const CONTEXT: &str = "
            coalesce(r.section_id, kb.section_id) as section_id, s.name as section_name,
            r.round_id, coalesce(r.number, km.round) as round, r.status as round_status,
            coalesce(b.number, km.slot) as board, b.board_id, g.match_id, g.number as game_number,
-           red.name as red_name, black.name as black_name, g.result
+           red.name as red_name, black.name as black_name, g.result,
+           case when g.match_id is null then null
+                when kb.setup_mode = 'duplicate' then not exists (
+                    select 1 from knockout_match m2
+                    where m2.bracket_id = km.bracket_id and m2.round = km.round
+                      and m2.winner_entrant_id is null)
+                else km.winner_entrant_id is not null end as ko_setup_public
     from game g
          left join board b on b.board_id = g.board_id
          left join round r on r.round_id = b.round_id
@@ -155,12 +164,15 @@ pub async fn setup_of_game(db: impl PgExecutor<'_>, game_id: Uuid) -> sqlx::Resu
     sqlx::query_scalar::<_, String>(
         "select s.canonical from game g
               left join board b on b.board_id = g.board_id
+              left join knockout_match km on km.match_id = g.match_id
               join setup s on s.game_id = g.game_id
+                           or (s.bracket_id is not null and s.bracket_id = km.bracket_id
+                               and s.ko_round = km.round and s.ko_game = g.number)
                            or (s.board_id is not null and s.board_id = g.board_id)
                            or (s.board_id is null and s.game_id is null and s.match_id is null
                                and s.round_id = b.round_id)
          where g.game_id = $1
-         order by (s.game_id is not null or s.board_id is not null) desc
+         order by (s.game_id is not null or s.board_id is not null or s.bracket_id is not null) desc
          limit 1",
     )
     .bind(game_id)

@@ -893,6 +893,30 @@ messages! {
         "this match is decided"
         | "本場對賽已分勝負"
         | "本场对赛已分胜负";
+    STATE_KO_TIEBREAKS_PLAYED = "state.ko_tiebreaks_played":
+        "a tiebreak game of knockout round {} is already played: its tiebreak games can no longer change"
+        | "淘汰賽第 {} 輪已有加賽對局，其加賽辦法不能再更改"
+        | "淘汰赛第 {} 轮已有加赛对局，其加赛办法不能再更改";
+    STALE_KO_STAGE = "stale.ko_stage":
+        "the rules of this knockout round were changed meanwhile (now change {}; you saw change {}); reload and try again"
+        | "此淘汰賽輪次的規則已被他人更改（目前為第 {} 次修改，你看到的是第 {} 次）；請重新載入再試"
+        | "此淘汰赛轮次的规则已被他人更改（目前为第 {} 次修改，你看到的是第 {} 次）；请重新加载再试";
+    CHECK_KO_NO_ROUND = "check.ko_no_round":
+        "the bracket has rounds 1 to {}"
+        | "淘汰賽只有第 1 至 {} 輪"
+        | "淘汰赛只有第 1 至 {} 轮";
+    CHECK_KO_TIEBREAK_KIND = "check.ko_tiebreak_kind":
+        "must be rapid or armageddon"
+        | "須為快棋或絕殺局"
+        | "须为快棋或绝杀局";
+    CHECK_KO_AFTER_ARMAGEDDON = "check.ko_after_armageddon":
+        "nothing can follow an armageddon game (a draw there is a win for Black)"
+        | "絕殺局之後不能再有加賽（和棋即判黑勝）"
+        | "绝杀局之后不能再有加赛（和棋即判黑胜）";
+    CHECK_KO_TIEBREAK_LINE = "check.ko_tiebreak_line":
+        "write each line as the kind (rapid or armageddon), the number of games and the time control, e.g. rapid 2 10+5"
+        | "每行依序寫上種類（rapid 快棋或 armageddon 絕殺局）、局數及用時，例如 rapid 2 10+5"
+        | "每行依序写上种类（rapid 快棋或 armageddon 绝杀局）、局数及用时，例如 rapid 2 10+5";
     STATE_SECTION_ALREADY_HAS_KNOCKOUT = "state.section_already_has_knockout":
         "this section already has a knockout stage"
         | "本組別已有淘汰賽階段"

@@ -234,6 +234,13 @@ const TABLES: &[Table] = &[
         order: "t.bracket_id, t.third_place, t.round, t.slot",
     },
     Table {
+        name: "knockout_stage",
+        id: None,
+        refs: &[("bracket_id", "knockout_bracket")],
+        scope: "t.bracket_id in (select bracket_id from knockout_bracket where tournament_id = $1)",
+        order: "t.bracket_id, t.round",
+    },
+    Table {
         name: "game",
         id: Some("game_id"),
         refs: &[
@@ -273,6 +280,7 @@ const TABLES: &[Table] = &[
             ("board_id", "board"),
             ("game_id", "game"),
             ("match_id", "knockout_match"),
+            ("bracket_id", "knockout_bracket"),
         ],
         scope: concat!("t.section_id in ", sections!()),
         order: "t.created_at, t.setup_id",

@@ -11,8 +11,8 @@ use crate::db;
 use crate::db::knockout::{BracketRow, MatchGameRow, MatchRow};
 use crate::i18n::messages as m;
 use crate::vocab::{
-    BracketKind, EntrantStatus, FirstGameColour, Game, GameKind, GameResult, LaterOddColours,
-    MatchDecision, MatchScoring, RoundStatus, SetupMode, Side,
+    BracketKind, EntrantStatus, FirstGameColour, Game, GameKind, GameResult, KnockoutSetupMode,
+    LaterOddColours, MatchDecision, MatchScoring, RoundStatus, SetupMode, Side,
 };
 use arbiter_core::knockout::{
     self, Bracket, BracketSlot, DecideBy, GameOutcome, GamePhase, LaterOddGames, Match, MatchGame,
@@ -43,6 +43,11 @@ pub struct KnockoutInput {
     pub game3_colour: Option<String>,
     /// Match score by `points` (default) or `wins`.
     pub decide_by: Option<String>,
+    /// Hidden-piece set-ups (Jieqi, Banqi): `per_game` (each game its own) or `duplicate`
+    /// (one per knockout round and game number, the same on every match of the round).
+    /// Default: `duplicate` when the section's Swiss rounds use duplicate set-ups.
+    #[serde(default)]
+    pub setup_mode: Option<String>,
 }
 
 /// A player of a match.
@@ -75,7 +80,9 @@ pub struct MatchGameView {
     pub red_fouls: i64,
     /// Black's fouls.
     pub black_fouls: i64,
-    /// The game's hidden-piece set-up (revealed once played).
+    /// The game's hidden-piece set-up: the commitment for everyone; the set-up and salt
+    /// for arbiters, and for everyone once the match is decided (duplicate set-ups: once
+    /// every match of its round is).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub setup: Option<super::setups::SetupView>,
 }
@@ -152,6 +159,9 @@ pub struct MatchView {
     /// Version for compare-and-set: the number of games recorded (send it back with the next
     /// game as `version` or `If-Match`).
     pub version: i32,
+    /// Whether this match's set-ups are public (issue #40): it is decided, or with duplicate
+    /// set-ups every match of its round is.
+    pub setups_revealed: bool,
 }
 
 /// A bracket as the API shows it.
@@ -175,6 +185,13 @@ pub struct BracketView {
     pub matches: Vec<MatchView>,
     /// The champion, once the final is decided.
     pub champion: Option<Uuid>,
+    /// How hidden-piece set-ups are drawn: `per_game` or `duplicate`.
+    pub setup_mode: KnockoutSetupMode,
+    /// Duplicate set-ups by round and game number (empty with `per_game`).
+    pub round_setups: Vec<super::knockout_stages::RoundSetup>,
+    /// The rules of each knockout round (1 = first; the 3rd-place match follows the
+    /// final's): captured pieces, time control, tiebreak games.
+    pub stages: Vec<super::knockout_stages::StageRules>,
 }
 
 /// A game to record.
@@ -227,6 +244,8 @@ struct Loaded {
     /// Seed → entrant.
     seeds: HashMap<u32, Uuid>,
     core: Bracket,
+    /// The rules set per knockout round.
+    stages: Vec<db::knockout_stage::StageRow>,
 }
 
 impl Loaded {
@@ -234,9 +253,15 @@ impl Loaded {
         self.seeds.iter().find(|(_, e)| **e == id).map(|(s, _)| *s)
     }
 
+    /// The rules of a match of knockout round `round`: the bracket's, with the stage's
+    /// tiebreak chain.
+    fn rules_of(&self, round: i32) -> MatchRules {
+        super::knockout_stages::match_rules(rules(&self.bracket), &self.stages, round)
+    }
+
     fn core_match(&self, m: &MatchRow) -> Option<Match> {
         let (high, low) = (m.high_seed? as u32, m.low_seed? as u32);
-        let mut core = Match::new(high, low, rules(&self.bracket)).ok()?;
+        let mut core = Match::new(high, low, self.rules_of(m.round)).ok()?;
         for g in self.games.iter().filter(|g| g.match_id == m.match_id) {
             let game = MatchGame {
                 red: self.seed_of(g.red_entrant_id)?,
@@ -255,6 +280,7 @@ impl Loaded {
 async fn load(conn: &mut PgConnection, bracket: BracketRow) -> Result<Loaded> {
     let matches = db::knockout::matches(&mut *conn, bracket.bracket_id).await?;
     let games = db::knockout::games(&mut *conn, bracket.bracket_id).await?;
+    let stages = db::knockout_stage::stages(&mut *conn, bracket.bracket_id).await?;
     let mut seeds = HashMap::new();
     for m in matches.iter().filter(|m| m.round == 1 && !m.third_place) {
         if let (Some(e), Some(s)) = (m.high_entrant_id, m.high_seed) {
@@ -286,6 +312,7 @@ async fn load(conn: &mut PgConnection, bracket: BracketRow) -> Result<Loaded> {
         games,
         seeds,
         core,
+        stages,
     })
 }
 
@@ -309,6 +336,7 @@ async fn advance(
     game: Game,
     setup_section: Uuid,
 ) -> Result<()> {
+    let mode = db::knockout_stage::setup_mode(&mut *conn, bracket_id).await?;
     loop {
         let bracket = db::knockout::bracket_for_update(&mut *conn, bracket_id)
             .await?
@@ -405,8 +433,21 @@ async fn advance(
                         .await?;
                         changed = true;
                     }
-                    super::setups::create_for_match(&mut *conn, setup_section, game, m.match_id)
-                        .await?;
+                    let number = loaded
+                        .games
+                        .iter()
+                        .filter(|g| g.match_id == m.match_id)
+                        .count() as i32
+                        + 1;
+                    super::knockout_stages::draw_for_next_game(
+                        &mut *conn,
+                        (setup_section, game),
+                        &loaded.bracket,
+                        mode,
+                        m,
+                        number,
+                    )
+                    .await?;
                 }
             }
         }
@@ -427,7 +468,8 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
     .into_iter()
     .map(|r| (r.entrant_id, r.name))
     .collect();
-    let setups = db::setup::of_bracket(&mut *conn, loaded.bracket.bracket_id).await?;
+    let setups =
+        super::knockout_stages::BracketSetups::load(&mut *conn, loaded.bracket.bracket_id).await?;
     let side = |id: Option<Uuid>, seed: Option<i32>| {
         Some(MatchSide {
             entrant_id: id?,
@@ -440,11 +482,15 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
         let core = loaded.core_match(m);
         let score = core.as_ref().map(Match::score).unwrap_or_default();
         let state = core.as_ref().map(Match::state);
+        let played = loaded
+            .games
+            .iter()
+            .filter(|g| g.match_id == m.match_id)
+            .count() as i32;
+        let revealed = super::knockout_stages::revealed(setups.mode, &loaded.matches, m);
         let next_game = match &state {
             Some(MatchState::NextGame { phase, .. }) if m.winner_entrant_id.is_none() => {
-                let pending = setups
-                    .iter()
-                    .find(|s| s.match_id == Some(m.match_id) && s.game_id.is_none());
+                let pending = setups.of_next(m, played + 1);
                 Some(match phase {
                     GamePhase::Regular { number } => NextGame {
                         kind: GameKind::Regular,
@@ -475,7 +521,12 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
             Some(MatchState::Decided { by, .. }) => Some(match by {
                 knockout::DecidedBy::Regular => MatchDecision::Regular,
                 knockout::DecidedBy::Tiebreak(stage) => {
-                    match rules(&loaded.bracket).tiebreaks.get(*stage).map(|s| s.kind) {
+                    match loaded
+                        .rules_of(m.round)
+                        .tiebreaks
+                        .get(*stage)
+                        .map(|s| s.kind)
+                    {
                         Some(TiebreakKind::Armageddon) => MatchDecision::Armageddon,
                         _ => MatchDecision::Rapid,
                     }
@@ -518,9 +569,8 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
                     red_fouls: g.red_fouls,
                     black_fouls: g.black_fouls,
                     setup: setups
-                        .iter()
-                        .find(|s| s.game_id == Some(g.game_id))
-                        .map(|s| super::setups::view(s, None, true)),
+                        .of_game(m, g)
+                        .map(|s| super::setups::view(s, None, revealed || arbiter)),
                 })
                 .collect(),
             next_red: m.next_red_entrant_id.filter(|_| next_game.is_some()),
@@ -540,6 +590,7 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
             decided_by: decided_by
                 .filter(|_| m.winner_entrant_id.is_some() && m.low_entrant_id.is_some()),
             third_place: m.third_place,
+            setups_revealed: revealed,
         });
     }
     let champion = loaded
@@ -556,6 +607,9 @@ async fn view(conn: &mut PgConnection, bracket: BracketRow, arbiter: bool) -> Re
         decide_by: loaded.bracket.decide_by,
         matches,
         champion,
+        setup_mode: setups.mode,
+        round_setups: super::knockout_stages::round_setups(&setups, &loaded.matches, arbiter),
+        stages: super::knockout_stages::all_rules(conn, &loaded.bracket).await?,
     })
 }
 
@@ -712,7 +766,20 @@ pub async fn create(
     if stage.is_some() && i64::from(size) != default_size {
         check.error("size", m::CHECK_STAGE_QUALIFIERS.with(&[&default_size]));
     }
+    let asked_mode = input.setup_mode.as_deref().map(|w| {
+        check.word(
+            "setup_mode",
+            w,
+            KnockoutSetupMode::ALL,
+            KnockoutSetupMode::PerGame,
+        )
+    });
     check.finish()?;
+    let setup_mode = asked_mode.unwrap_or(if section.setup_mode == SetupMode::Duplicate {
+        KnockoutSetupMode::Duplicate
+    } else {
+        KnockoutSetupMode::PerGame
+    });
     let tournament = db::tournament::find(&mut *tx, section.tournament_id)
         .await?
         .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
@@ -799,6 +866,7 @@ pub async fn create(
         foul_threshold: section.foul_threshold,
     };
     let bracket_id = db::knockout::insert_bracket(&mut *tx, &bracket).await?;
+    db::knockout_stage::set_setup_mode(&mut *tx, bracket_id, setup_mode).await?;
     create_matches(&mut tx, bracket_id, size as u32, third_place, &qualified).await?;
     let game = if section.setup_mode == SetupMode::None {
         Game::Xiangqi
@@ -820,7 +888,7 @@ pub async fn create(
             entity_id: Some(bracket_id),
             before: None,
             after: Some(
-                json!({"size": size, "seeds": qualified.iter().map(|q| q.0).collect::<Vec<_>>()}),
+                json!({"size": size, "setup_mode": setup_mode, "seeds": qualified.iter().map(|q| q.0).collect::<Vec<_>>()}),
             ),
         },
     )
@@ -1037,6 +1105,7 @@ pub async fn create_playoff(
         game1_colour: input.game1_colour.clone(),
         game3_colour: None,
         decide_by: input.decide_by.clone(),
+        setup_mode: None,
     };
     if !(2..=64).contains(&size) {
         check.error("sections", m::CHECK_NAME_2_64_SECTIONS.msg());

@@ -11,6 +11,7 @@ pub mod event_file;
 pub mod interchange;
 pub mod keys;
 pub mod knockout;
+pub mod knockout_stages;
 pub mod numbering;
 pub mod outbox;
 pub mod payments;

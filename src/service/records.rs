@@ -505,12 +505,12 @@ async fn is_staff(conn: &mut PgConnection, actor: Option<&Actor>, tournament: Uu
     }
 }
 
-/// Whether a game's set-up is public: its round is complete (Swiss), or it was played (a
-/// knockout game exists only once played).
+/// Whether a game's set-up is public: its round is complete (Swiss); for a knockout game its
+/// match is decided, or with duplicate set-ups every match of its round (issue #40).
 fn setup_public(ctx: &GameContext) -> bool {
     match ctx.round_status {
         Some(status) => status == RoundStatus::Completed,
-        None => true,
+        None => ctx.ko_setup_public.unwrap_or(true),
     }
 }
 
@@ -1274,6 +1274,7 @@ mod tests {
             red_name: "Red Player".into(),
             black_name: "Black Player".into(),
             result: Some(GameResult::BlackForfeits),
+            ko_setup_public: None,
         };
         let r = replay(
             Game::Xiangqi,

@@ -37,6 +37,9 @@ pub struct SectionScreen {
     /// At the end of the event, its podium (place, name), champion first: the knockout's when
     /// the section has one and it is decided, else the final Swiss standings' top three.
     pub podium: Vec<(u32, String)>,
+    /// The section's knockout bracket, when it has one (issue #40: the screen shows the
+    /// bracket and the matches in play during the knockout).
+    pub bracket: Option<super::knockout::BracketView>,
 }
 
 /// The podium of a decided knockout bracket: the champion, the final's loser, then the
@@ -143,12 +146,13 @@ pub async fn section(pool: &PgPool, section_id: Uuid) -> Result<SectionScreen> {
         .iter()
         .find(|p| p.starts_at > now)
         .map(|p| (p.round, p.starts_at));
-    let podium = match super::knockout::get(pool, None, section_id).await {
-        Ok(bracket) => knockout_podium(&bracket),
-        Err(Error::NotFound(_)) => swiss_podium(&section, &standings),
+    let (podium, bracket) = match super::knockout::get(pool, None, section_id).await {
+        Ok(bracket) => (knockout_podium(&bracket), Some(bracket)),
+        Err(Error::NotFound(_)) => (swiss_podium(&section, &standings), None),
         Err(err) => return Err(err),
     };
     Ok(SectionScreen {
+        bracket,
         podium,
         next_start,
         section,

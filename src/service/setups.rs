@@ -24,6 +24,11 @@ pub fn variant(game: vocab::Game) -> Option<Game> {
     }
 }
 
+/// A newly drawn set-up with its salt and commitment (not yet stored).
+pub fn draw_row(game: Game) -> SetupRow {
+    draw(game)
+}
+
 fn draw(game: Game) -> SetupRow {
     let mut rng = rand_core::OsRng;
     let drawn = Setup::generate(game, &mut rng);

@@ -26,6 +26,7 @@ import { registerKeyTests } from './keys.mjs';
 import { registerScreenTests } from './screen.mjs';
 import { registerPlayerTests } from './players.mjs';
 import { registerSeed000Tests } from './seed000.mjs';
+import { registerSeed001Tests } from './seed001.mjs';
 import { registerWalkInTests } from './walkins.mjs';
 import { registerDeskTests } from './desk.mjs';
 
@@ -542,6 +543,7 @@ registerKeyTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out
 registerScreenTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 registerPlayerTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 registerSeed000Tests({ test, logIn, assert, base: () => base, out, join });
+registerSeed001Tests({ test, logIn, assert, base: () => base, out, join });
 registerDeskTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerWalkInTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 // Last: it crawls what the tests before it made.

@@ -63,7 +63,9 @@ fn rule(method: &str, path: &str) -> Who {
         | ("PUT", "/api/v1/sections/{id}/stages")
         | ("POST", "/api/v1/tournaments/{id}/webhooks")
         | ("DELETE", "/api/v1/webhooks/{id}")
-        | ("POST", "/api/v1/webhooks/{id}/test") => Who::Arbiter,
+        | ("POST", "/api/v1/webhooks/{id}/test")
+        // A knockout round's rules (issue #40).
+        | ("PUT", "/api/v1/sections/{id}/knockout/stages/{round}") => Who::Arbiter,
         ("POST", "/api/v1/auth/logout")
         | ("PUT", "/api/v1/me/password")
         | ("DELETE", "/api/v1/me/sessions")
@@ -412,6 +414,9 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/api/v1/sections/{id}/check-in") => json!({"entrants": [a, b]}),
         (_, "/api/v1/sections/{id}/forbidden-pairs") => json!({"a": a, "b": b}),
         ("POST", "/api/v1/sections/{id}/knockout") => json!({"size": 4}),
+        ("PUT", "/api/v1/sections/{id}/knockout/stages/{round}") => {
+            json!({"capture_rule": "face_down"})
+        }
         ("PUT", "/api/v1/sections/{id}/prizes") => json!({"prizes": []}),
         ("PUT", "/api/v1/tournaments/{id}/playoff/prizes") => json!({"prizes": []}),
         ("POST", "/api/v1/sections/{id}/ties") => json!({"method": "lot", "entrants": []}),
@@ -538,6 +543,7 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/matches/{m}/games/1/record/check", Who::Scorer),
     ("/admin/s/{k}/knockout", Who::Arbiter),
     ("/admin/s/{k}/knockout/matches/{m}/games", Who::Scorer),
+    ("/admin/s/{k}/knockout/stages/1", Who::Arbiter),
     ("/admin/t/{t}/playoff/matches/{p}/games", Who::Scorer),
     ("/admin/t/{t}/playoff/prizes", Who::Arbiter),
     ("/admin/s/{s}/import", Who::Arbiter),

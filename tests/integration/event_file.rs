@@ -366,6 +366,16 @@ async fn play_an_event(pool: &PgPool) -> (String, String) {
         Some(json!({"result": "red_wins", "red_fouls": 1})),
     )
     .await);
+    // The final's rules (issue #40): captured pieces face down, its own tiebreak games.
+    ok(&call(
+        pool,
+        "PUT",
+        &format!("/api/v1/sections/{ko}/knockout/stages/2"),
+        Some(&token),
+        Some(json!({"capture_rule": "face_down", "time_control": "90+30",
+            "tiebreaks": [{"kind": "rapid", "games": 2, "time_control": "15+10"}]})),
+    )
+    .await);
     (tid, token)
 }
 

@@ -33,6 +33,7 @@ mod interchange;
 mod keys;
 mod knockout;
 mod knockout_notation;
+mod knockout_setups;
 mod links;
 mod lockout;
 mod mid_round;

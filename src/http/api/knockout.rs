@@ -8,6 +8,7 @@ use crate::service;
 use crate::service::knockout::{
     BracketView, KnockoutInput, MatchGameInput, MatchView, PlayoffInput, Ranking,
 };
+use crate::service::knockout_stages::{StageInput, StageRules};
 use crate::service::prizes::{Award, PlayoffAward, PlayoffPrizeTable, PrizeTable};
 use crate::service::setups::RoundSetups;
 use axum::extract::State;
@@ -43,6 +44,38 @@ pub async fn get_knockout(
 ) -> Result<AppJson<BracketView>, ApiError> {
     Ok(AppJson(
         service::knockout::get(&state.db, actor.as_ref(), id).await?,
+    ))
+}
+
+/// Sets the rules of knockout round `round` (issue #40): captured hidden pieces, time
+/// control, tiebreak games. Fields left out keep their value.
+#[utoipa::path(put, path = "/api/v1/sections/{id}/knockout/stages/{round}", tag = "knockout", security(("bearer" = [])),
+    params(("id" = Uuid, Path, description = "Section id"), ("round" = i32, Path, description = "Knockout round (1 = first)")),
+    request_body = StageInput,
+    responses((status = 200, body = StageRules), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody),
+        (status = 422, body = ErrorBody)))]
+pub async fn put_stage(
+    State(state): State<AppState>,
+    ApiUser(actor): ApiUser,
+    AppPath((id, round)): AppPath<(Uuid, i32)>,
+    AppJson(input): AppJson<StageInput>,
+) -> Result<AppJson<StageRules>, ApiError> {
+    Ok(AppJson(
+        service::knockout_stages::set_stage(&state.db, &actor, id, round, &input).await?,
+    ))
+}
+
+/// The rules of every knockout round (public).
+#[utoipa::path(get, path = "/api/v1/sections/{id}/knockout/stages", tag = "knockout",
+    params(("id" = Uuid, Path, description = "Section id")),
+    responses((status = 200, body = [StageRules]), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody)))]
+pub async fn get_stages(
+    State(state): State<AppState>,
+    AppPath(id): AppPath<Uuid>,
+) -> Result<AppJson<Vec<StageRules>>, ApiError> {
+    Ok(AppJson(
+        service::knockout::get(&state.db, None, id).await?.stages,
     ))
 }
 

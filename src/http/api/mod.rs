@@ -164,6 +164,8 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(interchange::get_audit))
         .routes(routes!(knockout::create_knockout, knockout::get_knockout))
         .routes(routes!(knockout::record_match_game))
+        .routes(routes!(knockout::get_stages))
+        .routes(routes!(knockout::put_stage))
         .routes(routes!(knockout::get_ranking))
         .routes(routes!(stages::get_stages, stages::put_stages))
         .routes(routes!(knockout::create_playoff, knockout::get_playoff))

@@ -61,6 +61,8 @@ pub struct MatchRow {
     pub next_kind: String,
     /// The winner's name, once decided.
     pub winner: Option<String>,
+    /// The next game in words and its set-up's commitment, once drawn (issue #40).
+    pub next_game: Option<(String, Option<String>)>,
 }
 
 /// `GET /admin/s/{section_id}/knockout`
@@ -87,6 +89,10 @@ pub struct KnockoutPage {
     pub id_prefix: &'static str,
     /// What this person may do (a scorer sees no arbiter's form).
     pub powers: service::access::Powers,
+    /// Each knockout round's rules and its form (issue #40).
+    pub stages: Vec<super::knockout_setups::StageForm>,
+    /// Whether the tournament's game has hidden pieces (set-ups are drawn).
+    pub hidden_pieces: bool,
 }
 
 fn creation_fields(form: &Fields) -> Vec<Field> {
@@ -96,7 +102,8 @@ fn creation_fields(form: &Fields) -> Vec<Field> {
     ]
 }
 
-async fn page(
+/// The knockout tab, with the form's values and refusal.
+pub async fn page(
     state: &AppState,
     actor: &Actor,
     ctx: PageCtx,
@@ -121,6 +128,15 @@ async fn page(
         .as_ref()
         .map(|b| match_rows(ctx.tr(), b))
         .unwrap_or_default();
+    let stages = bracket
+        .as_ref()
+        .map(|b| super::knockout_setups::stage_forms(ctx.tr(), b, form))
+        .unwrap_or_default();
+    let hidden_pieces = service::tournaments::get(&state.db, section.tournament_id)
+        .await
+        .or_page(&ctx)?
+        .game
+        != crate::vocab::Game::Xiangqi;
     let tr = ctx.tr();
     let mut fields = creation_fields(form);
     for f in &mut fields {
@@ -141,6 +157,8 @@ async fn page(
             matches,
             fields,
             error,
+            stages,
+            hidden_pieces,
         },
     )
     .into_response())
@@ -185,6 +203,7 @@ pub fn match_rows(tr: Tr, b: &BracketView) -> Vec<MatchRow> {
                 .map(|g| tr.t(&format!("ko.kind.{}", g.kind)).to_string())
                 .unwrap_or_default(),
             winner: name(m.winner),
+            next_game: crate::http::pages::shared::knockout::next_game(tr, m),
         })
         .collect()
 }
@@ -239,6 +258,7 @@ pub async fn create_knockout(
         game1_colour: text(&form, "game1_colour"),
         game3_colour: None,
         decide_by: None,
+        setup_mode: text(&form, "setup_mode"),
     };
     if !errors.is_empty() {
         let message = tr.t("error.form_invalid").to_string();

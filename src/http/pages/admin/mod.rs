@@ -19,6 +19,7 @@ pub mod form;
 pub mod imports;
 pub mod keys;
 pub mod knockout;
+pub mod knockout_setups;
 pub mod notifications;
 pub mod numbering;
 pub mod pairing_report;
@@ -68,6 +69,7 @@ pub fn router() -> Router<AppState> {
         .merge(numbering::router())
         .merge(records::router())
         .merge(knockout::router())
+        .merge(knockout_setups::router())
         .merge(ties::router())
         .merge(imports::router())
         .merge(event_file::router())

@@ -61,6 +61,9 @@ pub struct MatchLine {
     pub match_id: Uuid,
     /// Numbers of its games that have a record (each linked to its replay).
     pub records: Vec<i32>,
+    /// The game it plays next in words, and that game's set-up commitment once drawn
+    /// (issue #40: public before play).
+    pub next: Option<(String, Option<String>)>,
 }
 
 /// One round of the bracket.
@@ -79,6 +82,12 @@ pub struct BracketData {
     pub best_of: i32,
     /// The champion's name, once decided.
     pub champion: String,
+    /// Each round's rules in words (captured pieces, time control, tiebreak games).
+    pub stages: Vec<crate::http::pages::shared::knockout::StageLine>,
+    /// Whether the bracket has hidden-piece set-ups (the set-ups page is linked).
+    pub has_setups: bool,
+    /// A section's bracket (its slips are linked; not the playoff's).
+    pub section_links: bool,
 }
 
 /// `GET /s/{section_id}/bracket`
@@ -109,14 +118,7 @@ pub struct BracketPrint {
     pub data: BracketData,
 }
 
-fn round_title(tr: Tr, round: i32, rounds: i32) -> String {
-    match rounds - round {
-        0 => tr.t("bracket.final").to_string(),
-        1 => tr.t("bracket.semi").to_string(),
-        2 => tr.t("bracket.quarter").to_string(),
-        left => tr.fmt("bracket.round_of", 1u64 << (left + 1).clamp(0, 20)),
-    }
-}
+use crate::http::pages::shared::knockout::round_title;
 
 fn match_side(
     side: Option<&service::knockout::MatchSide>,
@@ -174,6 +176,9 @@ pub fn bracket_data(tr: Tr, view: Option<service::knockout::BracketView>) -> Bra
             rounds: Vec::new(),
             best_of: 0,
             champion: String::new(),
+            stages: Vec::new(),
+            has_setups: false,
+            section_links: false,
         };
     };
     let last = view.matches.iter().map(|m| m.round).max().unwrap_or(0);
@@ -199,6 +204,7 @@ pub fn bracket_data(tr: Tr, view: Option<service::knockout::BracketView>) -> Bra
             decided: score.decided,
             match_id: m.id,
             records: Vec::new(),
+            next: crate::http::pages::shared::knockout::next_game(tr, m),
         };
         if view.champion.is_some() && !m.third_place && m.round == last {
             for side in [&m.high, &m.low].into_iter().flatten() {
@@ -221,10 +227,17 @@ pub fn bracket_data(tr: Tr, view: Option<service::knockout::BracketView>) -> Bra
         // The 3rd-place match goes after the final.
         round.matches.sort_by_key(|m| m.third_place);
     }
+    let has_setups = view.matches.iter().any(|m| {
+        m.games.iter().any(|g| g.setup.is_some())
+            || m.next_game.as_ref().is_some_and(|g| g.setup.is_some())
+    });
     BracketData {
+        stages: crate::http::pages::shared::knockout::stage_lines(tr, &view),
         rounds,
         best_of: view.best_of,
         champion,
+        has_setups,
+        section_links: true,
     }
 }
 

@@ -8,6 +8,7 @@ pub mod entrants;
 pub mod games;
 pub mod home;
 pub mod key;
+pub mod ko_setups;
 pub mod live;
 pub mod pairings;
 pub mod player;
@@ -41,6 +42,7 @@ pub fn router() -> Router<AppState> {
         .merge(standings::router())
         .merge(crosstable::router())
         .merge(bracket::router())
+        .merge(ko_setups::router())
         .merge(playoff::router())
         .merge(prizes::router())
         .merge(setups::router())

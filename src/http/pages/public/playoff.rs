@@ -127,7 +127,13 @@ pub async fn show_playoff(
             nav: NoSection {
                 section_id: Uuid::nil(),
             },
-            data: bracket_data(tr, Some(bracket)),
+            data: {
+                // The set-ups page is a section's: the playoff's commitments show in place.
+                let mut data = bracket_data(tr, Some(bracket));
+                data.has_setups = false;
+                data.section_links = false;
+                data
+            },
             prizes,
         },
     )

@@ -86,6 +86,34 @@ pub enum Body {
     Results(Vec<ResultLine>),
     /// The standings' top.
     Standings(Vec<RankLine>),
+    /// The knockout bracket, round by round (issue #40).
+    Bracket(Vec<KoRoundLine>),
+    /// The knockout matches in play: their next game and score.
+    InPlay(Vec<KoMatchLine>),
+}
+
+/// One knockout match on the screen.
+#[derive(Debug, Clone)]
+pub struct KoMatchLine {
+    /// Higher seed (seed and name), empty until known.
+    pub high: String,
+    /// Lower seed.
+    pub low: String,
+    /// The score (`1–1 · tiebreak 1–0`).
+    pub score: String,
+    /// The game due, in words (in play), or the winner's name (decided).
+    pub note: String,
+    /// Decided.
+    pub decided: bool,
+}
+
+/// One knockout round on the screen.
+#[derive(Debug, Clone)]
+pub struct KoRoundLine {
+    /// Its heading.
+    pub title: String,
+    /// Its matches.
+    pub matches: Vec<KoMatchLine>,
 }
 
 /// One slide.
@@ -144,6 +172,22 @@ impl Slide {
         }
     }
 
+    /// The bracket's rounds (empty for other slides).
+    pub fn ko_rounds(&self) -> &[KoRoundLine] {
+        match &self.body {
+            Body::Bracket(rounds) => rounds,
+            _ => &[],
+        }
+    }
+
+    /// The matches in play (empty for other slides).
+    pub fn ko_matches(&self) -> &[KoMatchLine] {
+        match &self.body {
+            Body::InPlay(lines) => lines,
+            _ => &[],
+        }
+    }
+
     /// The podium's places (empty for other slides).
     pub fn podium(&self) -> &[RankLine] {
         match &self.body {
@@ -159,6 +203,8 @@ impl Slide {
             Body::Results(_) => "results",
             Body::Standings(_) => "standings",
             Body::Podium(_) => "podium",
+            Body::Bracket(_) => "bracket",
+            Body::InPlay(_) => "ko_in_play",
         }
     }
 }
@@ -226,12 +272,82 @@ pub fn name_lines(screen: &SectionScreen) -> Vec<NameLine> {
 /// Every slide of one section, in order; `lines` are its pairings by name, already in the
 /// readers' order.
 pub fn slides(screen: &SectionScreen, lines: Vec<NameLine>) -> Vec<Slide> {
-    slides_sized(screen, lines, false)
+    slides_sized(
+        Tr {
+            lang: crate::i18n::Lang::En,
+        },
+        screen,
+        lines,
+        false,
+    )
+}
+
+/// The knockout's slides while it is played: the bracket, then the matches in play.
+fn knockout_slides(tr: Tr, screen: &SectionScreen) -> Vec<(&'static str, Body)> {
+    use crate::http::pages::shared::knockout::{next_game, round_title};
+    use crate::http::pages::shared::MatchScoreText;
+    let Some(b) = screen.bracket.as_ref().filter(|b| b.champion.is_none()) else {
+        return Vec::new();
+    };
+    let rounds = b.stages.len() as i32;
+    let line = |m: &service::knockout::MatchView| {
+        let side = |s: &Option<service::knockout::MatchSide>| {
+            s.as_ref()
+                .map(|s| format!("({}) {}", s.seed, s.name))
+                .unwrap_or_else(|| tr.t("bracket.tbd").to_string())
+        };
+        let winner = [&m.high, &m.low]
+            .into_iter()
+            .flatten()
+            .find(|s| Some(s.entrant_id) == m.winner)
+            .map(|s| s.name.clone());
+        KoMatchLine {
+            high: side(&m.high),
+            low: side(&m.low),
+            score: MatchScoreText::of(tr, m).line(),
+            note: match winner {
+                Some(w) => w,
+                None => next_game(tr, m).map(|(g, _)| g).unwrap_or_default(),
+            },
+            decided: m.winner.is_some(),
+        }
+    };
+    let mut by_round: Vec<KoRoundLine> = Vec::new();
+    for m in &b.matches {
+        let title = if m.third_place {
+            tr.t("bracket.third").to_string()
+        } else {
+            round_title(tr, m.round, rounds)
+        };
+        match by_round.iter_mut().find(|r| r.title == title) {
+            Some(r) => r.matches.push(line(m)),
+            None => by_round.push(KoRoundLine {
+                title,
+                matches: vec![line(m)],
+            }),
+        }
+    }
+    let in_play: Vec<KoMatchLine> = b
+        .matches
+        .iter()
+        .filter(|m| m.winner.is_none() && m.next_game.is_some())
+        .map(line)
+        .collect();
+    let mut out = vec![("screen.bracket", Body::Bracket(by_round))];
+    if !in_play.is_empty() {
+        out.push(("screen.ko_in_play", Body::InPlay(in_play)));
+    }
+    out
 }
 
 /// [`slides`] for normal type, or for the large type of a hall read from far away (`large`:
 /// half the lines on a slide, each twice as tall).
-pub fn slides_sized(screen: &SectionScreen, lines: Vec<NameLine>, large: bool) -> Vec<Slide> {
+pub fn slides_sized(
+    tr: Tr,
+    screen: &SectionScreen,
+    lines: Vec<NameLine>,
+    large: bool,
+) -> Vec<Slide> {
     let (names_per_slide, rows_per_slide) = if large {
         (NAMES_PER_SLIDE / 2, ROWS_PER_SLIDE / 2)
     } else {
@@ -271,6 +387,12 @@ pub fn slides_sized(screen: &SectionScreen, lines: Vec<NameLine>, large: bool) -
             .map(|(n, at)| (n, at.to_rfc3339(), countdown_text(at))),
     };
     let mut out = Vec::new();
+    // During the knockout its bracket and matches in play come first (issue #40).
+    for (heading, body) in knockout_slides(tr, screen) {
+        let mut ko = slide(heading, 1, 1, body);
+        ko.round = 0;
+        out.push(ko);
+    }
     // At the end of the event the podium comes first (issue #39 item 9).
     if !screen.podium.is_empty() {
         let places = screen
@@ -359,7 +481,7 @@ async fn section_slides(
         .into_iter()
         .filter_map(|i| slots.get_mut(i).and_then(Option::take))
         .collect();
-    Ok(slides_sized(screen, sorted, large))
+    Ok(slides_sized(ctx.tr(), screen, sorted, large))
 }
 
 /// The screen page.

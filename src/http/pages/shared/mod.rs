@@ -4,6 +4,7 @@
 pub mod account;
 pub mod board;
 pub mod confirm;
+pub mod knockout;
 pub mod setup;
 pub mod standings;
 pub mod tiebreaks;
