@@ -997,7 +997,21 @@ pub async fn edit(
     }
     let before_state = state::load(&mut tx, section.clone(), false).await?;
     let before = serde_json::to_value(round_view(&before_state, number, false)?).ok();
-    let history = state::load_before(&mut tx, section.clone(), number).await?;
+    let mut history = state::load_before(&mut tx, section.clone(), number).await?;
+    // Entrants the round's stages left out (issue #40) and the edit leaves off the boards are
+    // not missing from it.
+    let on_boards: std::collections::HashSet<Uuid> = input
+        .boards
+        .iter()
+        .flat_map(|b| std::iter::once(b.red).chain(b.black))
+        .collect();
+    let left_out: Vec<arbiter_core::model::StartNo> =
+        super::stages::left_out_of(&round.pairing_report)
+            .into_iter()
+            .filter(|id| !on_boards.contains(id))
+            .filter_map(|id| history.start_no.get(&id).copied())
+            .collect();
+    arbiter_core::stages::leave_out(&mut history.tournament, number as u32, &left_out);
     let mut check = super::check::Check::new();
     let mut proposed = RoundPairing::default();
     let no = |id: Uuid, check: &mut super::check::Check, field: &str| -> u32 {

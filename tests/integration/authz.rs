@@ -390,6 +390,7 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/api/v1/reports/{code}/record") => json!({"notation": "iccs", "text": "h2e2"}),
         ("POST", "/api/v1/keys/{key}/report") => json!({"result": "red_wins"}),
         ("PUT", "/api/v1/sections/{id}/check-in-settings") => json!({"self_check_in": true}),
+        ("PUT", "/api/v1/sections/{id}/stages") => json!({"format": "swiss"}),
         ("PUT", "/api/v1/sections/{id}/schedule") => {
             json!({"rounds": [{"round": 1, "local": "2030-01-01T09:00"}]})
         }
@@ -550,6 +551,7 @@ const FORMS: &[(&str, Who)] = &[
     ("/admin/s/{s}/prizes", Who::Arbiter),
     ("/admin/s/{s}/settings", Who::Arbiter),
     ("/admin/s/{s}/schedule", Who::Arbiter),
+    ("/admin/s/{s}/stages", Who::Arbiter),
     ("/admin/s/{s}/ties", Who::Arbiter),
     ("/admin/s/{s}/byes", Who::Arbiter),
     ("/admin/s/{s}/byes/{e}/3/cancel", Who::Arbiter),

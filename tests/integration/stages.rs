@@ -178,7 +178,50 @@ async fn axf(pool: PgPool, system: &str) {
     // Rounds 6 and 7: the 30 others, 15 boards, nobody twice, no qualifier; the knockout
     // plays its semi-finals and final alongside.
     for n in 6..=7 {
-        let round = play_round(&pool, &client.token, &sid, generated(41)).await;
+        let round = if n == 6 {
+            play_round(&pool, &client.token, &sid, generated(41)).await
+        } else {
+            // Round 7 through the desk's path: paired, saved again by hand unchanged (the
+            // qualifiers off its boards are no "unpaired" warning), published, played.
+            let round = client
+                .expect(
+                    StatusCode::CREATED,
+                    "POST",
+                    &format!("/api/v1/sections/{sid}/rounds"),
+                    None,
+                )
+                .await;
+            let boards: Vec<Value> = round["boards"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|b| json!({"red": b["red"]["entrant_id"], "black": b["black"]["entrant_id"]}))
+                .collect();
+            let saved = client
+                .expect(
+                    StatusCode::OK,
+                    "PUT",
+                    &format!("/api/v1/sections/{sid}/rounds/7/boards"),
+                    Some(json!({"boards": boards})),
+                )
+                .await;
+            assert_eq!(saved["warnings"], json!([]), "{saved}");
+            crate::support::publish(&pool, &client.token, &sid, 7).await;
+            let result = generated(41);
+            let round = saved["round"].clone();
+            for b in round["boards"].as_array().unwrap() {
+                let id = b["id"].as_str().unwrap();
+                client
+                    .expect(
+                        StatusCode::OK,
+                        "PUT",
+                        &format!("/api/v1/boards/{id}/result"),
+                        Some(json!({"result": result(b)})),
+                    )
+                    .await;
+            }
+            round
+        };
         assert_eq!(round["number"], n);
         let players = players_of(&round);
         assert_eq!(players.len(), 30, "round {n}: the 30 others");
@@ -461,4 +504,52 @@ async fn wxf_no_final_when_the_top_two_have_met(pool: PgPool) {
     )
     .await;
     assert!(again.status.is_success(), "{}", again.text);
+}
+
+#[sqlx::test]
+async fn the_desk_sets_the_stages_and_refuses_what_does_not_fit(pool: PgPool) {
+    let (token, mut browser) = crate::support::admin_browser(&pool).await;
+    let (_, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 7})).await;
+    let page = format!("/admin/s/{sid}/stages");
+    let shown = browser.get(&page).await;
+    assert_eq!(shown.status, StatusCode::OK, "{}", shown.text);
+    assert!(shown.text.contains("name=\"after_round\""));
+    let settings = browser.get(&format!("/admin/s/{sid}/settings")).await;
+    assert!(settings.text.contains("id=\"stages-link\""));
+    let refused = crate::support::submit(
+        &mut browser,
+        &page,
+        &page,
+        &[
+            ("format", "knockout_after_round"),
+            ("after_round", "9"),
+            ("qualifiers", "4"),
+            ("final_colours", "lot"),
+        ],
+    )
+    .await;
+    assert_eq!(refused.status, StatusCode::UNPROCESSABLE_ENTITY);
+    assert!(refused.text.contains("id=\"stages-error\""));
+    let saved = crate::support::submit(
+        &mut browser,
+        &page,
+        &page,
+        &[
+            ("format", "knockout_after_round"),
+            ("after_round", "5"),
+            ("qualifiers", "4"),
+            ("final_colours", "lot"),
+        ],
+    )
+    .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.text);
+    let stages = expect(
+        &get(&pool, &format!("/api/v1/sections/{sid}/stages")).await,
+        StatusCode::OK,
+    );
+    assert_eq!(stages["format"], "knockout_after_round");
+    assert_eq!(stages["after_round"], 5);
+    assert_eq!(stages["qualifiers"], 4);
+    let after = browser.get(&format!("{page}?done=stages")).await;
+    assert!(after.text.contains("id=\"desk-notice\""));
 }
