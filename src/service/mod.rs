@@ -27,6 +27,7 @@ pub mod setups;
 pub mod staff;
 pub mod standings;
 pub mod state;
+pub mod team_ranking;
 pub mod throttle;
 pub mod ties;
 pub mod tournaments;

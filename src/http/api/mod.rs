@@ -14,6 +14,7 @@ pub mod reports;
 pub mod rounds;
 pub mod sections;
 pub mod staff;
+pub mod teams;
 pub mod tournaments;
 pub mod users;
 
@@ -144,6 +145,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(rounds::edit_round))
         .routes(routes!(rounds::put_result))
         .routes(routes!(rounds::get_standings))
+        .routes(routes!(teams::get_team_ranking))
         .routes(routes!(
             registrations::create_registration,
             registrations::list_registrations
