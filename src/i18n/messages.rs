@@ -373,6 +373,10 @@ messages! {
         "invalid result code {}"
         | "成績代碼 {} 無效"
         | "成绩代码 {} 无效";
+    TEAM_RANK_RULE = "team_rank.bad_rule":
+        "the team ranking rule must be wxf or chinese"
+        | "團體排名的計算方法須為 wxf 或 chinese"
+        | "团体排名的计算方法须为 wxf 或 chinese";
     TRF_TWO_TEAMS = "trf.two_teams":
         "player {} is on two teams (013 records)"
         | "棋手 {} 同時列在兩個隊（013 記錄）"

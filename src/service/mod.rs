@@ -29,6 +29,7 @@ pub mod staff;
 pub mod stages;
 pub mod standings;
 pub mod state;
+pub mod team_ranking;
 pub mod throttle;
 pub mod ties;
 pub mod tournaments;

@@ -15,6 +15,7 @@ pub mod rounds;
 pub mod sections;
 pub mod staff;
 pub mod stages;
+pub mod teams;
 pub mod tournaments;
 pub mod users;
 
@@ -145,6 +146,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(rounds::edit_round))
         .routes(routes!(rounds::put_result))
         .routes(routes!(rounds::get_standings))
+        .routes(routes!(teams::get_team_ranking))
         .routes(routes!(
             registrations::create_registration,
             registrations::list_registrations

@@ -17,9 +17,11 @@
 
 pub mod individual;
 mod keys;
+pub mod pairing;
 mod rank;
+pub mod roster;
 
-pub use keys::TeamKey;
+pub use keys::{TeamKey, UnknownTeamKey};
 pub use rank::{standings, TeamRow, TeamStandings};
 
 use crate::model::{Points, ResultCode, Scoring, Side, StartNo, Tournament};

@@ -20,6 +20,7 @@ pub mod report;
 pub mod screen;
 pub mod setups;
 pub mod standings;
+pub mod team_ranking;
 pub mod tournament;
 
 use crate::http::AppState;
@@ -40,6 +41,7 @@ pub fn router() -> Router<AppState> {
         .merge(player::router())
         .merge(games::router())
         .merge(standings::router())
+        .merge(team_ranking::router())
         .merge(crosstable::router())
         .merge(bracket::router())
         .merge(ko_setups::router())
