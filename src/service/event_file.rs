@@ -311,7 +311,8 @@ const TABLES: &[Table] = &[
 /// migrations' own table; the staff travel as [`EventFile::staff`]; invitation links stay
 /// with the server that made them (their tokens are its secrets); webhooks (their endpoints
 /// and secrets belong to the server's integrations) and the outbox (this server's deliveries)
-/// stay too.
+/// stay too, and so do the players' push subscriptions (their endpoints are capabilities of
+/// one server's VAPID key, `vapid_key`).
 pub const OUTSIDE: &[&str] = &[
     "_sqlx_migrations",
     "app_user",
@@ -319,10 +320,12 @@ pub const OUTSIDE: &[&str] = &[
     "entrant_key",
     "outbox",
     "password_reset",
+    "push_subscription",
     "sign_in_throttle",
     "staff_invitation",
     "tournament_staff",
     "user_session",
+    "vapid_key",
     "webhook",
 ];
 

@@ -20,6 +20,7 @@ pub mod screen;
 pub mod setups;
 pub mod standings;
 pub mod tournament;
+pub mod unsubscribe;
 
 use crate::http::AppState;
 use axum::Router;
@@ -33,6 +34,7 @@ pub fn router() -> Router<AppState> {
         .merge(report::router())
         .merge(key::router())
         .merge(calendar::router())
+        .merge(unsubscribe::router())
         .merge(screen::router())
         .merge(entrants::router())
         .merge(pairings::router())
