@@ -75,25 +75,26 @@ export function registerPushTests({ test, assert, api, admin, base }) {
       const fake = { endpoint, p256dh: b64url(ecdh.getPublicKey()), auth: b64url(auth) };
       await context.grantPermissions(['notifications'], { origin: base() });
       await page.addInitScript((sub) => {
-        let current = null;
-        const make = (applicationServerKey) => ({
+        // The browser keeps its subscription across page loads (here: in localStorage).
+        const make = () => ({
           endpoint: sub.endpoint,
           expirationTime: null,
-          options: { userVisibleOnly: true, applicationServerKey },
           toJSON() {
             return { endpoint: sub.endpoint, expirationTime: null, keys: { p256dh: sub.p256dh, auth: sub.auth } };
           },
-          async unsubscribe() { current = null; return true; },
+          async unsubscribe() { localStorage.removeItem('fake-push'); return true; },
         });
         PushManager.prototype.subscribe = async function subscribe(options) {
           // What a push service needs from the page: the server's 65-byte VAPID key.
           const key = new Uint8Array(options.applicationServerKey);
           if (key.length !== 65 || key[0] !== 4) throw new Error('not a P-256 public key');
           window.__vapidKey = Array.from(key);
-          current = make(options.applicationServerKey);
-          return current;
+          localStorage.setItem('fake-push', '1');
+          return make();
         };
-        PushManager.prototype.getSubscription = async function getSubscription() { return current; };
+        PushManager.prototype.getSubscription = async function getSubscription() {
+          return localStorage.getItem('fake-push') ? make() : null;
+        };
       }, fake);
 
       await page.goto(`${base()}/k/${mine.key}`);
@@ -132,6 +133,7 @@ export function registerPushTests({ test, assert, api, admin, base }) {
       assert(message.title === 'Push Open · round 1', `title: ${message.title}`);
 
       // Turning notifications off removes the subscription.
+      await page.locator('#push-off').waitFor({ state: 'visible' });
       await page.click('#push-off');
       await page.locator('#push-on').waitFor({ state: 'visible' });
       const gone = await fetch(`${base()}/api/v1/keys/${mine.key}/push`, {
