@@ -173,7 +173,10 @@ pub async fn claim(
                set locked_until = now() + make_interval(secs => $3), claimed_by = $2,
                    attempts = o.attempts + 1
               from due where o.outbox_id = due.outbox_id
-            returning o.outbox_id, o.event, o.channel, o.recipient, o.payload, o.attempts
+            returning o.outbox_id, o.event, o.channel, o.recipient,
+                      coalesce((select b.payload from outbox_body b where b.body_id = o.body_id),
+                               o.payload) as payload,
+                      o.attempts
          )
          select c.*, w.url, w.secret, p.endpoint, p.p256dh, p.auth, p.lang from claimed c
            left join webhook w on c.channel = 'webhook' and w.webhook_id = c.recipient

@@ -85,7 +85,9 @@ pub fn spawn(
     tokio::spawn(run(pool, config, stop))
 }
 
-/// A worker's loop.
+/// A worker's loop: up to `batch` deliveries run side by side; as soon as half the places are
+/// free (or none is busy) the worker claims that many more, so a slow endpoint holds only its
+/// own place, never a whole batch.
 pub async fn run(pool: PgPool, config: Config, mut stop: watch::Receiver<bool>) {
     let worker = Uuid::new_v4();
     let client = client::Client::new(config.allow_private, config.timeout);
@@ -95,43 +97,62 @@ pub async fn run(pool: PgPool, config: Config, mut stop: watch::Receiver<bool>) 
             .inspect_err(|err| tracing::error!(%err, "outbox: e-mail is off"))
             .ok()
     });
+    let places = usize::try_from(config.batch.max(1)).unwrap_or(1);
+    let mut busy = tokio::task::JoinSet::new();
     loop {
         if *stop.borrow() {
             break;
         }
-        match service::outbox::claim(&pool, worker, config.batch, config.lease).await {
-            Ok(batch) if !batch.is_empty() => {
-                if vapid.is_none() && batch.iter().any(|m| m.channel == "push") {
-                    match service::push::vapid(&pool).await {
-                        Ok(key) => vapid = Some(key),
-                        Err(err) => tracing::warn!(%err, "outbox: no VAPID key"),
+        while busy.try_join_next().is_some() {}
+        let free = places - busy.len().min(places);
+        let mut claimed_any = false;
+        if busy.is_empty() || free * 2 >= places {
+            let limit = i64::try_from(free).unwrap_or(1);
+            match service::outbox::claim(&pool, worker, limit, config.lease).await {
+                Ok(batch) if !batch.is_empty() => {
+                    claimed_any = true;
+                    if vapid.is_none() && batch.iter().any(|m| m.channel == "push") {
+                        match service::push::vapid(&pool).await {
+                            Ok(key) => vapid = Some(key),
+                            Err(err) => tracing::warn!(%err, "outbox: no VAPID key"),
+                        }
+                    }
+                    for message in batch {
+                        let (pool, client, config) = (pool.clone(), client.clone(), config.clone());
+                        let (vapid, mailer) = (vapid.clone(), mailer.clone());
+                        busy.spawn(async move {
+                            let how = How {
+                                client: &client,
+                                config: &config,
+                                vapid: vapid.as_ref(),
+                                mailer: mailer.as_ref(),
+                            };
+                            deliver(&pool, how, worker, message).await;
+                        });
                     }
                 }
-                let mut set = tokio::task::JoinSet::new();
-                for message in batch {
-                    let (pool, client, config) = (pool.clone(), client.clone(), config.clone());
-                    let (vapid, mailer) = (vapid.clone(), mailer.clone());
-                    set.spawn(async move {
-                        let how = How {
-                            client: &client,
-                            config: &config,
-                            vapid: vapid.as_ref(),
-                            mailer: mailer.as_ref(),
-                        };
-                        deliver(&pool, how, worker, message).await;
-                    });
-                }
-                while set.join_next().await.is_some() {}
-                continue;
+                Ok(_) => {}
+                Err(err) => tracing::warn!(%err, "outbox: cannot claim messages"),
             }
-            Ok(_) => {}
-            Err(err) => tracing::warn!(%err, "outbox: cannot claim messages"),
         }
-        tokio::select! {
-            _ = tokio::time::sleep(config.idle) => {}
-            _ = stop.changed() => {}
+        if claimed_any && busy.len() < places {
+            continue;
+        }
+        if busy.is_empty() {
+            tokio::select! {
+                _ = tokio::time::sleep(config.idle) => {}
+                _ = stop.changed() => {}
+            }
+        } else {
+            tokio::select! {
+                _ = busy.join_next() => {}
+                _ = tokio::time::sleep(config.idle) => {}
+                _ = stop.changed() => {}
+            }
         }
     }
+    // A graceful stop: the deliveries under way finish (bounded by their timeout).
+    while busy.join_next().await.is_some() {}
 }
 
 /// Delivers a push message: written in the subscription's language, encrypted for its browser

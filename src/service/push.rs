@@ -23,6 +23,7 @@ use p256::elliptic_curve::sec1::ToEncodedPoint as _;
 use serde::{Deserialize, Serialize};
 use serde_json::{json, Value};
 use sqlx::PgPool;
+use std::collections::HashMap;
 use std::net::IpAddr;
 use utoipa::ToSchema;
 use uuid::Uuid;
@@ -48,6 +49,10 @@ pub struct Vapid {
     signing: p256::ecdsa::SigningKey,
     /// The public key (uncompressed point, base64url): the browser's `applicationServerKey`.
     pub public_key: String,
+    /// Signed tokens by audience and subject, with their expiry (a token serves every push to
+    /// its origin until an hour before it runs out: one signature per push service, not per
+    /// message).
+    tokens: std::sync::Arc<std::sync::Mutex<HashMap<String, (String, i64)>>>,
 }
 
 impl std::fmt::Debug for Vapid {
@@ -67,6 +72,7 @@ impl Vapid {
         Ok(Vapid {
             signing,
             public_key: row.public_key.clone(),
+            tokens: Default::default(),
         })
     }
 
@@ -77,10 +83,18 @@ impl Vapid {
         let uri: hyper::Uri = endpoint.parse().ok()?;
         let scheme = uri.scheme_str()?;
         let authority = uri.authority()?.as_str();
-        let mut claims = json!({
-            "aud": format!("{scheme}://{authority}"),
-            "exp": Utc::now().timestamp() + 12 * 3600,
-        });
+        let audience = format!("{scheme}://{authority}");
+        let now = Utc::now().timestamp();
+        let cache_key = format!("{audience} {}", subject.unwrap_or_default());
+        if let Ok(tokens) = self.tokens.lock() {
+            if let Some((token, exp)) = tokens.get(&cache_key) {
+                if *exp - now > 3600 {
+                    return Some(format!("vapid t={token}, k={}", self.public_key));
+                }
+            }
+        }
+        let exp = now + 12 * 3600;
+        let mut claims = json!({ "aud": audience, "exp": exp });
         if let Some(sub) = subject {
             claims["sub"] = Value::from(sub);
         }
@@ -89,6 +103,9 @@ impl Vapid {
         let input = format!("{header}.{claims}");
         let signature: p256::ecdsa::Signature = self.signing.sign(input.as_bytes());
         let token = format!("{input}.{}", encode_b64url(&signature.to_bytes()));
+        if let Ok(mut tokens) = self.tokens.lock() {
+            tokens.insert(cache_key, (token.clone(), exp));
+        }
         Some(format!("vapid t={token}, k={}", self.public_key))
     }
 }

@@ -523,3 +523,72 @@ async fn subscriptions_are_checked(pool: PgPool) {
     assert!(sw.content_type.starts_with("text/javascript"));
     assert!(sw.text.contains("showNotification"));
 }
+
+/// Benchmark (issue #37; `cargo test --release --test integration -- --ignored bench_push`):
+/// a 1,000-entrant section with one push subscription per player queues its 1,000 notices in
+/// the publication's own transaction, and one worker encrypts, signs and delivers them to a
+/// local push service. Prints the figures; asserts only that each arrives once.
+#[sqlx::test]
+#[ignore = "benchmark"]
+async fn bench_push_publication_queues_at_once_and_the_worker_keeps_up(pool: PgPool) {
+    let made = Event::new(&pool)
+        .section(json!({"rounds": 3, "pairing_system": "dutch"}))
+        .entrants(1000)
+        .await;
+    let (token, tid, sid) = (
+        made.client.token.clone(),
+        made.tournament.0.clone(),
+        made.sections[0].0.clone(),
+    );
+    let (base, service) = push_service().await;
+    let browser = Browser::new(1);
+    let subscription = browser.subscription("x");
+    sqlx::query(
+        "insert into push_subscription (entrant_id, endpoint, p256dh, auth, lang)
+         select entrant_id, $2 || '/n' || start_no, $3, $4, 'en' from entrant
+          where section_id = $1::uuid",
+    )
+    .bind(&sid)
+    .bind(&base)
+    .bind(subscription["keys"]["p256dh"].as_str().unwrap())
+    .bind(subscription["keys"]["auth"].as_str().unwrap())
+    .execute(&pool)
+    .await
+    .unwrap();
+    expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/rounds"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let started = std::time::Instant::now();
+    publish(&pool, &token, &sid, 1).await;
+    let publishing = started.elapsed();
+    let queued: i64 = sqlx::query_scalar("select count(*) from outbox where channel = 'push'")
+        .fetch_one(&pool)
+        .await
+        .unwrap();
+    assert_eq!(queued, 1000);
+    let started = std::time::Instant::now();
+    let (stop, stops) = watch::channel(false);
+    let bench = Config {
+        batch: 64,
+        ..config()
+    };
+    let worker = delivery::spawn(pool.clone(), bench, stops);
+    let d = drained(&pool, &token, &tid).await;
+    let rate = 1000.0 / started.elapsed().as_secs_f64();
+    stop.send(true).unwrap();
+    worker.await.unwrap();
+    assert_eq!(d["sent"], 1000);
+    assert_eq!(service.hits.lock().unwrap().len(), 1000);
+    println!(
+        "publication with 1000 push subscriptions queued: {:.0} ms; delivery: {rate:.0} messages/s",
+        publishing.as_secs_f64() * 1000.0
+    );
+}
