@@ -76,6 +76,14 @@ pub struct ServerArgs {
     /// addresses: for tests and local setups only (off by default).
     #[arg(long, env = "ARBITER_ALLOW_PRIVATE_ENDPOINTS", global = true, action = clap::ArgAction::SetTrue, value_parser = clap::builder::BoolishValueParser::new())]
     pub allow_private_endpoints: bool,
+    /// The SMTP server e-mail goes through (`smtp://user:password@host:587`: STARTTLS,
+    /// required when credentials are given; `smtps://…:465`: TLS; `?tls=required`,
+    /// `opportunistic` or `none` to choose). Without it e-mail is off.
+    #[arg(long, env = "ARBITER_SMTP_URL", global = true)]
+    pub smtp_url: Option<String>,
+    /// The sender of the e-mail (`Arbiter <desk@example.org>`); needed with `--smtp-url`.
+    #[arg(long, env = "ARBITER_SMTP_FROM", global = true)]
+    pub smtp_from: Option<String>,
 }
 
 /// Limits on the HTTP connections themselves, before any request is read: a client that opens

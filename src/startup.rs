@@ -58,6 +58,10 @@ impl Database {
             ),
             Err(e) => tracing::error!(error = %e, "settling after an interrupted server failed"),
         }
+        // Web push (issue #37): the VAPID key pair is made on the first start and kept.
+        if let Err(e) = crate::service::push::vapid(&pool).await {
+            tracing::error!(error = %e, "cannot make the web-push (VAPID) key pair");
+        }
         Ok(Database { pool, embedded })
     }
 }
@@ -243,6 +247,7 @@ pub async fn shutdown_signal() {
 /// `arbiter serve`: open the database, serve until a signal, stop PostgreSQL on the way out
 /// (also when anything fails).
 pub async fn serve(args: &ServerArgs) -> anyhow::Result<()> {
+    let mail = mail_settings(args)?;
     let open_files = crate::connections::raise_fd_limit();
     let database = Database::open(args).await?;
     let app = Application::build(args, database.pool.clone()).await?;
@@ -276,6 +281,8 @@ pub async fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         pool.clone(),
         crate::delivery::Config {
             allow_private: args.allow_private_endpoints,
+            push_subject: args.public_url.clone(),
+            mail,
             ..Default::default()
         },
         worker_stops,
@@ -301,6 +308,28 @@ pub async fn serve(args: &ServerArgs) -> anyhow::Result<()> {
         Some(why) => Err(anyhow::anyhow!(why)),
         None => result,
     }
+}
+
+/// E-mail's settings (issue #37): none without `--smtp-url`; an error when it is given
+/// without `--smtp-from` or either cannot be read. Links in messages point at `--public-url`,
+/// else at the listener.
+pub fn mail_settings(args: &ServerArgs) -> anyhow::Result<Option<crate::delivery::mail::Settings>> {
+    let Some(url) = args.smtp_url.clone() else {
+        return Ok(None);
+    };
+    let from = args.smtp_from.clone().context(
+        "--smtp-url needs --smtp-from (the sender, e.g. \"Arbiter <desk@example.org>\")",
+    )?;
+    let settings = crate::delivery::mail::Settings {
+        url,
+        from,
+        links: args
+            .public_url
+            .clone()
+            .unwrap_or_else(|| format!("http://{}", args.bind)),
+    };
+    crate::delivery::mail::Mailer::new(&settings).map_err(|e| anyhow::anyhow!(e))?;
+    Ok(Some(settings))
 }
 
 /// Restarts the embedded cluster after each attempt's delay (1 s, doubling).

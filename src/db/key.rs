@@ -39,12 +39,14 @@ pub struct KeyEntrant {
     pub tournament_name: String,
     /// The event's time zone.
     pub time_zone: String,
+    /// The event's language.
+    pub default_language: String,
 }
 
 const ENTRANT: &str = "select e.entrant_id, e.start_no, e.name, e.status, e.checked_in,
         e.checked_in_by_self, s.section_id, s.name as section_name, s.self_check_in,
         s.check_in_opens_at, s.check_in_closes_at, s.self_report, t.tournament_id,
-        t.name as tournament_name, t.time_zone
+        t.name as tournament_name, t.time_zone, t.default_language
      from entrant_key k join entrant e using (entrant_id) join section s using (section_id)
           join tournament t using (tournament_id)";
 

@@ -142,6 +142,14 @@ pub struct Claimed {
     pub url: Option<String>,
     /// The webhook's secret.
     pub secret: Option<String>,
+    /// The push subscription's endpoint, when the recipient is one that still exists.
+    pub endpoint: Option<String>,
+    /// The browser's P-256 public key (base64url).
+    pub p256dh: Option<String>,
+    /// The browser's auth secret (base64url).
+    pub auth: Option<String>,
+    /// The language of the recipient (a push subscription's).
+    pub lang: Option<String>,
 }
 
 /// Claims up to `limit` due messages for `worker` for `lease_secs` (rows other workers hold
@@ -165,10 +173,15 @@ pub async fn claim(
                set locked_until = now() + make_interval(secs => $3), claimed_by = $2,
                    attempts = o.attempts + 1
               from due where o.outbox_id = due.outbox_id
-            returning o.outbox_id, o.event, o.channel, o.recipient, o.payload, o.attempts
+            returning o.outbox_id, o.event, o.channel, o.recipient,
+                      coalesce((select b.payload from outbox_body b where b.body_id = o.body_id),
+                               o.payload) as payload,
+                      o.attempts
          )
-         select c.*, w.url, w.secret from claimed c
-           left join webhook w on c.channel = 'webhook' and w.webhook_id = c.recipient",
+         select c.*, w.url, w.secret, p.endpoint, p.p256dh, p.auth, p.lang from claimed c
+           left join webhook w on c.channel = 'webhook' and w.webhook_id = c.recipient
+           left join push_subscription p on c.channel = 'push'
+                                         and p.subscription_id = c.recipient",
     )
     .bind(limit)
     .bind(worker)
@@ -259,7 +272,7 @@ pub struct Failure {
     pub last_error: Option<String>,
     /// When the message was queued.
     pub created_at: DateTime<Utc>,
-    /// The webhook's URL, when the recipient is a webhook.
+    /// The webhook's URL, or the push service's host, when the recipient still exists.
     pub url: Option<String>,
 }
 
@@ -271,8 +284,10 @@ pub async fn failures(
 ) -> sqlx::Result<Vec<Failure>> {
     sqlx::query_as::<_, Failure>(
         "select o.outbox_id, o.event, o.channel, o.recipient, o.status, o.attempts, o.last_error,
-                o.created_at, w.url
+                o.created_at,
+                coalesce(w.url, substring(p.endpoint from '^https?://[^/]+')) as url
            from outbox o left join webhook w on o.channel = 'webhook' and w.webhook_id = o.recipient
+           left join push_subscription p on o.channel = 'push' and p.subscription_id = o.recipient
           where o.tournament_id = $1 and o.last_error is not null and o.status <> 'sent'
           order by o.created_at desc limit $2",
     )

@@ -78,17 +78,30 @@ impl Client {
         }
     }
 
-    /// POSTs `body` to `url` with `headers`; the endpoint's status when it is 2xx.
+    /// POSTs JSON `body` to `url` with `headers`; the endpoint's status when it is 2xx.
     pub async fn post(
         &self,
         url: &str,
         headers: &[(&'static str, String)],
         body: Bytes,
     ) -> Result<u16, Failure> {
+        self.post_as(url, "application/json", headers, body).await
+    }
+
+    /// POSTs `body` of `content_type` to `url` with `headers`; the endpoint's status when it
+    /// is 2xx.
+    pub async fn post_as(
+        &self,
+        url: &str,
+        content_type: &'static str,
+        headers: &[(&'static str, String)],
+        body: Bytes,
+    ) -> Result<u16, Failure> {
         if body.len() > MAX_BODY {
             return Err(Failure::refuse("message too large"));
         }
-        match tokio::time::timeout(self.timeout, self.post_within(url, headers, body)).await {
+        let within = self.post_within(url, content_type, headers, body);
+        match tokio::time::timeout(self.timeout, within).await {
             Ok(result) => result,
             Err(_) => Err(Failure::retry(format!(
                 "no answer within {} s",
@@ -124,6 +137,7 @@ impl Client {
     async fn post_within(
         &self,
         url: &str,
+        content_type: &'static str,
         headers: &[(&'static str, String)],
         body: Bytes,
     ) -> Result<u16, Failure> {
@@ -154,7 +168,7 @@ impl Client {
             .unwrap_or_else(|| "/".into());
         let mut request = Request::post(path)
             .header(hyper::header::HOST, authority)
-            .header(hyper::header::CONTENT_TYPE, "application/json")
+            .header(hyper::header::CONTENT_TYPE, content_type)
             .header(hyper::header::USER_AGENT, "arbiter-webhooks/1");
         for (name, value) in headers {
             request = request.header(*name, value);

@@ -14,6 +14,7 @@
 
 pub mod client;
 pub mod guard;
+pub mod mail;
 
 use crate::service;
 use crate::service::outbox::Claimed;
@@ -42,6 +43,10 @@ pub struct Config {
     pub idle: Duration,
     /// How long one delivery may take.
     pub timeout: Duration,
+    /// The VAPID contact (`mailto:` or `https:`), the JWT's `sub`, when one is known.
+    pub push_subject: Option<String>,
+    /// E-mail (`--smtp-url`, `--smtp-from`); none: e-mail is off.
+    pub mail: Option<mail::Settings>,
 }
 
 impl Default for Config {
@@ -54,6 +59,8 @@ impl Default for Config {
             max_attempts: 8,
             idle: Duration::from_millis(500),
             timeout: Duration::from_secs(10),
+            push_subject: None,
+            mail: None,
         }
     }
 }
@@ -78,33 +85,146 @@ pub fn spawn(
     tokio::spawn(run(pool, config, stop))
 }
 
-/// A worker's loop.
+/// A worker's loop: up to `batch` deliveries run side by side; as soon as half the places are
+/// free (or none is busy) the worker claims that many more, so a slow endpoint holds only its
+/// own place, never a whole batch.
 pub async fn run(pool: PgPool, config: Config, mut stop: watch::Receiver<bool>) {
     let worker = Uuid::new_v4();
     let client = client::Client::new(config.allow_private, config.timeout);
+    let mut vapid: Option<service::push::Vapid> = None;
+    let mailer = config.mail.as_ref().and_then(|settings| {
+        mail::Mailer::new(settings)
+            .inspect_err(|err| tracing::error!(%err, "outbox: e-mail is off"))
+            .ok()
+    });
+    let places = usize::try_from(config.batch.max(1)).unwrap_or(1);
+    let mut busy = tokio::task::JoinSet::new();
     loop {
         if *stop.borrow() {
             break;
         }
-        match service::outbox::claim(&pool, worker, config.batch, config.lease).await {
-            Ok(batch) if !batch.is_empty() => {
-                let mut set = tokio::task::JoinSet::new();
-                for message in batch {
-                    let (pool, client, config) = (pool.clone(), client.clone(), config.clone());
-                    set.spawn(async move {
-                        deliver(&pool, &client, &config, worker, message).await;
-                    });
+        while busy.try_join_next().is_some() {}
+        let free = places - busy.len().min(places);
+        let mut claimed_any = false;
+        if busy.is_empty() || free * 2 >= places {
+            let limit = i64::try_from(free).unwrap_or(1);
+            match service::outbox::claim(&pool, worker, limit, config.lease).await {
+                Ok(batch) if !batch.is_empty() => {
+                    claimed_any = true;
+                    if vapid.is_none() && batch.iter().any(|m| m.channel == "push") {
+                        match service::push::vapid(&pool).await {
+                            Ok(key) => vapid = Some(key),
+                            Err(err) => tracing::warn!(%err, "outbox: no VAPID key"),
+                        }
+                    }
+                    for message in batch {
+                        let (pool, client, config) = (pool.clone(), client.clone(), config.clone());
+                        let (vapid, mailer) = (vapid.clone(), mailer.clone());
+                        busy.spawn(async move {
+                            let how = How {
+                                client: &client,
+                                config: &config,
+                                vapid: vapid.as_ref(),
+                                mailer: mailer.as_ref(),
+                            };
+                            deliver(&pool, how, worker, message).await;
+                        });
+                    }
                 }
-                while set.join_next().await.is_some() {}
-                continue;
+                Ok(_) => {}
+                Err(err) => tracing::warn!(%err, "outbox: cannot claim messages"),
             }
-            Ok(_) => {}
-            Err(err) => tracing::warn!(%err, "outbox: cannot claim messages"),
         }
-        tokio::select! {
-            _ = tokio::time::sleep(config.idle) => {}
-            _ = stop.changed() => {}
+        if claimed_any && busy.len() < places {
+            continue;
         }
+        if busy.is_empty() {
+            tokio::select! {
+                _ = tokio::time::sleep(config.idle) => {}
+                _ = stop.changed() => {}
+            }
+        } else {
+            tokio::select! {
+                _ = busy.join_next() => {}
+                _ = tokio::time::sleep(config.idle) => {}
+                _ = stop.changed() => {}
+            }
+        }
+    }
+    // A graceful stop: the deliveries under way finish (bounded by their timeout).
+    while busy.join_next().await.is_some() {}
+}
+
+/// Delivers a push message: written in the subscription's language, encrypted for its browser
+/// (RFC 8291), signed (RFC 8292), POSTed to its push service (https only, unless private
+/// endpoints are allowed). A 404 or 410 removes the subscription.
+async fn push(
+    pool: &PgPool,
+    client: &client::Client,
+    config: &Config,
+    vapid: Option<&service::push::Vapid>,
+    message: &Claimed,
+) -> Result<(), client::Failure> {
+    let refuse = |text: &str| client::Failure {
+        message: text.into(),
+        retry: false,
+        status: None,
+    };
+    let (Some(endpoint), Some(p256dh), Some(auth)) =
+        (&message.endpoint, &message.p256dh, &message.auth)
+    else {
+        return Err(refuse("the subscription is gone"));
+    };
+    let Some(vapid) = vapid else {
+        return Err(client::Failure {
+            message: "no VAPID key".into(),
+            retry: true,
+            status: None,
+        });
+    };
+    if !service::push::check_endpoint(endpoint, config.allow_private) {
+        return Err(refuse("the push endpoint is not https (refused)"));
+    }
+    let lang = message
+        .lang
+        .as_deref()
+        .and_then(crate::i18n::Lang::from_tag)
+        .unwrap_or(crate::i18n::Lang::ZhHant);
+    let Some(text) = service::push::notification(&message.payload, lang) else {
+        return Err(refuse("not a message for a player"));
+    };
+    let Some(sealed) = service::push::encrypt(text, p256dh, auth) else {
+        return Err(refuse("the subscription's keys do not encrypt"));
+    };
+    let Some(authorization) = vapid.authorization(endpoint, config.push_subject.as_deref()) else {
+        return Err(refuse("the push endpoint is not a URL"));
+    };
+    let headers = [
+        ("authorization", authorization),
+        ("content-encoding", "aes128gcm".to_string()),
+        ("ttl", "86400".to_string()),
+        ("urgency", "high".to_string()),
+    ];
+    let sent = client
+        .post_as(
+            endpoint,
+            "application/octet-stream",
+            &headers,
+            Bytes::from(sealed),
+        )
+        .await;
+    match sent {
+        Err(failure) if matches!(failure.status, Some(404 | 410)) => {
+            if let Err(err) = service::push::forget(pool, message.recipient).await {
+                tracing::warn!(%err, "outbox: cannot remove a gone subscription");
+            }
+            Err(client::Failure {
+                message: format!("{}: the subscription is gone (removed)", failure.message),
+                retry: false,
+                status: failure.status,
+            })
+        }
+        other => other.map(|_| ()),
     }
 }
 
@@ -117,14 +237,32 @@ pub fn back_off(config: &Config, attempts: i32) -> Duration {
         .min(Duration::from_secs(3600))
 }
 
-async fn deliver(
-    pool: &PgPool,
-    client: &client::Client,
-    config: &Config,
-    worker: Uuid,
-    message: Claimed,
-) {
+/// What a delivery goes through.
+#[derive(Clone, Copy)]
+struct How<'a> {
+    client: &'a client::Client,
+    config: &'a Config,
+    vapid: Option<&'a service::push::Vapid>,
+    mailer: Option<&'a mail::Mailer>,
+}
+
+async fn deliver(pool: &PgPool, how: How<'_>, worker: Uuid, message: Claimed) {
+    let How {
+        client,
+        config,
+        vapid,
+        mailer,
+    } = how;
     let outcome = match (&message.url, &message.secret) {
+        _ if message.channel == "push" => push(pool, client, config, vapid, &message).await,
+        _ if message.channel == "email" => match mailer {
+            Some(mailer) => mailer.send(pool, &message).await,
+            None => Err(client::Failure {
+                message: "e-mail is off (no --smtp-url)".into(),
+                retry: false,
+                status: None,
+            }),
+        },
         (Some(url), Some(secret)) if message.channel == "webhook" => {
             let body = serde_json::json!({
                 "id": message.outbox_id,

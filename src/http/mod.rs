@@ -68,6 +68,10 @@ pub struct Security {
     pub long_request_timeout: std::time::Duration,
     /// Where the database is, for the admins' backup download (none: no download).
     pub backup: Option<crate::backup::Source>,
+    /// Whether push endpoints may be plain http and private (`--allow-private-endpoints`).
+    pub allow_private_endpoints: bool,
+    /// Whether e-mail is sent (`--smtp-url`): the registration form offers the opt-in.
+    pub email_on: bool,
 }
 
 impl Default for Security {
@@ -80,6 +84,8 @@ impl Default for Security {
             request_timeout: std::time::Duration::from_secs(10),
             long_request_timeout: std::time::Duration::from_secs(300),
             backup: None,
+            allow_private_endpoints: false,
+            email_on: false,
         }
     }
 }
@@ -98,6 +104,8 @@ impl Security {
                 database_url: args.database_url.clone(),
                 data_dir: args.data_dir.clone(),
             }),
+            allow_private_endpoints: args.allow_private_endpoints,
+            email_on: args.smtp_url.is_some(),
         }
     }
 

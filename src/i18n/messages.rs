@@ -1129,6 +1129,26 @@ messages! {
         "webhook not found"
         | "找不到該 Webhook"
         | "找不到该 Webhook";
+    CHECK_EMAIL_FOR_NOTIFICATIONS = "check.email_for_notifications":
+        "give an e-mail address to get e-mail"
+        | "要收到電郵，請填寫電郵地址"
+        | "要收到邮件，请填写邮件地址";
+    CHECK_PUSH_ENDPOINT = "check.push_endpoint":
+        "the subscription's endpoint must be the push service's https:// address"
+        | "訂閱的端點必須是推播服務的 https:// 位址"
+        | "订阅的端点必须是推送服务的 https:// 地址";
+    CHECK_PUSH_KEYS = "check.push_keys":
+        "the subscription's keys are not the browser's (p256dh: a P-256 public key, auth: 16 bytes, both base64url)"
+        | "訂閱的金鑰不是瀏覽器提供的（p256dh：P-256 公鑰；auth：16 位元組；皆為 base64url）"
+        | "订阅的密钥不是浏览器提供的（p256dh：P-256 公钥；auth：16 字节；均为 base64url）";
+    NOT_FOUND_UNSUBSCRIBE = "not_found.unsubscribe":
+        "this unsubscribe link is not known (it may be mistyped)"
+        | "此取消訂閱連結無效（可能輸入有誤）"
+        | "此取消订阅链接无效（可能输入有误）";
+    NOT_FOUND_PUSH_SUBSCRIPTION = "not_found.push_subscription":
+        "this browser is not subscribed"
+        | "此瀏覽器未訂閱通知"
+        | "此浏览器未订阅通知";
     NOT_FOUND_ACTION = "not_found.action":
         "action not found"
         | "找不到該操作"

@@ -66,7 +66,12 @@ fn unknown_key() -> Error {
 /// The entrant of `key` for a visitor from `ip`: a right key always opens (looked up first,
 /// never counted); a wrong one costs an attempt of the address's report limit (429 once it
 /// is spent, 404 before).
-async fn find(pool: &PgPool, limits: &Limits, ip: IpAddr, key: &str) -> Result<KeyEntrant> {
+pub(crate) async fn find(
+    pool: &PgPool,
+    limits: &Limits,
+    ip: IpAddr,
+    key: &str,
+) -> Result<KeyEntrant> {
     let key = normalise_key(key);
     let found = match &key {
         Some(key) => db::key::entrant_by_key(pool, key).await?,

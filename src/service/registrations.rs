@@ -56,6 +56,13 @@ pub struct RegistrationInput {
     pub fee_tier: Option<String>,
     /// The event's waiver was accepted.
     pub waiver_accepted: Option<bool>,
+    /// E-mail me the confirmation and each round's pairing (needs `email`; ignored when the
+    /// server sends no e-mail, issue #37).
+    #[serde(default)]
+    pub email_notifications: Option<bool>,
+    /// The language of the e-mail (`zh-Hant`, `zh-Hans`, `en`); the event's when absent.
+    #[serde(default)]
+    pub lang: Option<String>,
 }
 
 /// A registration as shown: the public sees name, club and status; arbiters see everything.
@@ -230,6 +237,9 @@ async fn confirm(
         Some(entrant.entrant_id),
     )
     .await?;
+    // The registrant who asked for e-mail hears of the confirmation with their key (issue
+    // #37); a registration confirmed as it is made has its one confirmation queued already.
+    db::mail::queue_confirmed(&mut *conn, reg.registration_id).await?;
     Ok(entrant.entrant_id)
 }
 
@@ -314,6 +324,7 @@ pub async fn register(
     pool: &PgPool,
     section_id: Uuid,
     input: &RegistrationInput,
+    email_on: bool,
 ) -> Result<RegistrationView> {
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
@@ -386,6 +397,10 @@ pub async fn register(
         );
     }
     let fee = fee_of(&section, input.fee_tier.as_deref(), true, &mut check);
+    let email_wanted = email_on && input.email_notifications == Some(true);
+    if email_wanted && input.email.as_deref().is_none_or(|e| e.trim().is_empty()) {
+        check.error("email", m::CHECK_EMAIL_FOR_NOTIFICATIONS.msg());
+    }
     check.finish()?;
 
     let rows = db::registration::list(&mut *tx, section_id).await?;
@@ -417,6 +432,24 @@ pub async fn register(
         input.waiver_accepted.unwrap_or(false),
     )
     .await?;
+    if email_wanted {
+        let lang = input
+            .lang
+            .as_deref()
+            .and_then(crate::i18n::Lang::from_tag)
+            .or_else(|| crate::i18n::Lang::from_tag(&tournament.default_language))
+            .unwrap_or(crate::i18n::Lang::ZhHant);
+        db::mail::opt_in(&mut *tx, id, lang.tag()).await?;
+        // The confirmation (issue #37): one message, written when it is sent, so that a place
+        // confirmed at once names the key; a later confirmation by the desk sends another.
+        db::mail::queue_registration(
+            &mut *tx,
+            id,
+            "registration.received",
+            &format!("registration:{id}"),
+        )
+        .await?;
+    }
     let mut key_path = None;
     if status == RegistrationStatus::Confirmed {
         let reg = db::registration::find(&mut *tx, id)

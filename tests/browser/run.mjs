@@ -23,6 +23,7 @@ import { registerStaffTests } from './staff.mjs';
 import { registerRecordTests } from './records.mjs';
 import { registerReportTests } from './reports.mjs';
 import { registerKeyTests } from './keys.mjs';
+import { registerPushTests } from './push.mjs';
 import { registerScreenTests } from './screen.mjs';
 import { registerPlayerTests } from './players.mjs';
 import { registerSeed000Tests } from './seed000.mjs';
@@ -95,7 +96,8 @@ async function startServer() {
   if (admin.status !== 0) throw new Error(`admin create failed: ${admin.stderr}`);
   const port = await freePort();
   base = `http://127.0.0.1:${port}`;
-  server = spawn(bin, ['serve', '--bind', `127.0.0.1:${port}`], {
+  // Private endpoints are allowed: the push test's push service listens on 127.0.0.1.
+  server = spawn(bin, ['serve', '--bind', `127.0.0.1:${port}`, '--allow-private-endpoints'], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
@@ -540,6 +542,7 @@ registerStaffTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, o
 registerRecordTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerReportTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join, newContext });
 registerKeyTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join, newContext });
+registerPushTests({ test, assert, api, admin: ADMIN, base: () => base });
 registerScreenTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 registerPlayerTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 registerSeed000Tests({ test, logIn, assert, base: () => base, out, join });

@@ -55,7 +55,9 @@ fn rule(method: &str, path: &str) -> Who {
         // A player's key is the credential (issue 36): no account.
         | ("POST", "/api/v1/keys/{key}/report")
         | ("POST", "/api/v1/keys/{key}/check-in")
-        | ("DELETE", "/api/v1/keys/{key}/check-in") => Who::Public,
+        | ("DELETE", "/api/v1/keys/{key}/check-in")
+        | ("POST", "/api/v1/keys/{key}/push")
+        | ("DELETE", "/api/v1/keys/{key}/push") => Who::Public,
         // Re-issuing a key and the self check-in settings: the tournament's arbiters.
         ("POST", "/api/v1/entrants/{id}/key")
         | ("PUT", "/api/v1/sections/{id}/check-in-settings")
@@ -389,6 +391,10 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         ("POST", "/api/v1/reports/{code}") => json!({"side": "red", "result": "red_wins"}),
         ("POST", "/api/v1/reports/{code}/record") => json!({"notation": "iccs", "text": "h2e2"}),
         ("POST", "/api/v1/keys/{key}/report") => json!({"result": "red_wins"}),
+        (_, "/api/v1/keys/{key}/push") => json!({
+            "endpoint": "https://push.example.org/send/1",
+            "keys": {"p256dh": "BLn9b-VR0ca83knDNZ32dCHGyjJp-1riX9ZTN40MqV8K_LpQmLqxC_DoHvqvFXO_nGdAB4W9dogZb_sM-uV4JbY",
+                     "auth": "_ordMnz7uTCmrpBTeUV4Bw"}}),
         ("PUT", "/api/v1/sections/{id}/check-in-settings") => json!({"self_check_in": true}),
         ("PUT", "/api/v1/sections/{id}/stages") => json!({"format": "swiss"}),
         ("PUT", "/api/v1/sections/{id}/schedule") => {

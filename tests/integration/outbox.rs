@@ -95,6 +95,8 @@ fn config(allow_private: bool) -> Config {
         max_attempts: 3,
         idle: Duration::from_millis(20),
         timeout: Duration::from_secs(5),
+        push_subject: None,
+        mail: None,
     }
 }
 

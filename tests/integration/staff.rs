@@ -27,6 +27,8 @@ async fn spawn_server(pool: &PgPool, limits: Limits) -> u16 {
         metrics_token: None,
         connections: Default::default(),
         allow_private_endpoints: false,
+        smtp_url: None,
+        smtp_from: None,
     };
     let app = Application::build(&args, pool.clone())
         .await

@@ -272,6 +272,8 @@ fn notify_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(notify::remove_webhook))
         .routes(routes!(notify::test_webhook))
         .routes(routes!(notify::get_deliveries))
+        .routes(routes!(notify::get_push_key))
+        .routes(routes!(notify::post_key_push, notify::delete_key_push))
 }
 
 /// Every API route, with `/api/v1/openapi.json` and a JSON 404 for unknown API paths.

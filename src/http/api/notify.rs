@@ -3,13 +3,76 @@
 use super::auth::ApiUser;
 use crate::http::error::{ApiError, ErrorBody};
 use crate::http::extract::{AppJson, AppPath};
+use crate::http::page::Language;
+use crate::http::session::ClientIp;
 use crate::http::AppState;
 use crate::service;
 use crate::service::outbox::{DeliveriesView, WebhookInput, WebhookView};
+use crate::service::push::{PushKey, PushSubscribed, PushSubscriptionInput, PushUnsubscribe};
 use crate::service::schedule::{ScheduleInput, ScheduleView};
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{HeaderMap, StatusCode};
 use uuid::Uuid;
+
+/// The server's VAPID public key (RFC 8292), base64url: the `applicationServerKey` a browser
+/// subscribes with (public). Made on the server's first start.
+#[utoipa::path(get, path = "/api/v1/push/key", tag = "push",
+    responses((status = 200, body = PushKey)))]
+pub async fn get_push_key(State(state): State<AppState>) -> Result<AppJson<PushKey>, ApiError> {
+    Ok(AppJson(service::push::public_key(&state.db).await?))
+}
+
+/// Subscribes a browser to the key's player's notifications: the body is the browser's
+/// `PushSubscription` JSON (`endpoint`, `keys.p256dh`, `keys.auth`; other members are
+/// ignored) and may name the notifications' `lang`. When a round is published, each
+/// subscription gets one notification (round, board, colour, opponent, start), encrypted for
+/// the browser (RFC 8291) and signed with the server's VAPID key. The endpoint must be https.
+/// Subscribing again with the same endpoint renews its keys. A wrong key is 404 (and counts
+/// against the address's limit, 429 beyond it).
+#[utoipa::path(post, path = "/api/v1/keys/{key}/push", tag = "push",
+    params(("key" = String, Path, description = "The player's key")), request_body = PushSubscriptionInput,
+    responses((status = 201, body = PushSubscribed), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
+pub async fn post_key_push(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    Language(lang): Language,
+    headers: HeaderMap,
+    AppPath(key): AppPath<String>,
+    AppJson(input): AppJson<PushSubscriptionInput>,
+) -> Result<(StatusCode, AppJson<PushSubscribed>), ApiError> {
+    // The request's language counts only when it asked for one; else the event's.
+    let asked = headers.contains_key(axum::http::header::ACCEPT_LANGUAGE)
+        || headers.contains_key(axum::http::header::COOKIE);
+    let subscribed = service::push::subscribe(
+        &state.db,
+        &state.security.limits,
+        ip,
+        &key,
+        &input,
+        asked.then_some(lang),
+        state.security.allow_private_endpoints,
+    )
+    .await?;
+    Ok((StatusCode::CREATED, AppJson(subscribed)))
+}
+
+/// Ends a browser's subscription: the body names its `endpoint` (the whole `PushSubscription`
+/// JSON also does). 404 when this key has no subscription with it.
+#[utoipa::path(delete, path = "/api/v1/keys/{key}/push", tag = "push",
+    params(("key" = String, Path, description = "The player's key")), request_body = PushUnsubscribe,
+    responses((status = 204), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 429, body = ErrorBody)))]
+pub async fn delete_key_push(
+    State(state): State<AppState>,
+    ClientIp(ip): ClientIp,
+    AppPath(key): AppPath<String>,
+    AppJson(input): AppJson<PushUnsubscribe>,
+) -> Result<StatusCode, ApiError> {
+    service::push::unsubscribe(&state.db, &state.security.limits, ip, &key, &input.endpoint)
+        .await?;
+    Ok(StatusCode::NO_CONTENT)
+}
 
 /// A section's round schedule: each round's planned start, in UTC and in the event's time
 /// zone (public).

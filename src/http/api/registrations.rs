@@ -39,7 +39,8 @@ pub async fn create_registration(
         id,
     )
     .await?;
-    let r = service::registrations::register(&state.db, id, &input).await?;
+    let r =
+        service::registrations::register(&state.db, id, &input, state.security.email_on).await?;
     Ok((StatusCode::CREATED, AppJson(r)))
 }
 

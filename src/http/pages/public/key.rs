@@ -34,6 +34,22 @@ pub fn router() -> Router<AppState> {
         .route("/k/{key}/report", post(post_report))
         .route("/k/{key}/check-in", post(post_check_in))
         .route("/k/{key}/record", post(post_record))
+        .route("/k/{key}/sw.js", get(service_worker))
+}
+
+/// The service worker of a player's notifications (issue #37), the same script for every key:
+/// served under the key so that its scope (`/k/{key}/`) is the key's own and a tapped
+/// notification opens the key's page without the key travelling in the message.
+pub async fn service_worker() -> Response {
+    let mut response = include_str!("../../../../static/js/push-sw.js").into_response();
+    let headers = response.headers_mut();
+    headers.insert(
+        axum::http::header::CONTENT_TYPE,
+        HeaderValue::from_static("text/javascript; charset=utf-8"),
+    );
+    headers.insert(CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    headers.insert(REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
+    response
 }
 
 /// `/k/{key}`.

@@ -22,6 +22,7 @@ pub mod setups;
 pub mod standings;
 pub mod team_ranking;
 pub mod tournament;
+pub mod unsubscribe;
 
 use crate::http::AppState;
 use axum::Router;
@@ -35,6 +36,7 @@ pub fn router() -> Router<AppState> {
         .merge(report::router())
         .merge(key::router())
         .merge(calendar::router())
+        .merge(unsubscribe::router())
         .merge(screen::router())
         .merge(entrants::router())
         .merge(pairings::router())

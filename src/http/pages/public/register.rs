@@ -81,6 +81,9 @@ pub struct RegisterForm {
     /// Checkbox: the waiver is accepted.
     #[serde(default)]
     pub waiver_accepted: Option<String>,
+    /// Checkbox: e-mail me the confirmation and each round's pairing (issue #37).
+    #[serde(default)]
+    pub email_notifications: Option<String>,
 }
 
 /// A plain input field of the form.
@@ -154,6 +157,11 @@ pub struct RegisterPage {
     pub waiver_error: Option<String>,
     /// A message about the whole form (closed, cancelled, rate limited).
     pub form_error: Option<String>,
+    /// Whether this server sends e-mail (`--smtp-url`): the opt-in is offered, else the page
+    /// says e-mail is off.
+    pub email_on: bool,
+    /// The e-mail opt-in ticked.
+    pub email_notifications: bool,
 }
 
 fn genders(tr: Tr, chosen: &str) -> Vec<Choice> {
@@ -221,7 +229,7 @@ fn form_page(
     sections: &[Section],
     form: &RegisterForm,
     errors: &FieldErrors,
-    form_error: Option<String>,
+    (form_error, email_on): (Option<String>, bool),
 ) -> RegisterPage {
     let tr = ctx.tr();
     let chosen_section = if form.section_id.is_empty() && sections.len() == 1 {
@@ -361,6 +369,8 @@ fn form_page(
         waiver_accepted: form.waiver_accepted.is_some(),
         waiver_error: first_error(errors, "waiver_accepted", tr),
         form_error,
+        email_on,
+        email_notifications: form.email_notifications.is_some(),
         ctx,
     }
 }
@@ -385,7 +395,7 @@ pub async fn show_register(
         &sections,
         &RegisterForm::default(),
         &FieldErrors::new(),
-        None,
+        (None, state.security.email_on),
     );
     Ok(Page(StatusCode::OK, page).into_response())
 }
@@ -458,6 +468,8 @@ fn to_input(form: &RegisterForm, _tr: Tr) -> Result<RegistrationInput, FieldErro
         partner_gender: given(&form.partner_gender),
         fee_tier,
         waiver_accepted: Some(form.waiver_accepted.is_some()),
+        email_notifications: Some(form.email_notifications.is_some()),
+        lang: None,
     })
 }
 
@@ -473,10 +485,11 @@ pub async fn create_registration(
     let (t, sections) = load(&state, id).await.or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&t.default_language);
     let tr = ctx.tr();
+    let email_on = state.security.email_on;
     let again = |ctx, status, errors: FieldErrors, form_error: Option<String>| {
         Page(
             status,
-            form_page(ctx, &t, &sections, &form, &errors, form_error),
+            form_page(ctx, &t, &sections, &form, &errors, (form_error, email_on)),
         )
         .into_response()
     };
@@ -492,7 +505,11 @@ pub async fn create_registration(
         return Ok(again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None));
     };
     let input = match to_input(&form, tr) {
-        Ok(input) => input,
+        Ok(mut input) => {
+            // The e-mail is written in the language the form was filled in.
+            input.lang = Some(ctx.lang.tag().to_string());
+            input
+        }
         Err(errors) => return Ok(again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None)),
     };
     // The same limiter as the API's: per address and section, shared by every instance.
@@ -518,7 +535,7 @@ pub async fn create_registration(
         Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     }
     Ok(
-        match service::registrations::register(&state.db, section.id, &input).await {
+        match service::registrations::register(&state.db, section.id, &input, email_on).await {
             Ok(view) => super::registered::page(
                 &state,
                 &headers,
