@@ -513,6 +513,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("screen.results", "Latest results", "最新結果", "最新结果"),
     ("screen.standings", "Standings", "排名", "排名"),
     ("screen.standings_provisional", "Provisional standings (results missing)", "暫定排名（仍有成績未登錄）", "暂定排名（仍有成绩未登记）"),
+    ("screen.time_left", "Time left in the round", "本輪剩餘時間", "本轮剩余时间"),
     ("section.bracket", "Bracket", "淘汰賽", "淘汰赛"),
     ("section.crosstable", "Crosstable", "成績總表", "成绩总表"),
     ("section.entrants", "Entrants", "參賽名單", "参赛名单"),

@@ -115,6 +115,30 @@ vocabulary! {
 }
 
 vocabulary! {
+    /// How a section's stages overlap (issue #40).
+    StageFormat {
+        /// The Swiss alone (a knockout, if any, seeded from the final standings).
+        Swiss = "swiss",
+        /// AXF: a knockout seeded from the standings after a round while the others play on.
+        KnockoutAfterRound = "knockout_after_round",
+        /// WXF: the top two after round n − 1 play a final in round n on board 1.
+        FinalLastRound = "final_last_round",
+    }
+}
+
+vocabulary! {
+    /// Who has Red in a last-round final (issue #40).
+    FinalColourRule {
+        /// Drawn by lot.
+        Lot = "lot",
+        /// The leader after round n − 1.
+        HigherSeed = "higher_seed",
+        /// The Swiss colour rules (colour balance, then the latest differing round).
+        Swiss = "swiss",
+    }
+}
+
+vocabulary! {
     /// How a hidden-piece game's rounds get their set-ups (Jieqi, Banqi).
     SetupMode {
         /// No set-up (Xiangqi, or hidden pieces shuffled at the board).

@@ -21,6 +21,7 @@ pub mod section;
 pub mod section_rules;
 pub mod setup;
 pub mod staff;
+pub mod stage;
 pub mod throttle;
 pub mod tie;
 pub mod tournament;

@@ -434,31 +434,49 @@ pub async fn results_entered(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::R
     Ok(n)
 }
 
-/// When the arbiter started round `number`'s clock.
+/// When the arbiter started round `number`'s clock, and the minutes the round was given.
 pub async fn started_at(
     db: impl PgExecutor<'_>,
     section_id: Uuid,
     number: i32,
-) -> sqlx::Result<Option<chrono::DateTime<chrono::Utc>>> {
-    let at = sqlx::query_scalar::<_, Option<chrono::DateTime<chrono::Utc>>>(
-        "select started_at from round where section_id = $1 and number = $2",
+) -> sqlx::Result<Option<(chrono::DateTime<chrono::Utc>, Option<i32>)>> {
+    let at = sqlx::query_as::<_, (Option<chrono::DateTime<chrono::Utc>>, Option<i32>)>(
+        "select started_at, clock_minutes from round where section_id = $1 and number = $2",
     )
     .bind(section_id)
     .bind(number)
     .fetch_optional(db)
     .await?;
-    Ok(at.flatten())
+    Ok(at.and_then(|(at, minutes)| at.map(|at| (at, minutes))))
 }
 
-/// Starts a round's clock now; returns the time.
+/// The round length last set in a section (the desk's default for the next clock).
+pub async fn last_clock_minutes(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+) -> sqlx::Result<Option<i32>> {
+    sqlx::query_scalar::<_, i32>(
+        "select clock_minutes from round where section_id = $1 and clock_minutes is not null \
+         order by number desc limit 1",
+    )
+    .bind(section_id)
+    .fetch_optional(db)
+    .await
+}
+
+/// Starts a round's clock now with `minutes` to play (none: the clock only counts up);
+/// returns the time.
 pub async fn start_clock(
     db: impl PgExecutor<'_>,
     round_id: Uuid,
+    minutes: Option<i32>,
 ) -> sqlx::Result<chrono::DateTime<chrono::Utc>> {
     sqlx::query_scalar::<_, chrono::DateTime<chrono::Utc>>(
-        "update round set started_at = now() where round_id = $1 returning started_at",
+        "update round set started_at = now(), clock_minutes = $2 where round_id = $1 \
+         returning started_at",
     )
     .bind(round_id)
+    .bind(minutes)
     .fetch_one(db)
     .await
 }

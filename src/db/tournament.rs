@@ -22,18 +22,18 @@ pub struct TournamentSummary {
     pub venue: Option<String>,
 }
 
-/// Every tournament (with drafts: the dashboard's list), or every one but drafts (the home
-/// page's: a draft is not public yet), newest first.
+/// Every tournament (`all`: the dashboard's list), or the listed ones (the home page's; an
+/// imported copy is not listed until its arbiter says so), newest first.
 pub async fn list_summaries(
     db: impl PgExecutor<'_>,
-    with_drafts: bool,
+    all: bool,
 ) -> sqlx::Result<Vec<TournamentSummary>> {
     sqlx::query_as::<_, TournamentSummary>(
         "select tournament_id, name, game, status, starts_on, venue
-         from tournament where $1 or status <> 'draft'
+         from tournament where $1 or listed
          order by starts_on desc nulls last, created_at desc",
     )
-    .bind(with_drafts)
+    .bind(all)
     .fetch_all(db)
     .await
 }
@@ -67,6 +67,8 @@ pub struct TournamentRow {
     pub status: TournamentStatus,
     /// IANA time zone the event's times are entered and shown in.
     pub time_zone: String,
+    /// Listed on the home page.
+    pub listed: bool,
     /// Created.
     pub created_at: chrono::DateTime<chrono::Utc>,
 }
@@ -98,16 +100,18 @@ pub struct TournamentFields {
     pub status: TournamentStatus,
     /// IANA time zone.
     pub time_zone: String,
+    /// Listed on the home page.
+    pub listed: bool,
 }
 
 /// Inserts a tournament.
 pub async fn insert(db: impl PgExecutor<'_>, f: &TournamentFields) -> sqlx::Result<TournamentRow> {
     sqlx::query_as::<_, TournamentRow>(
         "insert into tournament (name, game, time_control, time_control_code, venue, starts_on, ends_on,
-                                 organiser, default_language, waiver_text, status, time_zone)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
+                                 organiser, default_language, waiver_text, status, time_zone, listed)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13)
          returning tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
-                   organiser, default_language, waiver_text, status, time_zone, created_at",
+                   organiser, default_language, waiver_text, status, time_zone, listed, created_at",
     )
     .bind(&f.name)
     .bind(f.game)
@@ -121,6 +125,7 @@ pub async fn insert(db: impl PgExecutor<'_>, f: &TournamentFields) -> sqlx::Resu
     .bind(&f.waiver_text)
     .bind(f.status)
     .bind(&f.time_zone)
+    .bind(f.listed)
     .fetch_one(db)
     .await
 }
@@ -134,10 +139,10 @@ pub async fn update(
     sqlx::query_as::<_, TournamentRow>(
         "update tournament set name = $2, game = $3, time_control = $4, time_control_code = $5, venue = $6,
                 starts_on = $7, ends_on = $8, organiser = $9, default_language = $10, waiver_text = $11, status = $12,
-                time_zone = $13
+                time_zone = $13, listed = $14
          where tournament_id = $1
          returning tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
-                   organiser, default_language, waiver_text, status, time_zone, created_at",
+                   organiser, default_language, waiver_text, status, time_zone, listed, created_at",
     )
     .bind(id)
     .bind(&f.name)
@@ -152,6 +157,7 @@ pub async fn update(
     .bind(&f.waiver_text)
     .bind(f.status)
     .bind(&f.time_zone)
+    .bind(f.listed)
     .fetch_one(db)
     .await
 }
@@ -160,7 +166,7 @@ pub async fn update(
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<TournamentRow>> {
     sqlx::query_as::<_, TournamentRow>(
         "select tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
-                organiser, default_language, waiver_text, status, time_zone, created_at
+                organiser, default_language, waiver_text, status, time_zone, listed, created_at
          from tournament where tournament_id = $1",
     )
     .bind(id)
@@ -172,7 +178,7 @@ pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<Tour
 pub async fn list(db: impl PgExecutor<'_>) -> sqlx::Result<Vec<TournamentRow>> {
     sqlx::query_as::<_, TournamentRow>(
         "select tournament_id, name, game, time_control, time_control_code, venue, starts_on, ends_on,
-                organiser, default_language, waiver_text, status, time_zone, created_at
+                organiser, default_language, waiver_text, status, time_zone, listed, created_at
          from tournament order by created_at desc",
     )
     .fetch_all(db)

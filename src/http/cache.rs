@@ -33,6 +33,7 @@ use std::time::{Duration, Instant};
 use uuid::Uuid;
 
 mod shared;
+mod wrote;
 pub use shared::{section_version_now, serve_shared, Shared};
 
 /// How long a section's data version read from the database is believed.
@@ -118,6 +119,11 @@ pub struct LiveCache {
     pages: Cache<String, Arc<Latest>, LatestWeight>,
     started: Instant,
     renders: AtomicU64,
+    /// Renders of a visitor who must see the current version, one at a time per page: the
+    /// others asking meanwhile wait and get its body.
+    own_renders: Mutex<HashMap<String, Arc<tokio::sync::Mutex<()>>>>,
+    /// Signs the anonymous writer's cookie.
+    wrote: wrote::WroteKey,
 }
 
 impl Default for LiveCache {
@@ -130,6 +136,8 @@ impl Default for LiveCache {
                 .checked_sub(Duration::from_secs(3600))
                 .unwrap_or_else(Instant::now),
             renders: AtomicU64::new(0),
+            own_renders: Mutex::new(HashMap::new()),
+            wrote: wrote::WroteKey::default(),
         }
     }
 }
@@ -222,6 +230,29 @@ impl LiveCache {
         } else {
             Lookup::Serve(latest)
         }
+    }
+
+    /// The turn to render the page `key` for a visitor who must see the current version:
+    /// one such render per page at a time, so a burst of them (or a client claiming to be
+    /// one) costs one render per version, not one per request.
+    pub async fn own_turn(&self, key: &str) -> tokio::sync::OwnedMutexGuard<()> {
+        let lock = match self.own_renders.lock() {
+            Ok(mut turns) => {
+                if turns.len() > 1_000 {
+                    turns.retain(|_, lock| Arc::strong_count(lock) > 1);
+                }
+                turns.entry(key.to_string()).or_default().clone()
+            }
+            Err(_) => Arc::new(tokio::sync::Mutex::new(())),
+        };
+        lock.lock_owned().await
+    }
+
+    /// Whether the request carries the anonymous writer's cookie, signed by this process and
+    /// fresh ([`WROTE_COOKIE`]).
+    pub fn wrote(&self, headers: &HeaderMap) -> bool {
+        crate::http::session::cookie(headers, WROTE_COOKIE)
+            .is_some_and(|value| self.wrote.verify(value))
     }
 
     /// The last body of the page `key`, if any (for a visitor who must see the current
@@ -451,7 +482,8 @@ pub fn not_modified(tag: HeaderValue, cache_control: HeaderValue) -> Response {
 
 /// A cookie a write by an anonymous visitor (no session, no bearer token) is answered with,
 /// for a few seconds: their next live pages show the current version instead of the hall's
-/// last body. It holds nothing but its name.
+/// last body. It holds its expiry, signed by this process (`cache/wrote.rs`), so it cannot be
+/// forged to skip the shared body.
 pub const WROTE_COOKIE: &str = "arbiter_wrote";
 
 /// A middleware: after any request that may have written (anything but GET, HEAD and
@@ -481,14 +513,15 @@ pub async fn forget_after_writes(
     }
     let status = response.status();
     if anonymous && (status.is_success() || status.is_redirection()) {
-        response.headers_mut().append(
-            SET_COOKIE,
-            HeaderValue::from_static(if secure {
-                "arbiter_wrote=1; Path=/; Max-Age=10; HttpOnly; SameSite=Lax; Secure"
-            } else {
-                "arbiter_wrote=1; Path=/; Max-Age=10; HttpOnly; SameSite=Lax"
-            }),
+        let cookie = format!(
+            "{WROTE_COOKIE}={}; Path=/; Max-Age={}; HttpOnly; SameSite=Lax{}",
+            cache.wrote.value(),
+            wrote::WROTE_SECONDS,
+            if secure { "; Secure" } else { "" }
         );
+        if let Ok(value) = HeaderValue::from_str(&cookie) {
+            response.headers_mut().append(SET_COOKIE, value);
+        }
     }
     response
 }

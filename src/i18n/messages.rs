@@ -373,6 +373,10 @@ messages! {
         "invalid result code {}"
         | "成績代碼 {} 無效"
         | "成绩代码 {} 无效";
+    TRF_TWO_TEAMS = "trf.two_teams":
+        "player {} is on two teams (013 records)"
+        | "棋手 {} 同時列在兩個隊（013 記錄）"
+        | "棋手 {} 同时列在两个队（013 记录）";
     TRF_UNKNOWN_PLAYER = "trf.unknown_player":
         "no player has starting-rank number {}"
         | "沒有起始排名編號為 {} 的棋手"
@@ -633,6 +637,22 @@ messages! {
         "a knockout bracket holds 2 to 64 entrants (power of two for the order), not {}"
         | "淘汰賽對陣表可容納 2 至 64 名參賽者（依 2 的冪排序），而非 {} 名"
         | "淘汰赛对阵表可容纳 2 至 64 名参赛者（依 2 的幂排序），而非 {} 名";
+    CHECK_STAGE_AFTER_ROUND = "check.stage_after_round":
+        "the knockout is seeded after a round from 1 to {} (before the last)"
+        | "淘汰賽須在第 1 至 {} 輪（最後一輪之前）後選出"
+        | "淘汰赛须在第 1 至 {} 轮（最后一轮之前）后选出";
+    CHECK_STAGE_FINAL_ROUNDS = "check.stage_final_rounds":
+        "a last-round final needs at least two rounds"
+        | "末輪決賽至少需要兩輪"
+        | "末轮决赛至少需要两轮";
+    CHECK_STAGE_QUALIFIERS = "check.stage_qualifiers":
+        "this section's stages seed {} qualifiers into the knockout"
+        | "本組別的賽制設定由 {} 名晉級者進入淘汰賽"
+        | "本组别的赛制设定由 {} 名晋级者进入淘汰赛";
+    CHECK_STAGE_ROUND_ROBIN = "check.stage_round_robin":
+        "a round robin has no overlapping stages"
+        | "循環賽不設重疊賽段"
+        | "循环赛不设重叠赛段";
     CHECK_TOO_MANY_TIEBREAKS = "check.too_many_tiebreaks":
         "at most {} tiebreaks"
         | "最多 {} 項破同分規則"
@@ -849,6 +869,18 @@ messages! {
         "the Swiss stage is not complete ({} of {} rounds paired{}); finish it first"
         | "瑞士制階段尚未完成（已編排 {} / {} 輪{}），請先完成"
         | "瑞士制阶段尚未完成（已编排 {} / {} 轮{}），请先完成";
+    STATE_STAGE_KNOCKOUT_NOT_SEEDED = "state.stage_knockout_not_seeded":
+        "round {} is paired without the knockout's qualifiers: seed the knockout (the top {} after round {}) first"
+        | "第 {} 輪編排時須排除淘汰賽晉級者：請先選出淘汰賽（前 {} 名，依第 {} 輪後名次）"
+        | "第 {} 轮编排时须排除淘汰赛晋级者：请先选出淘汰赛（前 {} 名，依第 {} 轮后名次）";
+    STATE_STAGE_SEED_AFTER_ROUND = "state.stage_seed_after_round":
+        "the knockout is seeded from the standings after round {}, and {} rounds are paired"
+        | "淘汰賽依第 {} 輪後的名次選出，但已編排 {} 輪"
+        | "淘汰赛依第 {} 轮后的名次选出，但已编排 {} 轮";
+    STATE_STAGE_SETTINGS_LOCKED = "state.stage_settings_locked":
+        "the stages cannot change any more: round {}, which they change, is paired"
+        | "賽段設定已不能變更：受其影響的第 {} 輪已編排"
+        | "赛段设定已不能变更：受其影响的第 {} 轮已编排";
     STATE_KNOCKOUT_SECTION_NOT_FINISHED = "state.knockout_section_not_finished":
         "the knockout of section {} is not finished"
         | "組別 {} 的淘汰賽尚未完成"
@@ -1017,6 +1049,10 @@ messages! {
         "publish the round before starting its clock"
         | "請先公佈本輪對陣再開始計時"
         | "请先公布本轮对阵再开始计时";
+    CLOCK_MINUTES_RANGE = "report.clock_minutes_range":
+        "the round length is a number of minutes from 1 to {}"
+        | "每輪時限須為 1 至 {} 分鐘"
+        | "每轮时限须为 1 至 {} 分钟";
     REPORT_ROUND_OVER_ASK_ARBITER = "report.round_over_ask_arbiter":
         "the round is over: ask the arbiter to enter the record"
         | "本輪已結束：請洽裁判登錄棋譜"
@@ -1269,6 +1305,10 @@ messages! {
         "the knockout cut-off"
         | "淘汰賽晉級線"
         | "淘汰赛晋级线";
+    TIE_FINAL_CUT_OFF = "tie.final_cut_off":
+        "the last round's final (second place)"
+        | "末輪決賽（第二名）"
+        | "末轮决赛（第二名）";
     TIE_CHAMPION_OF_SECTION = "tie.champion_of_section":
         "the champion of section {}"
         | "組別 {} 的冠軍"

@@ -882,12 +882,13 @@ fn special(
 ) -> Result<()> {
     match table {
         "tournament" => {
-            // A copy is not public at once: it starts as a draft (off the home page) until
-            // its chief arbiter says otherwise or the event moves on.
+            // A copy is not public at once: it starts as a draft, off the home page (which
+            // would list the event twice) until its chief arbiter lists it.
             row.insert(
                 "status".into(),
                 Value::String(TournamentStatus::Draft.as_str().into()),
             );
+            row.insert("listed".into(), Value::Bool(false));
         }
         "forbidden_pair" => {
             // Stored lower id first; the new ids may sort the other way.

@@ -953,6 +953,7 @@ fn trf_error(error: &arbiter_core::trf::TrfError) -> Msg {
         K::InvalidResult(c) => m::TRF_INVALID_RESULT.with(&[&q(c)]),
         K::UnknownPlayer(n) => m::TRF_UNKNOWN_PLAYER.with(&[n]),
         K::InvalidPlayerNumber(s) => m::TRF_INVALID_PLAYER_NUMBER.with(&[&q(s)]),
+        K::TwoTeams(n) => m::TRF_TWO_TEAMS.with(&[n]),
         K::InvalidHeader { code, reason } => m::TRF_INVALID_HEADER
             .with(&[code])
             .and(header_problem(reason)),

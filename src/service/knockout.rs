@@ -746,8 +746,26 @@ pub async fn create(
     section_id: Uuid,
     input: &KnockoutInput,
 ) -> Result<BracketView> {
+    let mut tx = pool.begin().await?;
+    let section = db::section::find_for_update(&mut tx, section_id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
+    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
+    // Stages that overlap (issue #40): an AXF section seeds its knockout from the standings
+    // after round r, with the number of qualifiers it was set up with.
+    let stage = db::stage::get(&mut *tx, section_id)
+        .await?
+        .filter(|s| s.stage_format == crate::vocab::StageFormat::KnockoutAfterRound);
     let mut check = Check::new();
-    let (size, best_of, third_place, game1, game3, decide) = settings(input, 8, &mut check);
+    let default_size = stage
+        .as_ref()
+        .and_then(|s| s.stage_qualifiers)
+        .map_or(8, i64::from);
+    let (size, best_of, third_place, game1, game3, decide) =
+        settings(input, default_size, &mut check);
+    if stage.is_some() && i64::from(size) != default_size {
+        check.error("size", m::CHECK_STAGE_QUALIFIERS.with(&[&default_size]));
+    }
     let asked_mode = input.setup_mode.as_deref().map(|w| {
         check.word(
             "setup_mode",
@@ -757,16 +775,11 @@ pub async fn create(
         )
     });
     check.finish()?;
-    let mut tx = pool.begin().await?;
-    let section = db::section::find_for_update(&mut tx, section_id)
-        .await?
-        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
     let setup_mode = asked_mode.unwrap_or(if section.setup_mode == SetupMode::Duplicate {
         KnockoutSetupMode::Duplicate
     } else {
         KnockoutSetupMode::PerGame
     });
-    access::require(&mut tx, actor, section.tournament_id, Need::Arbiter).await?;
     let tournament = db::tournament::find(&mut *tx, section.tournament_id)
         .await?
         .ok_or(Error::NotFound(m::NOT_FOUND_TOURNAMENT))?;
@@ -777,7 +790,16 @@ pub async fn create(
         return Err(Error::conflict(m::STATE_SECTION_ALREADY_HAS_KNOCKOUT.msg()));
     }
     let rounds = db::round::list(&mut *tx, section_id).await?;
-    let complete = rounds.len() as i32 == section.rounds
+    let seed_after = stage
+        .as_ref()
+        .and_then(|s| s.stage_after_round)
+        .unwrap_or(section.rounds);
+    if stage.is_some() && rounds.len() as i32 > seed_after {
+        return Err(Error::conflict(
+            m::STATE_STAGE_SEED_AFTER_ROUND.with(&[&seed_after, &rounds.len()]),
+        ));
+    }
+    let complete = rounds.len() as i32 == seed_after
         && rounds
             .last()
             .is_some_and(|r| r.status == RoundStatus::Completed);
@@ -1218,7 +1240,8 @@ pub struct RankingRow {
     pub start_no: u32,
     /// Name.
     pub name: String,
-    /// `knockout` for places decided in the bracket, `swiss` for the rest.
+    /// `knockout` for places decided in the bracket, `final` for the two of a last-round
+    /// final (issue #40), `swiss` for the rest.
     pub source: String,
 }
 
@@ -1249,56 +1272,60 @@ async fn final_ranking_in(
                 .map(|e| (e.entrant_id, r.start_no, e.name.clone(), p.rank))
         })
         .collect();
-    let mut rows = Vec::new();
     let mut is_final = swiss_done;
-    let mut placed = std::collections::HashSet::new();
+    // Places decided by a stage above the Swiss: the knockout's ranking, or (WXF) the last
+    // round's final (issue #40); then the Swiss order goes on, entrants tied there sharing the
+    // place of the first of them (`arbiter_core::stages::places`).
+    let mut decided_ids: Vec<Uuid> = Vec::new();
+    let mut source = "knockout";
     if let Some(bracket) = db::knockout::bracket_of_section(&mut *conn, section.section_id).await? {
         let loaded = load(conn, bracket).await?;
         match loaded
             .core
             .final_ranking(&(1..=loaded.bracket.size as u32).collect::<Vec<_>>())
         {
-            Ok(order) => {
-                for seed in order {
-                    if let Some(id) = loaded.seeds.get(&seed) {
-                        if let Some((_, no, name, _)) = swiss.iter().find(|s| s.0 == *id) {
-                            placed.insert(*id);
-                            rows.push(RankingRow {
-                                place: rows.len() as u32 + 1,
-                                rank: rows.len() as u32 + 1,
-                                entrant_id: *id,
-                                start_no: *no,
-                                name: name.clone(),
-                                source: "knockout".into(),
-                            });
-                        }
-                    }
-                }
-            }
+            Ok(order) => decided_ids.extend(
+                order
+                    .iter()
+                    .filter_map(|seed| loaded.seeds.get(seed).copied())
+                    .filter(|id| swiss.iter().any(|s| s.0 == *id)),
+            ),
             Err(_) => is_final = false,
         }
-    }
-    // Below the knockout places the Swiss order goes on; entrants tied there share the place
-    // of the first of them.
-    let mut last_swiss: Option<(u32, u32)> = None;
-    for (id, no, name, swiss_rank) in &swiss {
-        if !placed.contains(id) {
-            let place = rows.len() as u32 + 1;
-            let rank = match last_swiss {
-                Some((r, shown)) if r == *swiss_rank => shown,
-                _ => place,
-            };
-            last_swiss = Some((*swiss_rank, rank));
-            rows.push(RankingRow {
-                place,
-                rank,
-                entrant_id: *id,
-                start_no: *no,
-                name: name.clone(),
-                source: "swiss".into(),
-            });
+    } else if let Some(f) = state
+        .rounds
+        .iter()
+        .find(|r| r.number == section.rounds)
+        .and_then(|r| super::stages::final_of(&r.pairing_report))
+    {
+        // The final as paired on its board (an arbiter's hand edit may have undone it).
+        if let Some(board) = state.boards.iter().find(|b| {
+            b.round == section.rounds
+                && b.red_entrant_id == f.red
+                && b.black_entrant_id == Some(f.black)
+        }) {
+            let red_code = super::state::result_codes(board.result).0;
+            let winner = arbiter_core::stages::final_winner(f.red, f.black, red_code);
+            let ranked: Vec<(Uuid, u32)> = swiss.iter().map(|s| (s.0, s.3)).collect();
+            decided_ids = arbiter_core::stages::finalists_order((f.red, f.black), winner, &ranked);
+            source = "final";
         }
     }
+    let ranked: Vec<(Uuid, u32)> = swiss.iter().map(|s| (s.0, s.3)).collect();
+    let rows = arbiter_core::stages::places(&decided_ids, &ranked)
+        .into_iter()
+        .filter_map(|p| {
+            let (_, no, name, _) = swiss.iter().find(|s| s.0 == p.id)?;
+            Some(RankingRow {
+                place: p.place,
+                rank: p.rank,
+                entrant_id: p.id,
+                start_no: *no,
+                name: name.clone(),
+                source: if p.decided { source } else { "swiss" }.into(),
+            })
+        })
+        .collect();
     Ok(Ranking { is_final, rows })
 }
 

@@ -26,6 +26,7 @@ pub mod screen;
 pub mod sections;
 pub mod setups;
 pub mod staff;
+pub mod stages;
 pub mod standings;
 pub mod state;
 pub mod throttle;

@@ -128,13 +128,18 @@ pub fn round_view(state: &SectionState, number: i32, with_report: bool) -> Resul
             std::iter::once(b.red.entrant_id).chain(b.black.as_ref().map(|s| s.entrant_id))
         })
         .collect();
+    // A knockout's qualifiers left out of the Swiss (issue #40) are not absent.
+    let left_out = super::stages::left_out_of(&round.pairing_report);
     let absences = state
         .tournament
         .entrants
         .iter()
         .filter_map(|e| {
             let row = state.entrant_by_no(e.start_no)?;
-            if on_board.contains(&row.entrant_id) || row.joined_round > number {
+            if on_board.contains(&row.entrant_id)
+                || row.joined_round > number
+                || left_out.contains(&row.entrant_id)
+            {
                 return None;
             }
             let kind = match e.round(number as u32).map(|r| r.result) {
@@ -264,30 +269,52 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     // The absence rule (issue 36): who is absent without notice from N rounds is withdrawn
     // from this round on, before the state is loaded.
     let absent = super::absences::withdraw_before_pairing(&mut tx, actor, &section, number).await?;
-    let state = state::load(&mut tx, section, true).await?;
+    let mut state = state::load(&mut tx, section, true).await?;
+    // Overlapping stages (issue #40): a knockout's qualifiers, or the last round's finalists,
+    // are left out of the engine's input; the final goes on board 1.
+    let stages = super::stages::before_pairing(&mut tx, &mut state, number).await?;
     let to_pair = pairing::entrants_to_pair(&state.tournament, number as u32);
-    if to_pair.len() < 2 {
+    if to_pair.len() < 2 && stages.final_game.is_none() {
         return Err(Error::conflict(m::STATE_LEAST_TWO_ENTRANTS_MUST.msg()));
     }
-    let (pairing, mut report) = run_engine(&state, tournament.game)?;
+    let (pairing, mut report) = if to_pair.is_empty() {
+        (pairing::RoundPairing::default(), json!({}))
+    } else {
+        run_engine(&state, tournament.game)?
+    };
     if !absent.is_empty() {
         report["withdrawn_for_absence"] = json!(absent);
     }
+    if !stages.is_empty() {
+        report["stages"] = super::stages::report(&stages);
+    }
     let id_of = |no: u32| state.entrant_by_no(no).map(|e| e.entrant_id);
-    let mut boards: Vec<(i32, Uuid, Option<Uuid>)> = Vec::with_capacity(pairing.boards.len() + 1);
-    for (i, b) in pairing.boards.iter().enumerate() {
+    let mut boards: Vec<(i32, Uuid, Option<Uuid>)> = Vec::with_capacity(pairing.boards.len() + 2);
+    if let Some(f) = &stages.final_game {
+        boards.push((1, f.red, Some(f.black)));
+    }
+    for b in &pairing.boards {
         let (Some(red), Some(black)) = (id_of(b.red), id_of(b.black)) else {
             return Err(Error::Internal(
                 "the engine paired an unknown starting number".into(),
             ));
         };
-        boards.push((i as i32 + 1, red, Some(black)));
+        boards.push((boards.len() as i32 + 1, red, Some(black)));
     }
     if let Some(bye) = pairing.bye {
         let red = id_of(bye).ok_or_else(|| {
             Error::Internal("the engine gave the bye to an unknown number".into())
         })?;
         boards.push((boards.len() as i32 + 1, red, None));
+    }
+    // The round's original boards: the final (WXF) first, then the engine's.
+    let mut pairing = pairing;
+    if let Some(f) = &stages.final_game {
+        if let (Some(&red), Some(&black)) =
+            (state.start_no.get(&f.red), state.start_no.get(&f.black))
+        {
+            pairing.boards.insert(0, pairing::Board { red, black });
+        }
     }
     let engine_pairing = serde_json::to_value(&pairing).unwrap_or(Value::Null);
     let round_id =

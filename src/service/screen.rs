@@ -26,6 +26,8 @@ pub struct SectionScreen {
     pub round: Option<RoundView>,
     /// When the arbiter started its clock.
     pub started_at: Option<DateTime<Utc>>,
+    /// The minutes the round was given when its clock started (none: the clock counts up).
+    pub clock_minutes: Option<i32>,
     /// Board numbers of the round's results, the latest first.
     pub latest: Vec<i32>,
     /// The standings.
@@ -125,12 +127,16 @@ pub async fn section(pool: &PgPool, section_id: Uuid) -> Result<SectionScreen> {
         .await?
         .into_iter()
         .last();
-    let (started_at, latest) = match &round {
+    let (clock, latest) = match &round {
         Some(r) => (
             db::round::started_at(pool, section_id, r.number).await?,
             db::round::latest_results(pool, section_id, r.number, 24).await?,
         ),
         None => (None, Vec::new()),
+    };
+    let (started_at, clock_minutes) = match clock {
+        Some((at, minutes)) => (Some(at), minutes),
+        None => (None, None),
     };
     let standings = standings::compute(pool, section_id).await?;
     let now = Utc::now();
@@ -152,9 +158,15 @@ pub async fn section(pool: &PgPool, section_id: Uuid) -> Result<SectionScreen> {
         section,
         round,
         started_at,
+        clock_minutes,
         latest,
         standings,
     })
+}
+
+/// The round length last set in a section: what the desk's clock form offers next.
+pub async fn last_clock_minutes(pool: &PgPool, section_id: Uuid) -> Result<Option<i32>> {
+    Ok(db::round::last_clock_minutes(pool, section_id).await?)
 }
 
 /// A started round clock.
@@ -164,16 +176,33 @@ pub struct RoundClock {
     pub round: i32,
     /// When the clock was started (the screens count from it).
     pub started_at: DateTime<Utc>,
+    /// The round's length in minutes, when set: the screens count down to its end.
+    pub minutes: Option<i32>,
+    /// When the set length runs out.
+    pub ends_at: Option<DateTime<Utc>>,
 }
 
-/// Starts (or restarts) round `number`'s clock now. The round must be published: players
-/// are told their boards before the clock runs.
+/// The longest round the clock takes: a day.
+pub const MAX_CLOCK_MINUTES: i32 = 1440;
+
+/// Starts (or restarts) round `number`'s clock now, with `minutes` to play when given (the
+/// screens then count down to the end). The round must be published: players are told their
+/// boards before the clock runs.
 pub async fn start_clock(
     pool: &PgPool,
     actor: &Actor,
     section_id: Uuid,
     number: i32,
+    minutes: Option<i32>,
 ) -> Result<RoundClock> {
+    if let Some(minutes) = minutes {
+        if !(1..=MAX_CLOCK_MINUTES).contains(&minutes) {
+            return Err(Error::invalid(
+                "minutes",
+                m::CLOCK_MINUTES_RANGE.with(&[&MAX_CLOCK_MINUTES]),
+            ));
+        }
+    }
     let mut tx = pool.begin().await?;
     let section = db::section::find_for_update(&mut tx, section_id)
         .await?
@@ -187,7 +216,7 @@ pub async fn start_clock(
             m::REPORT_PUBLISH_ROUND_BEFORE_STARTING.msg(),
         ));
     }
-    let started_at = db::round::start_clock(&mut *tx, round.round_id).await?;
+    let started_at = db::round::start_clock(&mut *tx, round.round_id, minutes).await?;
     access::audit(
         &mut tx,
         section.tournament_id,
@@ -197,7 +226,7 @@ pub async fn start_clock(
             entity: "round",
             entity_id: Some(round.round_id),
             before: None,
-            after: Some(json!({"round": number, "started_at": started_at})),
+            after: Some(json!({"round": number, "started_at": started_at, "minutes": minutes})),
         },
     )
     .await?;
@@ -205,5 +234,7 @@ pub async fn start_clock(
     Ok(RoundClock {
         round: number,
         started_at,
+        minutes,
+        ends_at: minutes.map(|m| started_at + chrono::Duration::minutes(i64::from(m))),
     })
 }

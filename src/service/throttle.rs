@@ -37,6 +37,12 @@ pub struct Limits {
     /// day (a right code gives its attempt back, so a venue behind one address is not
     /// locked out by reporting; 48-bit codes at this pace are never guessed).
     pub report: Rule,
+    /// Across every address: 300 wrong keys and report codes per 15 minutes, then 1 minute,
+    /// 2, 4… up to an hour. Guessing from many addresses (a botnet, a rotated IPv6 prefix)
+    /// meets this limit; a right key or code is looked up before any counting, so it always
+    /// opens, and at this pace a 64-bit key (or a 48-bit code among a server's boards) is
+    /// never guessed.
+    pub report_space: Rule,
 }
 
 impl Default for Limits {
@@ -66,6 +72,12 @@ impl Default for Limits {
                 window: minutes(15),
                 lockout: minutes(5),
                 max_lockout: minutes(24 * 60),
+            },
+            report_space: Rule {
+                limit: 300,
+                window: minutes(15),
+                lockout: minutes(1),
+                max_lockout: minutes(60),
             },
         }
     }
@@ -215,14 +227,35 @@ pub async fn registration_attempt(
     Ok(())
 }
 
-fn report_key(ip: IpAddr) -> String {
-    format!("report:{ip}")
+/// The guesser an address stands for: an IPv4 address (also when mapped into IPv6), or an
+/// IPv6 address's /64 prefix, which one subscriber holds whole and can rotate through.
+fn guesser(ip: IpAddr) -> String {
+    match ip {
+        IpAddr::V4(v4) => v4.to_string(),
+        IpAddr::V6(v6) => match v6.to_ipv4_mapped() {
+            Some(v4) => v4.to_string(),
+            None => {
+                let s = v6.segments();
+                format!("{:x}:{:x}:{:x}:{:x}::/64", s[0], s[1], s[2], s[3])
+            }
+        },
+    }
 }
 
-/// Counts an attempt to open a board by its report code from `ip`; `TooManyAttempts` while
-/// the address is locked out.
+fn report_key(ip: IpAddr) -> String {
+    format!("report:{}", guesser(ip))
+}
+
+/// The counter of wrong keys and codes from every address together.
+const REPORT_SPACE_KEY: &str = "report-space";
+
+/// Counts a wrong key or report code from `ip`, on the address's counter and on the key
+/// space's; `TooManyAttempts` while either is locked out. Callers count only a guess that
+/// opened nothing: a right key or code is never refused for others' guesses.
 pub async fn report_attempt(pool: &PgPool, limits: &Limits, ip: IpAddr) -> Result<()> {
-    if let Some(left) = hit_for(pool, &report_key(ip), &limits.report).await? {
+    let address = hit_for(pool, &report_key(ip), &limits.report).await?;
+    let space = hit_for(pool, REPORT_SPACE_KEY, &limits.report_space).await?;
+    if let Some(left) = address.into_iter().chain(space).reduce(f64::max) {
         return Err(too_many_for(left));
     }
     Ok(())
@@ -232,4 +265,28 @@ pub async fn report_attempt(pool: &PgPool, limits: &Limits, ip: IpAddr) -> Resul
 pub async fn report_succeeded(pool: &PgPool, ip: IpAddr) -> Result<()> {
     db::throttle::take_back(pool, &report_key(ip)).await?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::guesser;
+    use std::net::IpAddr;
+
+    fn of(ip: &str) -> String {
+        guesser(ip.parse::<IpAddr>().expect("address"))
+    }
+
+    #[test]
+    fn an_ipv6_subscriber_is_one_guesser_for_its_whole_prefix() {
+        assert_eq!(of("2001:db8:1:2:aaaa::1"), of("2001:db8:1:2:ffff:1:2:3"));
+        assert_ne!(of("2001:db8:1:2::1"), of("2001:db8:1:3::1"));
+        assert_eq!(of("2001:db8:1:2::1"), "2001:db8:1:2::/64");
+    }
+
+    #[test]
+    fn ipv4_is_one_guesser_per_address_also_when_mapped() {
+        assert_eq!(of("192.0.2.7"), "192.0.2.7");
+        assert_eq!(of("::ffff:192.0.2.7"), "192.0.2.7");
+        assert_ne!(of("192.0.2.7"), of("192.0.2.8"));
+    }
 }

@@ -22,11 +22,10 @@ pub async fn list_summaries(pool: &PgPool) -> Result<Vec<db::tournament::Tournam
     Ok(db::tournament::list_summaries(pool, true).await?)
 }
 
-/// The tournaments the home page lists, newest first. Drafts are listed too, as they always
-/// were (clubs announce an event before it opens); an imported copy starts as a draft, and
-/// keeping it off the home page is left to the desk issue's item 9 (#39).
+/// The tournaments the home page lists, newest first: drafts too (clubs announce an event
+/// before it opens), but not an imported copy until its arbiter lists it (issue #39 item 9).
 pub async fn public_summaries(pool: &PgPool) -> Result<Vec<db::tournament::TournamentSummary>> {
-    Ok(db::tournament::list_summaries(pool, true).await?)
+    Ok(db::tournament::list_summaries(pool, false).await?)
 }
 
 /// A tournament as the API shows it.
@@ -62,6 +61,9 @@ pub struct Tournament {
     /// IANA time zone (e.g. `Asia/Hong_Kong`) the event's times are entered and shown in;
     /// the API's times are UTC.
     pub time_zone: String,
+    /// Whether the home page lists the event: from the start, except a copy imported from an
+    /// event file (listed when its arbiter says so). Its pages are reachable either way.
+    pub listed: bool,
 }
 
 impl Tournament {
@@ -87,6 +89,7 @@ impl From<TournamentRow> for Tournament {
             waiver_text: r.waiver_text,
             status: r.status,
             time_zone: r.time_zone,
+            listed: r.listed,
         }
     }
 }
@@ -119,6 +122,8 @@ pub struct TournamentInput {
     pub status: Option<String>,
     /// IANA time zone such as `Asia/Hong_Kong` or `America/Toronto` (`UTC` when not given).
     pub time_zone: Option<String>,
+    /// Whether the home page lists the event (`true` when not given on create).
+    pub listed: Option<bool>,
 }
 
 const LANGUAGES: &[&str] = &["zh-Hant", "zh-Hans", "en"];
@@ -227,6 +232,7 @@ fn merge(
         waiver_text,
         status,
         time_zone,
+        listed: input.listed.unwrap_or(base.listed),
     })
 }
 
@@ -246,6 +252,7 @@ pub async fn create(pool: &PgPool, actor: &Actor, input: &TournamentInput) -> Re
         waiver_text: None,
         status: TournamentStatus::Draft,
         time_zone: "UTC".into(),
+        listed: true,
     };
     let fields = merge(base, input, true)?;
     let mut tx = pool.begin().await?;
@@ -317,6 +324,7 @@ pub async fn update(
         waiver_text: before.waiver_text.clone(),
         status: before.status,
         time_zone: before.time_zone.clone(),
+        listed: before.listed,
     };
     let fields = merge(base, input, false)?;
     let after = Tournament::from(db::tournament::update(&mut *tx, id, &fields).await?);

@@ -54,11 +54,14 @@
 // Check-in at the desk (issue #15; progressive enhancement: without this file the search box
 // is a GET filter and the selection posts as it is). The search filters the entrants table as
 // the arbiter types, the count follows the rows shown, and a box in the header ticks every
-// row shown.
+// row shown. The list follows check-ins made elsewhere (players with their keys, another desk;
+// issue #36): every few seconds the tab is fetched again and each changed row is swapped in
+// place, keeping the arbiter's ticks, and a row the arbiter is using is left until next time.
 (() => {
   const input = document.querySelector('[data-entrant-filter]');
-  const rows = Array.from(document.querySelectorAll('tr[data-entrant-row]'));
-  if (!input || rows.length === 0) return;
+  const body = document.querySelector('tbody[data-live-rows]');
+  const rows = () => Array.from(document.querySelectorAll('tr[data-entrant-row]'));
+  if (!input || rows().length === 0) return;
   const count = document.querySelector('[data-checkin-count]');
   const template = count ? count.textContent.replace(/\d+\s*\/\s*\d+/, '{}') : '';
   // The server's rule (entrants::matches_query): part of a name or club, or the number itself.
@@ -73,7 +76,7 @@
     const query = halfWidth(input.value.trim()).toLowerCase();
     let active = 0;
     let present = 0;
-    for (const row of rows) {
+    for (const row of rows()) {
       const shown = fits(row, query);
       row.hidden = !shown;
       if (shown && row.hasAttribute('data-active')) {
@@ -88,12 +91,54 @@
   if (all) {
     all.hidden = false;
     all.addEventListener('change', () => {
-      for (const row of rows) {
+      for (const row of rows()) {
         const box = row.querySelector('input[type="checkbox"][name="entrant[]"]');
         if (box && !row.hidden) box.checked = all.checked;
       }
     });
   }
+  if (!body) return;
+  const refresh = async () => {
+    const response = await fetch(window.location.href, { cache: 'no-store', credentials: 'same-origin' });
+    if (!response.ok) return;
+    const doc = new DOMParser().parseFromString(await response.text(), 'text/html');
+    const freshBody = doc.querySelector('tbody[data-live-rows]');
+    if (!freshBody) return;
+    const current = new Map(rows().map((row) => [row.dataset.entrantId, row]));
+    let previous = null;
+    for (const fresh of freshBody.querySelectorAll('tr[data-entrant-row]')) {
+      const row = current.get(fresh.dataset.entrantId);
+      const node = document.importNode(fresh, true);
+      if (!row) {
+        if (previous) previous.after(node); else body.prepend(node);
+        previous = node;
+        continue;
+      }
+      if (row.outerHTML === node.outerHTML || row.contains(document.activeElement)) {
+        previous = row;
+        continue;
+      }
+      const ticked = row.querySelector('input[name="entrant[]"]')?.checked;
+      const box = node.querySelector('input[name="entrant[]"]');
+      if (box && ticked) box.checked = true;
+      row.replaceWith(node);
+      previous = node;
+    }
+    update();
+  };
+  const seconds = Number(new URLSearchParams(window.location.search).get('live')) || Number(body.dataset.liveRows) || 5;
+  let timer = null;
+  const schedule = () => {
+    window.clearTimeout(timer);
+    timer = window.setTimeout(tick, seconds * 1000);
+  };
+  // One fetch at a time; a hidden tab waits until it is shown again.
+  const tick = () => {
+    if (document.hidden) return;
+    refresh().catch(() => {}).finally(schedule);
+  };
+  document.addEventListener('visibilitychange', () => { if (!document.hidden) tick(); });
+  schedule();
 })();
 
 // The manual pairing editor's swap by clicking (issue #15; progressive enhancement: without

@@ -112,6 +112,8 @@ function startClocks() {
       const mm = String(Math.floor(secs / 60) % 60).padStart(2, '0');
       const ss = String(secs % 60).padStart(2, '0');
       el.textContent = `${Math.floor(secs / 3600)}:${mm}:${ss}`;
+      // A round whose set length has run out says so (the hall sees time is up).
+      if (el.dataset.roundEnd !== undefined) el.closest('.screen-clock')?.classList.toggle('over', secs === 0);
     }
   };
   tick();

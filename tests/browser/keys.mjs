@@ -133,4 +133,38 @@ export function registerKeyTests({ test, logIn, assert, api, admin, base, out, j
       for (const c of [mine, theirs]) await c.close();
     });
   }
+
+  test('the desk\'s check-in list follows players checking themselves in, keeping the arbiter\'s ticks', async ({ page }) => {
+    const { token } = await api('POST', '/api/v1/auth/login', admin);
+    const t = await api('POST', '/api/v1/tournaments', { name: 'Live Check-in Open', game: 'xiangqi' }, token);
+    const s = await api('POST', `/api/v1/tournaments/${t.id}/sections`, { name: 'Open', rounds: 5 }, token);
+    const sid = s.id;
+    await api('PUT', `/api/v1/sections/${sid}/check-in-settings`, { self_check_in: true }, token);
+    for (let i = 1; i <= 3; i++) {
+      await api('POST', `/api/v1/sections/${sid}/entrants`, { name: `Live Player ${i}`, rating: 2000 - i }, token);
+    }
+    const keys = await api('GET', `/api/v1/sections/${sid}/keys`, undefined, token);
+    const keyOf = (name) => keys.find((k) => k.name === name).key;
+
+    await logIn(page);
+    await page.goto(`${base()}/admin/s/${sid}/entrants?live=1`);
+    await page.evaluate(() => { window.__notReloaded = true; });
+    const row = (name) => page.locator('tr[data-entrant-row]').filter({ hasText: name });
+    // The arbiter ticks player 3 for a bulk check-in, then player 1 checks in with the key.
+    await row('Live Player 3').locator('input[name="entrant[]"]').check();
+    assert((await page.textContent('#checkin-count')).includes('0 / 3'), 'nobody present yet');
+    await api('POST', `/api/v1/keys/${keyOf('Live Player 1')}/check-in`);
+    await row('Live Player 1').locator('[data-by-self]').waitFor({ timeout: 5000 });
+    assert(await row('Live Player 1').evaluate((el) => el.hasAttribute('data-present')), 'player 1 shows present');
+    assert((await page.textContent('#checkin-count')).includes('1 / 3'), `the count follows: ${await page.textContent('#checkin-count')}`);
+    assert(await row('Live Player 3').locator('input[name="entrant[]"]').isChecked(), 'the tick on player 3 survives');
+    assert(await page.evaluate(() => window.__notReloaded === true), 'the page was not reloaded');
+    // A check-out with the key shows too.
+    await api('DELETE', `/api/v1/keys/${keyOf('Live Player 1')}/check-in`);
+    await page.waitForFunction(() => {
+      const r = Array.from(document.querySelectorAll('tr[data-entrant-row]')).find((el) => el.textContent.includes('Live Player 1'));
+      return r && !r.hasAttribute('data-present');
+    }, undefined, { timeout: 5000 });
+    assert((await page.textContent('#checkin-count')).includes('0 / 3'), 'the count follows the check-out');
+  });
 }

@@ -60,6 +60,7 @@ fn rule(method: &str, path: &str) -> Who {
         ("POST", "/api/v1/entrants/{id}/key")
         | ("PUT", "/api/v1/sections/{id}/check-in-settings")
         | ("PUT", "/api/v1/sections/{id}/schedule")
+        | ("PUT", "/api/v1/sections/{id}/stages")
         | ("POST", "/api/v1/tournaments/{id}/webhooks")
         | ("DELETE", "/api/v1/webhooks/{id}")
         | ("POST", "/api/v1/webhooks/{id}/test")

@@ -417,3 +417,93 @@ async fn every_secret_of_an_event_is_drawn_anew_and_every_secret_looking_column_
         );
     }
 }
+
+#[sqlx::test]
+async fn an_imported_copy_stays_off_the_home_page_until_its_arbiter_lists_it(pool: PgPool) {
+    let (tid, _, token, file) = small_event(&pool).await;
+    let mover = token_for(&pool, "mover", "admin").await;
+    let imported = expect(
+        &call(&pool, "POST", IMPORT, Some(&mover), Some(file)).await,
+        StatusCode::CREATED,
+    );
+    let new_tid = imported["id"].as_str().unwrap().to_string();
+    let copy = ok(&call(
+        &pool,
+        "GET",
+        &format!("/api/v1/tournaments/{new_tid}"),
+        Some(&mover),
+        None,
+    )
+    .await);
+    assert_eq!(copy["listed"], false, "{copy}");
+    let home = crate::support::get(&pool, "/?lang=en").await;
+    assert_eq!(home.status, StatusCode::OK);
+    assert!(
+        home.text.contains(&format!("/t/{tid}")),
+        "the original is listed"
+    );
+    assert!(
+        !home.text.contains(&format!("/t/{new_tid}")),
+        "the copy is not listed: {}",
+        home.text
+    );
+    // Its pages are reachable by address, for its arbiters to check before listing it.
+    let page = crate::support::get(&pool, &format!("/t/{new_tid}?lang=en")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    // A new event is listed from the start (clubs announce events before they open).
+    assert_eq!(
+        ok(&call(
+            &pool,
+            "GET",
+            &format!("/api/v1/tournaments/{tid}"),
+            Some(&token),
+            None
+        )
+        .await)["listed"],
+        true
+    );
+    // Its arbiter lists it: the home page shows both.
+    let listed = ok(&call(
+        &pool,
+        "PATCH",
+        &format!("/api/v1/tournaments/{new_tid}"),
+        Some(&mover),
+        Some(json!({"listed": true})),
+    )
+    .await);
+    assert_eq!(listed["listed"], true);
+    let home = crate::support::get(&pool, "/?lang=en").await;
+    assert!(
+        home.text.contains(&format!("/t/{new_tid}")),
+        "{}",
+        home.text
+    );
+    // And on the dashboard's edit form, unticking takes it off again.
+    let mut browser = crate::support::Browser::new(&pool);
+    browser.log_in("mover", "a long password").await;
+    let form = browser
+        .get(&format!("/admin/t/{new_tid}/edit?lang=en"))
+        .await;
+    assert!(form.text.contains(r#"name="listed""#), "{}", form.text);
+    let csrf = crate::support::csrf_of(&form.text);
+    let saved = browser
+        .post_form(
+            &format!("/admin/t/{new_tid}/edit"),
+            &[
+                ("csrf", csrf.as_str()),
+                ("name", copy["name"].as_str().unwrap()),
+                ("game", "xiangqi"),
+                ("time_zone", "UTC"),
+                ("default_language", "en"),
+                ("status", "draft"),
+            ],
+        )
+        .await;
+    assert_eq!(saved.status, StatusCode::SEE_OTHER, "{}", saved.text);
+    let home = crate::support::get(&pool, "/?lang=en").await;
+    assert!(
+        !home.text.contains(&format!("/t/{new_tid}")),
+        "{}",
+        home.text
+    );
+}

@@ -685,3 +685,106 @@ async fn a_burst_of_results_renders_a_page_at_most_once_per_interval(pool: PgPoo
     assert_eq!(etag(&writer), etag(&phone));
     assert_eq!(writer.text, phone.text);
 }
+
+#[sqlx::test]
+async fn only_the_servers_own_writer_cookie_skips_the_shared_body_and_writers_render_once(
+    pool: PgPool,
+) {
+    // Issue #38: the anonymous writer's cookie is signed, so a client cannot forge it to make
+    // every poll render; a burst of real writers after a change renders the page once.
+    let (token, section, boards) = round_of(&pool, "chief-wrote", 8).await;
+    let state = state(&pool);
+    let router = app(state.clone());
+    expect(
+        &call(
+            &pool,
+            "PUT",
+            &format!("/api/v1/sections/{section}/check-in-settings"),
+            Some(&token),
+            Some(json!({"self_check_in": true})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let keys = expect(
+        &call(
+            &pool,
+            "GET",
+            &format!("/api/v1/sections/{section}/keys"),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let key = keys[0]["key"].as_str().unwrap().to_string();
+    let path = format!("/s/{section}/standings");
+
+    // An anonymous write (a player checks in with the key) is answered with a signed cookie.
+    let response = router
+        .clone()
+        .oneshot(
+            Request::post(format!("/api/v1/keys/{key}/check-in"))
+                .body(Body::empty())
+                .unwrap(),
+        )
+        .await
+        .unwrap();
+    assert!(response.status().is_success(), "{:?}", response.status());
+    let set_cookie = response
+        .headers()
+        .get_all("set-cookie")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .find(|v| v.starts_with("arbiter_wrote="))
+        .expect("the writer's cookie")
+        .to_string();
+    let cookie = set_cookie.split(';').next().unwrap().to_string();
+    assert_ne!(cookie, "arbiter_wrote=1", "signed, not a bare flag");
+
+    // The desk enters a result; within the interval the hall still gets the old body.
+    let before = fetch(&router, &path, &[]).await;
+    let old_tag = etag(&before);
+    enter(&router, &token, &boards[0], "red_wins").await;
+    let renders = state.live.renders();
+    for forged in [
+        "arbiter_wrote=1",
+        "arbiter_wrote=99999999999.00000000000000000000000000000000",
+    ] {
+        for _ in 0..5 {
+            let got = fetch(&router, &path, &[("cookie", forged)]).await;
+            assert_eq!(etag(&got), old_tag, "a forged cookie gets the shared body");
+        }
+    }
+    assert_eq!(
+        state.live.renders(),
+        renders,
+        "forged cookies rendered nothing"
+    );
+
+    // Eight requests of the real writer at once: the current version, rendered once.
+    let writers: Vec<_> = (0..8)
+        .map(|_| {
+            let router = router.clone();
+            let path = path.clone();
+            let cookie = cookie.clone();
+            tokio::spawn(async move { fetch(&router, &path, &[("cookie", cookie.as_str())]).await })
+        })
+        .collect();
+    let mut tags = std::collections::BTreeSet::new();
+    for writer in writers {
+        let got = writer.await.unwrap();
+        assert_eq!(got.status, StatusCode::OK);
+        tags.insert(etag(&got));
+    }
+    assert_eq!(tags.len(), 1, "{tags:?}");
+    assert!(
+        !tags.contains(&old_tag),
+        "the writer sees the change at once"
+    );
+    assert_eq!(
+        state.live.renders() - renders,
+        1,
+        "one render for eight writers"
+    );
+}

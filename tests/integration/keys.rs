@@ -586,6 +586,98 @@ async fn wrong_keys_from_an_address_do_not_stop_a_right_key_or_code(pool: PgPool
     );
 }
 
+/// `GET uri` from `ip`, through a router whose wrong-key limit across all addresses is
+/// `space` guesses.
+async fn get_from(pool: &PgPool, uri: &str, ip: &str, space: i32) -> StatusCode {
+    use axum::extract::ConnectInfo;
+    use tower::ServiceExt;
+    let mut state = crate::support::state(pool);
+    let mut security = (*state.security).clone();
+    security.limits.report_space.limit = space;
+    state.security = std::sync::Arc::new(security);
+    let mut request = axum::http::Request::get(uri)
+        .body(axum::body::Body::empty())
+        .expect("request");
+    let addr: std::net::SocketAddr = format!("{ip}:40000").parse().expect("address");
+    request.extensions_mut().insert(ConnectInfo(addr));
+    arbiter::http::app(state)
+        .oneshot(request)
+        .await
+        .expect("router is infallible")
+        .status()
+}
+
+#[sqlx::test]
+async fn guesses_spread_over_many_addresses_meet_the_key_space_limit(pool: PgPool) {
+    let (sid, token, boards) = published(&pool, json!({})).await;
+    let (red_key, _) = side_keys(&pool, &token, &sid, &boards[0]).await;
+    let (red_code, _) = codes_of(&pool, boards[0]["id"].as_str().unwrap()).await;
+    // Forty addresses, two guesses each: no address comes near its own limit of 30, but the
+    // key space's limit (here 50) stops the guessing.
+    let mut statuses = Vec::new();
+    for i in 0..40u64 {
+        for j in 0..2u64 {
+            let guess = format!("ZZZZZZZZZZZZ{:02}{:02}", i, j);
+            let ip = format!("198.51.100.{}", i + 1);
+            statuses.push(get_from(&pool, &format!("/api/v1/keys/{guess}"), &ip, 50).await);
+        }
+    }
+    assert!(
+        statuses[..50].iter().all(|s| *s == StatusCode::NOT_FOUND),
+        "{statuses:?}"
+    );
+    assert!(
+        statuses[51..]
+            .iter()
+            .all(|s| *s == StatusCode::TOO_MANY_REQUESTS),
+        "{statuses:?}"
+    );
+    // A fresh address's wrong code is refused as well: the space is locked, not the address.
+    assert_eq!(
+        get_from(&pool, "/api/v1/reports/ZZZZZZZZZZZZ", "203.0.113.9", 50).await,
+        StatusCode::TOO_MANY_REQUESTS
+    );
+    // The right key and the right code still open, from a guessing address and a fresh one.
+    for ip in ["198.51.100.1", "203.0.113.9"] {
+        assert_eq!(
+            get_from(&pool, &format!("/api/v1/keys/{red_key}"), ip, 50).await,
+            StatusCode::OK
+        );
+        assert_eq!(
+            get_from(&pool, &format!("/api/v1/reports/{red_code}"), ip, 50).await,
+            StatusCode::OK
+        );
+    }
+}
+
+#[sqlx::test]
+async fn an_ipv6_prefix_is_one_guesser(pool: PgPool) {
+    published(&pool, json!({})).await;
+    // Thirty-one addresses of one /64: each guesses once, the prefix is locked after 30.
+    let mut statuses = Vec::new();
+    for i in 0..31u64 {
+        let ip = format!("[2001:db8:5:6::{:x}]", i + 1);
+        let guess = format!("ZZZZZZZZZZZZ{:04}", i);
+        statuses.push(get_from(&pool, &format!("/api/v1/keys/{guess}"), &ip, 10_000).await);
+    }
+    assert!(
+        statuses[..30].iter().all(|s| *s == StatusCode::NOT_FOUND),
+        "{statuses:?}"
+    );
+    assert_eq!(statuses[30], StatusCode::TOO_MANY_REQUESTS);
+    // Another prefix guesses on.
+    assert_eq!(
+        get_from(
+            &pool,
+            "/api/v1/keys/ZZZZZZZZZZZZ9999",
+            "[2001:db8:5:7::1]",
+            10_000
+        )
+        .await,
+        StatusCode::NOT_FOUND
+    );
+}
+
 #[sqlx::test]
 async fn the_key_is_in_no_audit_row_log_or_public_page(pool: PgPool) {
     let (sid, token, boards) = published(&pool, json!({})).await;

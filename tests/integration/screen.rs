@@ -271,3 +271,169 @@ async fn after_a_knockout_the_podium_is_the_brackets(pool: PgPool) {
         r#"<span class="place">Place 2</span> <span class="name">{high_name}</span>"#
     )));
 }
+
+#[sqlx::test]
+async fn a_round_given_a_length_counts_down_to_its_end_on_the_screen(pool: PgPool) {
+    let token = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 5})).await;
+    add_entrants(&pool, &token, &sid, 8).await;
+    let clock_uri = format!("/api/v1/sections/{sid}/rounds/1/clock");
+    for uri in [
+        format!("/api/v1/sections/{sid}/rounds"),
+        format!("/api/v1/sections/{sid}/rounds/1/publish"),
+    ] {
+        let reply = call(&pool, "POST", &uri, Some(&token), None).await;
+        assert!(reply.status.is_success(), "{}", reply.text);
+    }
+    // A length out of range, or not a number, is refused and starts nothing.
+    for body in [json!({"minutes": 0}), json!({"minutes": 1441})] {
+        let refused = call(&pool, "POST", &clock_uri, Some(&token), Some(body)).await;
+        assert_eq!(
+            refused.status,
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "{}",
+            refused.text
+        );
+        assert!(refused.text.contains("minutes"), "{}", refused.text);
+    }
+    let refused = call(
+        &pool,
+        "POST",
+        &clock_uri,
+        Some(&token),
+        Some(json!({"minutes": "ninety"})),
+    )
+    .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.text
+    );
+    let screen = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert!(!screen.text.contains("data-clock-start"), "no clock yet");
+
+    // Ninety minutes: the screen counts down to start + 90 min.
+    let clock = expect(
+        &call(
+            &pool,
+            "POST",
+            &clock_uri,
+            Some(&token),
+            Some(json!({"minutes": 90})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    assert_eq!(clock["minutes"], 90);
+    let started =
+        chrono::DateTime::parse_from_rfc3339(clock["started_at"].as_str().unwrap()).unwrap();
+    let ends = chrono::DateTime::parse_from_rfc3339(clock["ends_at"].as_str().unwrap()).unwrap();
+    assert_eq!(ends - started, chrono::Duration::minutes(90));
+    let screen = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    let shown = attr(&screen.text, "data-countdown-to").expect("a countdown");
+    let shown = chrono::DateTime::parse_from_rfc3339(shown).unwrap();
+    assert_eq!(shown, ends, "{}", screen.text);
+    assert!(
+        screen.text.contains("Time left in the round"),
+        "{}",
+        screen.text
+    );
+    assert!(
+        !screen.text.contains("data-clock-start"),
+        "a countdown, not a count-up"
+    );
+    let reading = screen.text.split("data-round-end").nth(1).unwrap();
+    let reading = &reading[reading.find('>').unwrap() + 1..reading.find("</time>").unwrap()];
+    assert!(
+        reading.starts_with("1:29:") || reading == "1:30:00",
+        "{reading}"
+    );
+    let zh = get(&pool, &format!("/s/{sid}/screen?lang=zh-Hant")).await;
+    assert!(zh.text.contains("本輪剩餘時間"), "{}", zh.text);
+
+    // Restarted without a length: the clock counts up again.
+    expect(
+        &call(&pool, "POST", &clock_uri, Some(&token), None).await,
+        StatusCode::OK,
+    );
+    let screen = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert!(screen.text.contains("data-clock-start"), "{}", screen.text);
+    assert!(!screen.text.contains("data-round-end"), "{}", screen.text);
+}
+
+#[sqlx::test]
+async fn the_desk_starts_a_round_of_a_set_length_and_offers_it_again(pool: PgPool) {
+    use crate::support::{csrf_of, Browser};
+    let token = admin_token(&pool).await;
+    let (_, sid) = tournament_with_section(&pool, &token, "xiangqi", json!({"rounds": 5})).await;
+    add_entrants(&pool, &token, &sid, 8).await;
+    for uri in [
+        format!("/api/v1/sections/{sid}/rounds"),
+        format!("/api/v1/sections/{sid}/rounds/1/publish"),
+    ] {
+        let reply = call(&pool, "POST", &uri, Some(&token), None).await;
+        assert!(reply.status.is_success(), "{}", reply.text);
+    }
+    let mut browser = Browser::new(&pool);
+    browser.log_in("chief", "a long password").await;
+    let tab = browser.get(&format!("/admin/s/{sid}/rounds?lang=en")).await;
+    assert!(tab.text.contains(r#"name="minutes""#), "{}", tab.text);
+    let csrf = csrf_of(&tab.text);
+    let clock = format!("/admin/s/{sid}/rounds/1/clock");
+    // Not a number: the tab says what to fix and no clock starts.
+    let refused = browser
+        .post_form(&clock, &[("csrf", &csrf), ("minutes", "ninety")])
+        .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        refused.text
+    );
+    assert!(
+        refused
+            .text
+            .contains("the round length is a number of minutes from 1 to 1440"),
+        "{}",
+        refused.text
+    );
+    let screen = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert!(!screen.text.contains("data-clock-start") && !screen.text.contains("data-round-end"));
+    // Seventy-five minutes: the screen counts down, and the form offers 75 next time.
+    let started = browser
+        .post_form(&clock, &[("csrf", &csrf), ("minutes", "75")])
+        .await;
+    assert_eq!(started.status, StatusCode::SEE_OTHER, "{}", started.text);
+    let screen = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert!(screen.text.contains("data-round-end"), "{}", screen.text);
+    let tab = browser.get(&format!("/admin/s/{sid}/rounds?lang=en")).await;
+    assert!(tab.text.contains(r#"name="minutes" min="1" max="1440" inputmode="numeric" class="clock-minutes" value="75""#), "{}", tab.text);
+    // The trail has the length.
+    let audit = expect(
+        &call(
+            &pool,
+            "GET",
+            &format!(
+                "/api/v1/tournaments/{}/audit",
+                tab_tournament(&pool, &sid).await
+            ),
+            Some(&token),
+            None,
+        )
+        .await,
+        StatusCode::OK,
+    );
+    assert!(audit.to_string().contains(r#""minutes":75"#), "{audit}");
+}
+
+/// The tournament of section `sid`.
+async fn tab_tournament(pool: &PgPool, sid: &str) -> String {
+    let id: uuid::Uuid = sid.parse().unwrap();
+    sqlx::query_scalar::<_, uuid::Uuid>("select tournament_id from section where section_id = $1")
+        .bind(id)
+        .fetch_one(pool)
+        .await
+        .unwrap()
+        .to_string()
+}

@@ -22,6 +22,8 @@ pub mod model;
 pub mod pairing;
 pub mod search;
 pub mod setup;
+pub mod stages;
 pub mod standings;
+pub mod teams;
 pub mod text;
 pub mod trf;

@@ -14,6 +14,7 @@ pub mod reports;
 pub mod rounds;
 pub mod sections;
 pub mod staff;
+pub mod stages;
 pub mod tournaments;
 pub mod users;
 
@@ -166,6 +167,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .routes(routes!(knockout::get_stages))
         .routes(routes!(knockout::put_stage))
         .routes(routes!(knockout::get_ranking))
+        .routes(routes!(stages::get_stages, stages::put_stages))
         .routes(routes!(knockout::create_playoff, knockout::get_playoff))
         .routes(routes!(knockout::put_prizes, knockout::get_prizes))
         .routes(routes!(

@@ -2,7 +2,7 @@
 
 use super::auth::{ApiUser, MaybeUser};
 use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::{AppJson, AppPath, AppQuery};
+use crate::http::extract::{AppBytes, AppJson, AppPath, AppQuery};
 use crate::http::AppState;
 use crate::service;
 use crate::service::rounds::{ManualOutcome, ManualPairing, ResultInput, ResultOutcome, RoundView};
@@ -95,18 +95,40 @@ pub async fn publish_round(
     ))
 }
 
-/// Starts (or restarts) a published round's clock: the big screens count from now.
+/// The round clock's optional body: the round's length.
+#[derive(Debug, Default, Deserialize, utoipa::ToSchema)]
+#[serde(deny_unknown_fields)]
+pub struct ClockInput {
+    /// Minutes the round lasts (1–1440): the big screens count down to its end. Without it
+    /// the clock only counts up.
+    pub minutes: Option<i32>,
+}
+
+/// Starts (or restarts) a published round's clock: the big screens count from now, or down to
+/// the end of a round given `minutes`. The body is optional.
 #[utoipa::path(post, path = "/api/v1/sections/{id}/rounds/{n}/clock", tag = "rounds", security(("bearer" = [])),
     params(("id" = Uuid, Path, description = "Section id"), ("n" = i32, Path, description = "Round number")),
+    request_body(content = Option<ClockInput>, content_type = "application/json"),
     responses((status = 200, body = crate::service::screen::RoundClock), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
-        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
+        (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody), (status = 422, body = ErrorBody)))]
 pub async fn start_clock(
     State(state): State<AppState>,
     ApiUser(actor): ApiUser,
     AppPath((id, n)): AppPath<(Uuid, i32)>,
+    AppBytes(body): AppBytes,
 ) -> Result<AppJson<crate::service::screen::RoundClock>, ApiError> {
+    let input = if body.iter().all(u8::is_ascii_whitespace) {
+        ClockInput::default()
+    } else {
+        serde_json::from_slice::<ClockInput>(&body).map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                crate::i18n::messages::API_INVALID_JSON.with(&[&e]),
+            )
+        })?
+    };
     Ok(AppJson(
-        service::screen::start_clock(&state.db, &actor, id, n).await?,
+        service::screen::start_clock(&state.db, &actor, id, n, input.minutes).await?,
     ))
 }
 

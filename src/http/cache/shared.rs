@@ -81,12 +81,21 @@ where
     };
     let key = key(section_id, parts.iter().copied());
     let tag_at = |version| tag(section_id, version, parts.iter().copied());
+    // Held while this request renders for a visitor who must see the current version.
+    let mut _own_turn = None;
     let (version, since, guard) = if own {
         let since = Instant::now();
         match section_version(state, section_id).await {
             Ok(version) => match live.last(&key) {
                 Some(last) if last.tag == tag_at(version) => return answer(&last),
-                _ => (version, since, None),
+                _ => {
+                    // One render per page at a time: whoever waited gets the body just kept.
+                    _own_turn = Some(live.own_turn(&key).await);
+                    match live.last(&key) {
+                        Some(last) if last.tag == tag_at(version) => return answer(&last),
+                        _ => (version, since, None),
+                    }
+                }
             },
             Err(err) => {
                 tracing::warn!(%err, "live page version unavailable");

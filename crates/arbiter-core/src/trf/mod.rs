@@ -40,7 +40,7 @@ mod settings;
 mod validate;
 mod write;
 
-pub use read::parse;
+pub use read::{parse, teams};
 pub use settings::{SectionSettings, PAIRING_SYSTEMS};
 pub use write::write;
 
@@ -101,6 +101,9 @@ pub enum TrfErrorKind {
     /// acceleration line names a starting-rank number that has no player line.
     #[error("no player has starting-rank number {0}")]
     UnknownPlayer(u32),
+    /// Occurs when a player is named by two team records (`013`).
+    #[error("player {0} is on two teams")]
+    TwoTeams(u32),
     /// Occurs when a list of players (`XXZ`, `XXP`, `240`, `260`, `250`, `XXA`) holds
     /// something that is not a starting-rank number.
     #[error("invalid player number {0:?}")]

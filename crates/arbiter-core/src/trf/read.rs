@@ -77,6 +77,12 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                 scoring.read_bb(number, &code, &chars)?
             }
             "240" | "XXZ" | "250" | "XXA" | "260" | "XXP" => deferred.push((number, chars)),
+            "013" => {
+                // Team records stay in the headers (a round trip keeps them as written);
+                // their player numbers are checked once every player line is read.
+                deferred.push((number, chars));
+                t.headers.push((code, rest));
+            }
             "###" if super::settings::is_arbiter_line(&rest) => {
                 super::settings::check_line(number, &tokens(&chars, 4))?;
                 t.headers.push((code, rest));
@@ -110,9 +116,18 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
     super::validate::check_games(&t, &player_lines)?;
 
     let next_round = t.rounds_played() + 1;
+    let mut on_team: BTreeMap<StartNo, usize> = BTreeMap::new();
     for (number, chars) in deferred {
         let code: String = chars.iter().take(3).collect();
         match code.as_str() {
+            "013" => {
+                for (col, token) in tokens(&chars, 36) {
+                    let start_no = read_player_number(&t, number, col, &token)?;
+                    if on_team.insert(start_no, number).is_some() {
+                        return Err(error(number, col, TrfErrorKind::TwoTeams(start_no)));
+                    }
+                }
+            }
             "240" => read_240(&mut t, number, &chars)?,
             "XXZ" => {
                 for (col, token) in tokens(&chars, 4) {
@@ -280,6 +295,29 @@ fn read_optional_round(
     } else {
         read_round(line, column, code, text).map(Some)
     }
+}
+
+/// The teams of `013` records (TRF-16: the name in columns 5–36, then the players' starting
+/// numbers in board order, 4-digit fields from column 37), in file order. [`parse`] has
+/// checked them; a field that is not a number is skipped here.
+pub fn teams(t: &Tournament) -> Vec<crate::teams::Team> {
+    t.headers
+        .iter()
+        .filter(|(code, _)| code == "013")
+        .map(|(_, rest)| {
+            // `rest` starts at column 5.
+            let chars: Vec<char> = rest.chars().collect();
+            let name: String = chars.iter().take(32).collect();
+            let roster = tokens(&chars, 32)
+                .into_iter()
+                .filter_map(|(_, token)| digits(&token).filter(|&n| n > 0))
+                .collect();
+            crate::teams::Team {
+                name: name.trim().to_string(),
+                roster,
+            }
+        })
+        .collect()
 }
 
 /// A starting-rank number in a list line; it must belong to a player.

@@ -62,6 +62,7 @@ fn filled(t: &Tournament) -> Fields {
     put("default_language", Some(t.default_language.clone()));
     put("waiver_text", t.waiver_text.clone());
     put("status", Some(t.status.to_string()));
+    put("listed", t.listed.then(|| "on".to_string()));
     form
 }
 
@@ -77,6 +78,7 @@ fn fields(form: &Fields, tr: Tr) -> Vec<Field> {
                 crate::vocab::TournamentStatus::Draft.as_str(),
             ),
     );
+    fields.push(Field::new("listed", "adm.listed", "checkbox", form));
     fields
 }
 
@@ -143,6 +145,7 @@ pub async fn save(
     let tr = ctx.tr();
     let (mut input, mut errors) = tournament_input(&form, tr);
     input.status = form.get("status").cloned();
+    input.listed = Some(super::form::checkbox(&form, "listed"));
     let message = if errors.is_empty() {
         match service::tournaments::update(&state.db, &actor, id, &input).await {
             Ok(_) => return Ok(see_other(&format!("/admin/t/{id}?done=event"))),

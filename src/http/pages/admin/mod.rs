@@ -40,6 +40,7 @@ pub mod settings;
 pub mod settings_rules;
 pub mod setups;
 pub mod staff;
+pub mod stages;
 pub mod standings;
 pub mod tabs;
 pub mod ties;
@@ -78,6 +79,7 @@ pub fn router() -> Router<AppState> {
         .merge(prizes::router())
         .merge(settings::router())
         .merge(schedule::router())
+        .merge(stages::router())
         .merge(notifications::router())
         .merge(byes::router())
         .merge(confirm::router())

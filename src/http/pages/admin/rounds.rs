@@ -65,22 +65,40 @@ pub async fn publish_round(
     )
 }
 
-/// `POST /admin/s/{section_id}/rounds/{n}/clock`: starts the round clock the big screens show.
+/// `POST /admin/s/{section_id}/rounds/{n}/clock`: starts the round clock the big screens show,
+/// with the round's length in minutes when the form gives one.
 pub async fn start_clock(
     State(state): State<AppState>,
     CurrentUser(actor): CurrentUser,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
-    AppForm(_form): AppForm<ButtonForm>,
+    AppForm(form): AppForm<ButtonForm>,
 ) -> Result<Response, PageError> {
-    Ok(
-        match service::screen::start_clock(&state.db, &actor, id, n).await {
-            Ok(_) => see_other(&format!("/admin/s/{id}/rounds?done=clock")),
-            Err(err) => action_failed(&state, &actor, ctx, id, Tab::Rounds, err)
-                .await
-                .into_response(),
-        },
-    )
+    // An empty length starts a clock that only counts up; anything else must be minutes.
+    let minutes = match form
+        .get("minutes")
+        .map(|v| v.trim())
+        .filter(|v| !v.is_empty())
+    {
+        None => Ok(None),
+        Some(text) => text.parse::<i32>().map(Some).map_err(|_| {
+            service::Error::invalid(
+                "minutes",
+                crate::i18n::messages::CLOCK_MINUTES_RANGE
+                    .with(&[&service::screen::MAX_CLOCK_MINUTES]),
+            )
+        }),
+    };
+    let started = match minutes {
+        Ok(minutes) => service::screen::start_clock(&state.db, &actor, id, n, minutes).await,
+        Err(err) => Err(err),
+    };
+    Ok(match started {
+        Ok(_) => see_other(&format!("/admin/s/{id}/rounds?done=clock")),
+        Err(err) => action_failed(&state, &actor, ctx, id, Tab::Rounds, err)
+            .await
+            .into_response(),
+    })
 }
 
 /// `POST /admin/s/{section_id}/rounds/{n}/unpair`: deletes the last round; when it has results

@@ -152,6 +152,8 @@ pub struct SectionPage {
     pub fee_amounts: String,
     /// The absence rule: who it withdrew (with re-admission) and who it will (issue 36).
     pub absences: service::absences::AbsenceList,
+    /// The round length the clock form offers: the one last set in the section.
+    pub clock_minutes: Option<i32>,
 }
 
 use super::desk_flash::flash_notice;
@@ -358,6 +360,9 @@ pub async fn section_page(
     let absences = service::absences::of_section(&state.db, id)
         .await
         .or_page(&ctx)?;
+    let clock_minutes = service::screen::last_clock_minutes(&state.db, id)
+        .await
+        .or_page(&ctx)?;
     let current_number = rounds.last().map_or(0, |r| r.number);
     let current = rounds
         .into_iter()
@@ -430,6 +435,7 @@ pub async fn section_page(
             checkin_focus: extras.checkin_focus || checkin_error.is_some(),
             checkin_error,
             absences,
+            clock_minutes,
             add_focus,
             added_notice,
             fee_amounts: super::section_forms::fee_amounts(&section.fee_tiers),

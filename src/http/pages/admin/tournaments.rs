@@ -159,6 +159,7 @@ pub(in crate::http::pages::admin) fn tournament_input(
         waiver_text: text(form, "waiver_text"),
         status: None,
         time_zone: text(form, "time_zone"),
+        listed: None,
     };
     (input, errors)
 }

@@ -57,7 +57,7 @@ where
         let shared = Shared {
             section_id,
             parts: variant.iter().map(Option::as_deref).collect(),
-            own: crate::http::session::cookie(headers, cache::WROTE_COOKIE).is_some(),
+            own: state.live.wrote(headers),
             content_type: HTML,
             vary: VARY_ON,
         };

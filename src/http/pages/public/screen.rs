@@ -133,8 +133,12 @@ pub struct Slide {
     pub body: Body,
     /// The round clock's start (RFC 3339), when running.
     pub clock: Option<String>,
-    /// The clock's reading when rendered (`H:MM:SS`).
+    /// The clock's reading when rendered (`H:MM:SS`): the time left when the round has a
+    /// set length, else the time since the start.
     pub clock_text: String,
+    /// The end of the round (RFC 3339) when the arbiter set its length: the clock counts
+    /// down to it.
+    pub clock_ends: Option<String>,
     /// The countdown to the next round's planned start: round, start (RFC 3339), the time
     /// left when rendered (`H:MM:SS`).
     pub countdown: Option<(i32, String, String)>,
@@ -355,10 +359,19 @@ pub fn slides_sized(
         .round
         .as_ref()
         .is_some_and(|r| r.status == RoundStatus::Published);
-    let clock = screen
-        .started_at
-        .filter(|_| in_play)
-        .map(|t| (t.to_rfc3339(), clock_text(t)));
+    let clock = screen.started_at.filter(|_| in_play);
+    let ends = clock.and_then(|t| {
+        screen
+            .clock_minutes
+            .map(|m| t + chrono::Duration::minutes(i64::from(m)))
+    });
+    let clock_reading = match (clock, ends) {
+        (_, Some(end)) => countdown_text(end),
+        (Some(start), None) => clock_text(start),
+        (None, None) => String::new(),
+    };
+    let clock = clock.map(|t| t.to_rfc3339());
+    let clock_ends = ends.map(|t| t.to_rfc3339());
     let slide = |heading_key, page, pages, body| Slide {
         section_name: name.clone(),
         heading_key,
@@ -366,8 +379,9 @@ pub fn slides_sized(
         page,
         pages,
         body,
-        clock: clock.as_ref().map(|c| c.0.clone()),
-        clock_text: clock.as_ref().map(|c| c.1.clone()).unwrap_or_default(),
+        clock: clock.clone(),
+        clock_text: clock_reading.clone(),
+        clock_ends: clock_ends.clone(),
         countdown: screen
             .next_start
             .map(|(n, at)| (n, at.to_rfc3339(), countdown_text(at))),

@@ -1,0 +1,1 @@
+//! Team rankings inside an individual section (filled in by a later slice).
