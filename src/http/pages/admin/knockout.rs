@@ -90,7 +90,7 @@ pub struct KnockoutPage {
     /// What this person may do (a scorer sees no arbiter's form).
     pub powers: service::access::Powers,
     /// Each knockout round's rules and its form (issue #40).
-    pub stages: Vec<super::knockout_setups::StageForm>,
+    pub stages: Vec<StageForm>,
     /// Whether the tournament's game has hidden pieces (set-ups are drawn).
     pub hidden_pieces: bool,
 }
@@ -130,7 +130,7 @@ pub async fn page(
         .unwrap_or_default();
     let stages = bracket
         .as_ref()
-        .map(|b| super::knockout_setups::stage_forms(ctx.tr(), b, form))
+        .map(|b| stage_forms(ctx.tr(), b, form))
         .unwrap_or_default();
     let hidden_pieces = service::tournaments::get(&state.db, section.tournament_id)
         .await
@@ -204,6 +204,51 @@ pub fn match_rows(tr: Tr, b: &BracketView) -> Vec<MatchRow> {
                 .unwrap_or_default(),
             winner: name(m.winner),
             next_game: crate::http::pages::shared::knockout::next_game(tr, m),
+        })
+        .collect()
+}
+
+/// A knockout round's rules as the desk shows them, with its form's values.
+pub struct StageForm {
+    /// The rules in words.
+    pub line: crate::http::pages::shared::knockout::StageLine,
+    /// `capturer_sees` or `face_down`.
+    pub capture_rule: String,
+    /// The tiebreak lines as typed (`rapid 1 10+5`).
+    pub tiebreaks: String,
+    /// The version the form was read at.
+    pub version: i32,
+    /// Whether any set-up is drawn for the round (its sheets are linked).
+    pub has_setups: bool,
+}
+
+/// Every round's rules and form; the round a refused form came from keeps what was typed.
+pub fn stage_forms(tr: Tr, b: &BracketView, form: &Fields) -> Vec<StageForm> {
+    let rounds = b.stages.len() as i32;
+    let posted: Option<i32> = form.get("stage_round").and_then(|r| r.parse().ok());
+    b.stages
+        .iter()
+        .map(|s| {
+            let mine = posted == Some(s.round);
+            let has_setups = b.round_setups.iter().any(|r| r.round == s.round)
+                || b.matches.iter().any(|m| {
+                    m.round == s.round && m.next_game.as_ref().is_some_and(|g| g.setup.is_some())
+                });
+            StageForm {
+                line: crate::http::pages::shared::knockout::stage_line(tr, s, rounds),
+                capture_rule: form
+                    .get("capture_rule")
+                    .filter(|_| mine)
+                    .cloned()
+                    .unwrap_or_else(|| s.capture_rule.to_string()),
+                tiebreaks: form
+                    .get("tiebreaks")
+                    .filter(|_| mine)
+                    .cloned()
+                    .unwrap_or_else(|| crate::service::knockout_stages::lines_text(&s.tiebreaks)),
+                version: s.version,
+                has_setups,
+            }
         })
         .collect()
 }

@@ -8,15 +8,14 @@ use super::knockout::refused;
 use crate::http::error::{OrPage, PageError};
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
-use crate::http::pages::shared::knockout::{round_title, stage_line, StageLine};
+use crate::http::pages::shared::knockout::round_title;
 use crate::http::pages::shared::setup::{diagram, Diagram};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
 use crate::service::access::Need;
 use crate::service::check::Check;
-use crate::service::knockout::BracketView;
-use crate::service::knockout_stages::{lines_text, parse_lines, StageInput};
+use crate::service::knockout_stages::{parse_lines, StageInput};
 use crate::service::sections::Section;
 use crate::service::{self, FieldErrors};
 use askama::Template;
@@ -38,51 +37,6 @@ pub fn router() -> Router<AppState> {
             "/admin/s/{section_id}/knockout/setups/{round}/print",
             get(print_sheets),
         )
-}
-
-/// A knockout round's rules as the desk shows them, with its form's values.
-pub struct StageForm {
-    /// The rules in words.
-    pub line: StageLine,
-    /// `capturer_sees` or `face_down`.
-    pub capture_rule: String,
-    /// The tiebreak lines as typed (`rapid 1 10+5`).
-    pub tiebreaks: String,
-    /// The version the form was read at.
-    pub version: i32,
-    /// Whether any set-up is drawn for the round (its sheets are linked).
-    pub has_setups: bool,
-}
-
-/// Every round's rules and form; the round a refused form came from keeps what was typed.
-pub fn stage_forms(tr: Tr, b: &BracketView, form: &Fields) -> Vec<StageForm> {
-    let rounds = b.stages.len() as i32;
-    let posted: Option<i32> = form.get("stage_round").and_then(|r| r.parse().ok());
-    b.stages
-        .iter()
-        .map(|s| {
-            let mine = posted == Some(s.round);
-            let has_setups = b.round_setups.iter().any(|r| r.round == s.round)
-                || b.matches.iter().any(|m| {
-                    m.round == s.round && m.next_game.as_ref().is_some_and(|g| g.setup.is_some())
-                });
-            StageForm {
-                line: stage_line(tr, s, rounds),
-                capture_rule: form
-                    .get("capture_rule")
-                    .filter(|_| mine)
-                    .cloned()
-                    .unwrap_or_else(|| s.capture_rule.to_string()),
-                tiebreaks: form
-                    .get("tiebreaks")
-                    .filter(|_| mine)
-                    .cloned()
-                    .unwrap_or_else(|| lines_text(&s.tiebreaks)),
-                version: s.version,
-                has_setups,
-            }
-        })
-        .collect()
 }
 
 /// `POST /admin/s/{section_id}/knockout/stages/{round}`: `capture_rule`, `time_control`,
