@@ -22,6 +22,9 @@ use axum::Router;
 use serde::Deserialize;
 use uuid::Uuid;
 
+mod slide;
+use slide::{clock_text, countdown_text};
+
 /// The routes of this page.
 pub fn router() -> Router<AppState> {
     Router::new()
@@ -142,81 +145,6 @@ pub struct Slide {
     /// The countdown to the next round's planned start: round, start (RFC 3339), the time
     /// left when rendered (`H:MM:SS`).
     pub countdown: Option<(i32, String, String)>,
-}
-
-impl Slide {
-    /// The lines of a pairing slide split into its two columns.
-    pub fn columns(&self) -> Vec<Vec<NameLine>> {
-        match &self.body {
-            Body::Pairings(lines) => {
-                let half = lines.len().div_ceil(2).max(1);
-                lines.chunks(half).map(<[NameLine]>::to_vec).collect()
-            }
-            _ => Vec::new(),
-        }
-    }
-
-    /// Result lines (empty for other slides).
-    pub fn results(&self) -> &[ResultLine] {
-        match &self.body {
-            Body::Results(lines) => lines,
-            _ => &[],
-        }
-    }
-
-    /// Standings lines (empty for other slides).
-    pub fn ranks(&self) -> &[RankLine] {
-        match &self.body {
-            Body::Standings(lines) => lines,
-            _ => &[],
-        }
-    }
-
-    /// The bracket's rounds (empty for other slides).
-    pub fn ko_rounds(&self) -> &[KoRoundLine] {
-        match &self.body {
-            Body::Bracket(rounds) => rounds,
-            _ => &[],
-        }
-    }
-
-    /// The matches in play (empty for other slides).
-    pub fn ko_matches(&self) -> &[KoMatchLine] {
-        match &self.body {
-            Body::InPlay(lines) => lines,
-            _ => &[],
-        }
-    }
-
-    /// The podium's places (empty for other slides).
-    pub fn podium(&self) -> &[RankLine] {
-        match &self.body {
-            Body::Podium(lines) => lines,
-            _ => &[],
-        }
-    }
-
-    /// The kind, for the template and the tests.
-    pub fn kind(&self) -> &'static str {
-        match self.body {
-            Body::Pairings(_) => "pairings",
-            Body::Results(_) => "results",
-            Body::Standings(_) => "standings",
-            Body::Podium(_) => "podium",
-            Body::Bracket(_) => "bracket",
-            Body::InPlay(_) => "ko_in_play",
-        }
-    }
-}
-
-fn clock_text(started: chrono::DateTime<chrono::Utc>) -> String {
-    let secs = (chrono::Utc::now() - started).num_seconds().max(0);
-    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
-}
-
-fn countdown_text(start: chrono::DateTime<chrono::Utc>) -> String {
-    let secs = (start - chrono::Utc::now()).num_seconds().max(0);
-    format!("{}:{:02}:{:02}", secs / 3600, secs / 60 % 60, secs % 60)
 }
 
 /// The pairings by name of the round in play (unsorted), or nothing between rounds.
