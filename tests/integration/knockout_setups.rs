@@ -364,3 +364,54 @@ async fn duplicate_knockout_set_ups_are_one_per_round_and_game_and_stage_rules_a
     let screen = get(&pool, &format!("/s/{sid}/screen?slide=1")).await;
     assert!(screen.text.contains("data-kind=\"ko_in_play\""));
 }
+
+#[sqlx::test]
+async fn a_banqi_knockout_game_is_committed_before_and_revealed_after(pool: PgPool) {
+    let event = Event::new(&pool)
+        .game("banqi")
+        .section(json!({"rounds": 2, "setup_mode": "per_board"}))
+        .entrants(4)
+        .play(2, lower_number_wins)
+        .await;
+    let (token, sid) = (event.client.token.clone(), event.sections[0].to_string());
+    let bracket = expect(
+        &call(
+            &pool,
+            "POST",
+            &format!("/api/v1/sections/{sid}/knockout"),
+            Some(&token),
+            Some(json!({"size": 2, "best_of": 1, "third_place": false})),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
+    let m = match_at(&bracket, 1, 1);
+    let arbiter_setup = m["next_game"]["setup"].clone();
+    assert!(
+        arbiter_setup["setup"]
+            .as_str()
+            .unwrap()
+            .starts_with("banqi:"),
+        "{arbiter_setup}"
+    );
+    let public = public_bracket(&pool, &sid).await;
+    let shown = match_at(&public, 1, 1)["next_game"]["setup"].clone();
+    let c = shown["commitment"].as_str().unwrap().to_string();
+    assert_eq!(c, arbiter_setup["commitment"]);
+    assert!(shown.get("setup").is_none() && shown.get("salt").is_none());
+    let page = get(&pool, &format!("/s/{sid}/bracket")).await;
+    assert!(page.text.contains(&c));
+
+    let high = m["high"]["entrant_id"].clone();
+    game(&pool, &token, &m, Some(&high)).await;
+    let public = public_bracket(&pool, &sid).await;
+    let pm = match_at(&public, 1, 1);
+    assert_eq!(pm["setups_revealed"], true, "{pm}");
+    let revealed = &pm["games"][0]["setup"];
+    assert_eq!(
+        revealed["commitment"],
+        c.as_str(),
+        "unchanged after the game"
+    );
+    assert_eq!(commitment(revealed), c, "the reveal verifies");
+}
