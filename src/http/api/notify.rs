@@ -62,7 +62,7 @@ pub async fn post_key_push(
 #[utoipa::path(delete, path = "/api/v1/keys/{key}/push", tag = "push",
     params(("key" = String, Path, description = "The player's key")), request_body = PushUnsubscribe,
     responses((status = 204), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
-        (status = 429, body = ErrorBody)))]
+        (status = 422, body = ErrorBody), (status = 429, body = ErrorBody)))]
 pub async fn delete_key_push(
     State(state): State<AppState>,
     ClientIp(ip): ClientIp,
