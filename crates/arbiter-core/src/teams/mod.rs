@@ -11,10 +11,13 @@
 //! - [`standings`] ranks teams by match points, then a chain of FIDE C.07 team tie-breaks
 //!   ([`TeamKey`]: `MPTS GPTS BH:MP BH:GP SB:MP SB:GP EGGSB DE BC WON`), reproducing the FIDE
 //!   TEC reference calculator (TieBreakServer) on the fixtures of `shared/fixtures/teams`.
+//! - [`boards`] ranks each board's players for board prizes (percentage with a minimum
+//!   number of games, then games, points, performance rating).
 //! - [`individual`] ranks the teams (clubs, provinces, nations) of an **individual** section
 //!   from their members' results: the WXF rule (sum of the two best places) and the Chinese
 //!   rule (total of the N best members' points).
 
+pub mod boards;
 pub mod individual;
 mod keys;
 pub mod pairing;
