@@ -249,4 +249,6 @@ fn team_bye(
 }
 
 #[cfg(test)]
+mod props;
+#[cfg(test)]
 mod tests;
