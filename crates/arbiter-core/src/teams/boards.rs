@@ -4,7 +4,7 @@
 //!
 //! - **Games.** Only games played over the board count; a forfeit (won or lost) is neither a
 //!   game nor points here (a board prize is for chess played — the caller leaves forfeits out,
-//!   [`BoardGame::played`] `false` is skipped).
+//!   [`BoardResult::played`] `false` is skipped).
 //! - **Chain.** Percentage (points ÷ games × the points of a win) highest first; then more
 //!   games (the same percentage over more games is the better result); then more points;
 //!   then the higher performance rating when ratings are known (a player without one is
@@ -26,7 +26,7 @@ use std::collections::BTreeMap;
 
 /// One game on one board, seen from one player.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
-pub struct BoardGame {
+pub struct BoardResult {
     /// The player.
     pub player: StartNo,
     /// The board it was played on, 1-based.
@@ -99,8 +99,8 @@ pub struct BoardRanking {
 }
 
 /// The board rankings, board 1 first (a board appears when some game was played on it).
-pub fn board_rankings(games: &[BoardGame], options: &BoardRankingOptions) -> Vec<BoardRanking> {
-    let played: Vec<&BoardGame> = games.iter().filter(|g| g.played).collect();
+pub fn board_rankings(games: &[BoardResult], options: &BoardRankingOptions) -> Vec<BoardRanking> {
+    let played: Vec<&BoardResult> = games.iter().filter(|g| g.played).collect();
     // The board each player is ranked on, per game.
     let main_board: BTreeMap<StartNo, u32> = match options.assignment {
         BoardAssignment::PerBoard => BTreeMap::new(),
@@ -125,7 +125,7 @@ pub fn board_rankings(games: &[BoardGame], options: &BoardRankingOptions) -> Vec
                 .collect()
         }
     };
-    let mut by_board: BTreeMap<u32, BTreeMap<StartNo, Vec<&BoardGame>>> = BTreeMap::new();
+    let mut by_board: BTreeMap<u32, BTreeMap<StartNo, Vec<&BoardResult>>> = BTreeMap::new();
     for g in &played {
         let board = main_board.get(&g.player).copied().unwrap_or(g.board);
         by_board
@@ -169,7 +169,7 @@ pub fn board_rankings(games: &[BoardGame], options: &BoardRankingOptions) -> Vec
         .collect()
 }
 
-fn row(player: StartNo, games: &[&BoardGame], win: Points) -> BoardRow {
+fn row(player: StartNo, games: &[&BoardResult], win: Points) -> BoardRow {
     let n = games.len() as u32;
     let points: Points = games.iter().map(|g| g.points).sum();
     let per_mille = if n == 0 || win.0 <= 0 {
@@ -178,7 +178,7 @@ fn row(player: StartNo, games: &[&BoardGame], win: Points) -> BoardRow {
         let den = i64::from(n) * win.0;
         ((points.0.max(0) * 1000 * 2 + den) / (2 * den)) as u32
     };
-    let rated: Vec<(&BoardGame, u32)> = games
+    let rated: Vec<(&BoardResult, u32)> = games
         .iter()
         .filter_map(|g| g.opponent_rating.map(|r| (*g, r)))
         .collect();
@@ -234,8 +234,8 @@ pub fn dp(p: u32) -> i32 {
 mod tests {
     use super::*;
 
-    fn game(player: StartNo, board: u32, tenths: i64, rating: Option<u32>) -> BoardGame {
-        BoardGame {
+    fn game(player: StartNo, board: u32, tenths: i64, rating: Option<u32>) -> BoardResult {
+        BoardResult {
             player,
             board,
             points: Points(tenths),
@@ -361,7 +361,7 @@ mod tests {
             game(33, 3, 5, None),
         ];
         // A forfeit win is not a game for the board prize.
-        games.push(BoardGame {
+        games.push(BoardResult {
             played: false,
             ..game(33, 3, 10, None)
         });
