@@ -432,6 +432,8 @@ fn context_of(board: &CodeBoard) -> db::round::BoardContext {
         version: board.version,
         foul_threshold: board.foul_threshold,
         section_rounds: board.section_rounds,
+        team: board.team,
+        team_game: None,
     }
 }
 
