@@ -394,3 +394,15 @@ pub async fn board_red(db: impl PgExecutor<'_>, board_id: Uuid) -> sqlx::Result<
         .fetch_optional(db)
         .await
 }
+
+/// Games of a round with a result entered (an empty seat's forfeit, written with the
+/// pairing at version 0, is not one).
+pub async fn results_entered(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::Result<i64> {
+    sqlx::query_scalar::<_, i64>(
+        "select count(*) from game g join board b using (board_id)
+          where b.round_id = $1 and g.result is not null and g.version > 0",
+    )
+    .bind(round_id)
+    .fetch_one(db)
+    .await
+}

@@ -480,7 +480,12 @@ pub async fn delete_last(
             m::STATE_ONLY_LAST_ROUND_CAN.with(&[&last.number]),
         ));
     }
-    let results = db::round::results_entered(&mut *tx, last.round_id).await?;
+    let results = if section.entry_type == crate::vocab::EntryType::Team {
+        // An empty seat's forfeit came with the pairing, not from a result (issue #41).
+        db::team::results_entered(&mut *tx, last.round_id).await?
+    } else {
+        db::round::results_entered(&mut *tx, last.round_id).await?
+    };
     if results > 0 && !force {
         return Err(Error::conflict(
             m::STATE_ROUND_HAS_RESULT_S.with(&[&number, &results]),

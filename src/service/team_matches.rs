@@ -765,3 +765,145 @@ pub async fn standings(pool: &PgPool, section_id: Uuid) -> Result<TeamStandingsV
         rows,
     })
 }
+
+/// One player in a board ranking.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BoardRankingRow {
+    /// Rank on this board among the qualified (ties share it).
+    pub rank: Option<u32>,
+    /// The player.
+    pub player_id: Uuid,
+    /// Name.
+    pub name: String,
+    /// The player's team.
+    pub team_id: Uuid,
+    /// Team name.
+    pub team: String,
+    /// Games played over the board on this board (forfeits are not games).
+    pub games: u32,
+    /// Points in those games (1 / ½ / 0).
+    pub points: f64,
+    /// Points per game, in percent.
+    pub percent: f64,
+    /// Wins.
+    pub wins: u32,
+    /// Played at least the minimum number of games.
+    pub qualified: bool,
+}
+
+/// The players of one board of the matches.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BoardRanking {
+    /// Board of the match (1 = top board).
+    pub board: u32,
+    /// Qualified players first, by percentage, then points, games and wins; then the rest.
+    pub rows: Vec<BoardRankingRow>,
+}
+
+/// Individual board rankings for board prizes.
+#[derive(Debug, Clone, Serialize, ToSchema)]
+pub struct BoardRankings {
+    /// Fewest games to qualify.
+    pub min_games: u32,
+    /// One ranking per board.
+    pub boards: Vec<BoardRanking>,
+}
+
+/// Individual board rankings of a team section (published rounds): each player's games on
+/// each board, ranked by percentage among those with at least `min_games` games played over
+/// the board (default: two thirds of the rounds paired, rounded up).
+pub async fn board_rankings(
+    pool: &PgPool,
+    section_id: Uuid,
+    min_games: Option<u32>,
+) -> Result<BoardRankings> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
+    if section.entry_type != EntryType::Team {
+        return Err(Error::conflict(m::TEAM_NOT_TEAM_SECTION.msg()));
+    }
+    let settings = teams::settings(&mut conn, section_id).await?;
+    let state = state::load_public(&mut conn, section).await?;
+    let shown: std::collections::HashSet<Uuid> = state.boards.iter().map(|b| b.board_id).collect();
+    let games = db::team::games_of_section(&mut *conn, section_id).await?;
+    let members = db::entrant::members(&mut *conn, section_id).await?;
+    let paired = state.rounds.len() as u32;
+    let min_games = min_games.unwrap_or((paired * 2).div_ceil(3)).min(99);
+    let scoring = game_scoring();
+    // (board, player) → (team, games, points in tenths, wins)
+    let mut tally: HashMap<(u32, Uuid), (Uuid, u32, i64, u32)> = HashMap::new();
+    for g in games.iter().filter(|g| shown.contains(&g.board_id)) {
+        let (red, black) = result_codes(g.result);
+        for (player, team, code) in [
+            (g.red_player_id, g.red_entrant_id, red),
+            (g.black_player_id, g.black_entrant_id, black),
+        ] {
+            let Some(player) = player else { continue };
+            if !code.is_played() {
+                continue;
+            }
+            let entry = tally
+                .entry((g.number as u32, player))
+                .or_insert((team, 0, 0, 0));
+            entry.1 += 1;
+            entry.2 += scoring.points(code).tenths();
+            entry.3 += u32::from(scoring.points(code) == scoring.win);
+        }
+    }
+    let boards = (1..=settings.boards)
+        .map(|board| {
+            let mut rows: Vec<BoardRankingRow> = tally
+                .iter()
+                .filter(|((b, _), _)| *b == board)
+                .map(
+                    |(&(_, player), &(team, games, tenths, wins))| BoardRankingRow {
+                        rank: None,
+                        player_id: player,
+                        name: members
+                            .iter()
+                            .find(|m| m.player_id == player)
+                            .map(|m| m.name.clone())
+                            .unwrap_or_default(),
+                        team_id: team,
+                        team: state
+                            .entrant(team)
+                            .map(|e| e.name.clone())
+                            .unwrap_or_default(),
+                        games,
+                        points: tenths as f64 / 10.0,
+                        percent: (tenths as f64 * 10.0 / f64::from(games.max(1))).round() / 10.0,
+                        wins,
+                        qualified: games >= min_games.max(1),
+                    },
+                )
+                .collect();
+            let key = |r: &BoardRankingRow| {
+                (
+                    !r.qualified,
+                    std::cmp::Reverse((r.points * 10.0) as i64 * 1000 / i64::from(r.games.max(1))),
+                    std::cmp::Reverse((r.points * 10.0) as i64),
+                    std::cmp::Reverse(r.games),
+                    std::cmp::Reverse(r.wins),
+                )
+            };
+            rows.sort_by(|a, b| key(a).cmp(&key(b)).then(a.name.cmp(&b.name)));
+            let mut last: Option<(_, u32)> = None;
+            for (i, row) in rows.iter_mut().enumerate() {
+                if !row.qualified {
+                    continue;
+                }
+                let k = key(row);
+                let rank = match &last {
+                    Some((prev, rank)) if *prev == k => *rank,
+                    _ => i as u32 + 1,
+                };
+                row.rank = Some(rank);
+                last = Some((k, rank));
+            }
+            BoardRanking { board, rows }
+        })
+        .collect();
+    Ok(BoardRankings { min_games, boards })
+}

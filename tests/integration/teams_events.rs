@@ -14,6 +14,9 @@ pub struct Game {
     pub number: i64,
     pub red_team: String,
     pub result: String,
+    /// The players (none: an empty seat).
+    pub red_player: Option<String>,
+    pub black_player: Option<String>,
 }
 
 /// One match as played.
@@ -175,6 +178,8 @@ impl TeamEvent {
                         number: g["number"].as_i64().unwrap(),
                         red_team: g["red_team_id"].as_str().unwrap().to_string(),
                         result: g["result"].as_str().unwrap().to_string(),
+                        red_player: g["red"]["player_id"].as_str().map(str::to_string),
+                        black_player: g["black"]["player_id"].as_str().map(str::to_string),
                     })
                     .collect(),
             })
@@ -623,6 +628,52 @@ async fn sixteen_teams_play_a_chinese_swiss_of_seven_rounds(pool: PgPool) {
         "the section's chain: {standings}"
     );
     check_standings(&standings, &expected(&event.teams, &all, 3, &SWISS_KEYS));
+    // Board rankings: each player's games played over the board and points, per board; at
+    // least 5 games (two thirds of 7 rounds) to qualify, then by percentage.
+    let mut tally: BTreeMap<(i64, String), (u64, i64)> = BTreeMap::new();
+    for m in &all {
+        for g in &m.games {
+            let (red, black, played) = game_points(&g.result);
+            if !played {
+                continue;
+            }
+            for (player, halves) in [(&g.red_player, red), (&g.black_player, black)] {
+                let entry = tally
+                    .entry((g.number, player.clone().unwrap()))
+                    .or_default();
+                entry.0 += 1;
+                entry.1 += halves;
+            }
+        }
+    }
+    let rankings = event
+        .client
+        .get(&format!("/api/v1/sections/{s}/board-rankings"))
+        .await;
+    assert_eq!(rankings["min_games"], 5);
+    for board in rankings["boards"].as_array().unwrap() {
+        let n = board["board"].as_i64().unwrap();
+        let rows = board["rows"].as_array().unwrap();
+        assert_eq!(
+            rows.len(),
+            tally.keys().filter(|(b, _)| *b == n).count(),
+            "board {n}"
+        );
+        let mut last = f64::INFINITY;
+        for row in rows {
+            let (games, halves) = tally[&(n, row["player_id"].as_str().unwrap().to_string())];
+            assert_eq!(row["games"].as_u64(), Some(games), "{row}");
+            assert_eq!(row["points"].as_f64(), Some(halves as f64 / 2.0), "{row}");
+            assert_eq!(row["qualified"].as_bool(), Some(games >= 5), "{row}");
+            if games >= 5 {
+                let percent = halves as f64 / 2.0 / games as f64;
+                assert!(percent <= last, "board {n} not by percentage: {board}");
+                last = percent;
+            } else {
+                assert!(row["rank"].is_null());
+            }
+        }
+    }
     // Every team played seven matches: 7 × 8 matches × 2 match points.
     let total: f64 = standings["rows"]
         .as_array()
@@ -633,7 +684,8 @@ async fn sixteen_teams_play_a_chinese_swiss_of_seven_rounds(pool: PgPool) {
     assert_eq!(total, 112.0);
 }
 
-const ROUND_ROBIN_KEYS: [&str; 6] = ["GPTS", "DE", "BH:MP", "SB:MP", "BC", "WON"];
+/// Direct encounter right after match points: in a round robin every tied group has met.
+const ROUND_ROBIN_KEYS: [&str; 6] = ["DE", "GPTS", "BH:MP", "SB:MP", "BC", "WON"];
 
 #[sqlx::test]
 async fn eight_teams_play_a_double_round_robin(pool: PgPool) {
@@ -694,5 +746,14 @@ async fn eight_teams_play_a_double_round_robin(pool: PgPool) {
     check_standings(
         &standings,
         &expected(&event.teams, &all, 2, &ROUND_ROBIN_KEYS),
+    );
+    // The results leave teams level on match points: the direct encounter decides.
+    assert!(
+        standings["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|r| r["tiebreaks"][0].as_f64() != Some(0.0)),
+        "DE never applied: {standings}"
     );
 }

@@ -286,6 +286,7 @@ fn team_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(team_sections::put_game_result))
         .routes(routes!(team_sections::forfeit_match))
         .routes(routes!(team_sections::get_team_standings))
+        .routes(routes!(team_sections::get_board_rankings))
 }
 
 /// Telling the players (issue #37).

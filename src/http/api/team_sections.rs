@@ -4,16 +4,18 @@
 
 use super::auth::{ApiUser, MaybeUser};
 use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::{AppJson, AppPath};
+use crate::http::extract::{AppJson, AppPath, AppQuery};
 use crate::http::session::ClientIp;
 use crate::http::AppState;
 use crate::service;
 use crate::service::rounds::{ResultInput, ResultOutcome};
-use crate::service::team_matches::{ForfeitInput, MatchView, TeamStandingsView};
+use crate::service::team_matches::{BoardRankings, ForfeitInput, MatchView, TeamStandingsView};
 use crate::service::teams::{LineupBy, LineupInput, LineupView, TeamInput, TeamList, TeamView};
 use axum::extract::State;
 use axum::http::{header, HeaderMap, StatusCode};
 use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+use utoipa::IntoParams;
 use uuid::Uuid;
 
 /// Adds a team to a team section at the desk: name, club, captain and roster in board order
@@ -254,5 +256,30 @@ pub async fn get_team_standings(
 ) -> Result<AppJson<TeamStandingsView>, ApiError> {
     Ok(AppJson(
         service::team_matches::standings(&state.db, id).await?,
+    ))
+}
+
+/// Who qualifies for a board ranking.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct BoardRankingQuery {
+    /// Fewest games played over the board (default: two thirds of the rounds paired,
+    /// rounded up).
+    pub min_games: Option<u32>,
+}
+
+/// Individual board rankings of a team section, for board prizes: each board's players by
+/// percentage (then points, games, wins) among those with the minimum number of games.
+#[utoipa::path(get, path = "/api/v1/sections/{id}/board-rankings", tag = "standings",
+    params(("id" = Uuid, Path, description = "Section id"), BoardRankingQuery),
+    responses((status = 200, body = BoardRankings), (status = 400, body = ErrorBody), (status = 404, body = ErrorBody),
+        (status = 409, body = ErrorBody)))]
+pub async fn get_board_rankings(
+    State(state): State<AppState>,
+    AppPath(id): AppPath<Uuid>,
+    AppQuery(query): AppQuery<BoardRankingQuery>,
+) -> Result<AppJson<BoardRankings>, ApiError> {
+    Ok(AppJson(
+        service::team_matches::board_rankings(&state.db, id, query.min_games).await?,
     ))
 }
