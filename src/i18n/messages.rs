@@ -1813,6 +1813,14 @@ messages! {
         "say which team forfeits: red, black or both"
         | "請指明哪隊棄權：紅方、黑方或雙方"
         | "请指明哪队弃权：红方、黑方或双方";
+    TEAM_ENTERED_AT_DESK = "team.entered_at_desk":
+        "teams are entered at the desk with their roster"
+        | "隊伍須連同名單在報到處登記"
+        | "队伍须连同名单在报到处登记";
+    TEAM_ADD_WITH_ROSTER = "team.add_with_roster":
+        "this is a team section: add a team with its roster (POST /api/v1/sections/{id}/teams)"
+        | "此為團體組：請連同名單新增隊伍"
+        | "此为团体组：请连同名单新增队伍";
     NOT_FOUND_TEAM = "not_found.team":
         "no such team"
         | "沒有此隊"

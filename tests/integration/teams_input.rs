@@ -17,6 +17,23 @@ async fn bad_rosters_and_line_ups_get_field_errors(pool: PgPool) {
     .await;
     let s = &event.section;
     let c = &event.client;
+    // A team is added with its roster, not as an entrant or a player's registration.
+    let single = c
+        .send(
+            "POST",
+            &format!("/api/v1/sections/{s}/entrants"),
+            Some(json!({"name": "Solo"})),
+        )
+        .await;
+    assert_eq!(single.status, StatusCode::CONFLICT, "{}", single.text);
+    let online = c
+        .send(
+            "POST",
+            &format!("/api/v1/sections/{s}/registrations"),
+            Some(json!({"name": "Online", "email": "o@example.org", "waiver_accepted": true})),
+        )
+        .await;
+    assert_eq!(online.status, StatusCode::CONFLICT, "{}", online.text);
     // Too short a roster.
     let short = c
         .send(
