@@ -99,6 +99,8 @@ vocabulary! {
         Individual = "individual",
         /// A team of two.
         Doubles = "doubles",
+        /// A team of 2–10 boards and its reserves (团体赛, issue #41).
+        Team = "team",
     }
 }
 

@@ -159,8 +159,12 @@ pub async fn first_problem(
            select 5, 'board_game', b.section, b.round_number, b.number, null, null from b
              left join game g on g.board_id = b.board_id
             where (b.black_entrant_id is null) <> (g.game_id is null)
-               or (g.game_id is not null and (g.red_entrant_id <> b.red_entrant_id
-                                              or g.black_entrant_id <> b.black_entrant_id))
+               or (g.game_id is not null
+                   and not (g.red_entrant_id = b.red_entrant_id
+                            and g.black_entrant_id = b.black_entrant_id)
+                   -- A team match's even boards: the colours swap (issue #41).
+                   and not (g.number % 2 = 0 and g.red_entrant_id = b.black_entrant_id
+                            and g.black_entrant_id = b.red_entrant_id))
            union all
            select 6, 'completed_open', b.section, b.round_number, b.number, null, null
              from b join game g on g.board_id = b.board_id

@@ -24,6 +24,7 @@ pub mod section_rules;
 pub mod setup;
 pub mod staff;
 pub mod stage;
+pub mod team;
 pub mod throttle;
 pub mod tie;
 pub mod tournament;

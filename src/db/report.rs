@@ -57,6 +57,8 @@ pub struct CodeBoard {
     pub red_entrant_id: Uuid,
     /// Black's entrant (None for a bye).
     pub black_entrant_id: Option<Uuid>,
+    /// A team section's match (its games take no report; issue #41).
+    pub team: bool,
 }
 
 const BOARD: &str = "select b.board_id, b.number as board_no, r.round_id, r.number as round_no,
@@ -65,12 +67,12 @@ const BOARD: &str = "select b.board_id, b.number as board_no, r.round_id, r.numb
         t.game,
         red.start_no as red_no, red.name as red_name, black.start_no as black_no,
         black.name as black_name, g.game_id, g.result, g.reported_result, g.version, b.report_code,
-        b.black_code, b.red_entrant_id, b.black_entrant_id
+        b.black_code, b.red_entrant_id, b.black_entrant_id, s.entry_type = 'team' as team
      from board b join round r using (round_id) join section s using (section_id)
           join tournament t using (tournament_id)
           join entrant red on red.entrant_id = b.red_entrant_id
           left join entrant black on black.entrant_id = b.black_entrant_id
-          left join game g on g.board_id = b.board_id";
+          left join game g on g.board_id = b.board_id and g.number = 1";
 
 /// The board one of whose codes is `code` (already normalised: 12 or 16 upper-case hex
 /// digits); the caller tells the side by comparing the codes.

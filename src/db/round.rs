@@ -277,15 +277,21 @@ pub struct BoardContext {
     pub foul_threshold: i32,
     /// The section's number of rounds (a result in the last one may finish the section).
     pub section_rounds: i32,
+    /// The section is a team section (issue #41): its boards are matches of several games.
+    pub team: bool,
+    /// The game of a team match this context is for (its board of the match); `None` for
+    /// a board's only game. A team match's board-level context takes no result.
+    pub team_game: Option<i32>,
 }
 
 /// The columns of a [`BoardContext`] and their joins, before the `where`.
 const BOARD_CONTEXT: &str =
     "select b.board_id, r.round_id, r.number as round, r.status as round_status, s.section_id,
             s.tournament_id, g.game_id, g.result, g.reported_result, g.version,
-            s.foul_threshold, s.rounds as section_rounds
+            s.foul_threshold, s.rounds as section_rounds, s.entry_type = 'team' as team,
+            null::int as team_game
      from board b join round r using (round_id) join section s using (section_id)
-          left join game g on g.board_id = b.board_id";
+          left join game g on g.board_id = b.board_id and g.number = 1";
 
 /// One board with its section, tournament and game as committed now, read without a lock:
 /// [`store_result`] writes only if none of what a result depends on changed since

@@ -1745,6 +1745,86 @@ messages! {
         "the entrant was changed meanwhile (it is now at change {}; you saw change {}); reload and try again"
         | "參賽者資料已被他人更改（版本 {}，你送出 {}）；請重新載入再試"
         | "参赛者资料已被他人更改（版本 {}，你提交 {}）；请重新加载再试";
+    TEAM_RESULT_PER_BOARD = "team.result_per_board":
+        "a team match's result is entered board by board (its games), not for the whole match"
+        | "團體賽對局的成績須按台次（每盤）輸入，而非整場"
+        | "团体赛对局的成绩须按台次（每盘）输入，而非整场";
+    TEAM_NOT_TEAM_SECTION = "team.not_team_section":
+        "this section is not a team section"
+        | "此組別並非團體組"
+        | "此组别并非团体组";
+    TEAM_ROSTER_TOO_FEW = "team.roster_too_few":
+        "the roster has {} player(s); the section plays {} boards"
+        | "名單只有 {} 名隊員；本組每場 {} 台"
+        | "名单只有 {} 名队员；本组每场 {} 台";
+    TEAM_ROSTER_TOO_MANY = "team.roster_too_many":
+        "the roster has {} players; at most {} (boards and reserves)"
+        | "名單有 {} 名隊員；最多 {} 名（台數加替補）"
+        | "名单有 {} 名队员；最多 {} 名（台数加替补）";
+    TEAM_PLAYER_TWICE = "team.player_twice":
+        "this player is named twice, or is already on another team of the section"
+        | "此隊員重複列出，或已在本組另一隊"
+        | "此队员重复列出，或已在本组另一队";
+    TEAM_UNKNOWN_PLAYER = "team.unknown_player":
+        "no such player in this tournament"
+        | "本賽事沒有此棋手"
+        | "本赛事没有此棋手";
+    TEAM_NOT_ON_ROSTER = "team.not_on_roster":
+        "this player is not on the team's roster"
+        | "此棋手不在本隊名單內"
+        | "此棋手不在本队名单内";
+    TEAM_LINEUP_ORDER = "team.lineup_order":
+        "the line-up must keep roster (board) order: a reserve plays below the players listed before"
+        | "出場名單須依名單（台次）順序：替補須排在名單中較前隊員之下"
+        | "出场名单须依名单（台次）顺序：替补须排在名单中较前队员之下";
+    TEAM_LINEUP_TOO_LONG = "team.lineup_too_long":
+        "the line-up names {} players for {} boards"
+        | "出場名單列出 {} 名隊員，但只有 {} 台"
+        | "出场名单列出 {} 名队员，但只有 {} 台";
+    TEAM_LINEUP_CLOSED = "team.lineup_closed":
+        "round {} is already published: the line-up can no longer be changed by the captain"
+        | "第 {} 輪已公佈：隊長不能再更改出場名單"
+        | "第 {} 轮已公布：队长不能再更改出场名单";
+    TEAM_LINEUP_PLAYED = "team.lineup_played":
+        "the match already has results: its line-up can no longer be changed"
+        | "此場已有成績：不能再更改出場名單"
+        | "此场已有成绩：不能再更改出场名单";
+    TEAM_LINEUP_ROUND_OVER = "team.lineup_round_over":
+        "round {} is over: its line-ups can no longer be changed"
+        | "第 {} 輪已結束：不能再更改出場名單"
+        | "第 {} 轮已结束：不能再更改出场名单";
+    TEAM_CAPTAIN_POSITION = "team.captain_position":
+        "the captain's position must be one of the roster's (1 to {})"
+        | "隊長位置須為名單內的位置（1 至 {}）"
+        | "队长位置须为名单内的位置（1 至 {}）";
+    TEAM_HAS_GAMES = "team.has_games":
+        "the team has played: withdraw it instead of deleting it"
+        | "此隊已有對局：請改為退出，不能刪除"
+        | "此队已有对局：请改为退出，不能删除";
+    TEAM_BOARDS_FIXED = "team.boards_fixed":
+        "the number of boards and reserves is fixed once round 1 is paired"
+        | "第一輪編排後不能更改台數及替補人數"
+        | "第一轮编排后不能更改台数及替补人数";
+    TEAM_NO_GAME = "team.no_game":
+        "this match has no board {}"
+        | "此場沒有第 {} 台"
+        | "此场没有第 {} 台";
+    TEAM_FORFEIT_SIDE = "team.forfeit_side":
+        "say which team forfeits: red, black or both"
+        | "請指明哪隊棄權：紅方、黑方或雙方"
+        | "请指明哪队弃权：红方、黑方或双方";
+    TEAM_ENTERED_AT_DESK = "team.entered_at_desk":
+        "teams are entered at the desk with their roster"
+        | "隊伍須連同名單在報到處登記"
+        | "队伍须连同名单在报到处登记";
+    TEAM_ADD_WITH_ROSTER = "team.add_with_roster":
+        "this is a team section: add a team with its roster (POST /api/v1/sections/{id}/teams)"
+        | "此為團體組：請連同名單新增隊伍"
+        | "此为团体组：请连同名单新增队伍";
+    NOT_FOUND_TEAM = "not_found.team":
+        "no such team"
+        | "沒有此隊"
+        | "没有此队";
 }
 
 #[cfg(test)]

@@ -321,6 +321,9 @@ pub async fn add(
     if section.status == SectionStatus::Cancelled {
         return Err(Error::conflict(m::STATE_SECTION_CANCELLED.msg()));
     }
+    if section.entry_type == EntryType::Team {
+        return Err(Error::conflict(m::TEAM_ADD_WITH_ROSTER.msg()));
+    }
     let mut check = Check::new();
     let (name, players) = players_of(input, section.entry_type, &mut check);
     let fee = super::registrations::fee_of(&section, input.fee_tier.as_deref(), false, &mut check);

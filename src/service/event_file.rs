@@ -137,6 +137,14 @@ const TABLES: &[Table] = &[
         scope: concat!("t.entrant_id in ", entrants!()),
         order: "t.entrant_id, t.position",
     },
+    // A team section's line-ups (issue #41).
+    Table {
+        name: "team_lineup",
+        id: None,
+        refs: &[("entrant_id", "entrant"), ("player_id", "player")],
+        scope: concat!("t.entrant_id in ", entrants!()),
+        order: "t.entrant_id, t.round, t.board",
+    },
     Table {
         name: "registration",
         id: Some("registration_id"),
@@ -248,6 +256,8 @@ const TABLES: &[Table] = &[
             ("match_id", "knockout_match"),
             ("red_entrant_id", "entrant"),
             ("black_entrant_id", "entrant"),
+            ("red_player_id", "player"),
+            ("black_player_id", "player"),
         ],
         scope: concat!(
             "t.board_id in ",

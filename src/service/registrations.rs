@@ -338,6 +338,11 @@ pub async fn register(
     {
         return Err(Error::conflict(m::STATE_THIS_SECTION_CANCELLED.msg()));
     }
+    // A team's roster is entered at the desk (issue #41; the public team form is a later
+    // slice): one player's registration would make a team of one.
+    if section.entry_type == EntryType::Team {
+        return Err(Error::conflict(m::TEAM_ENTERED_AT_DESK.msg()));
+    }
     let now = Utc::now();
     if section.registration_opens_at.is_some_and(|t| now < t) {
         return Err(Error::conflict(m::STATE_REGISTRATION_NOT_OPEN_YET.msg()));

@@ -326,6 +326,10 @@ pub(crate) async fn submit_as(
     via: &str,
     input: &ReportInput,
 ) -> Result<ReportOutcome> {
+    // A team match's results are its boards', entered at the desk (issue #41).
+    if found.team {
+        return Err(Error::conflict(m::TEAM_RESULT_PER_BOARD.msg()));
+    }
     let mut check = Check::new();
     if let Some(claimed) = &input.side {
         if check.word("side", claimed, Side::ALL, side) != side {
@@ -432,6 +436,8 @@ fn context_of(board: &CodeBoard) -> db::round::BoardContext {
         version: board.version,
         foul_threshold: board.foul_threshold,
         section_rounds: board.section_rounds,
+        team: board.team,
+        team_game: None,
     }
 }
 

@@ -320,6 +320,10 @@ pub async fn pair_next(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result
     let round_id =
         db::round::insert(&mut *tx, section_id, number, &report, &engine_pairing).await?;
     db::round::insert_boards(&mut tx, round_id, &boards).await?;
+    if state.section.entry_type == crate::vocab::EntryType::Team {
+        // A team match's games, one per board, with the line-ups' players (issue #41).
+        super::team_matches::seat_round(&mut tx, &state.section, round_id, number).await?;
+    }
     super::setups::create_for_round(
         &mut tx,
         section_id,
@@ -476,7 +480,12 @@ pub async fn delete_last(
             m::STATE_ONLY_LAST_ROUND_CAN.with(&[&last.number]),
         ));
     }
-    let results = db::round::results_entered(&mut *tx, last.round_id).await?;
+    let results = if section.entry_type == crate::vocab::EntryType::Team {
+        // An empty seat's forfeit came with the pairing, not from a result (issue #41).
+        db::team::results_entered(&mut *tx, last.round_id).await?
+    } else {
+        db::round::results_entered(&mut *tx, last.round_id).await?
+    };
     if results > 0 && !force {
         return Err(Error::conflict(
             m::STATE_ROUND_HAS_RESULT_S.with(&[&number, &results]),
@@ -611,15 +620,8 @@ pub fn apply_foul_rule(
     (converted, Some(why))
 }
 
-/// Records (or corrects) the result of a board. A stale `expected_version` is rejected with
-/// 409; the foul rule may turn the result into a loss, which the answer says.
-pub async fn set_result(
-    pool: &PgPool,
-    actor: &Actor,
-    board_id: Uuid,
-    input: &ResultInput,
-    expected_version: Option<i32>,
-) -> Result<ResultOutcome> {
+/// A result as entered, checked: the result and both sides' fouls.
+pub(crate) fn checked_result(input: &ResultInput) -> Result<(GameResult, i64, i64)> {
     let mut check = super::check::Check::new();
     let reported = check.word(
         "result",
@@ -635,6 +637,19 @@ pub async fn set_result(
         check.error("result", m::CHECK_FORFEITED_GAME_HAS_NO.msg());
     }
     check.finish()?;
+    Ok((reported, red_fouls, black_fouls))
+}
+
+/// Records (or corrects) the result of a board. A stale `expected_version` is rejected with
+/// 409; the foul rule may turn the result into a loss, which the answer says.
+pub async fn set_result(
+    pool: &PgPool,
+    actor: &Actor,
+    board_id: Uuid,
+    input: &ResultInput,
+    expected_version: Option<i32>,
+) -> Result<ResultOutcome> {
+    let (reported, red_fouls, black_fouls) = checked_result(input)?;
 
     // No transaction: the result is stored by one statement that checks nothing it was
     // computed from has changed and settles the round when it may (`db::round::store_result`),
@@ -694,6 +709,20 @@ async fn known_board(
     Ok(found)
 }
 
+/// Reads a context again: a team match's game (issue #41) by its board of the match, else
+/// the board's (and remembers it).
+async fn refresh(
+    conn: &mut sqlx::PgConnection,
+    board: &db::round::BoardContext,
+) -> Result<db::round::BoardContext> {
+    match board.team_game {
+        Some(number) => db::team::game_context(&mut *conn, board.board_id, number)
+            .await?
+            .ok_or(Error::NotFound(m::NOT_FOUND_GAME)),
+        None => fresh_board(conn, board.board_id).await,
+    }
+}
+
 /// Reads a board's context from the database, and remembers it.
 async fn fresh_board(
     conn: &mut sqlx::PgConnection,
@@ -746,6 +775,10 @@ pub(crate) async fn record_result(
     // Whether `board` was read from the database by this call (else it may be remembered).
     let mut fresh = false;
     for _ in 0..RESULT_ATTEMPTS {
+        // A team match's results are its games' (issue #41), entered board by board.
+        if board.team && board.team_game.is_none() {
+            return Err(Error::conflict(m::TEAM_RESULT_PER_BOARD.msg()));
+        }
         let Some(game_id) = board.game_id else {
             return Err(Error::conflict(m::STATE_BOARD_BYE_HAS_NO.msg()));
         };
@@ -753,7 +786,7 @@ pub(crate) async fn record_result(
         // draft (a remembered context may predate its publication: read it again first).
         if board.round_status == RoundStatus::Paired {
             if !fresh {
-                board = fresh_board(&mut *conn, board_id).await?;
+                board = refresh(&mut *conn, &board).await?;
                 fresh = true;
                 continue;
             }
@@ -762,7 +795,7 @@ pub(crate) async fn record_result(
         let current = board.version.ok_or(Error::NotFound(m::NOT_FOUND_GAME))?;
         if let Some(expected) = entered.expected {
             if expected != current && !fresh {
-                board = fresh_board(&mut *conn, board_id).await?;
+                board = refresh(&mut *conn, &board).await?;
                 fresh = true;
                 continue;
             }
@@ -829,18 +862,20 @@ pub(crate) async fn record_result(
                 version: stored.version,
                 round_completed: stored.round_status == Some(RoundStatus::Completed),
             };
-            known_boards().insert(
-                board_id,
-                db::round::BoardContext {
-                    result: Some(outcome.result),
-                    reported_result: Some(outcome.reported_result),
-                    version: Some(stored.version),
-                    ..board
-                },
-            );
+            if board.team_game.is_none() {
+                known_boards().insert(
+                    board_id,
+                    db::round::BoardContext {
+                        result: Some(outcome.result),
+                        reported_result: Some(outcome.reported_result),
+                        version: Some(stored.version),
+                        ..board
+                    },
+                );
+            }
             return Ok(outcome);
         }
-        board = fresh_board(&mut *conn, board_id).await?;
+        board = refresh(&mut *conn, &board).await?;
         fresh = true;
     }
     Err(Error::conflict(m::STALE_RESULT_BY_SOMEONE.msg()))
@@ -1096,6 +1131,9 @@ pub async fn edit(
     boards.sort_by_key(|b| b.2.is_none());
     db::round::delete_boards(&mut *tx, round.round_id).await?;
     db::round::insert_boards(&mut tx, round.round_id, &boards).await?;
+    if section.entry_type == crate::vocab::EntryType::Team {
+        super::team_matches::seat_round(&mut tx, &section, round.round_id, round.number).await?;
+    }
     db::round::bump_version(&mut *tx, round.round_id).await?;
     if section.setup_mode == SetupMode::PerBoard {
         // Per-board set-ups went with the old boards; the new boards get fresh ones.

@@ -90,8 +90,11 @@ pub struct SectionInput {
     pub pairing_system: Option<String>,
     /// Number of rounds (required on create).
     pub rounds: Option<i64>,
-    /// `individual` (default) or `doubles`.
+    /// `individual` (default), `doubles` or `team` (issue #41: then `team` gives the boards,
+    /// reserves and team tie-breaks, and `scoring` is the match points).
     pub entry_type: Option<String>,
+    /// A team section's settings (boards, reserves, team tie-breaks, a bye's board points).
+    pub team: Option<super::teams::TeamSettingsInput>,
     /// Points per result (default 2/1/0, bye and forfeit win 2).
     pub scoring: Option<ScoringInput>,
     /// Tiebreak keys after points, e.g. `["OPP","PS","WIN","FOULS","PREV"]`.
@@ -662,6 +665,10 @@ pub async fn create(
     if rules != db::section_rules::SectionRules::default() {
         db::section_rules::put(&mut *tx, section.id, &rules).await?;
     }
+    let created = db::section::find(&mut *tx, section.id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
+    super::teams::apply_settings(&mut tx, &created, input.team.as_ref()).await?;
     access::audit(
         &mut tx,
         tournament_id,
@@ -777,6 +784,10 @@ pub async fn update(
     if rules != rules_before {
         db::section_rules::put(&mut *tx, id, &rules).await?;
     }
+    let updated = db::section::find(&mut *tx, id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
+    super::teams::apply_settings(&mut tx, &updated, input.team.as_ref()).await?;
     let with_rules = |section: &Section, rules: db::section_rules::SectionRules| {
         let mut value = serde_json::to_value(section).ok()?;
         if let (Some(map), Ok(serde_json::Value::Object(more))) = (

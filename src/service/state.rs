@@ -134,6 +134,10 @@ async fn load_until(
     rounds.retain(|r| keep(r.number));
     let mut boards = db::round::boards_of_section(&mut *conn, section.section_id).await?;
     boards.retain(|b| keep(b.round));
+    if section.entry_type == crate::vocab::EntryType::Team {
+        // A team match is one board of several games (issue #41): one row, the match's result.
+        boards = super::team_matches::match_rows(&mut *conn, section.section_id, boards).await?;
+    }
     let byes = db::entrant::requested_byes(&mut *conn, section.section_id).await?;
     let forbidden = db::entrant::forbidden_pairs(&mut *conn, section.section_id).await?;
 

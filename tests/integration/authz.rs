@@ -57,7 +57,9 @@ fn rule(method: &str, path: &str) -> Who {
         | ("POST", "/api/v1/keys/{key}/check-in")
         | ("DELETE", "/api/v1/keys/{key}/check-in")
         | ("POST", "/api/v1/keys/{key}/push")
-        | ("DELETE", "/api/v1/keys/{key}/push") => Who::Public,
+        | ("DELETE", "/api/v1/keys/{key}/push")
+        // A captain's line-up with the team's key (issue #41).
+        | ("PUT", "/api/v1/keys/{key}/lineup") => Who::Public,
         // Re-issuing a key and the self check-in settings: the tournament's arbiters.
         ("POST", "/api/v1/entrants/{id}/key")
         | ("PUT", "/api/v1/sections/{id}/check-in-settings")
@@ -76,6 +78,10 @@ fn rule(method: &str, path: &str) -> Who {
         // An event file makes a new tournament with a whole event's data: organisers only.
         ("POST", "/api/v1/tournaments/import") => Who::Organiser,
         ("PUT", "/api/v1/boards/{id}/result") | ("POST", "/api/v1/matches/{id}/games") => {
+            Who::Scorer
+        }
+        // A team match's board results and its forfeit (issue #41).
+        ("PUT", "/api/v1/boards/{id}/games/{n}/result") | ("POST", "/api/v1/boards/{id}/forfeit") => {
             Who::Scorer
         }
         // The players' reports: the tournament's staff accept or dismiss them.
@@ -359,7 +365,7 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
         w.knockout_section.clone()
     } else if path.starts_with("/api/v1/sections/{id}") {
         w.section.clone()
-    } else if path.starts_with("/api/v1/entrants/{id}") {
+    } else if path.starts_with("/api/v1/entrants/{id}") || path.starts_with("/api/v1/teams/{id}") {
         w.entrants[0].clone()
     } else if path.starts_with("/api/v1/boards/{id}") {
         w.board.clone()
@@ -379,6 +385,7 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
     let uri = path
         .replace("{id}", &id)
         .replace("{n}", "1")
+        .replace("{team}", &w.entrants[0])
         .replace("{round}", "3")
         .replace("{user_id}", &w.spare_user)
         .replace("{invitation_id}", &w.invitation)
@@ -387,6 +394,13 @@ fn request(w: &World, method: &str, path: &str) -> (String, Option<Value>) {
     let body = match (method, path) {
         ("POST", "/api/v1/auth/login") => json!({"username": "x", "password": "y"}),
         ("PUT", "/api/v1/boards/{id}/result") => json!({"result": "red_wins"}),
+        ("PUT", "/api/v1/boards/{id}/games/{n}/result") => json!({"result": "red_wins"}),
+        ("POST", "/api/v1/boards/{id}/forfeit") => json!({"forfeits": "red"}),
+        ("POST", "/api/v1/sections/{id}/teams") => json!({"name": "Team"}),
+        ("PUT", "/api/v1/teams/{id}") => json!({}),
+        (_, p) if p.ends_with("/lineup") || p.ends_with("/lineups/{team}") => {
+            json!({"round": 1, "players": []})
+        }
         ("POST", "/api/v1/entrants/{id}/byes") => json!({"round": 3}),
         ("POST", "/api/v1/reports/{code}") => json!({"side": "red", "result": "red_wins"}),
         ("POST", "/api/v1/reports/{code}/record") => json!({"notation": "iccs", "text": "h2e2"}),

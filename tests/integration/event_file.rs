@@ -376,6 +376,96 @@ async fn play_an_event(pool: &PgPool) -> (String, String) {
             "tiebreaks": [{"kind": "rapid", "games": 2, "time_control": "15+10"}]})),
     )
     .await);
+
+    // A team section (issue #41): teams with rosters, a line-up with the reserve, matches
+    // of two boards played board by board.
+    let teams = create(
+        pool,
+        &token,
+        &format!("/api/v1/tournaments/{tid}/sections"),
+        json!({"name": "Teams", "rounds": 2, "entry_type": "team",
+               "team": {"boards": 2, "reserves": 1, "tiebreaks": ["GPTS", "BH:MP"]}}),
+    )
+    .await;
+    let mut reserve = None;
+    for i in 1..=4 {
+        let team = expect(
+            &call(
+                pool,
+                "POST",
+                &format!("/api/v1/sections/{teams}/teams"),
+                Some(&token),
+                Some(
+                    json!({"name": format!("Team {i}"), "captain": format!("Captain {i}"),
+                            "roster": [{"name": format!("T{i}A"), "rating": 1900},
+                                       {"name": format!("T{i}B")}, {"name": format!("T{i}C")}]}),
+                ),
+            )
+            .await,
+            StatusCode::CREATED,
+        );
+        if i == 1 {
+            let roster = team["roster"].as_array().unwrap();
+            reserve = Some((
+                team["id"].as_str().unwrap().to_string(),
+                [
+                    roster[0]["player_id"].clone(),
+                    roster[2]["player_id"].clone(),
+                ],
+            ));
+        }
+    }
+    let (team, players) = reserve.unwrap();
+    ok(&call(
+        pool,
+        "PUT",
+        &format!("/api/v1/sections/{teams}/rounds/1/lineups/{team}"),
+        Some(&token),
+        Some(json!({"players": players})),
+    )
+    .await);
+    for round in 1..=2 {
+        expect(
+            &call(
+                pool,
+                "POST",
+                &format!("/api/v1/sections/{teams}/rounds"),
+                Some(&token),
+                None,
+            )
+            .await,
+            StatusCode::CREATED,
+        );
+        ok(&call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{teams}/rounds/{round}/publish"),
+            Some(&token),
+            None,
+        )
+        .await);
+        let matches = ok(&get(
+            pool,
+            &format!("/api/v1/sections/{teams}/rounds/{round}/matches"),
+        )
+        .await);
+        for (i, m) in matches.as_array().unwrap().iter().enumerate() {
+            for n in 1..=2 {
+                let result = ["red_wins", "draw", "black_wins"][(round + n + i) % 3];
+                ok(&call(
+                    pool,
+                    "PUT",
+                    &format!(
+                        "/api/v1/boards/{}/games/{n}/result",
+                        m["id"].as_str().unwrap()
+                    ),
+                    Some(&token),
+                    Some(json!({"result": result})),
+                )
+                .await);
+            }
+        }
+    }
     (tid, token)
 }
 
@@ -408,6 +498,14 @@ async fn views(pool: &PgPool, token: &str, tid: &str) -> Vec<(String, String)> {
         }
         if name == "Masters" {
             json_paths.push(format!("/api/v1/sections/{id}/knockout"));
+        }
+        if name == "Teams" {
+            json_paths.push(format!("/api/v1/sections/{id}/teams"));
+            json_paths.push(format!("/api/v1/sections/{id}/team-standings"));
+            for n in 1..=2 {
+                json_paths.push(format!("/api/v1/sections/{id}/rounds/{n}/matches"));
+                json_paths.push(format!("/api/v1/sections/{id}/rounds/{n}/lineups"));
+            }
         }
         for path in json_paths {
             // Refusals too (a ranking not final yet) must be the same.

@@ -58,5 +58,7 @@ mod staff;
 mod stages;
 mod support;
 mod teams;
+mod teams_events;
+mod teams_input;
 mod trust;
 mod walk_ins;

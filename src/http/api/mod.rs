@@ -15,6 +15,7 @@ pub mod rounds;
 pub mod sections;
 pub mod staff;
 pub mod stages;
+pub mod team_sections;
 pub mod teams;
 pub mod tournaments;
 pub mod users;
@@ -185,6 +186,7 @@ pub fn routes() -> (Router<AppState>, utoipa::openapi::OpenApi) {
         .merge(keys_routes())
         .merge(notify_routes())
         .merge(event_file_routes())
+        .merge(team_routes())
         .split_for_parts();
     let mut doc = doc;
     BodyRejections.modify(&mut doc);
@@ -262,6 +264,29 @@ fn keys_routes() -> OpenApiRouter<AppState> {
             keys::get_check_in_settings,
             keys::put_check_in_settings
         ))
+}
+
+/// Team sections (issue #41).
+fn team_routes() -> OpenApiRouter<AppState> {
+    OpenApiRouter::new()
+        .routes(routes!(
+            team_sections::create_team,
+            team_sections::list_teams
+        ))
+        .routes(routes!(
+            team_sections::get_team,
+            team_sections::update_team,
+            team_sections::delete_team
+        ))
+        .routes(routes!(team_sections::list_lineups))
+        .routes(routes!(team_sections::put_lineup))
+        .routes(routes!(team_sections::put_key_lineup))
+        .routes(routes!(team_sections::list_matches))
+        .routes(routes!(team_sections::get_match))
+        .routes(routes!(team_sections::put_game_result))
+        .routes(routes!(team_sections::forfeit_match))
+        .routes(routes!(team_sections::get_team_standings))
+        .routes(routes!(team_sections::get_board_rankings))
 }
 
 /// Telling the players (issue #37).

@@ -378,6 +378,8 @@ fn settings_input(form: &Fields, tr: Tr, zone: chrono_tz::Tz) -> (SectionInput, 
         pairing_system: text(form, "pairing_system"),
         rounds: number(form, "rounds", tr, &mut errors),
         entry_type: text(form, "entry_type"),
+        // The team settings have no form yet (issue #41's pages): left as they are.
+        team: None,
         scoring,
         tiebreaks,
         preset,
