@@ -14,6 +14,7 @@ use axum::Router;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::watch;
@@ -35,6 +36,8 @@ struct Receiver {
     failures: Arc<Mutex<HashMap<String, u32>>>,
     /// How long each answer takes.
     delay: Arc<Mutex<Duration>>,
+    /// Connections accepted.
+    connections: Arc<AtomicUsize>,
 }
 
 async fn receive(
@@ -82,6 +85,10 @@ async fn receiver() -> (String, Receiver) {
         .with_state(r.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
+    let connections = r.connections.clone();
+    let listener = axum::serve::ListenerExt::tap_io(listener, move |_| {
+        connections.fetch_add(1, Ordering::SeqCst);
+    });
     tokio::spawn(async move { axum::serve(listener, app).await });
     (format!("http://127.0.0.1:{port}/hook"), r)
 }
@@ -464,6 +471,83 @@ async fn private_addresses_are_refused_without_the_flag(pool: PgPool) {
             "{f}"
         );
     }
+}
+
+async fn send_tests(pool: &PgPool, token: &str, hook: &Value, count: usize) {
+    let id = hook["id"].as_str().unwrap();
+    for _ in 0..count {
+        expect(
+            &call(
+                pool,
+                "POST",
+                &format!("/api/v1/webhooks/{id}/test"),
+                Some(token),
+                None,
+            )
+            .await,
+            StatusCode::ACCEPTED,
+        );
+    }
+}
+
+/// Connections are kept alive and reused, and the guard is checked on a pooled connection's
+/// address each time it is taken: a worker without `--allow-private-endpoints` never sends
+/// over the loopback connection another worker of the process (with the flag) left in the
+/// pool, and refuses the message as it would a new connection.
+#[sqlx::test]
+async fn pooled_connections_are_reused_but_never_reach_a_private_address_without_the_flag(
+    pool: PgPool,
+) {
+    let made = Event::new(&pool).entrants(2).await;
+    let (token, tid) = (made.client.token.clone(), made.tournament.0.clone());
+    let (base, r) = receiver().await;
+    let hook = add_hook(&pool, &token, &tid, &format!("{base}/pooled")).await;
+    send_tests(&pool, &token, &hook, 12).await;
+    let (stop, stops) = watch::channel(false);
+    let open = Config {
+        batch: 2,
+        ..config(true)
+    };
+    let worker = delivery::spawn(pool.clone(), open, stops);
+    let d = drained(&pool, &token, &tid).await;
+    stop.send(true).unwrap();
+    worker.await.unwrap();
+    assert_eq!(d["sent"], 12, "{d}");
+    let connections = r.connections.load(Ordering::SeqCst);
+    assert!(
+        connections <= 3,
+        "12 messages, two at a time, over {connections} connections"
+    );
+    // The loopback connections are pooled now; a strict worker must not use them.
+    send_tests(&pool, &token, &hook, 1).await;
+    let (stop, stops) = watch::channel(false);
+    let worker = delivery::spawn(pool.clone(), config(false), stops);
+    let d = drained(&pool, &token, &tid).await;
+    stop.send(true).unwrap();
+    worker.await.unwrap();
+    assert_eq!(
+        (d["sent"].as_i64(), d["failed"].as_i64()),
+        (Some(12), Some(1)),
+        "{d}"
+    );
+    assert_eq!(
+        r.hits.lock().unwrap().len(),
+        12,
+        "nothing sent over a pooled connection"
+    );
+    assert_eq!(
+        r.connections.load(Ordering::SeqCst),
+        connections,
+        "no new connection"
+    );
+    let failure = &d["failures"][0];
+    assert!(
+        failure["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a public address"),
+        "{failure}"
+    );
 }
 
 #[sqlx::test]
