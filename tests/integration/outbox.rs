@@ -609,6 +609,36 @@ async fn the_desk_adds_a_webhook_sends_a_test_event_and_sees_it_sent(pool: PgPoo
     let page = browser.get(&format!("/admin/t/{tid}/notifications")).await;
     assert!(page.text.contains("id=\"count-sent\">1<"), "{}", page.text);
     assert!(page.text.contains(&url));
+    // Removing asks first: the desk links to the confirmation page (the GET of the action's
+    // own address), and only its form posts.
+    let remove = format!("/admin/t/{tid}/webhooks/{id}/remove");
+    assert!(
+        page.text.contains(&format!("href=\"{remove}\"")),
+        "{}",
+        page.text
+    );
+    assert!(!page.text.contains(&format!("action=\"{remove}\"")));
+    let ask = browser.get(&remove).await;
+    assert_eq!(ask.status, StatusCode::OK, "{}", ask.text);
+    assert!(
+        ask.text.contains(&format!("移除 Webhook {url}？")),
+        "{}",
+        ask.text
+    );
+    assert!(ask.text.contains(&format!("action=\"{remove}\"")));
+    assert!(ask
+        .text
+        .contains(&format!("href=\"/admin/t/{tid}/notifications\"")));
+    let missing = browser
+        .get(&format!(
+            "/admin/t/{tid}/webhooks/00000000-0000-0000-0000-000000000000/remove"
+        ))
+        .await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    let removed = crate::support::submit(&mut browser, &remove, &remove, &[]).await;
+    assert_eq!(removed.status, StatusCode::SEE_OTHER, "{}", removed.text);
+    let page = browser.get(&format!("/admin/t/{tid}/notifications")).await;
+    assert!(!page.text.contains(&remove), "removed");
     // Another tournament's arbiter sees nothing of it.
     let other = crate::support::token_for(&pool, "other", "user").await;
     let reply = call(
