@@ -655,8 +655,9 @@ async fn the_desk_adds_a_webhook_sends_a_test_event_and_sees_it_sent(pool: PgPoo
 /// Issue #37's figures (run on demand, `--ignored --nocapture`): publishing a round of a
 /// 1,000-entrant section with 1,000 webhooks queues its 1,000 messages (each with the whole
 /// pairing) in the publication's own transaction, and one worker delivers them to a local
-/// receiver. Prints the figures; the targets (< 0.5 s, ≥ 200 messages/s) are not met in a
-/// debug build on a shared machine, so it asserts only that everything arrives once.
+/// receiver. Prints the figures (targets: < 0.5 s, ≥ 200 messages/s; README's benchmark
+/// section has the measured ones, and `bench_event notify` the same against a server
+/// process); it asserts only that everything arrives once, as the machine's load varies.
 #[sqlx::test]
 #[ignore = "benchmark"]
 async fn bench_publication_queues_at_once_and_the_worker_keeps_up(pool: PgPool) {
