@@ -550,6 +550,33 @@ async fn pooled_connections_are_reused_but_never_reach_a_private_address_without
     );
 }
 
+/// Time is capped per delivery: an endpoint that does not answer within the worker's timeout
+/// is a failed attempt (retried, then reported), not a worker held up.
+#[sqlx::test]
+async fn a_silent_endpoint_is_cut_off_at_the_deadline(pool: PgPool) {
+    let made = Event::new(&pool).entrants(2).await;
+    let (token, tid) = (made.client.token.clone(), made.tournament.0.clone());
+    let (base, r) = receiver().await;
+    *r.delay.lock().unwrap() = Duration::from_secs(5);
+    let hook = add_hook(&pool, &token, &tid, &format!("{base}/silent")).await;
+    send_tests(&pool, &token, &hook, 1).await;
+    let (stop, stops) = watch::channel(false);
+    let strict_time = Config {
+        timeout: Duration::from_secs(1),
+        max_attempts: 1,
+        ..config(true)
+    };
+    let started = std::time::Instant::now();
+    let worker = delivery::spawn(pool.clone(), strict_time, stops);
+    let d = drained(&pool, &token, &tid).await;
+    let took = started.elapsed();
+    stop.send(true).unwrap();
+    worker.await.unwrap();
+    assert_eq!(d["failed"], 1, "{d}");
+    assert_eq!(d["failures"][0]["error"], "no answer within 1 s", "{d}");
+    assert!(took < Duration::from_secs(4), "cut off after {took:?}");
+}
+
 #[sqlx::test]
 async fn the_desk_adds_a_webhook_sends_a_test_event_and_sees_it_sent(pool: PgPool) {
     let made = Event::new(&pool).entrants(2).await;
