@@ -577,6 +577,47 @@ async fn a_silent_endpoint_is_cut_off_at_the_deadline(pool: PgPool) {
     assert!(took < Duration::from_secs(4), "cut off after {took:?}");
 }
 
+/// Self check-in opened is an event too: queued in the settings' transaction, once per
+/// opening (turning it on again is another opening; saving it on unchanged is none).
+#[sqlx::test]
+async fn opening_self_check_in_is_sent_to_the_webhooks(pool: PgPool) {
+    let made = Event::new(&pool).entrants(2).await;
+    let (token, tid, sid) = (
+        made.client.token.clone(),
+        made.tournament.0.clone(),
+        made.sections[0].0.clone(),
+    );
+    let (base, r) = receiver().await;
+    add_hook(&pool, &token, &tid, &format!("{base}/check-in")).await;
+    let settings = format!("/api/v1/sections/{sid}/check-in-settings");
+    for on in [true, true, false, true] {
+        expect(
+            &call(
+                &pool,
+                "PUT",
+                &settings,
+                Some(&token),
+                Some(json!({"self_check_in": on})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let (stop, stops) = watch::channel(false);
+    let worker = delivery::spawn(pool.clone(), config(true), stops);
+    let d = drained(&pool, &token, &tid).await;
+    stop.send(true).unwrap();
+    worker.await.unwrap();
+    assert_eq!(d["sent"], 2, "{d}");
+    let hits = r.hits.lock().unwrap().clone();
+    assert_eq!(hits.len(), 2);
+    for hit in &hits {
+        assert_eq!(hit.event, "check_in.opened");
+        let body: Value = serde_json::from_str(&hit.body).unwrap();
+        assert_eq!(body["data"]["section_id"], sid.as_str(), "{body}");
+    }
+}
+
 #[sqlx::test]
 async fn the_desk_adds_a_webhook_sends_a_test_event_and_sees_it_sent(pool: PgPool) {
     let made = Event::new(&pool).entrants(2).await;
