@@ -9,7 +9,11 @@
 //! DATABASE_URL=postgres://… target/release/bench_event signin [SAMPLES]
 //! DATABASE_URL=postgres://… target/release/bench_event hall     # or: ingest (its last part)
 //! DATABASE_URL=postgres://… target/release/bench_event live     # phones while results arrive
+//! DATABASE_URL=postgres://… target/release/bench_event notify   # the outbox (issue #37)
 //! ```
+
+#[path = "bench_event/notify.rs"]
+mod notify;
 
 use anyhow::{bail, Context as _};
 use std::io::{Read as _, Write as _};
@@ -985,7 +989,8 @@ fn main() -> anyhow::Result<()> {
     let hall_of_phones = args.peek().is_some_and(|a| a == "hall");
     let ingest_only = args.peek().is_some_and(|a| a == "ingest");
     let live_hall = args.peek().is_some_and(|a| a == "live");
-    if sign_in || hall_of_phones || ingest_only || live_hall {
+    let outbox = args.peek().is_some_and(|a| a == "notify");
+    if sign_in || hall_of_phones || ingest_only || live_hall || outbox {
         args.next();
     }
     let samples: usize = if sign_in {
@@ -1033,6 +1038,8 @@ fn main() -> anyhow::Result<()> {
 
     let extra: &[&str] = if sign_in {
         &["--trusted-proxy", "127.0.0.1/32"]
+    } else if outbox {
+        &["--allow-private-endpoints"]
     } else {
         &[]
     };
@@ -1045,6 +1052,8 @@ fn main() -> anyhow::Result<()> {
             ingest(port, &token)
         } else if live_hall {
             live(port, &token)
+        } else if outbox {
+            notify::run(port, &token, &url, &runtime)
         } else {
             run(port, &token, entrants, rounds, &system).map(|_| ())
         };

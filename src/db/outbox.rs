@@ -134,8 +134,11 @@ pub struct Claimed {
     pub channel: String,
     /// Recipient (a webhook's id).
     pub recipient: Uuid,
-    /// The message.
+    /// The message (`{}` when it is a shared body's, `body_id`).
     pub payload: Value,
+    /// The shared body (`outbox_body`) an event sent to many webhooks refers to; read once by
+    /// a worker (`bodies`), not once per message.
+    pub body_id: Option<Uuid>,
     /// Attempts including this one.
     pub attempts: i32,
     /// The webhook's URL, when the recipient is a webhook that still exists.
@@ -173,9 +176,7 @@ pub async fn claim(
                set locked_until = now() + make_interval(secs => $3), claimed_by = $2,
                    attempts = o.attempts + 1
               from due where o.outbox_id = due.outbox_id
-            returning o.outbox_id, o.event, o.channel, o.recipient,
-                      coalesce((select b.payload from outbox_body b where b.body_id = o.body_id),
-                               o.payload) as payload,
+            returning o.outbox_id, o.event, o.channel, o.recipient, o.payload, o.body_id,
                       o.attempts
          )
          select c.*, w.url, w.secret, p.endpoint, p.p256dh, p.auth, p.lang from claimed c
@@ -190,43 +191,54 @@ pub async fn claim(
     .await
 }
 
-/// Marks a claimed message sent (only its claimant may). Returns whether it did.
-pub async fn mark_sent(db: impl PgExecutor<'_>, id: Uuid, worker: Uuid) -> sqlx::Result<bool> {
+/// The shared bodies `ids` as JSON text (one read for a whole claim).
+pub async fn bodies(db: impl PgExecutor<'_>, ids: &[Uuid]) -> sqlx::Result<Vec<(Uuid, String)>> {
+    sqlx::query_as::<_, (Uuid, String)>(
+        "select body_id, payload::text from outbox_body where body_id = any($1)",
+    )
+    .bind(ids)
+    .fetch_all(db)
+    .await
+}
+
+/// Marks claimed messages sent (only their claimant may), in one statement. Returns how many
+/// it did.
+pub async fn mark_sent(db: impl PgExecutor<'_>, ids: &[Uuid], worker: Uuid) -> sqlx::Result<u64> {
     Ok(sqlx::query(
         "update outbox set status = 'sent', sent_at = now(), locked_until = null, last_error = null
-          where outbox_id = $1 and claimed_by = $2 and status = 'pending'",
+          where outbox_id = any($1) and claimed_by = $2 and status = 'pending'",
     )
-    .bind(id)
+    .bind(ids)
     .bind(worker)
     .execute(db)
     .await?
-    .rows_affected()
-        > 0)
+    .rows_affected())
 }
 
-/// A failed attempt: retried after `retry_secs`, or given up (`failed`) when none.
-pub async fn mark_attempt_failed(
+/// Failed attempts, in one statement: each retried after its `retry_secs`, or given up
+/// (`failed`) when it has none. The three lists go side by side.
+pub async fn mark_attempts_failed(
     db: impl PgExecutor<'_>,
-    id: Uuid,
     worker: Uuid,
-    error: &str,
-    retry_secs: Option<f64>,
-) -> sqlx::Result<bool> {
+    ids: &[Uuid],
+    errors: &[String],
+    retry_secs: &[Option<f64>],
+) -> sqlx::Result<u64> {
     Ok(sqlx::query(
-        "update outbox set last_error = $3, locked_until = null,
-                status = case when $4::float8 is null then 'failed' else 'pending' end,
-                next_attempt_at = case when $4::float8 is null then next_attempt_at
-                                       else now() + make_interval(secs => $4::float8) end
-          where outbox_id = $1 and claimed_by = $2 and status = 'pending'",
+        "update outbox o set last_error = f.error, locked_until = null,
+                status = case when f.retry is null then 'failed' else 'pending' end,
+                next_attempt_at = case when f.retry is null then o.next_attempt_at
+                                       else now() + make_interval(secs => f.retry) end
+           from unnest($2::uuid[], $3::text[], $4::float8[]) as f(id, error, retry)
+          where o.outbox_id = f.id and o.claimed_by = $1 and o.status = 'pending'",
     )
-    .bind(id)
     .bind(worker)
-    .bind(error)
+    .bind(ids)
+    .bind(errors)
     .bind(retry_secs)
     .execute(db)
     .await?
-    .rows_affected()
-        > 0)
+    .rows_affected())
 }
 
 /// Counts of a tournament's messages by status.

@@ -1,16 +1,21 @@
 //! The delivery client (issue #37): one POST per message over HTTP/1.1, to a public address
 //! only (`guard`, unless `--allow-private-endpoints`), TLS by rustls with the web's roots,
 //! redirects never followed (a 3xx is a failure), the whole delivery within a deadline and the
-//! answer read up to a cap.
+//! answer read up to a cap. Connections are kept alive and pooled per origin (a burst of
+//! messages to one push service or webhook host reuses them, no TCP and TLS handshake per
+//! message); the guard is checked on the peer address of every connection each time it is
+//! used, whether new or pooled.
 
 use super::guard;
 use axum::body::Bytes;
 use http_body_util::{BodyExt as _, Full, Limited};
+use hyper::client::conn::http1::SendRequest;
 use hyper::Request;
 use hyper_util::rt::TokioIo;
+use std::collections::HashMap;
 use std::net::{IpAddr, SocketAddr};
-use std::sync::Arc;
-use std::time::Duration;
+use std::sync::{Arc, LazyLock, Mutex};
+use std::time::{Duration, Instant};
 
 /// The largest answer read from an endpoint (the rest is dropped with the connection).
 pub const MAX_ANSWER: usize = 16 * 1024;
@@ -134,6 +139,69 @@ impl Client {
         Ok(allowed)
     }
 
+    /// Whether a connection to `peer` may carry a delivery (checked when it is made and each
+    /// time a pooled one is taken again).
+    fn permits(&self, peer: SocketAddr) -> bool {
+        self.allow_private || guard::is_public(peer.ip())
+    }
+
+    /// An idle pooled connection to `key`'s origin whose peer this client may reach.
+    fn pooled(&self, key: &Key) -> Option<Idle> {
+        let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+        let idle = pool.get_mut(key)?;
+        // Newest first: the most recently used connection is the likeliest to be open.
+        while let Some(conn) = idle.pop() {
+            if conn.since.elapsed() < POOL_IDLE
+                && !conn.sender.is_closed()
+                && self.permits(conn.peer)
+            {
+                return Some(conn);
+            }
+            // A connection this client may not use stays in nobody's pool: dropped.
+        }
+        None
+    }
+
+    /// A new connection to `key`'s origin: its name resolved, every address checked, TLS
+    /// when https.
+    async fn connect(&self, key: &Key) -> Result<Idle, Failure> {
+        let (https, host, port) = key;
+        let mut stream = None;
+        let mut last = String::new();
+        for addr in self.addresses(host, *port).await? {
+            match tokio::net::TcpStream::connect(addr).await {
+                Ok(s) => {
+                    stream = Some((s, addr));
+                    break;
+                }
+                Err(e) => last = format!("cannot connect to {addr}: {e}"),
+            }
+        }
+        let (stream, peer) = stream.ok_or_else(|| Failure::retry(last))?;
+        let _ = stream.set_nodelay(true);
+        let sender = if *https {
+            let name = rustls::pki_types::ServerName::try_from(
+                host.trim_start_matches('[')
+                    .trim_end_matches(']')
+                    .to_string(),
+            )
+            .map_err(|_| Failure::refuse("bad host name"))?;
+            let tls = self
+                .tls
+                .connect(name, stream)
+                .await
+                .map_err(|e| Failure::retry(format!("TLS: {e}")))?;
+            handshake(TokioIo::new(tls)).await?
+        } else {
+            handshake(TokioIo::new(stream)).await?
+        };
+        Ok(Idle {
+            sender,
+            peer,
+            since: Instant::now(),
+        })
+    }
+
     async fn post_within(
         &self,
         url: &str,
@@ -145,19 +213,7 @@ impl Client {
         let https = uri.scheme_str() == Some("https");
         let host = uri.host().unwrap_or_default().to_string();
         let port = uri.port_u16().unwrap_or(if https { 443 } else { 80 });
-        let mut stream = None;
-        let mut last = String::new();
-        for addr in self.addresses(&host, port).await? {
-            match tokio::net::TcpStream::connect(addr).await {
-                Ok(s) => {
-                    stream = Some(s);
-                    break;
-                }
-                Err(e) => last = format!("cannot connect to {addr}: {e}"),
-            }
-        }
-        let stream = stream.ok_or_else(|| Failure::retry(last))?;
-        let _ = stream.set_nodelay(true);
+        let key: Key = (https, host, port);
         let authority = uri
             .authority()
             .map(|a| a.as_str().to_string())
@@ -173,25 +229,35 @@ impl Client {
         for (name, value) in headers {
             request = request.header(*name, value);
         }
-        let request = request
+        let mut request = request
             .body(Full::new(body))
             .map_err(|e| Failure::refuse(format!("bad request: {e}")))?;
-        let status = if https {
-            let name = rustls::pki_types::ServerName::try_from(
-                host.trim_start_matches('[')
-                    .trim_end_matches(']')
-                    .to_string(),
-            )
-            .map_err(|_| Failure::refuse("bad host name"))?;
-            let tls = self
-                .tls
-                .connect(name, stream)
-                .await
-                .map_err(|e| Failure::retry(format!("TLS: {e}")))?;
-            send(TokioIo::new(tls), request).await?
-        } else {
-            send(TokioIo::new(stream), request).await?
+        // A pooled connection first; when it turns out closed before the request went out
+        // (the request comes back unsent), a new one. A request that may have reached the
+        // endpoint is never sent twice here: that is a failed attempt, retried by the outbox.
+        let (mut conn, response) = loop {
+            let (mut conn, reused) = match self.pooled(&key) {
+                Some(conn) => (conn, true),
+                None => (self.connect(&key).await?, false),
+            };
+            match conn.sender.try_send_request(request).await {
+                Ok(response) => break (conn, response),
+                Err(mut err) => match err.take_message() {
+                    Some(unsent) if reused => request = unsent,
+                    _ => return Err(Failure::retry(format!("HTTP: {}", err.into_error()))),
+                },
+            }
         };
+        let status = response.status().as_u16();
+        // Read a capped answer; a connection whose answer was read whole goes back to the pool.
+        let whole = Limited::new(response.into_body(), MAX_ANSWER)
+            .collect()
+            .await
+            .is_ok();
+        if whole && !conn.sender.is_closed() {
+            conn.since = Instant::now();
+            put_back(key, conn);
+        }
         match status {
             200..=299 => Ok(status),
             300..=399 => Err(Failure {
@@ -208,26 +274,50 @@ impl Client {
     }
 }
 
-async fn send<T>(io: T, request: Request<Full<Bytes>>) -> Result<u16, Failure>
+/// A pool's key: the origin (https, host, port).
+type Key = (bool, String, u16);
+
+/// An open connection and the address it is connected to.
+struct Idle {
+    sender: SendRequest<Full<Bytes>>,
+    peer: SocketAddr,
+    since: Instant,
+}
+
+/// How long a connection stays pooled unused (below common servers' keep-alive timeouts, so
+/// the endpoint seldom closes one just as it is taken).
+pub const POOL_IDLE: Duration = Duration::from_secs(4);
+/// Idle connections kept per origin.
+pub const POOL_PER_ORIGIN: usize = 64;
+
+/// The process's idle connections, by origin. Shared by every client of the process whatever
+/// its policy: a client takes a pooled connection only when its own guard admits the peer
+/// address the connection was made to.
+static POOL: LazyLock<Mutex<HashMap<Key, Vec<Idle>>>> = LazyLock::new(Default::default);
+
+fn put_back(key: Key, conn: Idle) {
+    let mut pool = POOL.lock().unwrap_or_else(|e| e.into_inner());
+    // Connections idle too long are dropped (closed) as others come back.
+    pool.retain(|_, idle| {
+        idle.retain(|c| c.since.elapsed() < POOL_IDLE && !c.sender.is_closed());
+        !idle.is_empty()
+    });
+    let idle = pool.entry(key).or_default();
+    if idle.len() < POOL_PER_ORIGIN {
+        idle.push(conn);
+    }
+}
+
+async fn handshake<T>(io: T) -> Result<SendRequest<Full<Bytes>>, Failure>
 where
     T: hyper::rt::Read + hyper::rt::Write + Send + Unpin + 'static,
 {
-    let (mut sender, connection) = hyper::client::conn::http1::handshake(io)
+    let (sender, connection) = hyper::client::conn::http1::handshake(io)
         .await
         .map_err(|e| Failure::retry(format!("HTTP: {e}")))?;
-    let driver = tokio::spawn(connection);
-    let response = sender.send_request(request).await;
-    let result = match response {
-        Ok(response) => {
-            let status = response.status().as_u16();
-            // Read a capped answer, then close.
-            let _ = Limited::new(response.into_body(), MAX_ANSWER)
-                .collect()
-                .await;
-            Ok(status)
-        }
-        Err(e) => Err(Failure::retry(format!("HTTP: {e}"))),
-    };
-    driver.abort();
-    result
+    // The connection runs until its sender is dropped (or the endpoint closes it).
+    tokio::spawn(async move {
+        let _ = connection.await;
+    });
+    Ok(sender)
 }

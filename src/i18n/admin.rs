@@ -88,6 +88,8 @@ pub(super) static ADMIN_CATALOGUE: &[super::Entry] = &[
     ("adm.confirm.registration_what", "The registration stays in the list as withdrawn; its entrant leaves the section (removed before round 1 is paired, withdrawn after).", "報名將標示為已撤回；其參賽者離開本組別（第 1 輪編排前刪除，之後記為退賽）。", "报名将标示为已撤回；其参赛者离开本组别（第 1 轮编排前删除，之后记为退赛）。"),
     ("adm.confirm.remove_staff", "Remove {} from the staff?", "將 {} 移出工作人員？", "将 {} 移出工作人员？"),
     ("adm.confirm.remove_staff_what", "They can no longer open this tournament on the dashboard; what they recorded stays.", "其將無法再於管理介面開啟本賽事；已登錄的資料保留。", "其将无法再于管理界面打开本赛事；已登记的数据保留。"),
+    ("adm.confirm.remove_webhook", "Remove the webhook {}?", "移除 Webhook {}？", "移除 Webhook {}？"),
+    ("adm.confirm.remove_webhook_what", "No more events are sent to it; its messages still waiting are not sent. What was sent stays in the counts.", "此後不再向其傳送事件；尚在等待的訊息不再送出。已送出的紀錄仍計入統計。", "此后不再向其发送事件；尚在等待的消息不再发送。已发送的记录仍计入统计。"),
     ("adm.confirm.unpair", "Unpair round {}?", "撤銷第 {} 輪編排？", "撤销第 {} 轮编排？"),
     ("adm.confirm.unpair_not_last", "Only the last round can be unpaired.", "只能撤銷最後一輪的編排。", "只能撤销最后一轮的编排。"),
     ("adm.confirm.unpair_what", "Its boards are deleted; the round can then be paired again.", "本輪對陣將被刪除，之後可重新編排。", "本轮对阵将被删除，之后可重新编排。"),

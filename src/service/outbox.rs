@@ -48,24 +48,52 @@ pub async fn claim(
     Ok(db::outbox::claim(pool, worker, limit, lease.as_secs_f64()).await?)
 }
 
-/// Records a delivered message.
-pub async fn sent(pool: &PgPool, id: Uuid, worker: Uuid) -> Result<()> {
-    db::outbox::mark_sent(pool, id, worker).await?;
+/// How a claimed message's attempt ended.
+#[derive(Debug, Clone)]
+pub enum Settled {
+    /// Delivered.
+    Sent(Uuid),
+    /// Failed: retried after the delay, or given up when there is none.
+    Failed {
+        /// The message.
+        id: Uuid,
+        /// What happened, for the desk.
+        error: String,
+        /// When to try again.
+        retry: Option<Duration>,
+    },
+}
+
+/// Settles a worker's attempts (only the claimant settles a row): the sent ones in one
+/// statement, the failed ones in another.
+pub async fn settle(pool: &PgPool, worker: Uuid, settled: &[Settled]) -> Result<()> {
+    let sent: Vec<Uuid> = settled
+        .iter()
+        .filter_map(|s| match s {
+            Settled::Sent(id) => Some(*id),
+            Settled::Failed { .. } => None,
+        })
+        .collect();
+    let (mut ids, mut errors, mut retries) = (Vec::new(), Vec::new(), Vec::new());
+    for s in settled {
+        if let Settled::Failed { id, error, retry } = s {
+            ids.push(*id);
+            errors.push(error.chars().take(500).collect::<String>());
+            retries.push(retry.map(|d| d.as_secs_f64()));
+        }
+    }
+    if !sent.is_empty() {
+        db::outbox::mark_sent(pool, &sent, worker).await?;
+    }
+    if !ids.is_empty() {
+        db::outbox::mark_attempts_failed(pool, worker, &ids, &errors, &retries).await?;
+    }
     Ok(())
 }
 
-/// Records a failed attempt: retried after `retry`, or given up.
-pub async fn attempt_failed(
-    pool: &PgPool,
-    id: Uuid,
-    worker: Uuid,
-    error: &str,
-    retry: Option<Duration>,
-) -> Result<()> {
-    let error: String = error.chars().take(500).collect();
-    db::outbox::mark_attempt_failed(pool, id, worker, &error, retry.map(|d| d.as_secs_f64()))
-        .await?;
-    Ok(())
+/// The shared bodies `ids` as JSON text.
+pub async fn bodies(pool: &PgPool, ids: &[Uuid]) -> Result<Vec<(Uuid, String)>> {
+    Ok(db::outbox::bodies(pool, ids).await?)
 }
 
 /// A webhook as the desk and the API show it.

@@ -14,6 +14,7 @@ use axum::Router;
 use serde_json::{json, Value};
 use sqlx::PgPool;
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 use tokio::sync::watch;
@@ -35,6 +36,8 @@ struct Receiver {
     failures: Arc<Mutex<HashMap<String, u32>>>,
     /// How long each answer takes.
     delay: Arc<Mutex<Duration>>,
+    /// Connections accepted.
+    connections: Arc<AtomicUsize>,
 }
 
 async fn receive(
@@ -82,6 +85,10 @@ async fn receiver() -> (String, Receiver) {
         .with_state(r.clone());
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let port = listener.local_addr().unwrap().port();
+    let connections = r.connections.clone();
+    let listener = axum::serve::ListenerExt::tap_io(listener, move |_| {
+        connections.fetch_add(1, Ordering::SeqCst);
+    });
     tokio::spawn(async move { axum::serve(listener, app).await });
     (format!("http://127.0.0.1:{port}/hook"), r)
 }
@@ -466,6 +473,151 @@ async fn private_addresses_are_refused_without_the_flag(pool: PgPool) {
     }
 }
 
+async fn send_tests(pool: &PgPool, token: &str, hook: &Value, count: usize) {
+    let id = hook["id"].as_str().unwrap();
+    for _ in 0..count {
+        expect(
+            &call(
+                pool,
+                "POST",
+                &format!("/api/v1/webhooks/{id}/test"),
+                Some(token),
+                None,
+            )
+            .await,
+            StatusCode::ACCEPTED,
+        );
+    }
+}
+
+/// Connections are kept alive and reused, and the guard is checked on a pooled connection's
+/// address each time it is taken: a worker without `--allow-private-endpoints` never sends
+/// over the loopback connection another worker of the process (with the flag) left in the
+/// pool, and refuses the message as it would a new connection.
+#[sqlx::test]
+async fn pooled_connections_are_reused_but_never_reach_a_private_address_without_the_flag(
+    pool: PgPool,
+) {
+    let made = Event::new(&pool).entrants(2).await;
+    let (token, tid) = (made.client.token.clone(), made.tournament.0.clone());
+    let (base, r) = receiver().await;
+    let hook = add_hook(&pool, &token, &tid, &format!("{base}/pooled")).await;
+    send_tests(&pool, &token, &hook, 12).await;
+    let (stop, stops) = watch::channel(false);
+    let open = Config {
+        batch: 2,
+        ..config(true)
+    };
+    let worker = delivery::spawn(pool.clone(), open, stops);
+    let d = drained(&pool, &token, &tid).await;
+    stop.send(true).unwrap();
+    worker.await.unwrap();
+    assert_eq!(d["sent"], 12, "{d}");
+    let connections = r.connections.load(Ordering::SeqCst);
+    assert!(
+        connections <= 3,
+        "12 messages, two at a time, over {connections} connections"
+    );
+    // The loopback connections are pooled now; a strict worker must not use them.
+    send_tests(&pool, &token, &hook, 1).await;
+    let (stop, stops) = watch::channel(false);
+    let worker = delivery::spawn(pool.clone(), config(false), stops);
+    let d = drained(&pool, &token, &tid).await;
+    stop.send(true).unwrap();
+    worker.await.unwrap();
+    assert_eq!(
+        (d["sent"].as_i64(), d["failed"].as_i64()),
+        (Some(12), Some(1)),
+        "{d}"
+    );
+    assert_eq!(
+        r.hits.lock().unwrap().len(),
+        12,
+        "nothing sent over a pooled connection"
+    );
+    assert_eq!(
+        r.connections.load(Ordering::SeqCst),
+        connections,
+        "no new connection"
+    );
+    let failure = &d["failures"][0];
+    assert!(
+        failure["error"]
+            .as_str()
+            .unwrap()
+            .contains("not a public address"),
+        "{failure}"
+    );
+}
+
+/// Time is capped per delivery: an endpoint that does not answer within the worker's timeout
+/// is a failed attempt (retried, then reported), not a worker held up.
+#[sqlx::test]
+async fn a_silent_endpoint_is_cut_off_at_the_deadline(pool: PgPool) {
+    let made = Event::new(&pool).entrants(2).await;
+    let (token, tid) = (made.client.token.clone(), made.tournament.0.clone());
+    let (base, r) = receiver().await;
+    *r.delay.lock().unwrap() = Duration::from_secs(5);
+    let hook = add_hook(&pool, &token, &tid, &format!("{base}/silent")).await;
+    send_tests(&pool, &token, &hook, 1).await;
+    let (stop, stops) = watch::channel(false);
+    let strict_time = Config {
+        timeout: Duration::from_secs(1),
+        max_attempts: 1,
+        ..config(true)
+    };
+    let started = std::time::Instant::now();
+    let worker = delivery::spawn(pool.clone(), strict_time, stops);
+    let d = drained(&pool, &token, &tid).await;
+    let took = started.elapsed();
+    stop.send(true).unwrap();
+    worker.await.unwrap();
+    assert_eq!(d["failed"], 1, "{d}");
+    assert_eq!(d["failures"][0]["error"], "no answer within 1 s", "{d}");
+    assert!(took < Duration::from_secs(4), "cut off after {took:?}");
+}
+
+/// Self check-in opened is an event too: queued in the settings' transaction, once per
+/// opening (turning it on again is another opening; saving it on unchanged is none).
+#[sqlx::test]
+async fn opening_self_check_in_is_sent_to_the_webhooks(pool: PgPool) {
+    let made = Event::new(&pool).entrants(2).await;
+    let (token, tid, sid) = (
+        made.client.token.clone(),
+        made.tournament.0.clone(),
+        made.sections[0].0.clone(),
+    );
+    let (base, r) = receiver().await;
+    add_hook(&pool, &token, &tid, &format!("{base}/check-in")).await;
+    let settings = format!("/api/v1/sections/{sid}/check-in-settings");
+    for on in [true, true, false, true] {
+        expect(
+            &call(
+                &pool,
+                "PUT",
+                &settings,
+                Some(&token),
+                Some(json!({"self_check_in": on})),
+            )
+            .await,
+            StatusCode::OK,
+        );
+    }
+    let (stop, stops) = watch::channel(false);
+    let worker = delivery::spawn(pool.clone(), config(true), stops);
+    let d = drained(&pool, &token, &tid).await;
+    stop.send(true).unwrap();
+    worker.await.unwrap();
+    assert_eq!(d["sent"], 2, "{d}");
+    let hits = r.hits.lock().unwrap().clone();
+    assert_eq!(hits.len(), 2);
+    for hit in &hits {
+        assert_eq!(hit.event, "check_in.opened");
+        let body: Value = serde_json::from_str(&hit.body).unwrap();
+        assert_eq!(body["data"]["section_id"], sid.as_str(), "{body}");
+    }
+}
+
 #[sqlx::test]
 async fn the_desk_adds_a_webhook_sends_a_test_event_and_sees_it_sent(pool: PgPool) {
     let made = Event::new(&pool).entrants(2).await;
@@ -525,6 +677,36 @@ async fn the_desk_adds_a_webhook_sends_a_test_event_and_sees_it_sent(pool: PgPoo
     let page = browser.get(&format!("/admin/t/{tid}/notifications")).await;
     assert!(page.text.contains("id=\"count-sent\">1<"), "{}", page.text);
     assert!(page.text.contains(&url));
+    // Removing asks first: the desk links to the confirmation page (the GET of the action's
+    // own address), and only its form posts.
+    let remove = format!("/admin/t/{tid}/webhooks/{id}/remove");
+    assert!(
+        page.text.contains(&format!("href=\"{remove}\"")),
+        "{}",
+        page.text
+    );
+    assert!(!page.text.contains(&format!("action=\"{remove}\"")));
+    let ask = browser.get(&remove).await;
+    assert_eq!(ask.status, StatusCode::OK, "{}", ask.text);
+    assert!(
+        ask.text.contains(&format!("移除 Webhook {url}？")),
+        "{}",
+        ask.text
+    );
+    assert!(ask.text.contains(&format!("action=\"{remove}\"")));
+    assert!(ask
+        .text
+        .contains(&format!("href=\"/admin/t/{tid}/notifications\"")));
+    let missing = browser
+        .get(&format!(
+            "/admin/t/{tid}/webhooks/00000000-0000-0000-0000-000000000000/remove"
+        ))
+        .await;
+    assert_eq!(missing.status, StatusCode::NOT_FOUND);
+    let removed = crate::support::submit(&mut browser, &remove, &remove, &[]).await;
+    assert_eq!(removed.status, StatusCode::SEE_OTHER, "{}", removed.text);
+    let page = browser.get(&format!("/admin/t/{tid}/notifications")).await;
+    assert!(!page.text.contains(&remove), "removed");
     // Another tournament's arbiter sees nothing of it.
     let other = crate::support::token_for(&pool, "other", "user").await;
     let reply = call(
@@ -541,8 +723,9 @@ async fn the_desk_adds_a_webhook_sends_a_test_event_and_sees_it_sent(pool: PgPoo
 /// Issue #37's figures (run on demand, `--ignored --nocapture`): publishing a round of a
 /// 1,000-entrant section with 1,000 webhooks queues its 1,000 messages (each with the whole
 /// pairing) in the publication's own transaction, and one worker delivers them to a local
-/// receiver. Prints the figures; the targets (< 0.5 s, ≥ 200 messages/s) are not met in a
-/// debug build on a shared machine, so it asserts only that everything arrives once.
+/// receiver. Prints the figures (targets: < 0.5 s, ≥ 200 messages/s; README's benchmark
+/// section has the measured ones, and `bench_event notify` the same against a server
+/// process); it asserts only that everything arrives once, as the machine's load varies.
 #[sqlx::test]
 #[ignore = "benchmark"]
 async fn bench_publication_queues_at_once_and_the_worker_keeps_up(pool: PgPool) {

@@ -309,3 +309,61 @@ async fn schedule_reaches_pages_and_calendars_with_stable_uids(pool: PgPool) {
         .unwrap();
     assert!(moved.1 > was.1);
 }
+
+/// The big screen counts down to the next round's planned start (one still to come; a start
+/// that has passed is not counted down to), and the desk's change of it reaches the screen.
+#[sqlx::test]
+async fn the_big_screen_counts_down_to_the_next_planned_round(pool: PgPool) {
+    let made = Event::new(&pool)
+        .section(json!({"rounds": 3}))
+        .entrants(6)
+        .await;
+    let (token, sid) = (made.client.token.clone(), made.sections[0].0.clone());
+    let now = chrono::Utc::now();
+    let at = |hours: i64| {
+        (now + chrono::Duration::hours(hours))
+            .format("%Y-%m-%dT%H:%M:00Z")
+            .to_string()
+    };
+    let countdown = |html: &str| -> Option<(String, String)> {
+        let start = html.find("class=\"screen-countdown\"")?;
+        let rest = &html[start..];
+        let to = rest.find("data-countdown-to=\"")? + "data-countdown-to=\"".len();
+        let end = rest[to..].find('"')? + to;
+        let text_end = rest.find("<time")?;
+        Some((rest[..text_end].to_string(), rest[to..end].to_string()))
+    };
+    // Nothing planned: no countdown.
+    let screen = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    assert_eq!(screen.status, StatusCode::OK);
+    assert!(countdown(&screen.text).is_none(), "{}", screen.text);
+    // Round 1's start has passed; round 2's is to come: the screen counts down to it.
+    let rounds = json!([
+        {"round": 1, "starts_at": at(-2)},
+        {"round": 2, "starts_at": at(3)},
+        {"round": 3, "starts_at": at(27)}
+    ]);
+    expect(
+        &put_schedule(&pool, &token, &sid, rounds).await,
+        StatusCode::OK,
+    );
+    let screen = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    let (text, to) = countdown(&screen.text).expect("a countdown");
+    assert!(text.contains("Round 2 starts in"), "{text}");
+    let to = chrono::DateTime::parse_from_rfc3339(&to).unwrap();
+    assert_eq!(to.to_rfc3339_opts(chrono::SecondsFormat::Secs, true), at(3));
+    // The schedule slips by an hour: the screen follows.
+    let rounds = json!([
+        {"round": 1, "starts_at": at(-2)},
+        {"round": 2, "starts_at": at(4)},
+        {"round": 3, "starts_at": at(27)}
+    ]);
+    expect(
+        &put_schedule(&pool, &token, &sid, rounds).await,
+        StatusCode::OK,
+    );
+    let screen = get(&pool, &format!("/s/{sid}/screen?lang=en")).await;
+    let (_, to) = countdown(&screen.text).expect("a countdown");
+    let to = chrono::DateTime::parse_from_rfc3339(&to).unwrap();
+    assert_eq!(to.to_rfc3339_opts(chrono::SecondsFormat::Secs, true), at(4));
+}

@@ -1,11 +1,14 @@
 //! The desk's notifications (issue #37): `/admin/t/{id}/notifications` shows the tournament's
 //! webhooks (add, remove, send a test event) and what the outbox sent and what failed (counts,
-//! and the failures with their errors; never a message's body).
+//! and the failures with their errors; never a message's body). Removing a webhook asks first:
+//! the desk's Remove links to the confirmation page, the `GET` of the action's own address,
+//! and only its form posts (as the other destructive actions, `admin::confirm`).
 
 use super::form::Fields;
 use crate::http::error::{OrPage, PageError};
 use crate::http::extract::{AppForm, PagePath};
 use crate::http::page::{Page, PageCtx};
+use crate::http::pages::shared::confirm::{ConfirmPage, Crumb};
 use crate::http::session::{see_other, CurrentUser};
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -33,7 +36,7 @@ pub fn router() -> Router<AppState> {
         )
         .route(
             "/admin/t/{tournament_id}/webhooks/{webhook_id}/remove",
-            post(remove),
+            get(confirm_remove).post(remove),
         )
 }
 
@@ -165,6 +168,57 @@ pub async fn test(
         .await
         .or_page(&ctx)?;
     Ok(see_other(&format!("/admin/t/{id}/notifications?done=test")))
+}
+
+/// `GET /admin/t/{id}/webhooks/{webhook}/remove`: "Remove the webhook https://…?"
+pub async fn confirm_remove(
+    State(state): State<AppState>,
+    CurrentUser(actor): CurrentUser,
+    ctx: PageCtx,
+    PagePath((id, hook)): PagePath<(Uuid, Uuid)>,
+) -> Result<Page<ConfirmPage>, PageError> {
+    let tournament = service::tournaments::get(&state.db, id)
+        .await
+        .or_page(&ctx)?;
+    let hooks = service::outbox::webhooks(&state.db, &actor, id)
+        .await
+        .or_page(&ctx)?;
+    let hook = hooks.into_iter().find(|h| h.id == hook).ok_or_else(|| {
+        PageError::from_service(
+            service::Error::NotFound(crate::i18n::messages::NOT_FOUND_WEBHOOK),
+            ctx.lang,
+        )
+    })?;
+    let tr = ctx.tr();
+    let back = format!("/admin/t/{id}/notifications");
+    Ok(Page(
+        StatusCode::OK,
+        ConfirmPage {
+            tr,
+            crumbs: vec![
+                Crumb {
+                    href: "/admin".into(),
+                    label: tr.t("nav.dashboard").into(),
+                },
+                Crumb {
+                    href: format!("/admin/t/{id}"),
+                    label: tournament.name,
+                },
+                Crumb {
+                    href: back.clone(),
+                    label: tr.t("adm.notify").into(),
+                },
+            ],
+            question: tr.fmt("adm.confirm.remove_webhook", &hook.url),
+            lines: vec![tr.t("adm.confirm.remove_webhook_what").into()],
+            action: format!("/admin/t/{id}/webhooks/{}/remove", hook.id),
+            hidden: Vec::new(),
+            force: None,
+            confirm: tr.t("adm.notify.remove").into(),
+            cancel: back,
+            ctx,
+        },
+    ))
 }
 
 /// `POST /admin/t/{id}/webhooks/{webhook}/remove`: removes a webhook.
