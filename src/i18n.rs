@@ -400,6 +400,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("push.off", "Turn notifications off", "關閉通知", "关闭通知"),
     ("push.on", "Notify me when my pairing is out", "對局公佈時通知我", "对局公布时通知我"),
     ("push.pairing", "Board {}: you play {} against {}.", "第 {} 台：你執{}，對手 {}。", "第 {} 台：你执{}，对手 {}。"),
+    ("push.rescheduled", "Round {} now starts at {}.", "第 {} 輪改於 {} 開始。", "第 {} 轮改于 {} 开始。"),
     ("push.starts", "Starts at {}.", "開始時間：{}。", "开始时间：{}。"),
     ("push.stopped", "Notifications are off on this browser.", "此瀏覽器的通知已關閉。", "此浏览器的通知已关闭。"),
     ("push.subscribed", "This browser is notified when your pairing is out.", "對局公佈時，此瀏覽器會收到通知。", "对局公布时，此浏览器会收到通知。"),

@@ -295,6 +295,10 @@ pub struct RoundNotice {
     pub bye: bool,
     /// The opponent.
     pub opponent: Option<NoticeOpponent>,
+    /// `schedule`: the round's planned start changed (no board yet, or not the news); none:
+    /// the round's pairing.
+    #[serde(default)]
+    pub kind: Option<String>,
 }
 
 /// The opponent in a notice.
@@ -330,6 +334,10 @@ impl RoundNotice {
     pub fn words(&self, lang: Lang) -> (String, String) {
         let tr = Tr { lang };
         let title = tr.fmt_n("push.title", &[&self.tournament, &self.round]);
+        if self.kind.as_deref() == Some("schedule") {
+            let at = self.starts_shown().unwrap_or_default();
+            return (title, tr.fmt_n("push.rescheduled", &[&self.round, &at]));
+        }
         let mut body = match (&self.board, &self.side) {
             (Some(board), Some(side)) if !self.bye => tr.fmt_n(
                 "push.pairing",
@@ -353,7 +361,11 @@ pub fn notification(payload: &Value, lang: Lang) -> Option<Vec<u8>> {
     serde_json::to_vec(&json!({
         "title": title,
         "body": body,
-        "tag": format!("round-{}-{}", notice.section_id, notice.round),
+        "tag": match notice.kind.as_deref() {
+            Some("schedule") => format!("schedule-{}-{}", notice.section_id, notice.round),
+            _ => format!("round-{}-{}", notice.section_id, notice.round),
+        },
+        "kind": notice.kind.as_deref().unwrap_or("round"),
         "lang": lang.tag(),
         "tournament": notice.tournament,
         "section": notice.section,

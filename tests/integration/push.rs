@@ -592,3 +592,100 @@ async fn bench_push_publication_queues_at_once_and_the_worker_keeps_up(pool: PgP
         publishing.as_secs_f64() * 1000.0
     );
 }
+
+/// Players are told when the schedule slips: a round's planned start that changes queues a
+/// push to each subscription of the section's players (in the change's transaction, once per
+/// change), saying the round and its new start in the event's zone and the player's language;
+/// the first planning of a start is no news.
+#[sqlx::test]
+async fn a_slipped_round_start_is_pushed_to_the_players(pool: PgPool) {
+    let made = Event::new(&pool)
+        .section(json!({"rounds": 3}))
+        .entrants(4)
+        .await;
+    let (token, tid, sid) = (
+        made.client.token.clone(),
+        made.tournament.0.clone(),
+        made.sections[0].0.clone(),
+    );
+    expect(
+        &call(
+            &pool,
+            "PATCH",
+            &format!("/api/v1/tournaments/{tid}"),
+            Some(&token),
+            Some(json!({"time_zone": "Asia/Taipei"})),
+        )
+        .await,
+        StatusCode::OK,
+    );
+    let keys = keys(&pool, &token, &sid).await;
+    let (base, service) = push_service().await;
+    let browsers = [(1, "en", Browser::new(1)), (2, "zh-Hant", Browser::new(2))];
+    for (no, lang, browser) in &browsers {
+        let mut body = browser.subscription(&format!("{base}/p{no}"));
+        body["lang"] = json!(lang);
+        let uri = format!("/api/v1/keys/{}/push", keys[no]);
+        expect(
+            &call_open(&pool, "POST", &uri, body, "en").await,
+            StatusCode::CREATED,
+        );
+    }
+    let schedule = |local: &str| json!({"rounds": [{"round": 1, "local": "2026-12-08T09:00"}, {"round": 2, "local": local}]});
+    let put = |body: Value| {
+        let pool = pool.clone();
+        let (token, sid) = (token.clone(), sid.clone());
+        async move {
+            expect(
+                &call(
+                    &pool,
+                    "PUT",
+                    &format!("/api/v1/sections/{sid}/schedule"),
+                    Some(&token),
+                    Some(body),
+                )
+                .await,
+                StatusCode::OK,
+            );
+        }
+    };
+    // First planned: no push. Then round 2 slips from 14:00 to 15:30, saved twice.
+    put(schedule("2026-12-08T14:00")).await;
+    let queued = |pool: PgPool| async move {
+        sqlx::query_scalar::<_, i64>("select count(*) from outbox where channel = 'push'")
+            .fetch_one(&pool)
+            .await
+            .unwrap()
+    };
+    assert_eq!(queued(pool.clone()).await, 0);
+    put(schedule("2026-12-08T15:30")).await;
+    put(schedule("2026-12-08T15:30")).await;
+    assert_eq!(
+        queued(pool.clone()).await,
+        2,
+        "one per subscription and change"
+    );
+    let (stop, stops) = watch::channel(false);
+    let worker = delivery::spawn(pool.clone(), config(), stops);
+    let d = drained(&pool, &token, &tid).await;
+    stop.send(true).unwrap();
+    worker.await.unwrap();
+    assert_eq!(d["sent"], 2, "{d}");
+    let hits = service.hits.lock().unwrap().clone();
+    assert_eq!(hits.len(), 2);
+    for (no, lang, browser) in &browsers {
+        let hit = hits.iter().find(|h| h.path == format!("p{no}")).unwrap();
+        let notice = browser.open(&hit.body);
+        assert_eq!(notice["kind"], "schedule", "{notice}");
+        assert_eq!(notice["round"], 2);
+        assert_eq!(notice["lang"], *lang);
+        let text = notice["body"].as_str().unwrap();
+        let want = if *lang == "en" {
+            "Round 2 now starts at 2026-12-08 15:30."
+        } else {
+            "第 2 輪改於 2026-12-08 15:30 開始。"
+        };
+        assert_eq!(text, want, "{notice}");
+        assert!(notice.get("board").is_none_or(Value::is_null), "{notice}");
+    }
+}
