@@ -281,3 +281,81 @@ async fn a_team_bye_scores_the_sections_bye_and_every_board(pool: PgPool) {
     assert_eq!(black["match_points"].as_f64(), Some(0.0));
     assert_eq!(black["board_points"].as_f64(), Some(0.5));
 }
+
+#[sqlx::test]
+async fn teams_pair_by_the_dutch_system_with_forbidden_pairs_withdrawals_and_byes(pool: PgPool) {
+    let event = team_event(
+        &pool,
+        6,
+        2,
+        json!({"rounds": 4, "pairing_system": "dutch", "team": {"boards": 2}}),
+    )
+    .await;
+    let c = &event.client;
+    let t = &event.teams;
+    c.send(
+        "POST",
+        &format!("/api/v1/sections/{}/forbidden-pairs", event.section),
+        Some(json!({"a": t[0], "b": t[1]})),
+    )
+    .await;
+    let mut byes = Vec::new();
+    for round in 1..=4i64 {
+        if round == 2 {
+            c.expect(
+                StatusCode::OK,
+                "POST",
+                &format!("/api/v1/entrants/{}/withdraw", t[5]),
+                None,
+            )
+            .await;
+        }
+        event.pair().await;
+        event.publish(round).await;
+        for (i, m) in event.matches(round).await.iter().enumerate() {
+            let red = m["red"]["id"].as_str().unwrap();
+            let Some(black) = m["black"]["id"].as_str() else {
+                byes.push(red.to_string());
+                continue;
+            };
+            let pair = [red, black];
+            assert!(
+                !(pair.contains(&t[0].as_str()) && pair.contains(&t[1].as_str())),
+                "forbidden pair met in round {round}"
+            );
+            if round >= 2 {
+                assert!(!pair.contains(&t[5].as_str()), "withdrawn team paired");
+            }
+            // Board colours alternate: board 1's Red is the red team's, board 2's the other's.
+            assert_eq!(m["games"][0]["red_team_id"], red);
+            assert_eq!(m["games"][1]["red_team_id"], black);
+            let board = m["id"].as_str().unwrap();
+            for n in 1..=2 {
+                event
+                    .result(board, n, crate::teams_events::generated(round, i as i64, n))
+                    .await;
+            }
+        }
+    }
+    // Five teams from round 2: a bye each round, never twice to the same team.
+    assert_eq!(byes.len(), 3, "{byes:?}");
+    let distinct: std::collections::BTreeSet<&String> = byes.iter().collect();
+    assert_eq!(distinct.len(), 3, "{byes:?}");
+    let standings = event
+        .client
+        .get(&format!(
+            "/api/v1/sections/{}/team-standings",
+            event.section
+        ))
+        .await;
+    for team in &byes {
+        let row = standings["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["team_id"] == team.as_str())
+            .unwrap()
+            .clone();
+        assert!(row["match_points"].as_f64().unwrap() >= 2.0, "{row}");
+    }
+}
