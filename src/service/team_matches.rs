@@ -103,8 +103,9 @@ pub(crate) async fn match_rows(
     Ok(out)
 }
 
-/// A team's line-up of a round as player ids, board by board: the one entered, else the
-/// default (the first players of the roster); and whether one was entered.
+/// A team's line-up of a round as player ids, board by board: the one entered (by the desk
+/// or the captain), else the default (the first players of the roster, as the roster is
+/// now); and whether one was entered.
 fn lineup_of(
     team: Uuid,
     round: i32,
@@ -114,7 +115,7 @@ fn lineup_of(
 ) -> (Vec<Uuid>, bool) {
     let mut entered: Vec<&LineupRow> = lineups
         .iter()
-        .filter(|l| l.entrant_id == team && l.round == round)
+        .filter(|l| l.entrant_id == team && l.round == round && l.entered_by != "default")
         .collect();
     if !entered.is_empty() {
         entered.sort_by_key(|l| l.board);

@@ -241,6 +241,25 @@ async fn bad_rosters_and_line_ups_get_field_errors(pool: PgPool) {
 async fn a_team_bye_scores_the_sections_bye_and_every_board(pool: PgPool) {
     let event = team_event(&pool, 3, 2, json!({"rounds": 2, "team": {"boards": 2}})).await;
     event.pair().await;
+    // A manual re-pairing seats the new matches' games from the line-ups.
+    let t = &event.teams;
+    c_edit(
+        &event,
+        json!({"boards": [{"red": t[2], "black": t[0]}, {"red": t[1], "black": null}],
+                          "confirm": true}),
+    )
+    .await;
+    let edited = event.matches(1).await;
+    assert_eq!(edited[0]["red"]["id"], t[2].as_str());
+    assert_eq!(edited[0]["games"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        edited[0]["games"][0]["red"]["player_id"],
+        event.rosters[&t[2]][0].as_str()
+    );
+    assert_eq!(
+        edited[0]["games"][1]["red"]["player_id"],
+        event.rosters[&t[0]][1].as_str()
+    );
     event.publish(1).await;
     let matches = event.matches(1).await;
     let bye = matches
@@ -358,4 +377,16 @@ async fn teams_pair_by_the_dutch_system_with_forbidden_pairs_withdrawals_and_bye
             .clone();
         assert!(row["match_points"].as_f64().unwrap() >= 2.0, "{row}");
     }
+}
+
+async fn c_edit(event: &crate::teams_events::TeamEvent, body: serde_json::Value) {
+    let reply = event
+        .client
+        .send(
+            "PUT",
+            &format!("/api/v1/sections/{}/rounds/1/boards", event.section),
+            Some(body),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
 }
