@@ -86,18 +86,26 @@ pub async fn list(
     .await
 }
 
-/// The newest audit entry of the tournament a section belongs to (`None` when nothing was
-/// recorded, or the section does not exist). Every change goes through a service that audits
-/// it in the same transaction, so this number changes whenever a section's pages could.
+/// The data version of a section: its tournament's newest audit entry, and how many of the
+/// newest entries are committed (`None` when nothing was recorded, or the section does not
+/// exist). Every change goes through a service that audits it in the same transaction, so
+/// this number grows whenever a section's pages could change.
 pub async fn section_version(
     db: impl PgExecutor<'_>,
     section_id: Uuid,
 ) -> sqlx::Result<Option<i64>> {
-    sqlx::query_scalar!(
-        "select max(a.audit_id) from audit_event a
-         where a.tournament_id = (select s.tournament_id from section s where s.section_id = $1)",
-        section_id
+    // The newest entry alone is not enough: audit ids are drawn when a row is written, not
+    // when its transaction commits, so a result committed after a later-numbered one would
+    // leave the newest id as it was and its change unseen by every cache keyed on it. How many
+    // of the newest entries are visible counts that commit too (a transaction would have to
+    // stay open across a thousand later entries to slip past it).
+    sqlx::query_scalar(
+        "select max(audit_id) * 2048 + count(*) from (
+           select a.audit_id from audit_event a
+            where a.tournament_id = (select s.tournament_id from section s where s.section_id = $1)
+            order by a.audit_id desc limit 1000) recent",
     )
+    .bind(section_id)
     .fetch_one(db)
     .await
 }

@@ -2,7 +2,7 @@
 
 use crate::vocab::{GameResult, RoundStatus};
 use serde_json::Value;
-use sqlx::PgExecutor;
+use sqlx::{PgConnection, PgExecutor};
 use uuid::Uuid;
 
 /// Number of rounds paired so far in a section.
@@ -17,7 +17,7 @@ pub async fn count(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<i6
 }
 
 /// A round row.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct RoundRow {
     /// Id.
     pub round_id: Uuid,
@@ -79,6 +79,22 @@ pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec
          where section_id = $1 order by number",
         section_id
     )
+    .fetch_all(db)
+    .await
+}
+
+/// A section's rounds as a loaded state needs them: without the engine's original boards
+/// (`engine_pairing` is `null`: read by the manual edit from [`find`], never from a state),
+/// whose parsing was a part of every standings render (issue #38).
+pub async fn list_for_state(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+) -> sqlx::Result<Vec<RoundRow>> {
+    sqlx::query_as(
+        "select round_id, section_id, number, status, pairing_report, 'null'::jsonb as engine_pairing, version
+           from round where section_id = $1 order by number",
+    )
+    .bind(section_id)
     .fetch_all(db)
     .await
 }
@@ -158,7 +174,7 @@ pub async fn delete_boards(db: impl PgExecutor<'_>, round_id: Uuid) -> sqlx::Res
 }
 
 /// A board with its game, fouls and the entrants' numbers and names.
-#[derive(Debug, Clone)]
+#[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BoardRow {
     /// Board id.
     pub board_id: Uuid,
@@ -187,23 +203,51 @@ pub struct BoardRow {
 }
 
 /// Every board of a section (all rounds), by round and board.
+///
+/// The fouls are counted by a query of their own and merged here: two correlated counts per
+/// game were most of the cost of loading a 1,000-entrant section (issue #38), while the
+/// section's fouls are few and found through their games in one join.
 pub async fn boards_of_section(
-    db: impl PgExecutor<'_>,
+    conn: &mut PgConnection,
     section_id: Uuid,
 ) -> sqlx::Result<Vec<BoardRow>> {
-    sqlx::query_as!(
-        BoardRow,
+    let mut boards: Vec<BoardRow> = sqlx::query_as(
         "select b.board_id, r.number as round, r.round_id, b.number, b.red_entrant_id, b.black_entrant_id,
-                g.game_id as \"game_id?\", g.result as \"result?: GameResult\", g.reported_result as \"reported_result?: GameResult\",
-                g.version as \"version?\",
-                (select count(*) from foul f where f.game_id = g.game_id and f.side = 'red') as \"red_fouls!\",
-                (select count(*) from foul f where f.game_id = g.game_id and f.side = 'black') as \"black_fouls!\"
+                g.game_id, g.result, g.reported_result, g.version,
+                0::bigint as red_fouls, 0::bigint as black_fouls
          from board b join round r using (round_id) left join game g on g.board_id = b.board_id
          where r.section_id = $1 order by r.number, b.number",
-        section_id
     )
-    .fetch_all(db)
-    .await
+    .bind(section_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    let fouls: Vec<(Uuid, String, i64)> = sqlx::query_as(
+        "select f.game_id, f.side, count(*) from foul f
+           join game g using (game_id) join board b using (board_id) join round r using (round_id)
+          where r.section_id = $1 group by f.game_id, f.side",
+    )
+    .bind(section_id)
+    .fetch_all(&mut *conn)
+    .await?;
+    if !fouls.is_empty() {
+        let mut counted: std::collections::HashMap<Uuid, (i64, i64)> =
+            std::collections::HashMap::with_capacity(fouls.len());
+        for (game_id, side, count) in fouls {
+            let sides = counted.entry(game_id).or_default();
+            if side == "red" {
+                sides.0 = count;
+            } else {
+                sides.1 = count;
+            }
+        }
+        for board in &mut boards {
+            if let Some((red, black)) = board.game_id.and_then(|g| counted.get(&g)) {
+                board.red_fouls = *red;
+                board.black_fouls = *black;
+            }
+        }
+    }
+    Ok(boards)
 }
 
 /// A board and what is needed to change its result.

@@ -70,10 +70,60 @@ pub fn value_json(value: &TiebreakValue) -> Value {
 /// entrants the whole chain leaves tied.
 pub async fn compute(pool: &PgPool, section_id: Uuid) -> Result<StandingsView> {
     let mut conn = pool.acquire().await?;
+    // Read before the rows: the standings kept under it are at least as new as it says.
+    let version = db::audit::section_version(&mut *conn, section_id).await?;
+    if let Some(kept) = version.and_then(|v| last_computed::get(section_id, v)) {
+        return Ok((*kept).clone());
+    }
+    let view = compute_on(&mut conn, section_id).await?;
+    if let Some(version) = version {
+        last_computed::keep(section_id, version, std::sync::Arc::new(view.clone()));
+    }
+    Ok(view)
+}
+
+/// The standings last computed per section and data version (issue #38): every page and
+/// answer that shows a section's standings (the standings, the crosstable, the screen, the
+/// players' pages, the team ranking, the exports, in every language) computes them once per
+/// version in this process, and a page nobody has asked for yet costs only its rendering.
+mod last_computed {
+    use super::StandingsView;
+    use std::collections::HashMap;
+    use std::sync::{Arc, LazyLock, Mutex};
+    use uuid::Uuid;
+
+    /// Sections kept at most: each is one section's table (a few hundred KB for 1,000
+    /// entrants); past it, the map starts again.
+    const SECTIONS: usize = 256;
+
+    type Kept = HashMap<Uuid, (i64, Arc<StandingsView>)>;
+    static KEPT: LazyLock<Mutex<Kept>> = LazyLock::new(|| Mutex::new(HashMap::new()));
+
+    pub fn get(section_id: Uuid, version: i64) -> Option<Arc<StandingsView>> {
+        let kept = KEPT.lock().ok()?;
+        let (at, view) = kept.get(&section_id)?;
+        (*at == version).then(|| view.clone())
+    }
+
+    pub fn keep(section_id: Uuid, version: i64, view: Arc<StandingsView>) {
+        if let Ok(mut kept) = KEPT.lock() {
+            if kept.len() >= SECTIONS && !kept.contains_key(&section_id) {
+                kept.clear();
+            }
+            // An older computation finishing late does not replace a newer one.
+            if kept.get(&section_id).is_none_or(|(at, _)| *at <= version) {
+                kept.insert(section_id, (version, view));
+            }
+        }
+    }
+}
+
+/// [`compute`] without the kept tables: from the rows as they are now.
+async fn compute_on(conn: &mut sqlx::PgConnection, section_id: Uuid) -> Result<StandingsView> {
     let section = db::section::find(&mut *conn, section_id)
         .await?
         .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
-    let decided = ties::standings(&mut conn, section).await?;
+    let decided = ties::standings(conn, section).await?;
     let (state, table) = (&decided.state, &decided.table);
     let rows = decided
         .order

@@ -130,7 +130,7 @@ async fn load_until(
 ) -> Result<SectionState> {
     let entrants = db::entrant::list(&mut *conn, section.section_id).await?;
     let keep = |number: i32| before.is_none_or(|b| number < b);
-    let mut rounds = db::round::list(&mut *conn, section.section_id).await?;
+    let mut rounds = db::round::list_for_state(&mut *conn, section.section_id).await?;
     rounds.retain(|r| keep(r.number));
     let mut boards = db::round::boards_of_section(&mut *conn, section.section_id).await?;
     boards.retain(|b| keep(b.round));

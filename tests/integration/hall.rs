@@ -187,6 +187,48 @@ async fn a_change_on_another_instance_shows_within_the_version_lifetime(pool: Pg
     assert_ne!(after.text, before.text);
 }
 
+/// Audit ids are drawn when a change is written, not when it commits: a change committed after
+/// a later-numbered one must still move the data version, or every page and table kept under
+/// it would miss that change until the next one.
+#[sqlx::test]
+async fn a_change_committed_after_a_later_numbered_one_moves_the_version(pool: PgPool) {
+    let (_, section, _) = event(&pool).await;
+    let section: uuid::Uuid = section.parse().unwrap();
+    let tournament: uuid::Uuid =
+        sqlx::query_scalar("select tournament_id from section where section_id = $1")
+            .bind(section)
+            .fetch_one(&pool)
+            .await
+            .unwrap();
+    let audit = "insert into audit_event (tournament_id, actor, action, entity)
+                 values ($1, 'test', 'update', 'game')";
+    let mut first = pool.begin().await.unwrap();
+    sqlx::query(audit)
+        .bind(tournament)
+        .execute(&mut *first)
+        .await
+        .unwrap();
+    let mut second = pool.begin().await.unwrap();
+    sqlx::query(audit)
+        .bind(tournament)
+        .execute(&mut *second)
+        .await
+        .unwrap();
+    second.commit().await.unwrap();
+    let version = |pool: PgPool| async move {
+        arbiter::service::sections::data_version(&pool, section)
+            .await
+            .unwrap()
+    };
+    let with_the_later = version(pool.clone()).await;
+    first.commit().await.unwrap();
+    let with_both = version(pool.clone()).await;
+    assert!(
+        with_both > with_the_later,
+        "{with_both:?} after {with_the_later:?}"
+    );
+}
+
 #[sqlx::test]
 async fn results_entered_side_by_side_complete_the_round(pool: PgPool) {
     // Results of one section are entered concurrently (the section is share-locked): the

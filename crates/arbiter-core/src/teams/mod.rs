@@ -11,10 +11,13 @@
 //! - [`standings`] ranks teams by match points, then a chain of FIDE C.07 team tie-breaks
 //!   ([`TeamKey`]: `MPTS GPTS BH:MP BH:GP SB:MP SB:GP EGGSB DE BC WON`), reproducing the FIDE
 //!   TEC reference calculator (TieBreakServer) on the fixtures of `shared/fixtures/teams`.
+//! - [`boards`] ranks each board's players for board prizes (percentage with a minimum
+//!   number of games, then games, points, performance rating).
 //! - [`individual`] ranks the teams (clubs, provinces, nations) of an **individual** section
 //!   from their members' results: the WXF rule (sum of the two best places) and the Chinese
 //!   rule (total of the N best members' points).
 
+pub mod boards;
 pub mod individual;
 mod keys;
 pub mod pairing;
@@ -102,6 +105,11 @@ pub struct TeamRound {
     pub match_points: Points,
     /// Some board of the match has no result yet.
     pub pending: bool,
+    /// When the team had no match: the bye its players were given (`U` pairing-allocated,
+    /// `F` full-point, `H` half-point; the first such record in roster order), `None` for
+    /// no bye (an absence, worth nothing).
+    #[serde(default)]
+    pub bye: Option<ResultCode>,
 }
 
 impl TeamRound {
@@ -201,11 +209,46 @@ pub fn matches(
             if round.opponent.is_some() && !round.pending {
                 round.match_points =
                     scoring.match_points(round.game_points, round.opponent_game_points);
+            } else if round.opponent.is_none() {
+                team_bye(t, team, round_no, scoring, round);
             }
         }
     }
     Ok(out)
 }
 
+/// A round without a match: the team's bye, read from its players' bye records. The team
+/// scores its players' bye points as game points, and the match points of a win for a
+/// pairing-allocated or full-point bye, of a draw for a half-point bye.
+fn team_bye(
+    t: &Tournament,
+    team: &Team,
+    round_no: u32,
+    scoring: &TeamScoring,
+    round: &mut TeamRound,
+) {
+    let byes: Vec<ResultCode> = team
+        .roster
+        .iter()
+        .filter_map(|&p| t.entrant(p).and_then(|e| e.round(round_no)))
+        .map(|r| r.result)
+        .filter(|r| {
+            matches!(
+                r,
+                ResultCode::PairingBye | ResultCode::FullBye | ResultCode::HalfBye
+            )
+        })
+        .collect();
+    let Some(&first) = byes.first() else { return };
+    round.bye = Some(first);
+    round.game_points = byes.iter().map(|&r| scoring.game.points(r)).sum();
+    round.match_points = match first {
+        ResultCode::HalfBye => scoring.match_draw,
+        _ => scoring.match_win,
+    };
+}
+
+#[cfg(test)]
+mod props;
 #[cfg(test)]
 mod tests;

@@ -6,6 +6,8 @@
 //!   Header lines the model does not cover are kept in [`Tournament::headers`] so that a round
 //!   trip loses nothing. Byes announced by `240` / `XXZ` lines become bye records in that
 //!   round's column (the form the pairing engines read).
+//! - Team sections ([`write_teams`], [`team_section`], [`teams`]): TRF-2026 `310` `320`
+//!   `330` `352` `362` records (TRF-16: `013`), layouts in `team_records.rs`.
 //! - [`write`] emits TRF-16 player lines plus `012`, the TRF-26 `142`/`152`/`162` headers and
 //!   JaVaFo's `XXR`/`XXC`, forbidden pairs and accelerations; UTF-8 with LF line ends.
 //!
@@ -37,11 +39,16 @@
 
 mod read;
 mod settings;
+mod team_records;
 mod validate;
 mod write;
 
 pub use read::{parse, teams};
 pub use settings::{SectionSettings, PAIRING_SYSTEMS};
+pub use team_records::{
+    team_records, team_section, write_teams, ForfeitWinner, ForfeitedMatch, MatchScoring,
+    TeamExport, TeamFormat, TeamLine, TeamPab, TeamRecordError, TeamSection,
+};
 pub use write::write;
 
 #[cfg(test)]

@@ -77,7 +77,7 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
                 scoring.read_bb(number, &code, &chars)?
             }
             "240" | "XXZ" | "250" | "XXA" | "260" | "XXP" => deferred.push((number, chars)),
-            "013" => {
+            "013" | "310" => {
                 // Team records stay in the headers (a round trip keeps them as written);
                 // their player numbers are checked once every player line is read.
                 deferred.push((number, chars));
@@ -120,8 +120,10 @@ pub fn parse(text: &str) -> Result<Tournament, TrfError> {
     for (number, chars) in deferred {
         let code: String = chars.iter().take(3).collect();
         match code.as_str() {
-            "013" => {
-                for (col, token) in tokens(&chars, 36) {
+            "013" | "310" => {
+                // TRF-16 `013`: players from column 37; TRF-2026 `310`: from column 74.
+                let skip = if code == "013" { 36 } else { 73 };
+                for (col, token) in tokens(&chars, skip) {
                     let start_no = read_player_number(&t, number, col, &token)?;
                     if on_team.insert(start_no, number).is_some() {
                         return Err(error(number, col, TrfErrorKind::TwoTeams(start_no)));
@@ -217,7 +219,7 @@ fn header_error(line: usize, column: usize, code: &str, reason: HeaderProblem) -
 }
 
 /// Characters `from..=to` (1-based, inclusive); missing characters read as blanks.
-fn field(chars: &[char], from: usize, to: usize) -> String {
+pub(super) fn field(chars: &[char], from: usize, to: usize) -> String {
     (from..=to)
         .map(|col| chars.get(col - 1).copied().unwrap_or(' '))
         .collect()
@@ -230,7 +232,7 @@ fn text_after_col4(chars: &[char]) -> String {
 }
 
 /// Whitespace-separated tokens after the first `skip` characters, with their 1-based column.
-fn tokens(chars: &[char], skip: usize) -> Vec<(usize, String)> {
+pub(super) fn tokens(chars: &[char], skip: usize) -> Vec<(usize, String)> {
     let mut out = Vec::new();
     let mut current: Option<(usize, String)> = None;
     for (i, &c) in chars.iter().enumerate().skip(skip) {
@@ -250,7 +252,7 @@ fn tokens(chars: &[char], skip: usize) -> Vec<(usize, String)> {
 }
 
 /// A non-empty run of ASCII digits as a number (no sign, no blanks inside).
-fn digits(text: &str) -> Option<u32> {
+pub(super) fn digits(text: &str) -> Option<u32> {
     if text.is_empty() || !text.chars().all(|c| c.is_ascii_digit()) {
         return None;
     }
@@ -297,10 +299,16 @@ fn read_optional_round(
     }
 }
 
-/// The teams of `013` records (TRF-16: the name in columns 5–36, then the players' starting
-/// numbers in board order, 4-digit fields from column 37), in file order. [`parse`] has
-/// checked them; a field that is not a number is skipped here.
+/// The teams of a parsed file: from its TRF-2026 `310` records when it has them (by team
+/// number; name in columns 9–40, players from column 74), else from its `013` records
+/// (TRF-16: the name in columns 5–36, then the players' starting numbers in board order,
+/// 4-digit fields from column 37), in file order. [`parse`] has checked the player numbers;
+/// a field that is not a number is skipped here.
 pub fn teams(t: &Tournament) -> Vec<crate::teams::Team> {
+    let from_310 = super::team_records::rosters_310(t);
+    if !from_310.is_empty() {
+        return from_310.into_iter().map(|(_, team)| team).collect();
+    }
     t.headers
         .iter()
         .filter(|(code, _)| code == "013")

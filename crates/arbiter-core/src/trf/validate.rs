@@ -33,7 +33,7 @@ pub(super) fn results_agree(a: ResultCode, b: ResultCode) -> bool {
 }
 
 /// Checks every game of `t` against its opponent's record and that each round has at most
-/// one pairing-allocated bye. `lines` gives each player's line number. A contradiction
+/// one pairing-allocated bye (in a team file: one team's players). `lines` gives each player's line number. A contradiction
 /// between two lines is reported on the later one (where a reader going down the file first
 /// sees it); the first problem in file order wins.
 pub(super) fn check_games(
@@ -52,6 +52,19 @@ pub(super) fn check_games(
         }
     };
     let mut pab: BTreeMap<u32, StartNo> = BTreeMap::new();
+    // In a team file (`013` / `310` records) the team with the pairing-allocated bye has it
+    // on each of its players' lines: several `U` in a round are one bye when one team holds
+    // them all.
+    let team_of: BTreeMap<StartNo, usize> = super::teams(t)
+        .iter()
+        .enumerate()
+        .flat_map(|(i, team)| team.roster.iter().map(move |&p| (p, i)))
+        .collect();
+    let same_team = |a: StartNo, b: StartNo| {
+        team_of
+            .get(&a)
+            .is_some_and(|team| team_of.get(&b) == Some(team))
+    };
     let mut by_line: Vec<_> = t.entrants.iter().collect();
     by_line.sort_by_key(|e| line_of(e.start_no));
     for e in by_line {
@@ -63,6 +76,7 @@ pub(super) fn check_games(
             let Some(opponent) = mine.opponent else {
                 if mine.result == ResultCode::PairingBye {
                     match pab.get(&round) {
+                        Some(&other) if same_team(other, me) => {}
                         Some(&other) => report(
                             my_line,
                             base + 7,

@@ -163,7 +163,7 @@ fn write_scoring(out: &mut String, s: &Scoring) {
 
 /// Appends one line: line breaks inside become blanks (a name must not split the file) and
 /// trailing blanks are dropped.
-fn push_line(out: &mut String, line: &str) {
+pub(super) fn push_line(out: &mut String, line: &str) {
     let clean: String = line
         .chars()
         .map(|c| if c == '\n' || c == '\r' { ' ' } else { c })
@@ -173,7 +173,7 @@ fn push_line(out: &mut String, line: &str) {
 }
 
 /// Left-aligned in `width` characters, cut to fit.
-fn pad_right(out: &mut String, text: &str, width: usize) {
+pub(super) fn pad_right(out: &mut String, text: &str, width: usize) {
     let mut n = 0;
     for c in text.chars().take(width) {
         out.push(c);
@@ -183,7 +183,7 @@ fn pad_right(out: &mut String, text: &str, width: usize) {
 }
 
 /// Right-aligned in `width` characters (never cut: a number that does not fit is written whole).
-fn pad_left(out: &mut String, text: &str, width: usize) {
+pub(super) fn pad_left(out: &mut String, text: &str, width: usize) {
     let n = text.chars().count();
     out.extend(std::iter::repeat_n(' ', width.saturating_sub(n)));
     out.push_str(text);

@@ -360,9 +360,14 @@ pub async fn section_page(
     let absences = service::absences::of_section(&state.db, id)
         .await
         .or_page(&ctx)?;
-    let clock_minutes = service::screen::last_clock_minutes(&state.db, id)
-        .await
-        .or_page(&ctx)?;
+    // Only the rounds tab offers the clock's form (with the length last set).
+    let clock_minutes = if extras.tab == Tab::Rounds {
+        service::screen::last_clock_minutes(&state.db, id)
+            .await
+            .or_page(&ctx)?
+    } else {
+        None
+    };
     let current_number = rounds.last().map_or(0, |r| r.number);
     let current = rounds
         .into_iter()

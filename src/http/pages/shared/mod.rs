@@ -24,6 +24,19 @@ use uuid::Uuid;
 
 /// Shows points and tiebreak numbers without trailing zeros (2, 1.5, 12.25).
 pub fn format_number(value: f64) -> String {
+    // Points and most tiebreaks are whole hundredths: written from an integer, which is many
+    // times cheaper than float formatting (a standings page writes thousands, issue #38).
+    let hundredths = (value * 100.0).round();
+    if (value * 100.0 - hundredths).abs() < 1e-6 && hundredths.abs() < 1e15 {
+        let h = hundredths as i64;
+        let sign = if h < 0 { "-" } else { "" };
+        let (whole, frac) = (h.unsigned_abs() / 100, h.unsigned_abs() % 100);
+        return match frac {
+            0 => format!("{sign}{whole}"),
+            f if f % 10 == 0 => format!("{sign}{whole}.{}", f / 10),
+            f => format!("{sign}{whole}.{f:02}"),
+        };
+    }
     let text = format!("{value:.2}");
     text.trim_end_matches('0').trim_end_matches('.').to_string()
 }
@@ -300,5 +313,25 @@ mod tests {
         assert_eq!(format_number(12.25), "12.25");
         assert_eq!(format_number(0.0), "0");
         assert_eq!(format_value(Some(&serde_json::json!([1.0, 2.5]))), "1 2.5");
+    }
+
+    /// The integer shortcut writes what float formatting to two places wrote.
+    #[test]
+    fn the_fast_path_writes_what_float_formatting_wrote() {
+        let slow = |v: f64| {
+            let text = format!("{v:.2}");
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        };
+        for tenths in -2000..20000 {
+            let v = f64::from(tenths) / 10.0;
+            assert_eq!(format_number(v), slow(v), "{v}");
+        }
+        for hundredths in -500..50000 {
+            let v = f64::from(hundredths) / 100.0;
+            assert_eq!(format_number(v), slow(v), "{v}");
+        }
+        for v in [1523.456, 0.333_333, 2.0 / 3.0, 1e20, -7.125, 99.995] {
+            assert_eq!(format_number(v), slow(v), "{v}");
+        }
     }
 }
