@@ -173,6 +173,8 @@ pub async fn first_problem(
            select 7, 'paired_result', b.section, b.round_number, b.number, null, null
              from b join game g on g.board_id = b.board_id
             where b.round_status = 'paired' and g.result is not null
+              -- A team match's empty seat is forfeited with the pairing, at version 0.
+              and g.version > 0
            union all
            select 8, 'published_all_in', r.section, r.number, null, null, null from r
             where r.status = 'published' and not exists (

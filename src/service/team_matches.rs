@@ -103,8 +103,9 @@ pub(crate) async fn match_rows(
     Ok(out)
 }
 
-/// A team's line-up of a round as player ids, board by board: the one entered, else the
-/// default (the first players of the roster); and whether one was entered.
+/// A team's line-up of a round as player ids, board by board: the one entered (by the desk
+/// or the captain), else the default (the first players of the roster, as the roster is
+/// now); and whether one was entered.
 fn lineup_of(
     team: Uuid,
     round: i32,
@@ -114,7 +115,7 @@ fn lineup_of(
 ) -> (Vec<Uuid>, bool) {
     let mut entered: Vec<&LineupRow> = lineups
         .iter()
-        .filter(|l| l.entrant_id == team && l.round == round)
+        .filter(|l| l.entrant_id == team && l.round == round && l.entered_by != "default")
         .collect();
     if !entered.is_empty() {
         entered.sort_by_key(|l| l.board);
@@ -769,7 +770,7 @@ pub async fn standings(pool: &PgPool, section_id: Uuid) -> Result<TeamStandingsV
 /// One player in a board ranking.
 #[derive(Debug, Clone, Serialize, ToSchema)]
 pub struct BoardRankingRow {
-    /// Rank on this board among the qualified (ties share it).
+    /// Rank on this board among the qualified (ties share it); `null` below the minimum.
     pub rank: Option<u32>,
     /// The player.
     pub player_id: Uuid,
@@ -783,10 +784,10 @@ pub struct BoardRankingRow {
     pub games: u32,
     /// Points in those games (1 / ½ / 0).
     pub points: f64,
-    /// Points per game, in percent.
+    /// Points per game, in percent (one decimal).
     pub percent: f64,
-    /// Wins.
-    pub wins: u32,
+    /// Performance rating against rated opponents (FIDE B.02 8.1), when any was rated.
+    pub performance: Option<i32>,
     /// Played at least the minimum number of games.
     pub qualified: bool,
 }
@@ -796,7 +797,8 @@ pub struct BoardRankingRow {
 pub struct BoardRanking {
     /// Board of the match (1 = top board).
     pub board: u32,
-    /// Qualified players first, by percentage, then points, games and wins; then the rest.
+    /// Qualified players first (by percentage, then games, points, performance), then the
+    /// others by games and points.
     pub rows: Vec<BoardRankingRow>,
 }
 
@@ -805,18 +807,20 @@ pub struct BoardRanking {
 pub struct BoardRankings {
     /// Fewest games to qualify.
     pub min_games: u32,
-    /// One ranking per board.
+    /// One ranking per board on which a game was played.
     pub boards: Vec<BoardRanking>,
 }
 
-/// Individual board rankings of a team section (published rounds): each player's games on
-/// each board, ranked by percentage among those with at least `min_games` games played over
-/// the board (default: two thirds of the rounds paired, rounded up).
+/// Individual board rankings of a team section (published rounds), by
+/// `arbiter_core::teams::boards`: each player's games played over the board on each board,
+/// ranked among those with at least `min_games` games (default: two thirds of the rounds
+/// paired, rounded up).
 pub async fn board_rankings(
     pool: &PgPool,
     section_id: Uuid,
     min_games: Option<u32>,
 ) -> Result<BoardRankings> {
+    use arbiter_core::teams::boards::{self, BoardRankingOptions, BoardResult};
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
         .await?
@@ -824,7 +828,6 @@ pub async fn board_rankings(
     if section.entry_type != EntryType::Team {
         return Err(Error::conflict(m::TEAM_NOT_TEAM_SECTION.msg()));
     }
-    let settings = teams::settings(&mut conn, section_id).await?;
     let state = state::load_public(&mut conn, section).await?;
     let shown: std::collections::HashSet<Uuid> = state.boards.iter().map(|b| b.board_id).collect();
     let games = db::team::games_of_section(&mut *conn, section_id).await?;
@@ -832,78 +835,90 @@ pub async fn board_rankings(
     let paired = state.rounds.len() as u32;
     let min_games = min_games.unwrap_or((paired * 2).div_ceil(3)).min(99);
     let scoring = game_scoring();
-    // (board, player) → (team, games, points in tenths, wins)
-    let mut tally: HashMap<(u32, Uuid), (Uuid, u32, i64, u32)> = HashMap::new();
+    // Players as the core's numbers: 1, 2, … in the order first met.
+    let mut players: Vec<(Uuid, Uuid)> = Vec::new();
+    let mut number = |player: Uuid, team: Uuid| -> StartNo {
+        match players.iter().position(|(p, _)| *p == player) {
+            Some(i) => i as StartNo + 1,
+            None => {
+                players.push((player, team));
+                players.len() as StartNo
+            }
+        }
+    };
+    let rating = |player: Option<Uuid>| {
+        player
+            .and_then(|p| members.iter().find(|m| m.player_id == p))
+            .and_then(|m| m.rating)
+            .and_then(|r| u32::try_from(r).ok())
+    };
+    let mut results = Vec::new();
     for g in games.iter().filter(|g| shown.contains(&g.board_id)) {
         let (red, black) = result_codes(g.result);
-        for (player, team, code) in [
-            (g.red_player_id, g.red_entrant_id, red),
-            (g.black_player_id, g.black_entrant_id, black),
+        for (player, team, code, opponent) in [
+            (g.red_player_id, g.red_entrant_id, red, g.black_player_id),
+            (
+                g.black_player_id,
+                g.black_entrant_id,
+                black,
+                g.red_player_id,
+            ),
         ] {
             let Some(player) = player else { continue };
-            if !code.is_played() {
+            if g.result.is_none() {
                 continue;
             }
-            let entry = tally
-                .entry((g.number as u32, player))
-                .or_insert((team, 0, 0, 0));
-            entry.1 += 1;
-            entry.2 += scoring.points(code).tenths();
-            entry.3 += u32::from(scoring.points(code) == scoring.win);
+            results.push(BoardResult {
+                player: number(player, team),
+                board: g.number as u32,
+                points: scoring.points(code),
+                played: code.is_played(),
+                opponent_rating: rating(opponent),
+            });
         }
     }
-    let boards = (1..=settings.boards)
-        .map(|board| {
-            let mut rows: Vec<BoardRankingRow> = tally
+    let ranked = boards::board_rankings(
+        &results,
+        &BoardRankingOptions {
+            min_games: min_games.max(1),
+            ..BoardRankingOptions::default()
+        },
+    );
+    let row = |r: &boards::BoardRow, qualified: bool| {
+        let (player, team) = players[r.player as usize - 1];
+        BoardRankingRow {
+            rank: qualified.then_some(r.rank),
+            player_id: player,
+            name: members
                 .iter()
-                .filter(|((b, _), _)| *b == board)
-                .map(
-                    |(&(_, player), &(team, games, tenths, wins))| BoardRankingRow {
-                        rank: None,
-                        player_id: player,
-                        name: members
-                            .iter()
-                            .find(|m| m.player_id == player)
-                            .map(|m| m.name.clone())
-                            .unwrap_or_default(),
-                        team_id: team,
-                        team: state
-                            .entrant(team)
-                            .map(|e| e.name.clone())
-                            .unwrap_or_default(),
-                        games,
-                        points: tenths as f64 / 10.0,
-                        percent: (tenths as f64 * 10.0 / f64::from(games.max(1))).round() / 10.0,
-                        wins,
-                        qualified: games >= min_games.max(1),
-                    },
-                )
-                .collect();
-            let key = |r: &BoardRankingRow| {
-                (
-                    !r.qualified,
-                    std::cmp::Reverse((r.points * 10.0) as i64 * 1000 / i64::from(r.games.max(1))),
-                    std::cmp::Reverse((r.points * 10.0) as i64),
-                    std::cmp::Reverse(r.games),
-                    std::cmp::Reverse(r.wins),
-                )
-            };
-            rows.sort_by(|a, b| key(a).cmp(&key(b)).then(a.name.cmp(&b.name)));
-            let mut last: Option<(_, u32)> = None;
-            for (i, row) in rows.iter_mut().enumerate() {
-                if !row.qualified {
-                    continue;
-                }
-                let k = key(row);
-                let rank = match &last {
-                    Some((prev, rank)) if *prev == k => *rank,
-                    _ => i as u32 + 1,
-                };
-                row.rank = Some(rank);
-                last = Some((k, rank));
-            }
-            BoardRanking { board, rows }
-        })
-        .collect();
-    Ok(BoardRankings { min_games, boards })
+                .find(|m| m.player_id == player)
+                .map(|m| m.name.clone())
+                .unwrap_or_default(),
+            team_id: team,
+            team: state
+                .entrant(team)
+                .map(|e| e.name.clone())
+                .unwrap_or_default(),
+            games: r.games,
+            points: r.points.tenths() as f64 / 10.0,
+            percent: f64::from(r.per_mille) / 10.0,
+            performance: r.performance,
+            qualified,
+        }
+    };
+    Ok(BoardRankings {
+        min_games,
+        boards: ranked
+            .iter()
+            .map(|b| BoardRanking {
+                board: b.board,
+                rows: b
+                    .rows
+                    .iter()
+                    .map(|r| row(r, true))
+                    .chain(b.below_minimum.iter().map(|r| row(r, false)))
+                    .collect(),
+            })
+            .collect(),
+    })
 }

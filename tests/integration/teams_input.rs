@@ -155,6 +155,14 @@ async fn bad_rosters_and_line_ups_get_field_errors(pool: PgPool) {
         .await;
     assert_eq!(unpaired.status, StatusCode::NO_CONTENT, "{}", unpaired.text);
     event.pair().await;
+    // The draft round with its forfeited empty seat travels in the event file.
+    let file = c
+        .get(&format!("/api/v1/tournaments/{tournament}/export.json"))
+        .await;
+    let imported = c
+        .send("POST", "/api/v1/tournaments/import", Some(file))
+        .await;
+    assert!(imported.status.is_success(), "{}", imported.text);
     let matches = event.matches(1).await;
     let game3 = &matches[0]["games"][2];
     let empty_side = if game3["red_team_id"] == team.as_str() {
@@ -241,6 +249,25 @@ async fn bad_rosters_and_line_ups_get_field_errors(pool: PgPool) {
 async fn a_team_bye_scores_the_sections_bye_and_every_board(pool: PgPool) {
     let event = team_event(&pool, 3, 2, json!({"rounds": 2, "team": {"boards": 2}})).await;
     event.pair().await;
+    // A manual re-pairing seats the new matches' games from the line-ups.
+    let t = &event.teams;
+    c_edit(
+        &event,
+        json!({"boards": [{"red": t[2], "black": t[0]}, {"red": t[1], "black": null}],
+                          "confirm": true}),
+    )
+    .await;
+    let edited = event.matches(1).await;
+    assert_eq!(edited[0]["red"]["id"], t[2].as_str());
+    assert_eq!(edited[0]["games"].as_array().unwrap().len(), 2);
+    assert_eq!(
+        edited[0]["games"][0]["red"]["player_id"],
+        event.rosters[&t[2]][0].as_str()
+    );
+    assert_eq!(
+        edited[0]["games"][1]["red"]["player_id"],
+        event.rosters[&t[0]][1].as_str()
+    );
     event.publish(1).await;
     let matches = event.matches(1).await;
     let bye = matches
@@ -280,4 +307,94 @@ async fn a_team_bye_scores_the_sections_bye_and_every_board(pool: PgPool) {
     let black = row(game["black"]["id"].as_str().unwrap());
     assert_eq!(black["match_points"].as_f64(), Some(0.0));
     assert_eq!(black["board_points"].as_f64(), Some(0.5));
+}
+
+#[sqlx::test]
+async fn teams_pair_by_the_dutch_system_with_forbidden_pairs_withdrawals_and_byes(pool: PgPool) {
+    let event = team_event(
+        &pool,
+        6,
+        2,
+        json!({"rounds": 4, "pairing_system": "dutch", "team": {"boards": 2}}),
+    )
+    .await;
+    let c = &event.client;
+    let t = &event.teams;
+    c.send(
+        "POST",
+        &format!("/api/v1/sections/{}/forbidden-pairs", event.section),
+        Some(json!({"a": t[0], "b": t[1]})),
+    )
+    .await;
+    let mut byes = Vec::new();
+    for round in 1..=4i64 {
+        if round == 2 {
+            c.expect(
+                StatusCode::OK,
+                "POST",
+                &format!("/api/v1/entrants/{}/withdraw", t[5]),
+                None,
+            )
+            .await;
+        }
+        event.pair().await;
+        event.publish(round).await;
+        for (i, m) in event.matches(round).await.iter().enumerate() {
+            let red = m["red"]["id"].as_str().unwrap();
+            let Some(black) = m["black"]["id"].as_str() else {
+                byes.push(red.to_string());
+                continue;
+            };
+            let pair = [red, black];
+            assert!(
+                !(pair.contains(&t[0].as_str()) && pair.contains(&t[1].as_str())),
+                "forbidden pair met in round {round}"
+            );
+            if round >= 2 {
+                assert!(!pair.contains(&t[5].as_str()), "withdrawn team paired");
+            }
+            // Board colours alternate: board 1's Red is the red team's, board 2's the other's.
+            assert_eq!(m["games"][0]["red_team_id"], red);
+            assert_eq!(m["games"][1]["red_team_id"], black);
+            let board = m["id"].as_str().unwrap();
+            for n in 1..=2 {
+                event
+                    .result(board, n, crate::teams_events::generated(round, i as i64, n))
+                    .await;
+            }
+        }
+    }
+    // Five teams from round 2: a bye each round, never twice to the same team.
+    assert_eq!(byes.len(), 3, "{byes:?}");
+    let distinct: std::collections::BTreeSet<&String> = byes.iter().collect();
+    assert_eq!(distinct.len(), 3, "{byes:?}");
+    let standings = event
+        .client
+        .get(&format!(
+            "/api/v1/sections/{}/team-standings",
+            event.section
+        ))
+        .await;
+    for team in &byes {
+        let row = standings["rows"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|r| r["team_id"] == team.as_str())
+            .unwrap()
+            .clone();
+        assert!(row["match_points"].as_f64().unwrap() >= 2.0, "{row}");
+    }
+}
+
+async fn c_edit(event: &crate::teams_events::TeamEvent, body: serde_json::Value) {
+    let reply = event
+        .client
+        .send(
+            "PUT",
+            &format!("/api/v1/sections/{}/rounds/1/boards", event.section),
+            Some(body),
+        )
+        .await;
+    assert_eq!(reply.status, StatusCode::OK, "{}", reply.text);
 }
