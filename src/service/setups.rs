@@ -191,7 +191,7 @@ pub async fn of_round(
     let arbiter = access::can_see_private(&mut conn, actor, section.tournament_id).await?;
     let revealed = round.status == RoundStatus::Completed;
     let reveal = revealed || arbiter;
-    let boards = db::round::boards_of_section(&mut *conn, section_id).await?;
+    let boards = db::round::boards_of_section(&mut conn, section_id).await?;
     let setups: Vec<SetupView> = rows
         .iter()
         .map(|r| {
