@@ -136,3 +136,69 @@ async fn a_team_section_shows_matches_team_standings_board_rankings_and_match_sl
         .unwrap();
     assert!(top.contains(&board1_red), "{top}");
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_desk_adds_a_team_with_its_roster_and_lists_it(pool: PgPool) {
+    let event = team_event(&pool, 2, 3, json!({"rounds": 3, "team": {"boards": 3}})).await;
+    let s = &event.section;
+    let mut browser = crate::support::Browser::new(&pool);
+    browser.log_in("chief", crate::support::PASSWORD).await;
+    let page = browser.get(&format!("/admin/s/{s}/teams")).await;
+    assert_eq!(page.status, 200, "{}", page.text);
+    assert!(page.text.contains("T1P1") && page.text.contains("Team 2"));
+    let csrf = page
+        .text
+        .split("name=\"csrf\" value=\"")
+        .nth(1)
+        .unwrap()
+        .split('"')
+        .next()
+        .unwrap()
+        .to_string();
+    let reply = browser
+        .post_form(
+            &format!("/admin/s/{s}/teams"),
+            &[
+                ("csrf", csrf.as_str()),
+                ("name", "Harbour City"),
+                ("club", "Harbour"),
+                ("captain", "Lee Ka"),
+                ("players", "Chan Tai\r\nLee Ka\r\n\r\nWong Siu\r\n"),
+            ],
+        )
+        .await;
+    assert_eq!(reply.status, 303, "{}", reply.text);
+    let teams = event
+        .client
+        .get(&format!("/api/v1/sections/{s}/teams"))
+        .await;
+    let team = teams["teams"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|t| t["name"] == "Harbour City")
+        .unwrap()
+        .clone();
+    let roster: Vec<&str> = team["roster"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(roster, ["Chan Tai", "Lee Ka", "Wong Siu"]);
+    assert_eq!(team["captain_position"], 2);
+    let page = browser.get(&format!("/admin/s/{s}/teams")).await;
+    assert!(page.text.contains("Harbour City") && page.text.contains("Wong Siu"));
+    // Too few players: refused with what to fix.
+    let reply = browser
+        .post_form(
+            &format!("/admin/s/{s}/teams"),
+            &[
+                ("csrf", csrf.as_str()),
+                ("name", "Short"),
+                ("players", "One\nTwo"),
+            ],
+        )
+        .await;
+    assert_eq!(reply.status, 422, "{}", reply.text);
+}
