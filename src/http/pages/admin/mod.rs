@@ -43,6 +43,7 @@ pub mod staff;
 pub mod stages;
 pub mod standings;
 pub mod tabs;
+pub mod team_desk;
 pub mod ties;
 pub mod tournaments;
 
@@ -67,6 +68,7 @@ pub fn router() -> Router<AppState> {
         .merge(reports::router())
         .merge(keys::router())
         .merge(numbering::router())
+        .merge(team_desk::router())
         .merge(records::router())
         .merge(knockout::router())
         .merge(knockout_setups::router())

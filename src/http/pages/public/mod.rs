@@ -20,6 +20,7 @@ pub mod report;
 pub mod screen;
 pub mod setups;
 pub mod standings;
+pub mod team_pages;
 pub mod team_ranking;
 pub mod tournament;
 pub mod unsubscribe;
@@ -44,6 +45,7 @@ pub fn router() -> Router<AppState> {
         .merge(games::router())
         .merge(standings::router())
         .merge(team_ranking::router())
+        .merge(team_pages::router())
         .merge(crosstable::router())
         .merge(bracket::router())
         .merge(ko_setups::router())

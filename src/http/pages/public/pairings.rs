@@ -210,6 +210,10 @@ pub(super) async fn pairings(
         Err(response) => return Ok(response),
     };
     nav.tab = tab;
+    if nav.team {
+        let status = data.status_key;
+        return super::team_pages::round_page(&state, ctx, nav, id, number, status, view).await;
+    }
     let tr = ctx.tr();
     Ok(match view {
         View::Screen => {

@@ -132,6 +132,13 @@ pub(super) async fn standings(
     tab: &'static str,
 ) -> Result<Response, PageError> {
     let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
+    if s.entry_type == crate::vocab::EntryType::Team {
+        let rounds = service::rounds::visible_numbers(&state.db, ctx.actor.as_ref(), id)
+            .await
+            .or_page(&ctx)?;
+        let nav = nav_of(&t, &s, rounds, tab, 0, prizes);
+        return super::team_pages::standings_page(&state, ctx, nav, id, view).await;
+    }
     let loaded = async {
         let standings = service::standings::compute(&state.db, id).await?;
         let rounds = service::rounds::visible_numbers(&state.db, ctx.actor.as_ref(), id).await?;

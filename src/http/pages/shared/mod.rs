@@ -90,6 +90,8 @@ pub struct SectionNav {
     pub setups: bool,
     /// What the find-me box shows typed in (the query of the find page), else empty.
     pub query: String,
+    /// A team section (issue #41): rounds are matches, the board rankings are linked.
+    pub team: bool,
 }
 
 impl SectionNav {
@@ -161,6 +163,7 @@ pub fn nav_of(
         setups: s.setup_mode != SetupMode::None
             && crate::service::setups::variant(t.game).is_some(),
         query: String::new(),
+        team: s.entry_type == crate::vocab::EntryType::Team,
     }
 }
 
