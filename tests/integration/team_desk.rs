@@ -344,6 +344,12 @@ async fn the_desk_enters_board_results_by_form_and_quick_line(pool: PgPool) {
         .await;
     assert_eq!(done.status, StatusCode::OK, "{}", done.text);
     assert!(done.text.contains("forfeits every board"), "{}", done.text);
+    let red_team = m2_red(&event).await;
+    assert!(
+        done.text.contains(&format!("(won by {red_team})")),
+        "{}",
+        done.text
+    );
     let m2 = event
         .matches(1)
         .await
@@ -363,4 +369,16 @@ async fn the_desk_enters_board_results_by_form_and_quick_line(pool: PgPool) {
     browser.cookies.insert("lang".into(), "zh-Hant".into());
     let zh = browser.get(&url).await;
     assert!(zh.text.contains("第 3 場第 2 台紅勝"), "{}", zh.text);
+}
+
+async fn m2_red(event: &TeamEvent) -> String {
+    event
+        .matches(1)
+        .await
+        .into_iter()
+        .find(|m| m["number"] == 2)
+        .unwrap()["red"]["name"]
+        .as_str()
+        .unwrap()
+        .to_string()
 }

@@ -85,6 +85,8 @@ pub struct MatchRow {
     pub open: bool,
     /// The versions of its games, board 1 first (`3,0,1`), for the whole-match forfeit.
     pub versions: String,
+    /// The match's outcome in words: who won it, or drawn (empty while boards are open).
+    pub outcome: String,
 }
 
 /// The desk's round page of a team section.
@@ -144,6 +146,20 @@ async fn render(
     Ok(page(ctx, section, round, matches, outcome, status))
 }
 
+/// Who won a match, in words (empty without a result).
+fn outcome_words(tr: Tr, m: &MatchView) -> String {
+    let Some(result) = m.result else {
+        return String::new();
+    };
+    let black = m.black.as_ref().map_or("", |b| b.name.as_str());
+    match result.winner() {
+        Some(crate::vocab::Side::Red) => tr.fmt("adm.team_results.won_by", &m.red.name),
+        Some(crate::vocab::Side::Black) => tr.fmt("adm.team_results.won_by", black),
+        None if result.is_forfeit() => tr.t("adm.team_results.forfeited_both").to_string(),
+        None => tr.t("adm.team_results.drawn").to_string(),
+    }
+}
+
 fn page(
     ctx: PageCtx,
     section: Section,
@@ -157,6 +173,7 @@ fn page(
         .flat_map(|m| &m.games)
         .filter(|g| g.result.is_none())
         .count();
+    let tr = ctx.tr();
     let matches = matches
         .into_iter()
         .map(|m| {
@@ -180,6 +197,7 @@ fn page(
                     .map(|g| g.game.version.to_string())
                     .collect::<Vec<_>>()
                     .join(","),
+                outcome: outcome_words(tr, &m),
                 games,
                 m,
             }
