@@ -176,14 +176,14 @@ async function seed() {
   }
   const bracket = await api('POST', `/api/v1/sections/${ko.id}/knockout`, { size: 4, best_of: 3, third_place: true }, token);
   await api('POST', `/api/v1/matches/${bracket.matches[0].id}/games`, { result: 'red_wins' }, token);
-  // A team section (issue #41) in the other tournament, one team named like a script: round 1
+  // A team section (issue #41) in the other tournament, board 1 of each team named like a script: round 1
   // published with one board's result, for the crawl.
   const teams = await api('POST', `/api/v1/tournaments/${evil.id}/sections`, {
     name: '團體組', rounds: 2, entry_type: 'team', setup_mode: 'none', team: { boards: 2, reserves: 1 },
   }, token);
-  for (const [i, name] of ['象棋隊', EVIL].entries()) {
+  for (const [i, name] of ['象棋隊', '棋院隊'].entries()) {
     await api('POST', `/api/v1/sections/${teams.id}/teams`, {
-      name, captain_position: 1, roster: ['甲', '乙', '丙'].map((p) => ({ name: `隊員${i + 1}${p}` })),
+      name, captain_position: 1, roster: [EVIL, '乙', '丙'].map((p) => ({ name: p === EVIL ? `${EVIL}${i + 1}` : `隊員${i + 1}${p}` })),
     }, token);
   }
   await api('POST', `/api/v1/sections/${teams.id}/rounds`, undefined, token);
