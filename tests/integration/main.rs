@@ -57,6 +57,7 @@ mod seeds;
 mod staff;
 mod stages;
 mod support;
+mod team_desk;
 mod team_pages;
 mod teams;
 mod teams_events;
