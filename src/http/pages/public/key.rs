@@ -388,6 +388,7 @@ pub async fn post_report(
         result: form.result.clone(),
         red_fouls: number(&form.red_fouls),
         black_fouls: number(&form.black_fouls),
+        game: None,
     };
     match service::keys::report(&state.db, &state.security.limits, ip, &key, &input).await {
         Ok(outcome) => {
