@@ -58,6 +58,8 @@ mod staff;
 mod stages;
 mod support;
 mod team_pages;
+mod team_registration;
+mod team_reports;
 mod teams;
 mod teams_events;
 mod teams_input;
