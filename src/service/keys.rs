@@ -180,6 +180,11 @@ async fn view_of(pool: &PgPool, entrant: KeyEntrant) -> Result<KeyView> {
             let board_id = b.board_id;
             let mut view = reports::board_view(pool, b).await?;
             view.side = Some(side);
+            if current_team {
+                // A match takes no report as a whole: its games do (`team_games`).
+                view.reports.clear();
+                view.agreement = reports::Agreement::None;
+            }
             let game_count = if current_team {
                 db::report::game_count(pool, board_id).await?
             } else {

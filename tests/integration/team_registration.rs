@@ -80,6 +80,22 @@ async fn a_team_registers_through_the_api_and_the_desk_confirms_it(pool: PgPool)
         async move { call(&pool, "POST", &uri, None, Some(body)).await }
     };
     let before = (players(&pool).await, registrations(&pool).await);
+    // The OpenAPI document describes the team a registration carries.
+    let doc = crate::support::get(&pool, "/api/v1/openapi.json")
+        .await
+        .json();
+    let schemas = &doc["components"]["schemas"];
+    assert!(
+        schemas["RegistrationInput"]["properties"]
+            .get("team")
+            .is_some(),
+        "{}",
+        schemas["RegistrationInput"]
+    );
+    assert!(schemas["TeamRegistration"]["properties"]
+        .get("roster")
+        .is_some());
+    assert!(schemas["ReportInput"]["properties"].get("game").is_some());
 
     // A team section takes a team.
     let bare = post(json!({"name": "Captain Chen"})).await;
@@ -267,6 +283,7 @@ async fn a_team_registers_on_the_public_form_with_errors_next_to_the_fields(pool
     let form = visitor.get(&format!("/t/{tid}/register/team")).await;
     assert_eq!(form.status, StatusCode::OK, "{}", form.text);
     assert!(form.text.contains("團體報名"), "{}", form.text);
+    assert!(form.text.contains("隊名") && form.text.contains("名單（按台次排列）"));
     // Boards + reserves rows.
     assert!(form.text.contains("player_4_name") && !form.text.contains("player_5_name"));
     let csrf = csrf_of(&form.text);

@@ -153,6 +153,10 @@ async fn players_report_their_own_board_of_a_team_match_with_side_bound_codes(po
     assert_eq!(view["team_games"].as_array().unwrap().len(), 3, "{view}");
     // Board 3: the red team of the match has Red on odd boards.
     assert_eq!(view["team_games"][2]["side"], "red", "{view}");
+    // The key's page asks which board it reports.
+    let page = crate::support::get(&pool, &format!("/k/{red_key}")).await;
+    assert_eq!(page.status, StatusCode::OK);
+    assert!(page.text.contains("name=\"game\""), "{}", page.text);
     let unnamed = by_key(red_key.clone(), json!({"result": "draw"})).await;
     assert_eq!(unnamed.status, StatusCode::UNPROCESSABLE_ENTITY);
     let a = by_key(red_key.clone(), json!({"result": "black_wins", "game": 3})).await;
