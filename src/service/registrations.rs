@@ -847,9 +847,11 @@ async fn promote_waitlist(
         else {
             return Ok(());
         };
-        let pending = section.payment_required
-            && next.fee_amount > 0
-            && next.payment_state != PaymentState::Paid;
+        // A team's roster waits for the desk's approval (issue #41): promoted, it is pending.
+        let pending = next.team_name.is_some()
+            || (section.payment_required
+                && next.fee_amount > 0
+                && next.payment_state != PaymentState::Paid);
         let status = if pending {
             db::registration::set_status(
                 &mut *conn,

@@ -422,8 +422,10 @@ async fn play_an_event(pool: &PgPool) -> (String, String) {
             "POST",
             &format!("/api/v1/sections/{teams}/registrations"),
             None,
-            Some(json!({"name": "Captain 5", "team": {"name": "Team 5",
-                        "roster": [{"name": "T5A"}, {"name": "T5B"}]}})),
+            Some(
+                json!({"name": "Captain 5", "waiver_accepted": true, "team": {"name": "Team 5",
+                        "roster": [{"name": "T5A"}, {"name": "T5B"}]}}),
+            ),
         )
         .await,
         StatusCode::CREATED,
