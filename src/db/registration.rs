@@ -45,6 +45,11 @@ pub struct RegistrationRow {
     pub created_at: chrono::DateTime<chrono::Utc>,
     /// Version, bumped by every change (a trigger), for compare-and-set.
     pub version: i32,
+    /// A team's registration (issue #41): the team's name (`name` is then the team's too,
+    /// the player the captain, the contact).
+    pub team_name: Option<String>,
+    /// The captain's roster position, when the captain plays.
+    pub captain_position: Option<i16>,
 }
 
 /// Inserts a registration.
@@ -76,8 +81,9 @@ pub async fn insert(
 pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec<RegistrationRow>> {
     sqlx::query_as::<_, RegistrationRow>(
         "select r.registration_id, r.section_id, r.entrant_id, r.player_id, r.partner_id, r.seq, r.status, r.fee_tier,
-                r.fee_amount, r.payment_state, r.payment_method, r.payment_note, p.name, q.name as partner_name,
-                p.club, p.email, p.phone, r.created_at, r.version
+                r.fee_amount, r.payment_state, r.payment_method, r.payment_note, coalesce(r.team_name, p.name) as name,
+                q.name as partner_name, p.club, p.email, p.phone, r.created_at, r.version,
+                r.team_name, r.captain_position
          from registration r join player p using (player_id) left join player q on q.player_id = r.partner_id
          where r.section_id = $1 order by r.seq",
     )
@@ -90,8 +96,9 @@ pub async fn list(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec
 pub async fn find(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Option<RegistrationRow>> {
     sqlx::query_as::<_, RegistrationRow>(
         "select r.registration_id, r.section_id, r.entrant_id, r.player_id, r.partner_id, r.seq, r.status, r.fee_tier,
-                r.fee_amount, r.payment_state, r.payment_method, r.payment_note, p.name, q.name as partner_name,
-                p.club, p.email, p.phone, r.created_at, r.version
+                r.fee_amount, r.payment_state, r.payment_method, r.payment_note, coalesce(r.team_name, p.name) as name,
+                q.name as partner_name, p.club, p.email, p.phone, r.created_at, r.version,
+                r.team_name, r.captain_position
          from registration r join player p using (player_id) left join player q on q.player_id = r.partner_id
          where r.registration_id = $1",
     )
@@ -161,4 +168,52 @@ pub async fn move_to_section(
     .execute(&mut *conn)
     .await?;
     Ok(())
+}
+
+/// Makes a registration a team's (issue #41): its name, the captain's roster position, and
+/// the roster in board order (positions 1 ..).
+pub async fn set_team(
+    conn: &mut sqlx::PgConnection,
+    id: Uuid,
+    team_name: &str,
+    captain_position: Option<i16>,
+    roster: &[Uuid],
+) -> sqlx::Result<()> {
+    sqlx::query(
+        "update registration set team_name = $2, captain_position = $3 where registration_id = $1",
+    )
+    .bind(id)
+    .bind(team_name)
+    .bind(captain_position)
+    .execute(&mut *conn)
+    .await?;
+    let positions: Vec<i16> = (1..=roster.len() as i16).collect();
+    sqlx::query(
+        "insert into registration_member (registration_id, position, player_id)
+         select $1, p, id from unnest($2::smallint[], $3::uuid[]) as x(p, id)",
+    )
+    .bind(id)
+    .bind(&positions)
+    .bind(roster)
+    .execute(&mut *conn)
+    .await?;
+    Ok(())
+}
+
+/// A team registration's roster in board order.
+pub async fn team_roster(db: impl PgExecutor<'_>, id: Uuid) -> sqlx::Result<Vec<Uuid>> {
+    sqlx::query_scalar::<_, Uuid>(
+        "select player_id from registration_member where registration_id = $1 order by position",
+    )
+    .bind(id)
+    .fetch_all(db)
+    .await
+}
+
+/// A player's name.
+pub async fn player_name(db: impl PgExecutor<'_>, player_id: Uuid) -> sqlx::Result<String> {
+    sqlx::query_scalar::<_, String>("select name from player where player_id = $1")
+        .bind(player_id)
+        .fetch_one(db)
+        .await
 }

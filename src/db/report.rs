@@ -57,8 +57,12 @@ pub struct CodeBoard {
     pub red_entrant_id: Uuid,
     /// Black's entrant (None for a bye).
     pub black_entrant_id: Option<Uuid>,
-    /// A team section's match (its games take no report; issue #41).
+    /// A team section's match (issue #41).
     pub team: bool,
+    /// The game of a team match this row is (its board of the match), with that game's
+    /// players, codes and result; `None` for a board's only game (or a team match as a
+    /// whole, which takes no report).
+    pub game_no: Option<i32>,
 }
 
 const BOARD: &str = "select b.board_id, b.number as board_no, r.round_id, r.number as round_no,
@@ -67,12 +71,94 @@ const BOARD: &str = "select b.board_id, b.number as board_no, r.round_id, r.numb
         t.game,
         red.start_no as red_no, red.name as red_name, black.start_no as black_no,
         black.name as black_name, g.game_id, g.result, g.reported_result, g.version, b.report_code,
-        b.black_code, b.red_entrant_id, b.black_entrant_id, s.entry_type = 'team' as team
+        b.black_code, b.red_entrant_id, b.black_entrant_id, s.entry_type = 'team' as team,
+        null::int as game_no
      from board b join round r using (round_id) join section s using (section_id)
           join tournament t using (tournament_id)
           join entrant red on red.entrant_id = b.red_entrant_id
           left join entrant black on black.entrant_id = b.black_entrant_id
           left join game g on g.board_id = b.board_id and g.number = 1";
+
+/// A game of a team match as a [`CodeBoard`] (issue #41): each side is the player with that
+/// colour in this game (named with the team), its codes the game's own.
+const TEAM_GAME: &str = "select b.board_id, b.number as board_no, r.round_id, r.number as round_no,
+        r.status as round_status, s.section_id, s.name as section_name, s.self_report,
+        s.foul_threshold, s.rounds as section_rounds, t.tournament_id, t.name as tournament_name,
+        t.game,
+        red.start_no as red_no, coalesce(rp.name || ' (' || red.name || ')', red.name) as red_name,
+        black.start_no as black_no,
+        coalesce(bp.name || ' (' || black.name || ')', black.name) as black_name,
+        g.game_id, g.result, g.reported_result, g.version, g.red_code as report_code,
+        g.black_code, g.red_entrant_id, g.black_entrant_id, true as team, g.number as game_no
+     from game g join board b using (board_id) join round r using (round_id)
+          join section s using (section_id) join tournament t using (tournament_id)
+          join entrant red on red.entrant_id = g.red_entrant_id
+          join entrant black on black.entrant_id = g.black_entrant_id
+          left join player rp on rp.player_id = g.red_player_id
+          left join player bp on bp.player_id = g.black_player_id";
+
+/// The game of a team match one of whose codes is `code` (normalised).
+pub async fn team_game_by_code(
+    db: impl PgExecutor<'_>,
+    code: &str,
+) -> sqlx::Result<Option<CodeBoard>> {
+    sqlx::query_as::<_, CodeBoard>(&format!(
+        "{TEAM_GAME} where g.red_code = $1 and s.entry_type = 'team'
+         union all {TEAM_GAME} where g.black_code = $1 and s.entry_type = 'team'"
+    ))
+    .bind(code)
+    .fetch_optional(db)
+    .await
+}
+
+/// Game `number` of the team match `board_id`.
+pub async fn team_game(
+    db: impl PgExecutor<'_>,
+    board_id: Uuid,
+    number: i32,
+) -> sqlx::Result<Option<CodeBoard>> {
+    sqlx::query_as::<_, CodeBoard>(&format!(
+        "{TEAM_GAME} where g.board_id = $1 and g.number = $2"
+    ))
+    .bind(board_id)
+    .bind(number)
+    .fetch_optional(db)
+    .await
+}
+
+/// Game `number` of the team match `board_id`, its section row locked (as
+/// [`board_for_update`]).
+pub async fn team_game_for_update(
+    db: impl PgExecutor<'_>,
+    board_id: Uuid,
+    number: i32,
+) -> sqlx::Result<Option<CodeBoard>> {
+    sqlx::query_as::<_, CodeBoard>(&format!(
+        "{TEAM_GAME} where g.board_id = $1 and g.number = $2 for update of s"
+    ))
+    .bind(board_id)
+    .bind(number)
+    .fetch_optional(db)
+    .await
+}
+
+/// The report codes of a team round's games: match number, board of the match, Red's code,
+/// Black's code (Red: the player with Red in that game).
+pub async fn team_codes_of_round(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+    round_no: i32,
+) -> sqlx::Result<Vec<(i32, i32, String, String)>> {
+    sqlx::query_as::<_, (i32, i32, String, String)>(
+        "select b.number, g.number, g.red_code, g.black_code
+           from game g join board b using (board_id) join round r using (round_id)
+          where r.section_id = $1 and r.number = $2 order by b.number, g.number",
+    )
+    .bind(section_id)
+    .bind(round_no)
+    .fetch_all(db)
+    .await
+}
 
 /// The board one of whose codes is `code` (already normalised: 12 or 16 upper-case hex
 /// digits); the caller tells the side by comparing the codes.
@@ -132,6 +218,8 @@ pub struct ReportRow {
     pub report_id: Uuid,
     /// Board.
     pub board_id: Uuid,
+    /// The game of the board (a team match's board of the match; 1 otherwise).
+    pub game_no: i32,
     /// The side that reported.
     pub side: Side,
     /// The result reported.
@@ -144,13 +232,21 @@ pub struct ReportRow {
     pub reported_at: chrono::DateTime<chrono::Utc>,
 }
 
-/// The open (unresolved) reports of a board, Red's first.
-pub async fn open_reports(db: impl PgExecutor<'_>, board_id: Uuid) -> sqlx::Result<Vec<ReportRow>> {
+/// The open (unresolved) reports of a board's game (`game_no`: 1 for a board's only game),
+/// Red's first.
+pub async fn open_reports(
+    db: impl PgExecutor<'_>,
+    board_id: Uuid,
+    game_no: i32,
+) -> sqlx::Result<Vec<ReportRow>> {
     sqlx::query_as::<_, ReportRow>(
-        "select report_id, board_id, side, result, red_fouls, black_fouls, reported_at
-         from result_report where board_id = $1 and resolved_at is null order by side desc",
+        "select report_id, board_id, game_no::int as game_no, side, result, red_fouls,
+                black_fouls, reported_at
+         from result_report where board_id = $1 and game_no = $2 and resolved_at is null
+         order by side desc",
     )
     .bind(board_id)
+    .bind(game_no)
     .fetch_all(db)
     .await
 }
@@ -158,46 +254,50 @@ pub async fn open_reports(db: impl PgExecutor<'_>, board_id: Uuid) -> sqlx::Resu
 /// Stores `side`'s report, replacing its open one.
 pub async fn put_report(
     conn: &mut sqlx::PgConnection,
-    board_id: Uuid,
+    (board_id, game_no): (Uuid, i32),
     side: Side,
     result: GameResult,
     red_fouls: i32,
     black_fouls: i32,
 ) -> sqlx::Result<()> {
     sqlx::query(
-        "delete from result_report where board_id = $1 and side = $2 and resolved_at is null",
+        "delete from result_report where board_id = $1 and game_no = $3 and side = $2
+            and resolved_at is null",
     )
     .bind(board_id)
     .bind(side)
+    .bind(game_no)
     .execute(&mut *conn)
     .await?;
     sqlx::query(
-        "insert into result_report (board_id, side, result, red_fouls, black_fouls)
-         values ($1, $2, $3, $4, $5)",
+        "insert into result_report (board_id, game_no, side, result, red_fouls, black_fouls)
+         values ($1, $6, $2, $3, $4, $5)",
     )
     .bind(board_id)
     .bind(side)
     .bind(result)
     .bind(red_fouls)
     .bind(black_fouls)
+    .bind(game_no)
     .execute(&mut *conn)
     .await?;
     Ok(())
 }
 
-/// Closes a board's open reports as `resolution` (`accepted`, `dismissed`, `superseded`);
-/// returns how many there were.
+/// Closes a board's game's open reports as `resolution` (`accepted`, `dismissed`,
+/// `superseded`); returns how many there were.
 pub async fn resolve(
     db: impl PgExecutor<'_>,
-    board_id: Uuid,
+    (board_id, game_no): (Uuid, i32),
     resolution: &str,
 ) -> sqlx::Result<u64> {
     let done = sqlx::query(
         "update result_report set resolved_at = now(), resolution = $2
-         where board_id = $1 and resolved_at is null",
+         where board_id = $1 and game_no = $3 and resolved_at is null",
     )
     .bind(board_id)
     .bind(resolution)
+    .bind(game_no)
     .execute(db)
     .await?;
     Ok(done.rows_affected())
@@ -210,26 +310,31 @@ pub async fn open_reports_of_section(
     section_id: Uuid,
 ) -> sqlx::Result<Vec<ReportRow>> {
     sqlx::query_as::<_, ReportRow>(
-        "select rr.report_id, rr.board_id, rr.side, rr.result, rr.red_fouls, rr.black_fouls,
-                rr.reported_at
+        "select rr.report_id, rr.board_id, rr.game_no::int as game_no, rr.side, rr.result,
+                rr.red_fouls, rr.black_fouls, rr.reported_at
          from result_report rr join board b using (board_id) join round r using (round_id)
          where r.section_id = $1 and rr.resolved_at is null
-         order by r.number, b.number, rr.side desc",
+         order by r.number, b.number, rr.game_no, rr.side desc",
     )
     .bind(section_id)
     .fetch_all(db)
     .await
 }
 
-/// The boards of a section that have open reports, as [`CodeBoard`]s.
+/// The boards of a section that have open reports, as [`CodeBoard`]s (a team section's:
+/// the games of its matches that have them).
 pub async fn boards_with_reports(
     db: impl PgExecutor<'_>,
     section_id: Uuid,
 ) -> sqlx::Result<Vec<CodeBoard>> {
     sqlx::query_as::<_, CodeBoard>(&format!(
-        "{BOARD} where s.section_id = $1 and exists (select 1 from result_report rr
+        "select * from ({BOARD} where s.section_id = $1 and s.entry_type <> 'team'
+            and exists (select 1 from result_report rr
             where rr.board_id = b.board_id and rr.resolved_at is null)
-         order by r.number, b.number"
+         union all {TEAM_GAME} where s.section_id = $1 and s.entry_type = 'team'
+            and exists (select 1 from result_report rr
+            where rr.board_id = b.board_id and rr.game_no = g.number and rr.resolved_at is null)) x
+         order by round_no, board_no, game_no"
     ))
     .bind(section_id)
     .fetch_all(db)
@@ -263,6 +368,14 @@ pub async fn has_record(db: impl PgExecutor<'_>, game_id: Uuid) -> sqlx::Result<
 /// Reports not yet resolved, in every tournament (a gauge of `/metrics`).
 pub async fn pending_count(db: impl PgExecutor<'_>) -> sqlx::Result<i64> {
     sqlx::query_scalar::<_, i64>("select count(*) from result_report where resolved_at is null")
+        .fetch_one(db)
+        .await
+}
+
+/// How many games a board has (a team match's boards).
+pub async fn game_count(db: impl PgExecutor<'_>, board_id: Uuid) -> sqlx::Result<i64> {
+    sqlx::query_scalar::<_, i64>("select count(*) from game where board_id = $1")
+        .bind(board_id)
         .fetch_one(db)
         .await
 }

@@ -1817,6 +1817,22 @@ messages! {
         "teams are entered at the desk with their roster"
         | "隊伍須連同名單在報到處登記"
         | "队伍须连同名单在报到处登记";
+    TEAM_REGISTRATION_NEEDS_TEAM = "team.registration_needs_team":
+        "a team section takes a team: give its name and its roster in board order"
+        | "團體組須以隊伍報名：請填隊名及按台次排列的名單"
+        | "团体组须以队伍报名：请填队名及按台次排列的名单";
+    TEAM_REGISTRATION_NEW_PLAYERS = "team.registration_new_players":
+        "a registration names its players; players already in the event are linked at the desk"
+        | "報名須填寫隊員姓名；已在賽事中的棋手由報到處連結"
+        | "报名须填写队员姓名；已在赛事中的棋手由报到处链接";
+    REPORT_GAME_ONLY_TEAM_KEY = "report.game_only_team_key":
+        "only a team's key names the board it reports; a code reports its own game"
+        | "只有隊伍密鑰須指明台次；報告碼只報告其本身的對局"
+        | "只有队伍密钥须指明台次；报告码只报告其本身的对局";
+    REPORT_CHOOSE_BOARD = "report.choose_board":
+        "choose the board of the match you report (1 = top board)"
+        | "請選擇要報告的台次（1 = 第一台）"
+        | "请选择要报告的台次（1 = 第一台）";
     TEAM_ADD_WITH_ROSTER = "team.add_with_roster":
         "this is a team section: add a team with its roster (POST /api/v1/sections/{id}/teams)"
         | "此為團體組：請連同名單新增隊伍"

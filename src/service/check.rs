@@ -124,6 +124,16 @@ impl Check {
         value as i32
     }
 
+    /// Takes `other`'s problems, each field named under `prefix` (`team.` + `roster[0].name`).
+    pub fn absorb(&mut self, other: Check, prefix: &str) {
+        for (field, messages) in other.fields {
+            self.fields
+                .entry(format!("{prefix}{field}"))
+                .or_default()
+                .extend(messages);
+        }
+    }
+
     /// Whether anything was recorded.
     pub fn is_empty(&self) -> bool {
         self.fields.is_empty()

@@ -157,6 +157,18 @@ const TABLES: &[Table] = &[
         scope: concat!("t.section_id in ", sections!()),
         order: "t.seq",
     },
+    // A team's registration's roster, until the desk confirms it (issue #41).
+    Table {
+        name: "registration_member",
+        id: None,
+        refs: &[("registration_id", "registration"), ("player_id", "player")],
+        scope: concat!(
+            "t.registration_id in (select registration_id from registration where section_id in ",
+            sections!(),
+            ")"
+        ),
+        order: "t.registration_id, t.position",
+    },
     Table {
         name: "payment",
         id: Some("payment_id"),
@@ -613,6 +625,8 @@ fn database_refusal(code: &str, details: Option<&PgDatabaseError>) -> Msg {
 pub const SECRETS: &[(&str, &str)] = &[
     ("board", "report_code"),
     ("board", "black_code"),
+    ("game", "red_code"),
+    ("game", "black_code"),
     ("registration", "email_token"),
 ];
 

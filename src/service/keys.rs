@@ -162,6 +162,10 @@ pub struct KeyView {
     /// Whether the key may report this board now (the round is being played, no result yet,
     /// the section takes self-reports, and no dispute waits for the desk).
     pub can_report: bool,
+    /// A team's key (issue #41): the games of the team's match, board by board, each with
+    /// the team's side on it (`side`); the key reports any of them (`game` in the report).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub team_games: Vec<ReportBoard>,
     /// Check-in.
     pub check_in: CheckInState,
 }
@@ -169,21 +173,58 @@ pub struct KeyView {
 /// The view of `entrant`.
 async fn view_of(pool: &PgPool, entrant: KeyEntrant) -> Result<KeyView> {
     let current = db::report::current_board_of(pool, entrant.entrant_id).await?;
+    let current_team = current.as_ref().is_some_and(|b| b.team);
     let (board, bye_round) = match current {
         Some(b) if b.game_id.is_some() => {
             let side = side_of(&b, entrant.entrant_id);
+            let board_id = b.board_id;
             let mut view = reports::board_view(pool, b).await?;
             view.side = Some(side);
-            (Some(view), None)
+            if current_team {
+                // A match takes no report as a whole: its games do (`team_games`).
+                view.reports.clear();
+                view.agreement = reports::Agreement::None;
+            }
+            let game_count = if current_team {
+                db::report::game_count(pool, board_id).await?
+            } else {
+                1
+            };
+            (
+                Some(Current {
+                    board: view,
+                    game_count,
+                }),
+                None,
+            )
         }
         Some(b) => (None, Some(b.round_no)),
         None => (None, None),
     };
-    let can_report = board.as_ref().is_some_and(|b| {
-        b.open
-            && entrant.self_report != SelfReport::Off
-            && b.agreement != reports::Agreement::Disputed
-    });
+    let mut team_games = Vec::new();
+    if let Some(b) = board.as_ref().filter(|_| current_team) {
+        for n in 1..=i32::try_from(b.game_count).unwrap_or(0) {
+            if let Some(game) = db::report::team_game(pool, b.board.board_id, n).await? {
+                let side = side_of(&game, entrant.entrant_id);
+                let mut view = reports::board_view(pool, game).await?;
+                view.side = Some(side);
+                team_games.push(view);
+            }
+        }
+    }
+    let board = board.map(|b| b.board);
+    let can_report = if current_team {
+        entrant.self_report != SelfReport::Off
+            && team_games
+                .iter()
+                .any(|g| g.open && g.agreement != reports::Agreement::Disputed)
+    } else {
+        board.as_ref().is_some_and(|b| {
+            b.open
+                && entrant.self_report != SelfReport::Off
+                && b.agreement != reports::Agreement::Disputed
+        })
+    };
     Ok(KeyView {
         check_in: check_in_state(&entrant),
         entrant: KeyEntrantView {
@@ -200,7 +241,14 @@ async fn view_of(pool: &PgPool, entrant: KeyEntrant) -> Result<KeyView> {
         board,
         bye_round,
         can_report,
+        team_games,
     })
+}
+
+/// The key's board this round, and how many games it has (a team match's boards).
+struct Current {
+    board: ReportBoard,
+    game_count: i64,
 }
 
 fn side_of(board: &db::report::CodeBoard, entrant_id: Uuid) -> Side {
@@ -247,6 +295,24 @@ pub async fn report(
                 && b.self_report != SelfReport::Off
         })
         .ok_or_else(|| Error::conflict(m::KEY_NO_GAME_TO_REPORT.msg()))?;
+    // A team's key (the captain's, issue #41) reports any board of its team's match, as
+    // the team's side on that board; the board is named in the report.
+    if board.team {
+        let mut check = Check::new();
+        let number = match input.game {
+            Some(n) => check.range("game", n, 1, 10),
+            None => {
+                check.error("game", m::REPORT_CHOOSE_BOARD.msg());
+                0
+            }
+        };
+        check.finish()?;
+        let game = db::report::team_game(pool, board.board_id, number)
+            .await?
+            .ok_or_else(|| Error::invalid("game", m::TEAM_NO_GAME.with(&[&number])))?;
+        let side = side_of(&game, entrant.entrant_id);
+        return reports::submit_as(pool, ip, game, side, "team_key", input).await;
+    }
     let side = side_of(&board, entrant.entrant_id);
     reports::submit_as(pool, ip, board, side, "key", input).await
 }

@@ -33,6 +33,7 @@ pub mod standings;
 pub mod state;
 pub mod team_matches;
 pub mod team_ranking;
+pub mod team_registrations;
 pub mod teams;
 pub mod throttle;
 pub mod ties;

@@ -24,11 +24,14 @@ use sqlx::{PgConnection, PgPool};
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-/// What the public registration form sends.
+/// What the public registration form sends. For a team section (issue #41) it is the
+/// captain's registration of a team: `name`, `email`, `phone` and `address` are the
+/// captain's (the contact), `club` the team's club or federation, and `team` the team's name
+/// and roster; it waits for the desk, which confirms it as any registration.
 #[derive(Debug, Clone, Default, Deserialize, ToSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RegistrationInput {
-    /// Name (required).
+    /// Name (required; the captain's for a team).
     pub name: String,
     /// `m`, `f` or `x`.
     pub gender: Option<String>,
@@ -63,6 +66,9 @@ pub struct RegistrationInput {
     /// The language of the e-mail (`zh-Hant`, `zh-Hans`, `en`); the event's when absent.
     #[serde(default)]
     pub lang: Option<String>,
+    /// The team, for a team section (required there, refused elsewhere).
+    #[serde(default)]
+    pub team: Option<super::team_registrations::TeamRegistration>,
 }
 
 /// A registration as shown: the public sees name, club and status; arbiters see everything.
@@ -207,6 +213,19 @@ async fn confirm(
     section: &SectionRow,
     reg: &RegistrationRow,
 ) -> Result<Uuid> {
+    if reg.team_name.is_some() {
+        // A team's registration becomes the team with its roster (issue #41).
+        let entrant_id = super::team_registrations::confirm(&mut *conn, section, reg).await?;
+        db::registration::set_status(
+            &mut *conn,
+            reg.registration_id,
+            RegistrationStatus::Confirmed,
+            Some(entrant_id),
+        )
+        .await?;
+        db::mail::queue_confirmed(&mut *conn, reg.registration_id).await?;
+        return Ok(entrant_id);
+    }
     // The same team name a desk entry gets ("A / B"); the registration's player rows are reused.
     let name = match &reg.partner_name {
         Some(partner) => format!("{} / {partner}", reg.name),
@@ -338,11 +357,6 @@ pub async fn register(
     {
         return Err(Error::conflict(m::STATE_THIS_SECTION_CANCELLED.msg()));
     }
-    // A team's roster is entered at the desk (issue #41; the public team form is a later
-    // slice): one player's registration would make a team of one.
-    if section.entry_type == EntryType::Team {
-        return Err(Error::conflict(m::TEAM_ENTERED_AT_DESK.msg()));
-    }
     let now = Utc::now();
     if section.registration_opens_at.is_some_and(|t| now < t) {
         return Err(Error::conflict(m::STATE_REGISTRATION_NOT_OPEN_YET.msg()));
@@ -366,6 +380,22 @@ pub async fn register(
         ..EntrantInput::default()
     };
     let (_, mut players) = entrants::players_of(&entrant_input, EntryType::Individual, &mut check);
+    // A team section's registration is a team's (issue #41), checked as the desk's team add.
+    let team = if section.entry_type == EntryType::Team {
+        super::team_registrations::check(
+            &mut tx,
+            &section,
+            input.team.as_ref(),
+            players.first().and_then(|p| p.club.as_deref()),
+            &mut check,
+        )
+        .await?
+    } else {
+        if input.team.is_some() {
+            check.error("team", m::TEAM_NOT_TEAM_SECTION.msg());
+        }
+        None
+    };
     let partner = if section.entry_type == EntryType::Doubles {
         let name = check.required_text(
             "partner_name",
@@ -409,8 +439,22 @@ pub async fn register(
     check.finish()?;
 
     let rows = db::registration::list(&mut *tx, section_id).await?;
-    let player_id =
-        db::entrant::insert_player(&mut *tx, section.tournament_id, &players.remove(0)).await?;
+    let (player_id, roster) = match &team {
+        Some(team) => {
+            let (captain, roster) = super::team_registrations::store_players(
+                &mut tx,
+                section.tournament_id,
+                team,
+                players.remove(0),
+            )
+            .await?;
+            (captain, Some(roster))
+        }
+        None => (
+            db::entrant::insert_player(&mut *tx, section.tournament_id, &players.remove(0)).await?,
+            None,
+        ),
+    };
     let partner_id = match &partner {
         Some(p) => Some(db::entrant::insert_player(&mut *tx, section.tournament_id, p).await?),
         None => None,
@@ -418,7 +462,8 @@ pub async fn register(
     let place = has_place(&section, &rows);
     let status = if !place {
         RegistrationStatus::Waitlisted
-    } else if section.payment_required && fee.1 > 0 {
+    } else if team.is_some() || (section.payment_required && fee.1 > 0) {
+        // A team's roster is the desk's to approve: it waits as pending.
         RegistrationStatus::Pending
     } else {
         RegistrationStatus::Confirmed
@@ -437,6 +482,16 @@ pub async fn register(
         input.waiver_accepted.unwrap_or(false),
     )
     .await?;
+    if let (Some(team), Some(roster)) = (&team, &roster) {
+        db::registration::set_team(
+            &mut tx,
+            id,
+            &team.name,
+            team.captain.map(|i| i as i16 + 1),
+            roster,
+        )
+        .await?;
+    }
     if email_wanted {
         let lang = input
             .lang
@@ -479,7 +534,13 @@ pub async fn register(
             entity: "registration",
             entity_id: Some(id),
             before: None,
-            after: Some(json!({"name": view.name, "status": view.status, "fee_tier": fee.0})),
+            after: Some(json!({
+                "name": view.name, "status": view.status, "fee_tier": fee.0,
+                "team": team.as_ref().map(|t| json!({
+                    "roster": t.roster.iter().map(|p| p.name.clone()).collect::<Vec<_>>(),
+                    "captain_position": t.captain.map(|i| i + 1),
+                })),
+            })),
         },
     )
     .await?;
@@ -786,9 +847,11 @@ async fn promote_waitlist(
         else {
             return Ok(());
         };
-        let pending = section.payment_required
-            && next.fee_amount > 0
-            && next.payment_state != PaymentState::Paid;
+        // A team's roster waits for the desk's approval (issue #41): promoted, it is pending.
+        let pending = next.team_name.is_some()
+            || (section.payment_required
+                && next.fee_amount > 0
+                && next.payment_state != PaymentState::Paid);
         let status = if pending {
             db::registration::set_status(
                 &mut *conn,

@@ -139,8 +139,12 @@ pub struct ReportBoard {
     pub section_name: String,
     /// Round number.
     pub round: i32,
-    /// Board number.
+    /// Board number (a team section's: the match's number in the round).
     pub board: i32,
+    /// A team match's game: its board of the match (issue #41); `null` for a board's only
+    /// game. Red and Black are then that game's players.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub game: Option<i32>,
     /// Red.
     pub red: ReportSide,
     /// Black.
@@ -180,6 +184,7 @@ fn report_board(board: CodeBoard, reports: Vec<Report>, has_record: bool) -> Rep
         section_name: board.section_name,
         round: board.round_no,
         board: board.board_no,
+        game: board.game_no,
         red: ReportSide {
             start_no: board.red_no,
             name: board.red_name,
@@ -238,13 +243,19 @@ async fn find_board(
 ) -> Result<(CodeBoard, Side)> {
     let code = normalise_code(code);
     let found = match &code {
-        Some(code) => db::report::board_by_code(pool, code).await?,
+        Some(code) => match db::report::board_by_code(pool, code).await? {
+            Some(board) => Some(board),
+            // A game of a team match has its own two codes (issue #41).
+            None => db::report::team_game_by_code(pool, code).await?,
+        },
         None => None,
     };
     // A bye has no game, an unpublished round is not public, and self-report may be off:
-    // all of them answer as a wrong code does.
+    // all of them answer as a wrong code does; so does a team match's board-level code
+    // (its games have their own).
     let found = found.filter(|b| {
         b.game_id.is_some()
+            && (!b.team || b.game_no.is_some())
             && b.round_status != RoundStatus::Paired
             && b.self_report != SelfReport::Off
     });
@@ -270,7 +281,8 @@ pub async fn lookup(pool: &PgPool, limits: &Limits, ip: IpAddr, code: &str) -> R
 
 /// A board with its open reports, as a player's page shows it.
 pub(crate) async fn board_view(pool: &PgPool, board: CodeBoard) -> Result<ReportBoard> {
-    let reports = db::report::open_reports(pool, board.board_id).await?;
+    let reports =
+        db::report::open_reports(pool, board.board_id, board.game_no.unwrap_or(1)).await?;
     let recorded = has_record(pool, &board).await?;
     Ok(report_board(
         board,
@@ -292,6 +304,10 @@ pub struct ReportInput {
     pub red_fouls: Option<i64>,
     /// Black's fouls in this game (default 0).
     pub black_fouls: Option<i64>,
+    /// A team key only (issue #41): the board of the team's match to report (1 = top
+    /// board); the side is the team's on that board. Refused with a code or a player's key.
+    #[serde(default)]
+    pub game: Option<i64>,
 }
 
 /// What a report did.
@@ -326,11 +342,14 @@ pub(crate) async fn submit_as(
     via: &str,
     input: &ReportInput,
 ) -> Result<ReportOutcome> {
-    // A team match's results are its boards', entered at the desk (issue #41).
-    if found.team {
+    // A team match's results are its boards' (issue #41): each game is reported on its own.
+    if found.team && found.game_no.is_none() {
         return Err(Error::conflict(m::TEAM_RESULT_PER_BOARD.msg()));
     }
     let mut check = Check::new();
+    if input.game.is_some() && via != "team_key" {
+        check.error("game", m::REPORT_GAME_ONLY_TEAM_KEY.msg());
+    }
     if let Some(claimed) = &input.side {
         if check.word("side", claimed, Side::ALL, side) != side {
             check.error("side", m::REPORT_SIDE_NOT_YOURS.msg());
@@ -354,15 +373,16 @@ pub(crate) async fn submit_as(
     check.finish()?;
 
     let mut tx = pool.begin().await?;
-    let board = db::report::board_for_update(&mut *tx, found.board_id)
+    let board = for_update(&mut tx, found.board_id, found.game_no)
         .await?
         .ok_or_else(unknown_code)?;
+    let game_no = board.game_no.unwrap_or(1);
     if board.round_status != RoundStatus::Published || board.result.is_some() {
         return Err(Error::conflict(m::REPORT_GAME_S_RESULT_ALREADY.msg()));
     }
     // A dispute is the desk's: no player's report changes it until the desk dismisses the
     // reports or enters the result.
-    let before: Vec<Report> = db::report::open_reports(&mut *tx, board.board_id)
+    let before: Vec<Report> = db::report::open_reports(&mut *tx, board.board_id, game_no)
         .await?
         .into_iter()
         .map(Report::from)
@@ -372,14 +392,14 @@ pub(crate) async fn submit_as(
     }
     db::report::put_report(
         &mut tx,
-        board.board_id,
+        (board.board_id, game_no),
         side,
         result,
         red_fouls as i32,
         black_fouls as i32,
     )
     .await?;
-    let reports: Vec<Report> = db::report::open_reports(&mut *tx, board.board_id)
+    let reports: Vec<Report> = db::report::open_reports(&mut *tx, board.board_id, game_no)
         .await?
         .into_iter()
         .map(Report::from)
@@ -395,7 +415,8 @@ pub(crate) async fn submit_as(
             entity_id: board.game_id,
             before: None,
             after: Some(json!({
-                "round": board.round_no, "board": board.board_no, "side": side,
+                "round": board.round_no, "board": board.board_no, "game": board.game_no,
+                "side": side,
                 "result": result, "red_fouls": red_fouls, "black_fouls": black_fouls,
                 "agreement": state.as_str(), "address": ip.to_string(), "via": via,
             })),
@@ -410,9 +431,11 @@ pub(crate) async fn submit_as(
     if accepted && board.round_no >= board.section_rounds {
         rounds::follow_last_round(pool, None, &context_of(&board)).await?;
     }
-    let board = db::report::board_by_id(pool, board.board_id)
-        .await?
-        .ok_or_else(unknown_code)?;
+    let board = match board.game_no {
+        Some(n) => db::report::team_game(pool, board.board_id, n).await?,
+        None => db::report::board_by_id(pool, board.board_id).await?,
+    }
+    .ok_or_else(unknown_code)?;
     let mut view = board_view(pool, board).await?;
     view.side = Some(side);
     Ok(ReportOutcome {
@@ -437,8 +460,20 @@ fn context_of(board: &CodeBoard) -> db::round::BoardContext {
         foul_threshold: board.foul_threshold,
         section_rounds: board.section_rounds,
         team: board.team,
-        team_game: None,
+        team_game: board.game_no,
     }
+}
+
+/// A board (or a team match's game `game_no`) with its section row locked.
+async fn for_update(
+    tx: &mut sqlx::PgConnection,
+    board_id: Uuid,
+    game_no: Option<i32>,
+) -> Result<Option<CodeBoard>> {
+    Ok(match game_no {
+        Some(n) => db::report::team_game_for_update(&mut *tx, board_id, n).await?,
+        None => db::report::board_for_update(&mut *tx, board_id).await?,
+    })
 }
 
 /// Records the agreed report of `board` as its result and closes the reports as accepted.
@@ -493,7 +528,7 @@ pub async fn queue(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result<Vec
         .map(|board| {
             let mine: Vec<Report> = reports
                 .iter()
-                .filter(|r| r.board_id == board.board_id)
+                .filter(|r| r.board_id == board.board_id && r.game_no == board.game_no.unwrap_or(1))
                 .cloned()
                 .map(Report::from)
                 .collect();
@@ -507,20 +542,32 @@ pub async fn queue(pool: &PgPool, actor: &Actor, section_id: Uuid) -> Result<Vec
         Agreement::Disputed => 1,
         _ => 2,
     };
-    items.sort_by_key(|i| (rank(i.board.agreement), i.board.round, i.board.board));
+    items.sort_by_key(|i| {
+        (
+            rank(i.board.agreement),
+            i.board.round,
+            i.board.board,
+            i.board.game,
+        )
+    });
     Ok(items)
 }
 
 /// The desk accepts a board's agreed reports: the result counts from now on. A board whose
 /// reports disagree, or that only one side reported, is refused (409): the arbiter enters
-/// the result instead.
-pub async fn accept(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<ResultOutcome> {
+/// the result instead. `game`: a team match's game (its board of the match).
+pub async fn accept(
+    pool: &PgPool,
+    actor: &Actor,
+    board_id: Uuid,
+    game: Option<i32>,
+) -> Result<ResultOutcome> {
     let mut tx = pool.begin().await?;
-    let board = db::report::board_for_update(&mut *tx, board_id)
+    let board = for_update(&mut tx, board_id, game)
         .await?
         .ok_or(Error::NotFound(m::NOT_FOUND_BOARD))?;
     access::require(&mut tx, actor, board.tournament_id, Need::Scorer).await?;
-    let reports: Vec<Report> = db::report::open_reports(&mut *tx, board_id)
+    let reports: Vec<Report> = db::report::open_reports(&mut *tx, board_id, game.unwrap_or(1))
         .await?
         .into_iter()
         .map(Report::from)
@@ -546,13 +593,20 @@ pub async fn accept(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<Resu
 
 /// The desk dismisses a board's open reports (a dispute settled at the board, a report made
 /// by mistake): they stay on record but count for nothing, and the players may report again.
-pub async fn dismiss(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<()> {
+/// `game`: a team match's game (its board of the match).
+pub async fn dismiss(
+    pool: &PgPool,
+    actor: &Actor,
+    board_id: Uuid,
+    game: Option<i32>,
+) -> Result<()> {
     let mut tx = pool.begin().await?;
-    let board = db::report::board_for_update(&mut *tx, board_id)
+    let board = for_update(&mut tx, board_id, game)
         .await?
         .ok_or(Error::NotFound(m::NOT_FOUND_BOARD))?;
     access::require(&mut tx, actor, board.tournament_id, Need::Scorer).await?;
-    let dismissed = db::report::resolve(&mut *tx, board_id, "dismissed").await?;
+    let dismissed =
+        db::report::resolve(&mut *tx, (board_id, game.unwrap_or(1)), "dismissed").await?;
     if dismissed == 0 {
         return Err(Error::conflict(m::REPORT_NOBODY_HAS_REPORTED_GAME.msg()));
     }
@@ -566,7 +620,8 @@ pub async fn dismiss(pool: &PgPool, actor: &Actor, board_id: Uuid) -> Result<()>
             entity_id: board.game_id,
             before: None,
             after: Some(
-                json!({"round": board.round_no, "board": board.board_no, "reports": dismissed}),
+                json!({"round": board.round_no, "board": board.board_no, "game": board.game_no,
+                       "reports": dismissed}),
             ),
         },
     )
@@ -604,6 +659,58 @@ pub async fn codes(
     let mut conn = pool.acquire().await?;
     access::require(&mut conn, actor, section.tournament_id, Need::Scorer).await?;
     Ok(db::report::codes_of_round(&mut *conn, section_id, round).await?)
+}
+
+/// One game of a team match with its two side-bound codes, for the match slips.
+#[derive(Debug, Clone)]
+pub struct GameCodes {
+    /// The match's number in the round.
+    pub match_no: i32,
+    /// The board of the match.
+    pub board: i32,
+    /// The code of the player with Red in this game.
+    pub red: String,
+    /// The code of the player with Black.
+    pub black: String,
+}
+
+/// The codes of a team round's games, for the match slips: `None` unless `actor` is on the
+/// tournament's staff (a code lets its holder report the game) and the section takes
+/// self-reports.
+pub async fn team_codes(
+    pool: &PgPool,
+    actor: Option<&Actor>,
+    section_id: Uuid,
+    round: i32,
+) -> Result<Option<Vec<GameCodes>>> {
+    let section = db::section::find(pool, section_id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
+    let Some(actor) = actor else {
+        return Ok(None);
+    };
+    if section.self_report == SelfReport::Off {
+        return Ok(None);
+    }
+    let mut conn = pool.acquire().await?;
+    if access::require(&mut conn, actor, section.tournament_id, Need::Scorer)
+        .await
+        .is_err()
+    {
+        return Ok(None);
+    }
+    Ok(Some(
+        db::report::team_codes_of_round(&mut *conn, section_id, round)
+            .await?
+            .into_iter()
+            .map(|(match_no, board, red, black)| GameCodes {
+                match_no,
+                board,
+                red,
+                black,
+            })
+            .collect(),
+    ))
 }
 
 /// Reports waiting at every desk of the server (for `/metrics`).

@@ -453,12 +453,12 @@ fn roster_problem(check: &mut Check, problem: &RosterProblem, index_of: &dyn Fn(
 }
 
 /// A roster as checked: existing players (`Ok`) and new ones (`Err`), in board order.
-type CheckedRoster = Vec<std::result::Result<Uuid, PlayerRow>>;
+pub(crate) type CheckedRoster = Vec<std::result::Result<Uuid, PlayerRow>>;
 
 /// Checks a roster: each entry an existing player of the tournament or a new player with a
 /// name; between boards and boards + reserves players; nobody named twice or on another
 /// team of the section (`others`: the other teams' players).
-async fn check_roster(
+pub(crate) async fn check_roster(
     conn: &mut PgConnection,
     section: &SectionRow,
     settings: &Settings,
@@ -746,6 +746,46 @@ pub async fn create(
     .await?;
     tx.commit().await?;
     Ok(view)
+}
+
+/// Makes a confirmed team registration (issue #41, `team_registrations`) a team in the
+/// caller's transaction: the entrant (next starting number, its key made by the trigger)
+/// with its roster (players already stored, board order), rating (the average of its first
+/// boards', when all are rated) and captain; returns the entrant.
+pub(crate) async fn enrol_registered(
+    conn: &mut PgConnection,
+    section: &SectionRow,
+    (name, club): (&str, Option<&str>),
+    roster: &[Uuid],
+    (captain_name, captain_position): (Option<String>, Option<i16>),
+) -> Result<Uuid> {
+    let settings = settings(&mut *conn, section.section_id).await?;
+    let entrant =
+        super::entrants::enrol(&mut *conn, section.section_id, name, &[None], club, &[]).await?;
+    for (i, id) in roster.iter().enumerate() {
+        db::entrant::insert_member(&mut *conn, entrant.entrant_id, i as i16 + 1, *id).await?;
+    }
+    let average = rating_of(
+        &mut *conn,
+        section.section_id,
+        entrant.entrant_id,
+        settings.boards,
+    )
+    .await?;
+    db::team::set_details(&mut *conn, entrant.entrant_id, name, club, average).await?;
+    db::team::set_captain(
+        &mut *conn,
+        &CaptainRow {
+            entrant_id: entrant.entrant_id,
+            captain_name,
+            captain_position,
+        },
+    )
+    .await?;
+    if section.pair_checked_in_only {
+        db::key::set_checked_in(&mut *conn, entrant.entrant_id, true, false).await?;
+    }
+    Ok(entrant.entrant_id)
 }
 
 /// The team (entrant) and its section, the section locked, the actor an arbiter of it.

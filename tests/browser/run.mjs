@@ -31,6 +31,7 @@ import { registerSeed001Tests } from './seed001.mjs';
 import { registerWalkInTests } from './walkins.mjs';
 import { registerDeskTests } from './desk.mjs';
 import { registerTeamTests } from './teams.mjs';
+import { registerTeamRegisterTests } from './team_register.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -566,6 +567,7 @@ registerSeed001Tests({ test, logIn, assert, base: () => base, out, join });
 registerDeskTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerWalkInTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerTeamTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
+registerTeamRegisterTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
 // Last: it crawls what the tests before it made.
 registerCrawlTests({ test, logIn, assert, base: () => base, EVIL, seeded: () => data });
 

@@ -415,6 +415,21 @@ async fn play_an_event(pool: &PgPool) -> (String, String) {
             ));
         }
     }
+    // A team registered on the public form, waiting for the desk (its roster travels).
+    expect(
+        &call(
+            pool,
+            "POST",
+            &format!("/api/v1/sections/{teams}/registrations"),
+            None,
+            Some(
+                json!({"name": "Captain 5", "waiver_accepted": true, "team": {"name": "Team 5",
+                        "roster": [{"name": "T5A"}, {"name": "T5B"}]}}),
+            ),
+        )
+        .await,
+        StatusCode::CREATED,
+    );
     let (team, players) = reserve.unwrap();
     ok(&call(
         pool,

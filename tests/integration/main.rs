@@ -59,6 +59,8 @@ mod stages;
 mod support;
 mod team_desk;
 mod team_pages;
+mod team_registration;
+mod team_reports;
 mod teams;
 mod teams_events;
 mod teams_input;

@@ -33,7 +33,17 @@ async fn bad_rosters_and_line_ups_get_field_errors(pool: PgPool) {
             Some(json!({"name": "Online", "email": "o@example.org", "waiver_accepted": true})),
         )
         .await;
-    assert_eq!(online.status, StatusCode::CONFLICT, "{}", online.text);
+    // A player's registration is a team's on a team section (its roster; issue #41).
+    assert_eq!(
+        online.status,
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "{}",
+        online.text
+    );
+    assert_eq!(
+        online.json()["field_codes"]["team"][0],
+        "team.registration_needs_team"
+    );
     // Too short a roster.
     let short = c
         .send(

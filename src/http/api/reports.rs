@@ -3,7 +3,7 @@
 
 use super::auth::ApiUser;
 use crate::http::error::{ApiError, ErrorBody};
-use crate::http::extract::{AppJson, AppPath};
+use crate::http::extract::{AppJson, AppPath, AppQuery};
 use crate::http::session::ClientIp;
 use crate::http::AppState;
 use crate::service;
@@ -11,7 +11,18 @@ use crate::service::reports::{QueueItem, ReportBoard, ReportInput, ReportOutcome
 use crate::service::rounds::ResultOutcome;
 use axum::extract::State;
 use axum::http::StatusCode;
+use serde::Deserialize;
+use utoipa::IntoParams;
 use uuid::Uuid;
+
+/// Which game of a board the desk acts on.
+#[derive(Debug, Deserialize, IntoParams)]
+#[into_params(parameter_in = Query)]
+pub struct GameQuery {
+    /// A team match's game: its board of the match (1 = top board; issue #41). Absent for a
+    /// board's only game.
+    pub game: Option<i32>,
+}
 
 /// The game a report code opens, with the reports so far (no account: the code is the key).
 /// Wrong codes count against the client address's limit (429 beyond it).
@@ -87,30 +98,32 @@ pub async fn list_reports(
 /// Accepts a board's agreed reports as its result (the foul rule applies as at the desk);
 /// a dispute or a single report is refused (409).
 #[utoipa::path(post, path = "/api/v1/boards/{id}/reports/accept", tag = "reports", security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "Board id")),
+    params(("id" = Uuid, Path, description = "Board id"), GameQuery),
     responses((status = 200, body = ResultOutcome), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn accept_reports(
     State(state): State<AppState>,
     ApiUser(actor): ApiUser,
     AppPath(id): AppPath<Uuid>,
+    AppQuery(query): AppQuery<GameQuery>,
 ) -> Result<AppJson<ResultOutcome>, ApiError> {
     Ok(AppJson(
-        service::reports::accept(&state.db, &actor, id).await?,
+        service::reports::accept(&state.db, &actor, id, query.game).await?,
     ))
 }
 
 /// Dismisses a board's open reports: kept on record, counting for nothing; the players may
 /// report again.
 #[utoipa::path(post, path = "/api/v1/boards/{id}/reports/dismiss", tag = "reports", security(("bearer" = [])),
-    params(("id" = Uuid, Path, description = "Board id")),
+    params(("id" = Uuid, Path, description = "Board id"), GameQuery),
     responses((status = 204), (status = 400, body = ErrorBody), (status = 401, body = ErrorBody),
         (status = 403, body = ErrorBody), (status = 404, body = ErrorBody), (status = 409, body = ErrorBody)))]
 pub async fn dismiss_reports(
     State(state): State<AppState>,
     ApiUser(actor): ApiUser,
     AppPath(id): AppPath<Uuid>,
+    AppQuery(query): AppQuery<GameQuery>,
 ) -> Result<StatusCode, ApiError> {
-    service::reports::dismiss(&state.db, &actor, id).await?;
+    service::reports::dismiss(&state.db, &actor, id, query.game).await?;
     Ok(StatusCode::NO_CONTENT)
 }

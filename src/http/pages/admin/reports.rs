@@ -61,6 +61,8 @@ pub struct QueueRow {
     pub round: i32,
     /// Board number.
     pub board: i32,
+    /// A team match's game (its board of the match), empty otherwise.
+    pub game: String,
     /// Red's name.
     pub red: String,
     /// Black's name.
@@ -102,6 +104,7 @@ fn rows(items: Vec<QueueItem>) -> Vec<QueueRow> {
             let agreed = b.agreement == Agreement::Agreed;
             let row = QueueRow {
                 board_id: b.board_id,
+                game: b.game.map(|g| g.to_string()).unwrap_or_default(),
                 round: b.round,
                 board: b.board,
                 red: b.red.name,
@@ -199,12 +202,13 @@ async fn act(
             ctx.lang,
         ));
     };
+    let game = text(&form, "game").and_then(|g| g.parse::<i32>().ok());
     let done = if accept {
-        service::reports::accept(&state.db, &actor, board_id)
+        service::reports::accept(&state.db, &actor, board_id, game)
             .await
             .map(|_| "accepted")
     } else {
-        service::reports::dismiss(&state.db, &actor, board_id)
+        service::reports::dismiss(&state.db, &actor, board_id, game)
             .await
             .map(|()| "dismissed")
     };

@@ -119,6 +119,9 @@ pub struct KeyReportForm {
     /// Black's fouls.
     #[serde(default)]
     pub black_fouls: String,
+    /// A team key's board of the match (issue #41).
+    #[serde(default)]
+    pub game: String,
     /// CSRF token (checked by the extractor).
     #[serde(default)]
     pub csrf: String,
@@ -388,6 +391,7 @@ pub async fn post_report(
         result: form.result.clone(),
         red_fouls: number(&form.red_fouls),
         black_fouls: number(&form.black_fouls),
+        game: form.game.trim().parse().ok(),
     };
     match service::keys::report(&state.db, &state.security.limits, ip, &key, &input).await {
         Ok(outcome) => {

@@ -22,6 +22,7 @@ pub mod setups;
 pub mod standings;
 pub mod team_pages;
 pub mod team_ranking;
+pub mod team_register;
 pub mod tournament;
 pub mod unsubscribe;
 
@@ -34,6 +35,7 @@ pub fn router() -> Router<AppState> {
         .merge(home::router())
         .merge(tournament::router())
         .merge(register::router())
+        .merge(team_register::router())
         .merge(report::router())
         .merge(key::router())
         .merge(calendar::router())

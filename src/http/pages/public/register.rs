@@ -162,6 +162,8 @@ pub struct RegisterPage {
     pub email_on: bool,
     /// The e-mail opt-in ticked.
     pub email_notifications: bool,
+    /// The event has team sections: a link to the team form (issue #41).
+    pub team_form: bool,
 }
 
 fn genders(tr: Tr, chosen: &str) -> Vec<Choice> {
@@ -229,7 +231,7 @@ fn form_page(
     sections: &[Section],
     form: &RegisterForm,
     errors: &FieldErrors,
-    (form_error, email_on): (Option<String>, bool),
+    (form_error, email_on, team_form): (Option<String>, bool, bool),
 ) -> RegisterPage {
     let tr = ctx.tr();
     let chosen_section = if form.section_id.is_empty() && sections.len() == 1 {
@@ -371,14 +373,19 @@ fn form_page(
         form_error,
         email_on,
         email_notifications: form.email_notifications.is_some(),
+        team_form,
         ctx,
     }
 }
 
-async fn load(state: &AppState, id: Uuid) -> service::Result<(Tournament, Vec<Section>)> {
+async fn load(state: &AppState, id: Uuid) -> service::Result<(Tournament, Vec<Section>, bool)> {
     let t = service::tournaments::get(&state.db, id).await?;
-    let sections = open_sections(service::sections::list(&state.db, id).await?);
-    Ok((t, sections))
+    let (teams, sections): (Vec<Section>, Vec<Section>) =
+        open_sections(service::sections::list(&state.db, id).await?)
+            .into_iter()
+            .partition(|s| s.entry_type == EntryType::Team);
+    // Teams register on their own form (`team_register.rs`).
+    Ok((t, sections, !teams.is_empty()))
 }
 
 /// `GET /t/{tournament_id}/register`
@@ -387,7 +394,7 @@ pub async fn show_register(
     ctx: PageCtx,
     PagePath(id): PagePath<Uuid>,
 ) -> Result<Response, PageError> {
-    let (t, sections) = load(&state, id).await.or_page(&ctx)?;
+    let (t, sections, team_form) = load(&state, id).await.or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&t.default_language);
     let page = form_page(
         ctx,
@@ -395,7 +402,7 @@ pub async fn show_register(
         &sections,
         &RegisterForm::default(),
         &FieldErrors::new(),
-        (None, state.security.email_on),
+        (None, state.security.email_on, team_form),
     );
     Ok(Page(StatusCode::OK, page).into_response())
 }
@@ -470,6 +477,7 @@ fn to_input(form: &RegisterForm, _tr: Tr) -> Result<RegistrationInput, FieldErro
         waiver_accepted: Some(form.waiver_accepted.is_some()),
         email_notifications: Some(form.email_notifications.is_some()),
         lang: None,
+        team: None,
     })
 }
 
@@ -482,14 +490,21 @@ pub async fn create_registration(
     PagePath(id): PagePath<Uuid>,
     AppForm(form): AppForm<RegisterForm>,
 ) -> Result<Response, PageError> {
-    let (t, sections) = load(&state, id).await.or_page(&ctx)?;
+    let (t, sections, team_form) = load(&state, id).await.or_page(&ctx)?;
     let ctx = ctx.with_default_tag(&t.default_language);
     let tr = ctx.tr();
     let email_on = state.security.email_on;
     let again = |ctx, status, errors: FieldErrors, form_error: Option<String>| {
         Page(
             status,
-            form_page(ctx, &t, &sections, &form, &errors, (form_error, email_on)),
+            form_page(
+                ctx,
+                &t,
+                &sections,
+                &form,
+                &errors,
+                (form_error, email_on, team_form),
+            ),
         )
         .into_response()
     };

@@ -367,6 +367,7 @@ pub async fn post_report(
         result: form.result.clone(),
         red_fouls,
         black_fouls,
+        game: None,
     };
     let outcome = if errors.is_empty() {
         service::reports::submit(&state.db, &state.security.limits, ip, &code, &input).await

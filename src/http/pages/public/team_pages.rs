@@ -42,6 +42,10 @@ pub struct GameLine {
     pub right: String,
     /// Catalogue key of the result (`result.red_wins`…, by colour), empty while pending.
     pub result_key: String,
+    /// The left player's report code as printed (match slips for the staff; else empty).
+    pub left_code: String,
+    /// The right player's report code.
+    pub right_code: String,
 }
 
 /// One match as shown.
@@ -96,6 +100,8 @@ pub fn match_lines(matches: &[MatchView]) -> Vec<MatchLine> {
                             .as_ref()
                             .map(|r| format!("result.{r}"))
                             .unwrap_or_default(),
+                        left_code: String::new(),
+                        right_code: String::new(),
                     }
                 })
                 .collect();
@@ -179,6 +185,11 @@ pub struct MatchSlipsPrint {
     pub number: i32,
     /// The matches (byes get no slip).
     pub matches: Vec<MatchLine>,
+    /// Each board's side-bound report codes are on the slips (the staff's print of a
+    /// section that takes self-reports).
+    pub codes: bool,
+    /// The report page's address before the code (`https://…/r/`).
+    pub report_base: String,
 }
 
 /// The pairings of round `number` of a team section (its matches), on screen or printed.
@@ -227,6 +238,7 @@ pub async fn round_page(
 /// `GET /s/{section_id}/match-slips/{n}/print`
 pub async fn print_match_slips(
     State(state): State<AppState>,
+    headers: axum::http::HeaderMap,
     ctx: PageCtx,
     PagePath((id, n)): PagePath<(Uuid, i32)>,
 ) -> Result<Response, PageError> {
@@ -238,15 +250,54 @@ pub async fn print_match_slips(
     let matches = service::team_matches::round_matches(&state.db, ctx.actor.as_ref(), id, n)
         .await
         .or_page(&ctx)?;
+    let codes = service::reports::team_codes(&state.db, ctx.actor.as_ref(), id, n)
+        .await
+        .or_page(&ctx)?;
+    let mut lines = match_lines(&matches);
+    for line in &mut lines {
+        for g in &mut line.games {
+            let Some(c) = codes
+                .iter()
+                .flatten()
+                .find(|c| c.match_no == line.number && c.board == g.number)
+            else {
+                continue;
+            };
+            let (red, black) = (
+                service::reports::display_code(&c.red),
+                service::reports::display_code(&c.black),
+            );
+            (g.left_code, g.right_code) = if g.left_colour == "col.red" {
+                (red, black)
+            } else {
+                (black, red)
+            };
+        }
+    }
     let tr = ctx.tr();
     let page = MatchSlipsPrint {
         tr,
         ctx,
         nav,
         number: n,
-        matches: match_lines(&matches),
+        matches: lines,
+        codes: codes.is_some(),
+        report_base: crate::http::public_url(state.security.public_url.as_deref(), &headers, "/r/"),
     };
-    Ok(Page(StatusCode::OK, page).into_response())
+    let mut response = Page(StatusCode::OK, page).into_response();
+    if codes.is_some() {
+        // The codes let their holders report: kept by no cache, sent to no other site.
+        let h = response.headers_mut();
+        h.insert(
+            axum::http::header::CACHE_CONTROL,
+            axum::http::HeaderValue::from_static("no-store"),
+        );
+        h.insert(
+            axum::http::header::REFERRER_POLICY,
+            axum::http::HeaderValue::from_static("no-referrer"),
+        );
+    }
+    Ok(response)
 }
 
 // ---------------------------------------------------------------- standings
