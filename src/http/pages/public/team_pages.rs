@@ -31,6 +31,7 @@ pub fn router() -> Router<AppState> {
 // ---------------------------------------------------------------- matches
 
 /// One board of a match, seen from the team with Red on board 1 (the left team).
+#[derive(Debug, Clone)]
 pub struct GameLine {
     /// Board of the match (1 = top board).
     pub number: i32,
@@ -45,6 +46,7 @@ pub struct GameLine {
 }
 
 /// One match as shown.
+#[derive(Debug, Clone)]
 pub struct MatchLine {
     /// Match number in the round.
     pub number: i32,
