@@ -30,6 +30,7 @@ import { registerSeed000Tests } from './seed000.mjs';
 import { registerSeed001Tests } from './seed001.mjs';
 import { registerWalkInTests } from './walkins.mjs';
 import { registerDeskTests } from './desk.mjs';
+import { registerTeamPublicTests } from './team_public.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -549,6 +550,7 @@ registerSeed000Tests({ test, logIn, assert, base: () => base, out, join });
 registerSeed001Tests({ test, logIn, assert, base: () => base, out, join });
 registerDeskTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerWalkInTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
+registerTeamPublicTests({ test, assert, api, admin: ADMIN, base: () => base, out, join, EVIL });
 // Last: it crawls what the tests before it made.
 registerCrawlTests({ test, logIn, assert, base: () => base, EVIL, seeded: () => data });
 
