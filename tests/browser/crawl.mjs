@@ -53,7 +53,7 @@ function shape(url) {
   return `${path}?${keys}`;
 }
 
-export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = () => undefined }) {
+export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = () => undefined, teamPages = () => [] }) {
   /** Follows same-site links from `start`; returns the paths visited. `inspect(page, path)`
    *  runs on every HTML page. */
   async function crawl(page, start, skip, inspect = async () => {}) {
@@ -103,9 +103,16 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = (
   const skip = ['/api/', '/static/', '/logout', '/login', (url) => url.pathname.endsWith('.ics')];
 
   test('every page a visitor reaches by links is valid and shows a script name as text', async ({ page }) => {
-    const { visited, kinds } = await crawl(page, '/', skip);
+    // A team section's pages (issue #41) from its crosstable and screen, when a test made one.
+    const { visited, kinds } = await crawl(page, ['/', ...teamPages()], skip);
     console.log(`  (${visited.length} public pages of ${kinds} kinds)`);
     assert(visited.length >= 20, `only ${visited.length} public pages reached`);
+    for (const start of teamPages()) {
+      const section = start.split('/')[2];
+      for (const tab of ['crosstable', 'crosstable/print', 'standings', 'board-rankings']) {
+        assert(visited.includes(`/s/${section}/${tab}`), `the team section's ${tab} page was not reached`);
+      }
+    }
     assert(!visited.some((p) => p.startsWith('/admin')), 'the public pages link into the dashboard');
   });
 
@@ -153,7 +160,7 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = (
     test(`every page in ${lang} shows words, not codes or English`, async ({ page }) => {
       await logIn(page);
       const found = [];
-      const publicPages = await crawl(page, '/', [...skip, otherLanguage], inChinese(found, lang));
+      const publicPages = await crawl(page, ['/', ...teamPages()], [...skip, otherLanguage], inChinese(found, lang));
       const admin = await crawl(page, '/admin', [...skip, otherLanguage], inChinese(found, lang));
       console.log(`  (${publicPages.visited.length} public and ${admin.visited.length} dashboard pages in ${lang})`);
       assert(admin.visited.length >= 20, `only ${admin.visited.length} dashboard pages reached`);

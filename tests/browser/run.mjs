@@ -550,9 +550,9 @@ registerSeed000Tests({ test, logIn, assert, base: () => base, out, join });
 registerSeed001Tests({ test, logIn, assert, base: () => base, out, join });
 registerDeskTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerWalkInTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
-registerTeamPublicTests({ test, assert, api, admin: ADMIN, base: () => base, out, join, EVIL });
+const teamPages = registerTeamPublicTests({ test, assert, api, admin: ADMIN, base: () => base, out, join, EVIL });
 // Last: it crawls what the tests before it made.
-registerCrawlTests({ test, logIn, assert, base: () => base, EVIL, seeded: () => data });
+registerCrawlTests({ test, logIn, assert, base: () => base, EVIL, seeded: () => data, teamPages });
 
 async function main() {
   let passed = 0;

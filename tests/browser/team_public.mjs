@@ -4,7 +4,9 @@
 // three languages. Registered by run.mjs with
 //
 //   import { registerTeamPublicTests } from './team_public.mjs';
-//   registerTeamPublicTests({ test, assert, api, admin: ADMIN, base: () => base, out, join, EVIL });
+//   const teamPages = registerTeamPublicTests({ test, assert, api, admin: ADMIN, base: () => base, out, join, EVIL });
+//
+// It returns the team pages the crawl starts from.
 
 export function registerTeamPublicTests({ test, assert, api, admin, base, out, join, EVIL }) {
   let made = null;
@@ -78,4 +80,8 @@ export function registerTeamPublicTests({ test, assert, api, admin, base, out, j
     assert((await page.locator('.screen-match tbody tr').count()) === 6, 'three boards each');
     assert((await page.textContent('h1')).includes('各場對賽'), 'in the event language');
   }, { context: { locale: 'zh-TW', viewport: { width: 1920, height: 1080 } } });
+
+  // The crawl starts from the team section's pages too (two pages of a kind are all it
+  // takes, and other sections' pages of the same kinds may come first from `/`).
+  return () => (made ? [`/s/${made.section}/crosstable`, `/s/${made.section}/screen`] : []);
 }

@@ -268,8 +268,14 @@ pub fn key_heads(tr: Tr, keys: &[String]) -> Vec<KeyHead> {
             let slug = k.to_lowercase().replace(':', "_");
             let key = format!("team_tb.{slug}");
             let title = tr.t(&key);
+            // A short name in the visitor's language (FIDE's code in English).
+            let short = tr.t(&format!("team_tb_short.{slug}"));
             KeyHead {
-                short: k.clone(),
+                short: if short == "?" {
+                    k.clone()
+                } else {
+                    short.to_string()
+                },
                 title: if title == key {
                     tr.t("tiebreak.help").to_string()
                 } else {
