@@ -53,7 +53,7 @@ function shape(url) {
   return `${path}?${keys}`;
 }
 
-export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = () => undefined }) {
+export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = () => undefined, teamPages = () => [] }) {
   /** Follows same-site links from `start`; returns the paths visited. `inspect(page, path)`
    *  runs on every HTML page. */
   async function crawl(page, start, skip, inspect = async () => {}) {
@@ -103,10 +103,11 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = (
   const skip = ['/api/', '/static/', '/logout', '/login', (url) => url.pathname.endsWith('.ics')];
 
   test('every page a visitor reaches by links is valid and shows a script name as text', async ({ page }) => {
-    // From the home page, and from the seeded team section's round (issue #41), whose
-    // pages' kinds the many other sections would otherwise fill first.
+    // From the home page, from the seeded team section's round (issue #41), whose pages'
+    // kinds the many other sections would otherwise fill first, and from a team section's
+    // crosstable and screen when a test made one.
     const teamSection = seeded()?.teamSectionId;
-    const { visited, kinds } = await crawl(page, ['/', ...(teamSection ? [`/s/${teamSection}/pairings/1`] : [])], skip);
+    const { visited, kinds } = await crawl(page, ['/', ...(teamSection ? [`/s/${teamSection}/pairings/1`] : []), ...teamPages()], skip);
     if (teamSection) {
       for (const kind of [`/s/${teamSection}/standings`, `/s/${teamSection}/match-slips/1/print`, `/s/${teamSection}/board-rankings`]) {
         assert(visited.includes(kind), `the team section's public ${kind} not reached`);
@@ -114,6 +115,12 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = (
     }
     console.log(`  (${visited.length} public pages of ${kinds} kinds)`);
     assert(visited.length >= 20, `only ${visited.length} public pages reached`);
+    for (const start of teamPages()) {
+      const section = start.split('/')[2];
+      for (const tab of ['crosstable', 'crosstable/print', 'standings', 'board-rankings']) {
+        assert(visited.includes(`/s/${section}/${tab}`), `the team section's ${tab} page was not reached`);
+      }
+    }
     assert(!visited.some((p) => p.startsWith('/admin')), 'the public pages link into the dashboard');
   });
 
@@ -173,7 +180,7 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = (
     test(`every page in ${lang} shows words, not codes or English`, async ({ page }) => {
       await logIn(page);
       const found = [];
-      const publicPages = await crawl(page, '/', [...skip, otherLanguage], inChinese(found, lang));
+      const publicPages = await crawl(page, ['/', ...teamPages()], [...skip, otherLanguage], inChinese(found, lang));
       const admin = await crawl(page, '/admin', [...skip, otherLanguage], inChinese(found, lang));
       console.log(`  (${publicPages.visited.length} public and ${admin.visited.length} dashboard pages in ${lang})`);
       assert(admin.visited.length >= 20, `only ${admin.visited.length} dashboard pages reached`);

@@ -32,6 +32,7 @@ import { registerWalkInTests } from './walkins.mjs';
 import { registerDeskTests } from './desk.mjs';
 import { registerTeamTests } from './teams.mjs';
 import { registerTeamRegisterTests } from './team_register.mjs';
+import { registerTeamPublicTests } from './team_public.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -568,8 +569,9 @@ registerDeskTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, ou
 registerWalkInTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerTeamTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerTeamRegisterTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
+const teamPages = registerTeamPublicTests({ test, assert, api, admin: ADMIN, base: () => base, out, join, EVIL });
 // Last: it crawls what the tests before it made.
-registerCrawlTests({ test, logIn, assert, base: () => base, EVIL, seeded: () => data });
+registerCrawlTests({ test, logIn, assert, base: () => base, EVIL, seeded: () => data, teamPages });
 
 async function main() {
   let passed = 0;
