@@ -26,6 +26,7 @@ pub mod pairing_report;
 pub mod playoff;
 pub mod playoff_prizes;
 pub mod prizes;
+pub mod quick_line;
 pub mod records;
 pub mod registrations;
 pub mod repair;

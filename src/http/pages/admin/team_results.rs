@@ -8,7 +8,7 @@
 //! version compare-and-set, the foul rule, the audit; a forfeit in one transaction).
 
 use super::form::{number, text, Fields};
-use super::results::parse_quick;
+use super::quick_line::{parse_quick, QuickLine};
 use super::section_forms::{choices, ResultChoice};
 use crate::http::error::{OrPage, PageError};
 use crate::http::extract::{AppForm, PagePath};
@@ -31,7 +31,7 @@ use axum::routing::post;
 use axum::Router;
 use uuid::Uuid;
 
-/// The routes of this page (the round's page itself is `results::router`'s, which hands a
+/// The routes of this page (the round's page itself is routed by `results.rs`, which hands a
 /// team section to this file).
 pub fn router() -> Router<AppState> {
     Router::new().route(
@@ -46,7 +46,7 @@ pub struct TeamLine {
     /// Match number in the round.
     pub game_match: i32,
     /// The board's line (its `board` is the board of the match).
-    pub board: super::results::QuickLine,
+    pub board: QuickLine,
 }
 
 /// Reads `MATCH.BOARD RESULT [RED_FOULS BLACK_FOULS]`: the match's digits, a dot, then the
@@ -537,7 +537,7 @@ mod tests {
         let t = |m, board, result, fouls: Option<(i64, i64)>| {
             Some(TeamLine {
                 game_match: m,
-                board: super::super::results::QuickLine {
+                board: QuickLine {
                     board,
                     result,
                     red_fouls: fouls.map(|f| f.0),
