@@ -103,11 +103,50 @@ pub async fn section_version(
         "select max(audit_id) * 2048 + count(*) from (
            select a.audit_id from audit_event a
             where a.tournament_id = (select s.tournament_id from section s where s.section_id = $1)
-            order by a.audit_id desc limit 1000) recent",
+            order by a.audit_id desc limit $2) recent",
     )
     .bind(section_id)
+    .bind(RECENT)
     .fetch_one(db)
     .await
+}
+
+/// How many of a tournament's newest audit entries [`section_version`] and [`recent`] read.
+pub const RECENT: i64 = 1000;
+
+/// One of the newest audit entries: what changed, without the details.
+#[derive(Debug, Clone, sqlx::FromRow)]
+pub struct RecentEntry {
+    /// Entry id.
+    pub audit_id: i64,
+    /// What was done.
+    pub action: String,
+    /// To what kind of thing.
+    pub entity: String,
+    /// To which.
+    pub entity_id: Option<Uuid>,
+}
+
+/// The newest [`RECENT`] committed audit entries of a section's tournament, newest first:
+/// [`section_version`] is `audit_id * 2048 + len` of the first, and the entries tell what
+/// changed since an earlier read (`service::state::kept`).
+pub async fn recent(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec<RecentEntry>> {
+    sqlx::query_as(
+        "select a.audit_id, a.action, a.entity, a.entity_id from audit_event a
+          where a.tournament_id = (select s.tournament_id from section s where s.section_id = $1)
+          order by a.audit_id desc limit $2",
+    )
+    .bind(section_id)
+    .bind(RECENT)
+    .fetch_all(db)
+    .await
+}
+
+/// The data version [`section_version`] gives for the entries [`recent`] read.
+pub fn version_of(recent: &[RecentEntry]) -> Option<i64> {
+    recent
+        .first()
+        .map(|newest| newest.audit_id * 2048 + recent.len() as i64)
 }
 
 /// Who did `action` to one thing, and when, oldest first (e.g. the hand edits of a round).

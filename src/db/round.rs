@@ -250,6 +250,27 @@ pub async fn boards_of_section(
     Ok(boards)
 }
 
+/// The boards of some games of a section (games of other sections are left out), with their
+/// fouls: what a result changed, read again (`service::state::kept`).
+pub async fn boards_of_games(
+    conn: &mut PgConnection,
+    section_id: Uuid,
+    game_ids: &[Uuid],
+) -> sqlx::Result<Vec<BoardRow>> {
+    sqlx::query_as(
+        "select b.board_id, r.number as round, r.round_id, b.number, b.red_entrant_id, b.black_entrant_id,
+                g.game_id, g.result, g.reported_result, g.version,
+                (select count(*) from foul f where f.game_id = g.game_id and f.side = 'red') as red_fouls,
+                (select count(*) from foul f where f.game_id = g.game_id and f.side = 'black') as black_fouls
+           from game g join board b using (board_id) join round r using (round_id)
+          where g.game_id = any($2) and r.section_id = $1",
+    )
+    .bind(section_id)
+    .bind(game_ids)
+    .fetch_all(&mut *conn)
+    .await
+}
+
 /// A board and what is needed to change its result.
 #[derive(Debug, Clone, sqlx::FromRow)]
 pub struct BoardContext {

@@ -24,9 +24,10 @@ use std::collections::BTreeMap;
 use utoipa::ToSchema;
 use uuid::Uuid;
 
-/// A section as a TRF-16 file (with the TRF-26 142/152/162/192 headers and XXR/XXC). Public
-/// data only: names, ratings, results; a paired round not yet published only for `actor`s
-/// who are the section's arbiters or scorers.
+/// A section as a TRF-16 file (with the TRF-26 142/152/162/192 headers and XXR/XXC); a team
+/// section's with its players and the TRF-2026 team records (`team_trf`). Public data only:
+/// names, ratings, results; a paired round not yet published only for `actor`s who are the
+/// section's arbiters or scorers.
 pub async fn export_trf(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) -> Result<String> {
     let mut conn = pool.acquire().await?;
     let section = db::section::find(&mut *conn, section_id)
@@ -109,6 +110,10 @@ pub async fn export_trf(pool: &PgPool, actor: Option<&Actor>, section_id: Uuid) 
             Some("f") => Some('w'),
             _ => None,
         };
+    }
+    if state.section.entry_type == EntryType::Team {
+        // A team section (issue #41): its players with the TRF-2026 team records.
+        return super::team_trf::export(&mut conn, &state, &t).await;
     }
     Ok(arbiter_core::trf::write(&t))
 }

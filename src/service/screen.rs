@@ -40,6 +40,48 @@ pub struct SectionScreen {
     /// The section's knockout bracket, when it has one (issue #40: the screen shows the
     /// bracket and the matches in play during the knockout).
     pub bracket: Option<super::knockout::BracketView>,
+    /// A team section's round and standings (issue #41): the screen shows them instead of
+    /// the pairings by name, the results and the standings of entrants.
+    pub team: Option<TeamScreen>,
+}
+
+/// What the screen shows of a team section.
+#[derive(Debug, Clone)]
+pub struct TeamScreen {
+    /// The matches of the round shown, with their boards.
+    pub matches: Vec<super::team_matches::MatchView>,
+    /// The team standings.
+    pub standings: super::team_matches::TeamStandingsView,
+}
+
+/// A team section's screen: the matches of `round` and the team standings.
+async fn team_screen(
+    pool: &PgPool,
+    section_id: Uuid,
+    round: Option<&RoundView>,
+) -> Result<TeamScreen> {
+    use super::team_matches;
+    let matches = match round {
+        Some(r) => team_matches::round_matches(pool, None, section_id, r.number).await?,
+        None => Vec::new(),
+    };
+    Ok(TeamScreen {
+        matches,
+        standings: team_matches::standings(pool, section_id).await?,
+    })
+}
+
+/// The podium of a finished team section: the team standings' places 1 to 3.
+fn team_podium(section: &super::sections::Section, team: &TeamScreen) -> Vec<(u32, String)> {
+    if team.standings.rounds_completed < section.rounds || section.rounds == 0 {
+        return Vec::new();
+    }
+    team.standings
+        .rows
+        .iter()
+        .filter(|r| r.rank <= 3)
+        .map(|r| (r.rank, r.name.clone()))
+        .collect()
 }
 
 /// The podium of a decided knockout bracket: the champion, the final's loser, then the
@@ -146,12 +188,20 @@ pub async fn section(pool: &PgPool, section_id: Uuid) -> Result<SectionScreen> {
         .iter()
         .find(|p| p.starts_at > now)
         .map(|p| (p.round, p.starts_at));
-    let (podium, bracket) = match super::knockout::get(pool, None, section_id).await {
+    let (mut podium, bracket) = match super::knockout::get(pool, None, section_id).await {
         Ok(bracket) => (knockout_podium(&bracket), Some(bracket)),
         Err(Error::NotFound(_)) => (swiss_podium(&section, &standings), None),
         Err(err) => return Err(err),
     };
+    let team = if section.entry_type == crate::vocab::EntryType::Team {
+        let team = team_screen(pool, section_id, round.as_ref()).await?;
+        podium = team_podium(&section, &team);
+        Some(team)
+    } else {
+        None
+    };
     Ok(SectionScreen {
+        team,
         bracket,
         podium,
         next_start,

@@ -75,11 +75,27 @@ pub async fn compute(pool: &PgPool, section_id: Uuid) -> Result<StandingsView> {
     if let Some(kept) = version.and_then(|v| last_computed::get(section_id, v)) {
         return Ok((*kept).clone());
     }
-    let view = compute_on(&mut conn, section_id).await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
+    // The rows kept from the last version, with what changed since read again.
+    let (state, version) = super::state::kept::load_latest(&mut conn, section).await?;
+    let decided = ties::decide(&mut conn, state).await?;
+    let view = view_of(&decided);
     if let Some(version) = version {
         last_computed::keep(section_id, version, std::sync::Arc::new(view.clone()));
     }
     Ok(view)
+}
+
+/// [`compute`] without anything kept: every row read again (what the kept rows and tables
+/// must always equal).
+pub async fn compute_from_scratch(pool: &PgPool, section_id: Uuid) -> Result<StandingsView> {
+    let mut conn = pool.acquire().await?;
+    let section = db::section::find(&mut *conn, section_id)
+        .await?
+        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
+    Ok(view_of(&ties::standings(&mut conn, section).await?))
 }
 
 /// The standings last computed per section and data version (issue #38): every page and
@@ -118,12 +134,8 @@ mod last_computed {
     }
 }
 
-/// [`compute`] without the kept tables: from the rows as they are now.
-async fn compute_on(conn: &mut sqlx::PgConnection, section_id: Uuid) -> Result<StandingsView> {
-    let section = db::section::find(&mut *conn, section_id)
-        .await?
-        .ok_or(Error::NotFound(m::NOT_FOUND_SECTION))?;
-    let decided = ties::standings(conn, section).await?;
+/// The standings of a ranked section.
+fn view_of(decided: &ties::Decided) -> StandingsView {
     let (state, table) = (&decided.state, &decided.table);
     let rows = decided
         .order
@@ -149,10 +161,10 @@ async fn compute_on(conn: &mut sqlx::PgConnection, section_id: Uuid) -> Result<S
             })
         })
         .collect();
-    Ok(StandingsView {
+    StandingsView {
         round: state.rounds_paired(),
         is_final: !table.provisional,
         tiebreaks: table.labels.clone(),
         rows,
-    })
+    }
 }

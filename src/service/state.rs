@@ -15,6 +15,8 @@ use sqlx::PgConnection;
 use std::collections::{BTreeMap, HashMap};
 use uuid::Uuid;
 
+pub mod kept;
+
 /// Everything about a section's Swiss stage, loaded in one go.
 pub struct SectionState {
     /// The section.
@@ -128,18 +130,78 @@ async fn load_until(
     before: Option<i32>,
     include_next: bool,
 ) -> Result<SectionState> {
-    let entrants = db::entrant::list(&mut *conn, section.section_id).await?;
-    let keep = |number: i32| before.is_none_or(|b| number < b);
-    let mut rounds = db::round::list_for_state(&mut *conn, section.section_id).await?;
-    rounds.retain(|r| keep(r.number));
-    let mut boards = db::round::boards_of_section(&mut *conn, section.section_id).await?;
-    boards.retain(|b| keep(b.round));
+    let mut rows = SectionRows::fetch(conn, section.section_id).await?;
     if section.entry_type == crate::vocab::EntryType::Team {
         // A team match is one board of several games (issue #41): one row, the match's result.
-        boards = super::team_matches::match_rows(&mut *conn, section.section_id, boards).await?;
+        rows.boards =
+            super::team_matches::match_rows(&mut *conn, section.section_id, rows.boards).await?;
     }
-    let byes = db::entrant::requested_byes(&mut *conn, section.section_id).await?;
-    let forbidden = db::entrant::forbidden_pairs(&mut *conn, section.section_id).await?;
+    Ok(build(section, rows, before, include_next))
+}
+
+/// The rows a section's state is built from ([`build`]), as the database has them.
+#[derive(Clone)]
+pub struct SectionRows {
+    /// Entrants by starting number.
+    pub entrants: Vec<EntrantRow>,
+    /// Rounds by number.
+    pub rounds: Vec<RoundRow>,
+    /// Every board of every round (a team section's games, not yet merged into matches).
+    pub boards: Vec<BoardRow>,
+    /// Requested byes.
+    pub byes: Vec<db::entrant::ByeRow>,
+    /// Forbidden pairs.
+    pub forbidden: Vec<(Uuid, Uuid)>,
+}
+
+impl SectionRows {
+    /// Reads every row of a section.
+    pub async fn fetch(conn: &mut PgConnection, section_id: Uuid) -> Result<SectionRows> {
+        let started = std::time::Instant::now();
+        let entrants = db::entrant::list(&mut *conn, section_id).await?;
+        let entrants_at = started.elapsed();
+        let rounds = db::round::list_for_state(&mut *conn, section_id).await?;
+        let rounds_at = started.elapsed();
+        let boards = db::round::boards_of_section(&mut *conn, section_id).await?;
+        let boards_at = started.elapsed();
+        let byes = db::entrant::requested_byes(&mut *conn, section_id).await?;
+        let forbidden = db::entrant::forbidden_pairs(&mut *conn, section_id).await?;
+        // Where a load's time goes (issue #38: `RUST_LOG=arbiter::service::state=debug`).
+        tracing::debug!(
+            entrants_us = entrants_at.as_micros() as u64,
+            rounds_us = (rounds_at - entrants_at).as_micros() as u64,
+            boards_us = (boards_at - rounds_at).as_micros() as u64,
+            rest_us = (started.elapsed() - boards_at).as_micros() as u64,
+            "section rows loaded"
+        );
+        Ok(SectionRows {
+            entrants,
+            rounds,
+            boards,
+            byes,
+            forbidden,
+        })
+    }
+}
+
+/// A section's state from its rows: rounds before `before` only (all without it), with the
+/// next round's absences when `include_next`.
+pub fn build(
+    section: SectionRow,
+    rows: SectionRows,
+    before: Option<i32>,
+    include_next: bool,
+) -> SectionState {
+    let SectionRows {
+        entrants,
+        mut rounds,
+        mut boards,
+        byes,
+        forbidden,
+    } = rows;
+    let keep = |number: i32| before.is_none_or(|b| number < b);
+    rounds.retain(|r| keep(r.number));
+    boards.retain(|b| keep(b.round));
 
     let start_no: HashMap<Uuid, StartNo> = entrants
         .iter()
@@ -246,12 +308,12 @@ async fn load_until(
         forbidden,
         accelerations: Vec::new(),
     };
-    Ok(SectionState {
+    SectionState {
         section,
         entrants,
         rounds,
         boards,
         tournament,
         start_no,
-    })
+    }
 }

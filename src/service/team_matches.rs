@@ -507,6 +507,10 @@ pub async fn set_game_result(
 pub struct ForfeitInput {
     /// The team that forfeits: `red` (the team with Red on board 1), `black`, or `both`.
     pub forfeits: String,
+    /// The versions of the match's games as last read, board 1 first (optional): a game
+    /// changed meanwhile refuses the whole forfeit (409), compared after the row lock.
+    #[serde(default)]
+    pub versions: Option<Vec<i32>>,
 }
 
 /// Forfeits every board of a match for one team (or both), each board's result through the
@@ -556,7 +560,11 @@ pub async fn forfeit_match(
                 reported: result,
                 red_fouls: 0,
                 black_fouls: 0,
-                expected: None,
+                expected: input.versions.as_ref().and_then(|v| {
+                    usize::try_from(g.number - 1)
+                        .ok()
+                        .and_then(|i| v.get(i).copied())
+                }),
                 via: "match_forfeit",
                 resolution: "superseded",
             },

@@ -106,11 +106,30 @@ pub struct Decided {
 
 /// Loads a section and ranks it with the decisions applied.
 pub async fn standings(conn: &mut PgConnection, section: SectionRow) -> Result<Decided> {
-    let options = sections::standings_options(&section);
-    let section_id = section.section_id;
+    let started = std::time::Instant::now();
     let state = state::load(conn, section, false).await?;
+    tracing::debug!(
+        load_us = started.elapsed().as_micros() as u64,
+        "section loaded"
+    );
+    decide(conn, state).await
+}
+
+/// Ranks a loaded section with the decisions applied.
+pub async fn decide(conn: &mut PgConnection, state: SectionState) -> Result<Decided> {
+    let options = sections::standings_options(&state.section);
+    let section_id = state.section.section_id;
+    let started = std::time::Instant::now();
     let table = standings::rank(&state.tournament, &options);
+    let ranked = started.elapsed();
     let decisions = db::tie::list(&mut *conn, section_id).await?;
+    // Where a fresh computation's time goes (issue #38: `RUST_LOG=arbiter::service::ties=debug`).
+    tracing::debug!(
+        entrants = state.entrants.len(),
+        rank_us = ranked.as_micros() as u64,
+        decisions_us = (started.elapsed() - ranked).as_micros() as u64,
+        "standings ranked"
+    );
     let rows: Vec<(Uuid, u32)> = table
         .rows
         .iter()

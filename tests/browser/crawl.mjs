@@ -53,7 +53,7 @@ function shape(url) {
   return `${path}?${keys}`;
 }
 
-export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = () => undefined }) {
+export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = () => undefined, teamPages = () => [] }) {
   /** Follows same-site links from `start`; returns the paths visited. `inspect(page, path)`
    *  runs on every HTML page. */
   async function crawl(page, start, skip, inspect = async () => {}) {
@@ -103,9 +103,24 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = (
   const skip = ['/api/', '/static/', '/logout', '/login', (url) => url.pathname.endsWith('.ics')];
 
   test('every page a visitor reaches by links is valid and shows a script name as text', async ({ page }) => {
-    const { visited, kinds } = await crawl(page, '/', skip);
+    // From the home page, from the seeded team section's round (issue #41), whose pages'
+    // kinds the many other sections would otherwise fill first, and from a team section's
+    // crosstable and screen when a test made one.
+    const teamSection = seeded()?.teamSectionId;
+    const { visited, kinds } = await crawl(page, ['/', ...(teamSection ? [`/s/${teamSection}/pairings/1`] : []), ...teamPages()], skip);
+    if (teamSection) {
+      for (const kind of [`/s/${teamSection}/standings`, `/s/${teamSection}/match-slips/1/print`, `/s/${teamSection}/board-rankings`]) {
+        assert(visited.includes(kind), `the team section's public ${kind} not reached`);
+      }
+    }
     console.log(`  (${visited.length} public pages of ${kinds} kinds)`);
     assert(visited.length >= 20, `only ${visited.length} public pages reached`);
+    for (const start of teamPages()) {
+      const section = start.split('/')[2];
+      for (const tab of ['crosstable', 'crosstable/print', 'standings', 'board-rankings']) {
+        assert(visited.includes(`/s/${section}/${tab}`), `the team section's ${tab} page was not reached`);
+      }
+    }
     assert(!visited.some((p) => p.startsWith('/admin')), 'the public pages link into the dashboard');
   });
 
@@ -113,13 +128,25 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = (
     await logIn(page);
     // From the dashboard, and from the seeded section's rounds tab: other tests' events come
     // first in the dashboard's list, and two pages of each kind are all the crawl takes.
-    const starts = ['/admin', ...(seeded()?.sectionId ? [`/admin/s/${seeded().sectionId}/rounds`] : [])];
+    // The seeded team section (issue #41) before it: its round's desk pages (line-ups, the
+    // matches' board results) are of kinds the individual sections also have.
+    const teamSection = seeded()?.teamSectionId;
+    const starts = [
+      '/admin',
+      ...(teamSection ? [`/admin/s/${teamSection}/rounds`] : []),
+      ...(seeded()?.sectionId ? [`/admin/s/${seeded().sectionId}/rounds`] : []),
+    ];
     const { visited, kinds } = await crawl(page, starts, skip);
     console.log(`  (${visited.length} pages of ${kinds} kinds)`);
     const admin = visited.filter((p) => p.startsWith('/admin'));
     assert(admin.length >= 20, `only ${admin.length} dashboard pages reached`);
     for (const kind of ['/settings', '/results', '/setup/print', '/desk/print', '/playoff']) {
       assert(admin.some((p) => p.includes(kind)), `no ${kind} page reached`);
+    }
+    if (teamSection) {
+      for (const kind of [`/admin/s/${teamSection}/rounds/1/results`, `/admin/s/${teamSection}/rounds/1/lineups`].concat([`/s/${teamSection}/match-slips/1/print`])) {
+        assert(visited.includes(kind), `the team section's ${kind} not reached`);
+      }
     }
     // Every tab of the section desk (issue #15), reached through the tab bar.
     for (const tab of ['entrants', 'registrations', 'byes', 'rounds', 'standings', 'knockout', 'prizes']) {
@@ -153,7 +180,7 @@ export function registerCrawlTests({ test, logIn, assert, base, EVIL, seeded = (
     test(`every page in ${lang} shows words, not codes or English`, async ({ page }) => {
       await logIn(page);
       const found = [];
-      const publicPages = await crawl(page, '/', [...skip, otherLanguage], inChinese(found, lang));
+      const publicPages = await crawl(page, ['/', ...teamPages()], [...skip, otherLanguage], inChinese(found, lang));
       const admin = await crawl(page, '/admin', [...skip, otherLanguage], inChinese(found, lang));
       console.log(`  (${publicPages.visited.length} public and ${admin.visited.length} dashboard pages in ${lang})`);
       assert(admin.visited.length >= 20, `only ${admin.visited.length} dashboard pages reached`);

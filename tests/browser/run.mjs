@@ -30,7 +30,9 @@ import { registerSeed000Tests } from './seed000.mjs';
 import { registerSeed001Tests } from './seed001.mjs';
 import { registerWalkInTests } from './walkins.mjs';
 import { registerDeskTests } from './desk.mjs';
+import { registerTeamTests } from './teams.mjs';
 import { registerTeamRegisterTests } from './team_register.mjs';
+import { registerTeamPublicTests } from './team_public.mjs';
 
 const here = new URL('.', import.meta.url).pathname;
 const root = resolve(here, '../..');
@@ -176,7 +178,22 @@ async function seed() {
   }
   const bracket = await api('POST', `/api/v1/sections/${ko.id}/knockout`, { size: 4, best_of: 3, third_place: true }, token);
   await api('POST', `/api/v1/matches/${bracket.matches[0].id}/games`, { result: 'red_wins' }, token);
+  // A team section (issue #41) in the other tournament, board 1 of each team named like a script: round 1
+  // published with one board's result, for the crawl.
+  const teams = await api('POST', `/api/v1/tournaments/${evil.id}/sections`, {
+    name: '團體組', rounds: 2, entry_type: 'team', setup_mode: 'none', team: { boards: 2, reserves: 1 },
+  }, token);
+  for (const [i, name] of ['象棋隊', '棋院隊'].entries()) {
+    await api('POST', `/api/v1/sections/${teams.id}/teams`, {
+      name, captain_position: 1, roster: [EVIL, '乙', '丙'].map((p) => ({ name: p === EVIL ? `${EVIL}${i + 1}` : `隊員${i + 1}${p}` })),
+    }, token);
+  }
+  await api('POST', `/api/v1/sections/${teams.id}/rounds`, undefined, token);
+  await api('POST', `/api/v1/sections/${teams.id}/rounds/1/publish`, undefined, token);
+  const [teamMatch] = await api('GET', `/api/v1/sections/${teams.id}/rounds/1/matches`, undefined, token);
+  await api('PUT', `/api/v1/boards/${teamMatch.id}/games/1/result`, { result: 'red_wins' }, token);
   Object.assign(data, {
+    teamSectionId: teams.id,
     knockoutId: ko.id,
     token, evilId: evil.id, tournamentId: open.id, sectionId: section.id,
     pendingBoard: played[played.length - 1].id,
@@ -550,9 +567,11 @@ registerSeed000Tests({ test, logIn, assert, base: () => base, out, join });
 registerSeed001Tests({ test, logIn, assert, base: () => base, out, join });
 registerDeskTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerWalkInTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
+registerTeamTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 registerTeamRegisterTests({ test, assert, api, admin: ADMIN, base: () => base, out, join });
+const teamPages = registerTeamPublicTests({ test, assert, api, admin: ADMIN, base: () => base, out, join, EVIL });
 // Last: it crawls what the tests before it made.
-registerCrawlTests({ test, logIn, assert, base: () => base, EVIL, seeded: () => data });
+registerCrawlTests({ test, logIn, assert, base: () => base, EVIL, seeded: () => data, teamPages });
 
 async function main() {
   let passed = 0;

@@ -517,6 +517,7 @@ async fn views(pool: &PgPool, token: &str, tid: &str) -> Vec<(String, String)> {
         if name == "Teams" {
             json_paths.push(format!("/api/v1/sections/{id}/teams"));
             json_paths.push(format!("/api/v1/sections/{id}/team-standings"));
+            json_paths.push(format!("/api/v1/sections/{id}/team-crosstable"));
             for n in 1..=2 {
                 json_paths.push(format!("/api/v1/sections/{id}/rounds/{n}/matches"));
                 json_paths.push(format!("/api/v1/sections/{id}/rounds/{n}/lineups"));

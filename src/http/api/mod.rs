@@ -15,6 +15,7 @@ pub mod rounds;
 pub mod sections;
 pub mod staff;
 pub mod stages;
+pub mod team_crosstable;
 pub mod team_sections;
 pub mod teams;
 pub mod tournaments;
@@ -287,6 +288,7 @@ fn team_routes() -> OpenApiRouter<AppState> {
         .routes(routes!(team_sections::forfeit_match))
         .routes(routes!(team_sections::get_team_standings))
         .routes(routes!(team_sections::get_board_rankings))
+        .routes(routes!(team_crosstable::get_team_crosstable))
 }
 
 /// Telling the players (issue #37).

@@ -44,6 +44,8 @@ pub mod stages;
 pub mod standings;
 pub mod tabs;
 pub mod team_desk;
+pub mod team_lineups;
+pub mod team_results;
 pub mod ties;
 pub mod tournaments;
 
@@ -69,6 +71,8 @@ pub fn router() -> Router<AppState> {
         .merge(keys::router())
         .merge(numbering::router())
         .merge(team_desk::router())
+        .merge(team_lineups::router())
+        .merge(team_results::router())
         .merge(records::router())
         .merge(knockout::router())
         .merge(knockout_setups::router())

@@ -186,6 +186,10 @@ pub async fn show_results(
     PagePath((id, n)): PagePath<(Uuid, i32)>,
 ) -> Result<Response, PageError> {
     Ok(match load(&state, &actor, id, n).await {
+        // A team section's round: its matches with their boards (issue #41).
+        Ok((section, round)) if section.entry_type == crate::vocab::EntryType::Team => {
+            super::team_results::show(&state, &actor, ctx, section, round).await?
+        }
         Ok((section, round)) => render(ctx, section, round, Outcome::default(), StatusCode::OK),
         Err(err) => return Err(PageError::from_ctx(err, &ctx)),
     })
@@ -264,6 +268,9 @@ pub async fn enter_result(
 ) -> Result<Response, PageError> {
     let tr = ctx.tr();
     let (section, round) = load(&state, &actor, id, n).await.or_page(&ctx)?;
+    if section.entry_type == crate::vocab::EntryType::Team {
+        return super::team_results::enter(&state, &actor, ctx, section, round, form).await;
+    }
     let line = form.get("line").cloned().unwrap_or_default();
     let refuse = |ctx, section, round, status, error: String| {
         render(

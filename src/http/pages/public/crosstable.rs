@@ -5,7 +5,7 @@ use crate::http::error::PageError;
 use crate::http::extract::PagePath;
 use crate::http::page::{Page, PageCtx};
 use crate::http::pages::shared::{
-    format_number, load_section, nav, outcome_points, SectionNav, View,
+    format_number, load_section, nav, nav_of, outcome_points, SectionNav, View,
 };
 use crate::http::AppState;
 use crate::i18n::Tr;
@@ -205,6 +205,14 @@ async fn crosstable(
     view: View,
 ) -> Result<Response, PageError> {
     let (ctx, t, s, prizes) = load_section(&state, ctx, id).await?;
+    if s.entry_type == crate::vocab::EntryType::Team {
+        // A team section's crosstable is its teams' (issue #41).
+        let rounds = service::rounds::visible_numbers(&state.db, ctx.actor.as_ref(), id)
+            .await
+            .or_page(&ctx)?;
+        let nav = nav_of(&t, &s, rounds, "crosstable", 0, prizes);
+        return super::team_crosstable::crosstable_page(&state, ctx, nav, id, view).await;
+    }
     let loaded = async {
         let standings = service::standings::compute(&state.db, id).await?;
         let rounds = service::rounds::list_visible(&state.db, ctx.actor.as_ref(), id).await?;

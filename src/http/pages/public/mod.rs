@@ -20,6 +20,7 @@ pub mod report;
 pub mod screen;
 pub mod setups;
 pub mod standings;
+pub mod team_crosstable;
 pub mod team_pages;
 pub mod team_ranking;
 pub mod team_register;

@@ -23,6 +23,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 mod slide;
+mod teams;
 use slide::{clock_text, countdown_text};
 
 /// The routes of this page.
@@ -93,6 +94,10 @@ pub enum Body {
     Bracket(Vec<KoRoundLine>),
     /// The knockout matches in play: their next game and score.
     InPlay(Vec<KoMatchLine>),
+    /// A team section's matches with their boards (issue #41).
+    Matches(Vec<crate::http::pages::public::team_pages::MatchLine>),
+    /// A team section's standings.
+    TeamStandings(Vec<teams::TeamRankLine>),
 }
 
 /// One knockout match on the screen.
@@ -335,6 +340,10 @@ pub fn slides_sized(
         let mut podium = slide("screen.podium", 1, 1, Body::Podium(places));
         podium.round = 0;
         out.push(podium);
+    }
+    if let Some(team) = &screen.team {
+        out.extend(teams::slides(screen, team, rows_per_slide, &slide));
+        return out;
     }
     if let Some(round) = screen.round.as_ref().filter(|_| in_play) {
         let pages = lines.len().div_ceil(names_per_slide);

@@ -31,6 +31,7 @@ pub fn router() -> Router<AppState> {
 // ---------------------------------------------------------------- matches
 
 /// One board of a match, seen from the team with Red on board 1 (the left team).
+#[derive(Debug, Clone)]
 pub struct GameLine {
     /// Board of the match (1 = top board).
     pub number: i32,
@@ -49,6 +50,7 @@ pub struct GameLine {
 }
 
 /// One match as shown.
+#[derive(Debug, Clone)]
 pub struct MatchLine {
     /// Match number in the round.
     pub number: i32,
@@ -317,8 +319,14 @@ pub fn key_heads(tr: Tr, keys: &[String]) -> Vec<KeyHead> {
             let slug = k.to_lowercase().replace(':', "_");
             let key = format!("team_tb.{slug}");
             let title = tr.t(&key);
+            // A short name in the visitor's language (FIDE's code in English).
+            let short = tr.t(&format!("team_tb_short.{slug}"));
             KeyHead {
-                short: k.clone(),
+                short: if short == "?" {
+                    k.clone()
+                } else {
+                    short.to_string()
+                },
                 title: if title == key {
                     tr.t("tiebreak.help").to_string()
                 } else {

@@ -63,6 +63,8 @@ impl Slide {
             Body::Podium(_) => "podium",
             Body::Bracket(_) => "bracket",
             Body::InPlay(_) => "ko_in_play",
+            Body::Matches(_) => "team_matches",
+            Body::TeamStandings(_) => "team_standings",
         }
     }
 }
