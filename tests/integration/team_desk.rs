@@ -382,3 +382,88 @@ async fn m2_red(event: &TeamEvent) -> String {
         .unwrap()
         .to_string()
 }
+
+/// The new-section form makes a team section with its boards and reserves (issue #41), and
+/// refuses a board count out of range next to its field, nothing made.
+#[sqlx::test]
+async fn the_new_section_form_sets_a_team_sections_boards_and_reserves(pool: PgPool) {
+    let (token, mut browser) = crate::support::admin_browser(&pool).await;
+    browser.cookies.insert("lang".into(), "en".into());
+    let api = |method: &'static str, uri: String, body: Option<Value>, status: StatusCode| {
+        let (pool, token) = (pool.clone(), token.clone());
+        async move {
+            crate::support::expect(
+                &crate::support::call(&pool, method, &uri, Some(&token), body).await,
+                status,
+            )
+        }
+    };
+    let t = api(
+        "POST",
+        "/api/v1/tournaments".into(),
+        Some(json!({"name": "League Day", "game": "xiangqi"})),
+        StatusCode::CREATED,
+    )
+    .await;
+    let tid = t["id"].as_str().unwrap();
+    let page = format!("/admin/t/{tid}");
+    let action = format!("/admin/t/{tid}/sections");
+    let bad = crate::support::submit(
+        &mut browser,
+        &page,
+        &action,
+        &[
+            ("name", "Teams"),
+            ("rounds", "5"),
+            ("entry_type", "team"),
+            ("team_boards", "12"),
+        ],
+    )
+    .await;
+    assert_eq!(bad.status, StatusCode::UNPROCESSABLE_ENTITY, "{}", bad.text);
+    assert!(
+        bad.text.contains(r#"id="team_boards-error""#),
+        "{}",
+        bad.text
+    );
+    let sections = api(
+        "GET",
+        format!("/api/v1/tournaments/{tid}/sections"),
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    assert_eq!(sections.as_array().unwrap().len(), 0, "nothing made");
+    let done = crate::support::submit(
+        &mut browser,
+        &page,
+        &action,
+        &[
+            ("name", "Teams"),
+            ("rounds", "5"),
+            ("entry_type", "team"),
+            ("team_boards", "3"),
+            ("team_reserves", "1"),
+        ],
+    )
+    .await;
+    assert_eq!(done.status, StatusCode::SEE_OTHER, "{}", done.text);
+    let sections = api(
+        "GET",
+        format!("/api/v1/tournaments/{tid}/sections"),
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    let section = &sections.as_array().unwrap()[0];
+    assert_eq!(section["entry_type"], "team", "{section}");
+    let teams = api(
+        "GET",
+        format!("/api/v1/sections/{}/teams", section["id"].as_str().unwrap()),
+        None,
+        StatusCode::OK,
+    )
+    .await;
+    assert_eq!(teams["settings"]["boards"], 3, "{teams}");
+    assert_eq!(teams["settings"]["reserves"], 1, "{teams}");
+}

@@ -318,6 +318,9 @@ fn section_fields(form: &Fields, tr: Tr) -> Vec<Field> {
             tr,
             "individual",
         ),
+        // A team section's boards and reserves (issue #41), fixed once round 1 is paired.
+        Field::new("team_boards", "adm.team_boards", "number", form).hint("adm.team_boards_hint"),
+        Field::new("team_reserves", "adm.team_reserves", "number", form),
         Field::new("preset", "adm.preset", "select", form)
             .select(PRESETS, None, tr, "")
             .labelled(|word| preset_label(tr, word)),
@@ -370,6 +373,17 @@ fn section_input(form: &Fields, tr: Tr) -> (SectionInput, FieldErrors) {
         rounds_by_entries: Some(super::section_forms::rounds_table(form, tr, &mut errors)),
         ..SectionInput::default()
     };
+    let boards = number(form, "team_boards", tr, &mut errors);
+    let reserves = number(form, "team_reserves", tr, &mut errors);
+    let team = input.entry_type.as_deref() == Some("team");
+    let input = SectionInput {
+        team: team.then_some(service::teams::TeamSettingsInput {
+            boards,
+            reserves,
+            ..Default::default()
+        }),
+        ..input
+    };
     (input, errors)
 }
 
@@ -393,7 +407,15 @@ async fn tournament_page(
     let sections = service::sections::list(&state.db, id).await.or_page(&ctx)?;
     let mut fields = section_fields(&extras.form, tr);
     let errors = super::section_forms::group_list_errors(extras.errors.clone());
-    let rest = place_errors(tr, &mut fields, &errors, &[]);
+    let rest = place_errors(
+        tr,
+        &mut fields,
+        &errors,
+        &[
+            ("team.boards", "team_boards"),
+            ("team.reserves", "team_reserves"),
+        ],
+    );
     let form_error = extras
         .form_error
         .or_else(|| (!rest.is_empty()).then(|| rest.join("; ")));
