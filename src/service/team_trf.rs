@@ -9,8 +9,9 @@
 //! board of the match; a player who sat out has no record in that round (blank); a team's
 //! pairing-allocated bye (or requested bye) is `U` (`F`, `H`) for its first boards' players.
 //! An empty seat (a board forfeited for want of a player) is written as the present player's
-//! forfeit win without an opponent (`0000 w +`), which the team records cannot count as a
-//! board of the match (TRF-2026 has no place for an empty seat).
+//! forfeit win without an opponent (`0000 w +`): `arbiter_core::teams::matches` counts its
+//! point in the match (both teams' game points and so the match points), though not as a
+//! board of it (TRF-2026 has no place for an empty seat).
 
 use super::state::{result_codes, SectionState};
 use super::team_matches::{game_scoring, team_scoring};

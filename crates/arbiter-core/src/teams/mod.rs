@@ -175,6 +175,9 @@ pub fn matches(
             return Err(TeamError::NoTeam(e.start_no));
         }
     }
+    // Game points won across an empty seat (a board the other team left without a player:
+    // TRF `0000 w +`), per team and round: they count in the match when it has one.
+    let mut seatless = vec![vec![Points::ZERO; rounds]; teams.len()];
     for (i, team) in teams.iter().enumerate() {
         for (r, round) in out[i].iter_mut().enumerate() {
             let round_no = r as u32 + 1;
@@ -182,7 +185,12 @@ pub fn matches(
                 let Some(rec) = t.entrant(p).and_then(|e| e.round(round_no)) else {
                     continue;
                 };
-                let Some(opp) = rec.opponent else { continue };
+                let Some(opp) = rec.opponent else {
+                    if rec.result == ResultCode::ForfeitWin {
+                        seatless[i][r] += scoring.game.points(rec.result);
+                    }
+                    continue;
+                };
                 let Some(&other) = team_of.get(&opp) else {
                     return Err(TeamError::NoTeam(opp));
                 };
@@ -206,11 +214,24 @@ pub fn matches(
                     result: rec.result,
                 });
             }
-            if round.opponent.is_some() && !round.pending {
+            if round.opponent.is_some() {
+                round.game_points += seatless[i][r];
+            } else {
+                seatless[i][r] = Points::ZERO;
+                team_bye(t, team, round_no, scoring, round);
+            }
+        }
+    }
+    for i in 0..out.len() {
+        for r in 0..rounds {
+            let Some(other) = out[i][r].opponent else {
+                continue;
+            };
+            out[i][r].opponent_game_points += seatless[other][r];
+            let round = &mut out[i][r];
+            if !round.pending {
                 round.match_points =
                     scoring.match_points(round.game_points, round.opponent_game_points);
-            } else if round.opponent.is_none() {
-                team_bye(t, team, round_no, scoring, round);
             }
         }
     }

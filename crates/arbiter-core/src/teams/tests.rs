@@ -201,3 +201,48 @@ fn trf_team_records_are_read_and_checked() {
     assert_eq!(err.kind, crate::trf::TrfErrorKind::TwoTeams(2));
     assert_eq!(err.line, 6);
 }
+
+#[test]
+fn a_board_won_across_an_empty_seat_counts_in_its_match() {
+    // Round 1 of `event()` again, but B fields no one on board 2: A's player 2 wins it
+    // across an empty seat (TRF `0000 w +`), player 4 has no game. A 1½–½, a win still; in
+    // round 2 D's board 2 is empty against B: B 1–0 on board 1 and 1 across the seat.
+    let (mut t, teams) = event();
+    t.entrants[1].rounds[0] = RoundRecord {
+        opponent: None,
+        colour: Some(Black),
+        result: ForfeitWin,
+        fouls: 0,
+    };
+    t.entrants[3].rounds[0] = RoundRecord::bye(ZeroBye);
+    t.entrants[3].rounds[1] = RoundRecord {
+        opponent: None,
+        colour: Some(Black),
+        result: ForfeitWin,
+        fouls: 0,
+    };
+    t.entrants[7].rounds[1] = RoundRecord::bye(ZeroBye);
+    t.entrants[2].rounds[1] = RoundRecord::game(7, Red, Loss);
+    t.entrants[6].rounds[1] = RoundRecord::game(3, Black, Win);
+    let r = matches(&t, &teams, &TeamScoring::default()).expect("matches");
+    let (a, b) = (&r[0][0], &r[1][0]);
+    assert_eq!((a.opponent, b.opponent), (Some(1), Some(0)));
+    assert_eq!(a.game_points, Points::from_tenths(15));
+    assert_eq!(a.opponent_game_points, Points::from_tenths(5));
+    assert_eq!(b.opponent_game_points, Points::from_tenths(15));
+    assert_eq!(
+        (a.match_points, b.match_points),
+        (Points::whole(2), Points::ZERO)
+    );
+    // Round 2: B lost board 1 but won across the seat, 1–1 with D: a draw each.
+    let (b2, d2) = (&r[1][1], &r[3][1]);
+    assert_eq!(
+        (b2.game_points, d2.game_points),
+        (Points::whole(1), Points::whole(1))
+    );
+    assert_eq!(d2.opponent_game_points, Points::whole(1));
+    assert_eq!(
+        (b2.match_points, d2.match_points),
+        (Points::whole(1), Points::whole(1))
+    );
+}
