@@ -222,13 +222,12 @@ pub fn matches(
             }
         }
     }
-    for i in 0..out.len() {
-        for r in 0..rounds {
-            let Some(other) = out[i][r].opponent else {
+    for team_rounds in &mut out {
+        for (r, round) in team_rounds.iter_mut().enumerate() {
+            let Some(other) = round.opponent else {
                 continue;
             };
-            out[i][r].opponent_game_points += seatless[other][r];
-            let round = &mut out[i][r];
+            round.opponent_game_points += seatless[other][r];
             if !round.pending {
                 round.match_points =
                     scoring.match_points(round.game_points, round.opponent_game_points);
