@@ -316,6 +316,7 @@ static CATALOGUE: &[(&str, &str, &str, &str)] = &[
     ("keypage.opponent", "Opponent", "對手", "对手"),
     ("keypage.standing", "Rank {}, {} points", "第 {} 名，{} 分", "第 {} 名，{} 分"),
     ("keypage.team_board", "Board of the match (the result as Red and Black of that board)", "台次（結果以該台紅黑方計）", "台次（结果以该台红黑方计）"),
+    ("keypage.team_side", "your team plays {}", "本隊執{}", "本队执{}"),
     ("keypage.title", "My page", "我的頁面", "我的页面"),
     ("keypage.you_play", "You play", "你執", "你执"),
     ("ko.capture.capturer_sees", "The capturing player may look at a captured hidden piece, then lays it face down", "吃子方可翻看被吃的暗子，然後反轉放置", "吃子方可翻看被吃的暗子，然后反转放置"),

@@ -117,4 +117,58 @@ export function registerTeamTests({ test, logIn, assert, api, admin, base, out, 
     await page.emulateMedia({ media: 'print' });
     await page.pdf({ path: join(out, 'team-match-slips.pdf'), format: 'A4' });
   });
+
+  test('a captain reports a board of the match with the team key on a 360-px phone; the other captain agrees', async ({ page }) => {
+    const { token } = await api('POST', '/api/v1/auth/login', admin);
+    const t = await api('POST', '/api/v1/tournaments', { name: 'Team Key Cup', game: 'xiangqi' }, token);
+    const s = await api('POST', `/api/v1/tournaments/${t.id}/sections`, {
+      name: 'Teams', rounds: 1, entry_type: 'team', pairing_system: 'chinese', self_report: 'agreement',
+      team: { boards: 3, reserves: 0 },
+    }, token);
+    for (const [name, players] of TEAMS.slice(0, 2)) {
+      const roster = players.slice(0, 3).map((p, i) => ({ name: p, rating: 2000 - i }));
+      await api('POST', `/api/v1/sections/${s.id}/teams`, { name, captain_position: 1, roster }, token);
+    }
+    await api('POST', `/api/v1/sections/${s.id}/rounds`, undefined, token);
+    await api('POST', `/api/v1/sections/${s.id}/rounds/1/publish`, undefined, token);
+    const [match] = await api('GET', `/api/v1/sections/${s.id}/rounds/1/matches`, undefined, token);
+    const keys = await api('GET', `/api/v1/sections/${s.id}/keys`, undefined, token);
+    const keyOf = (team) => keys.find((k) => k.entrant_id === team.id).key;
+    await page.setViewportSize({ width: 360, height: 740 });
+    // The Red team's captain: the key page asks which board, and offers the three.
+    await page.goto(`${base()}/k/${keyOf(match.red)}?lang=en`);
+    const boards = await page.locator('#game option').allTextContents();
+    assert(boards.length === 3, `a choice of the match's three boards: ${JSON.stringify(boards)}`);
+    assert(boards[1].startsWith('Board 2'), `boards in order: ${boards[1]}`);
+    await page.selectOption('#game', '2');
+    await page.check('#report-form input[name=result][value=black_wins]');
+    await Promise.all([page.waitForURL(/done=sent/), page.click('#send-report')]);
+    // The page says where each board stands: board 2 waits for the other team, board 1 has nothing.
+    const two = await page.textContent('#team-game-2');
+    assert(two.includes('Waiting for the opponent') && two.includes('Black reported Black won'), `board 2's state: ${two}`);
+    assert(two.includes('your team plays Black'), `the team's colour on board 2: ${two}`);
+    assert((await page.textContent('#team-game-1')).includes('Nobody has reported'), 'board 1 has no report');
+    assert(await page.isHidden('#report-state'), 'no state of the match as a whole');
+    assert((await page.textContent('#board h2')).includes('Match 1'), 'the match, not a board, heads the section');
+    const width = await page.evaluate(() => document.documentElement.scrollWidth);
+    assert(width <= 360, `the team key page fits a 360-px phone (${width})`);
+    await page.screenshot({ path: join(out, 'team-key-360.png'), fullPage: true });
+    let games = await api('GET', `/api/v1/boards/${match.id}/games`, undefined, token);
+    assert(games.games.every((g) => g.result === null), 'one side alone decides nothing');
+    // The Black team's captain reports the same on board 2: the sides agree and it counts.
+    await page.goto(`${base()}/k/${keyOf(match.black)}?lang=en`);
+    await page.selectOption('#game', '2');
+    await page.check('#report-form input[name=result][value=black_wins]');
+    await Promise.all([page.waitForURL(/done=accepted/), page.click('#send-report')]);
+    games = await api('GET', `/api/v1/boards/${match.id}/games`, undefined, token);
+    assert(games.games[1].result === 'black_wins', `board 2 is Black's: ${JSON.stringify(games.games[1])}`);
+    assert(games.games[0].result === null && games.games[2].result === null, 'the other boards are untouched');
+    // Board 2 is decided: the key no longer offers it.
+    await page.goto(`${base()}/k/${keyOf(match.red)}?lang=en`);
+    const left = await page.locator('#game option').evaluateAll((os) => os.map((o) => o.value));
+    assert(JSON.stringify(left) === '["1","3"]', `boards 1 and 3 are left: ${JSON.stringify(left)}`);
+    const decided = await page.textContent('#team-game-2');
+    assert(decided.includes('Result recorded: Black wins'), `board 2 recorded: ${decided}`);
+    await page.setViewportSize({ width: 1280, height: 800 });
+  });
 }

@@ -98,6 +98,43 @@ pub struct KeyPage {
     pub next: Option<String>,
     /// The player's own calendar's `webcal:` address, when the section has a schedule.
     pub webcal: Option<String>,
+    /// A team key's games of the match, each with where its reports stand (issue #41).
+    pub team_lines: Vec<TeamGameLine>,
+}
+
+/// A game of a team key's match as the key page shows it: the captain sees every board's
+/// state, not only the board just reported.
+pub struct TeamGameLine {
+    /// The game's board in the match.
+    pub game: i32,
+    /// Red on that board.
+    pub red: String,
+    /// Black on that board.
+    pub black: String,
+    /// Catalogue key of the team's colour on that board.
+    pub colour_key: String,
+    /// Catalogue key of where the reports stand.
+    pub state_key: String,
+    /// `none`, `waiting`, `agreed` or `disputed` (the state's class).
+    pub agreement: String,
+    /// Catalogue key of the result that counts, once recorded.
+    pub result_key: Option<String>,
+    /// The reports so far.
+    pub lines: Vec<ReportLine>,
+}
+
+/// The reports of `board` as lines.
+fn report_lines(board: &service::reports::ReportBoard) -> Vec<ReportLine> {
+    board
+        .reports
+        .iter()
+        .map(|r| ReportLine {
+            side_key: format!("col.{}", r.side),
+            result_key: format!("result.{}", r.result),
+            red_fouls: r.red_fouls,
+            black_fouls: r.black_fouls,
+        })
+        .collect()
 }
 
 /// `?done=` after an action.
@@ -187,21 +224,21 @@ async fn page(
         }
         _ => (String::new(), String::new(), String::new()),
     };
-    let lines = view
-        .board
-        .as_ref()
-        .map(|b| {
-            b.reports
-                .iter()
-                .map(|r| ReportLine {
-                    side_key: format!("col.{}", r.side),
-                    result_key: format!("result.{}", r.result),
-                    red_fouls: r.red_fouls,
-                    black_fouls: r.black_fouls,
-                })
-                .collect()
+    let lines = view.board.as_ref().map(report_lines).unwrap_or_default();
+    let team_lines = view
+        .team_games
+        .iter()
+        .map(|g| TeamGameLine {
+            game: g.game.unwrap_or(0),
+            red: g.red.name.clone(),
+            black: g.black.name.clone(),
+            colour_key: g.side.map(|s| format!("col.{s}")).unwrap_or_default(),
+            state_key: super::report::state_key_for(g, g.side),
+            agreement: g.agreement.as_str().to_string(),
+            result_key: g.result.as_ref().map(|r| format!("result.{r}")),
+            lines: report_lines(g),
         })
-        .unwrap_or_default();
+        .collect();
     let confirm = view
         .board
         .as_ref()
@@ -302,6 +339,7 @@ async fn page(
                     .as_ref()
                     .filter(|s| !s.planned.is_empty())
                     .map(|_| super::calendar::webcal(state, &format!("/k/{key}/calendar.ics"))),
+                team_lines,
                 view,
                 ctx,
             },
