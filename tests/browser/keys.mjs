@@ -12,7 +12,7 @@ import { readFileSync } from 'node:fs';
 const JSQR = readFileSync(new URL('./node_modules/jsqr/dist/jsQR.js', import.meta.url), 'utf8');
 
 /** What a phone's camera reads from the QR code `svg` (a locator): its text, or null. */
-async function scan(browser, svg) {
+export async function scan(browser, svg) {
   // The code as drawn (its SVG), shown large on a blank page of its own (no site's content
   // security policy there), photographed and read.
   const markup = await svg.evaluate((el) => el.outerHTML);

@@ -7,6 +7,8 @@
 //   import { registerTeamTests } from './teams.mjs';
 //   registerTeamTests({ test, logIn, assert, api, admin: ADMIN, base: () => base, out, join });
 
+import { scan } from './keys.mjs';
+
 export function registerTeamTests({ test, logIn, assert, api, admin, base, out, join }) {
   const TEAMS = [
     ['紅星隊', ['陳一', '陳二', '陳三', '陳四']],
@@ -170,5 +172,22 @@ export function registerTeamTests({ test, logIn, assert, api, admin, base, out, 
     const decided = await page.textContent('#team-game-2');
     assert(decided.includes('Result recorded: Black wins'), `board 2 recorded: ${decided}`);
     await page.setViewportSize({ width: 1280, height: 800 });
+    // The staff's match slip: each board's two codes with their QR codes; a phone that scans
+    // board 3's right-hand code opens board 3 as that player's side.
+    await logIn(page);
+    await page.goto(`${base()}/s/${s.id}/match-slips/1/print?lang=en`);
+    assert((await page.locator('figure.match-qr').count()) === 6, 'two QR codes a board');
+    const figure = page.locator('figure.match-qr[data-board="3"][data-side="right"]');
+    const printed = (await figure.locator('span.code').textContent()).trim();
+    const read = await scan(page.context().browser(), figure.locator('svg'));
+    assert(read && /\/r\/[0-9A-Z]+$/.test(read), `the QR code holds a report address: ${read}`);
+    assert(read.endsWith(printed.replace(/-/g, '')), `the QR code (${read}) is the printed code's (${printed})`);
+    await page.emulateMedia({ media: 'print' });
+    await page.pdf({ path: join(out, 'team-match-slips-codes.pdf'), format: 'A4' });
+    await page.screenshot({ path: join(out, 'team-match-slips-codes.png'), fullPage: true });
+    await page.emulateMedia({ media: 'screen' });
+    await page.goto(`${read}?lang=en`);
+    const board = await page.textContent('main');
+    assert(board.includes('李三') && board.includes('陳三'), `board 3's players on the report page: ${board.slice(0, 300)}`);
   });
 }

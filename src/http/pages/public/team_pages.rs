@@ -47,6 +47,10 @@ pub struct GameLine {
     pub left_code: String,
     /// The right player's report code.
     pub right_code: String,
+    /// The left player's report address as a QR code (SVG), with the codes.
+    pub left_qr: String,
+    /// The right player's.
+    pub right_qr: String,
 }
 
 /// One match as shown.
@@ -104,6 +108,8 @@ pub fn match_lines(matches: &[MatchView]) -> Vec<MatchLine> {
                             .unwrap_or_default(),
                         left_code: String::new(),
                         right_code: String::new(),
+                        left_qr: String::new(),
+                        right_qr: String::new(),
                     }
                 })
                 .collect();
@@ -265,15 +271,27 @@ pub async fn print_match_slips(
             else {
                 continue;
             };
-            let (red, black) = (
-                service::reports::display_code(&c.red),
-                service::reports::display_code(&c.black),
-            );
-            (g.left_code, g.right_code) = if g.left_colour == "col.red" {
+            // Each side's code printed and as a QR code of its report page (a phone opens
+            // the board as that side), as on the individual boards' report slips.
+            let side = |code: &str| {
+                let url = crate::http::public_url(
+                    state.security.public_url.as_deref(),
+                    &headers,
+                    &format!("/r/{code}"),
+                );
+                (
+                    service::reports::display_code(code),
+                    crate::http::pages::shared::qr_svg(&url),
+                )
+            };
+            let (red, black) = (side(&c.red), side(&c.black));
+            let (left, right) = if g.left_colour == "col.red" {
                 (red, black)
             } else {
                 (black, red)
             };
+            (g.left_code, g.left_qr) = left;
+            (g.right_code, g.right_qr) = right;
         }
     }
     let tr = ctx.tr();
