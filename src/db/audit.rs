@@ -86,9 +86,8 @@ pub async fn list(
     .await
 }
 
-/// The data version of a section: its tournament's newest audit entry, and how many of the
-/// newest entries are committed (`None` when nothing was recorded, or the section does not
-/// exist). Every change goes through a service that audits it in the same transaction, so
+/// The data version of a section: the sum of the ids of its tournament's newest committed
+/// audit entries (`None` when nothing was recorded, or the section does not exist). Every change goes through a service that audits it in the same transaction, so
 /// this number grows whenever a section's pages could change.
 pub async fn section_version(
     db: impl PgExecutor<'_>,
@@ -96,11 +95,14 @@ pub async fn section_version(
 ) -> sqlx::Result<Option<i64>> {
     // The newest entry alone is not enough: audit ids are drawn when a row is written, not
     // when its transaction commits, so a result committed after a later-numbered one would
-    // leave the newest id as it was and its change unseen by every cache keyed on it. How many
-    // of the newest entries are visible counts that commit too (a transaction would have to
-    // stay open across a thousand later entries to slip past it).
+    // leave the newest id as it was and its change unseen by every cache keyed on it. Nor is
+    // how many of the newest entries are visible, once a tournament has more than the window
+    // holds: the late entry then pushes the oldest out and the count stays. The sum of the
+    // window's ids grows with every commit that enters it (a new entry, or a late one, is
+    // above the oldest it pushes out); a transaction would have to stay open across a
+    // thousand later entries to slip past it.
     sqlx::query_scalar(
-        "select max(audit_id) * 2048 + count(*) from (
+        "select sum(audit_id)::bigint from (
            select a.audit_id from audit_event a
             where a.tournament_id = (select s.tournament_id from section s where s.section_id = $1)
             order by a.audit_id desc limit $2) recent",
@@ -128,7 +130,7 @@ pub struct RecentEntry {
 }
 
 /// The newest [`RECENT`] committed audit entries of a section's tournament, newest first:
-/// [`section_version`] is `audit_id * 2048 + len` of the first, and the entries tell what
+/// [`section_version`] is the sum of their ids, and the entries tell what
 /// changed since an earlier read (`service::state::kept`).
 pub async fn recent(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<Vec<RecentEntry>> {
     sqlx::query_as(
@@ -144,9 +146,7 @@ pub async fn recent(db: impl PgExecutor<'_>, section_id: Uuid) -> sqlx::Result<V
 
 /// The data version [`section_version`] gives for the entries [`recent`] read.
 pub fn version_of(recent: &[RecentEntry]) -> Option<i64> {
-    recent
-        .first()
-        .map(|newest| newest.audit_id * 2048 + recent.len() as i64)
+    (!recent.is_empty()).then(|| recent.iter().map(|e| e.audit_id).sum())
 }
 
 /// Who did `action` to one thing, and when, oldest first (e.g. the hand edits of a round).

@@ -202,6 +202,17 @@ async fn a_change_committed_after_a_later_numbered_one_moves_the_version(pool: P
             .unwrap();
     let audit = "insert into audit_event (tournament_id, actor, action, entity)
                  values ($1, 'test', 'update', 'game')";
+    // More entries than the version's window holds (a large event's results): the late
+    // commit must move the version although the window stays full.
+    sqlx::query(
+        "insert into audit_event (tournament_id, actor, action, entity)
+         select $1, 'test', 'update', 'game' from generate_series(1, $2)",
+    )
+    .bind(tournament)
+    .bind(arbiter::db::audit::RECENT + 100)
+    .execute(&pool)
+    .await
+    .unwrap();
     let mut first = pool.begin().await.unwrap();
     sqlx::query(audit)
         .bind(tournament)
