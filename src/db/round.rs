@@ -99,6 +99,25 @@ pub async fn list_for_state(
     .await
 }
 
+/// The rounds of a section for its standings: as [`list_for_state`], with only the
+/// `stages` part of each pairing report (what the places read: a knockout's qualifiers, the
+/// final of the top two). A 1,000-entrant round's whole report is large, and parsing nine of
+/// them was most of the cost of the standings after one more result (issue #38).
+pub async fn list_for_standings(
+    db: impl PgExecutor<'_>,
+    section_id: Uuid,
+) -> sqlx::Result<Vec<RoundRow>> {
+    sqlx::query_as(
+        "select round_id, section_id, number, status,
+                jsonb_build_object('stages', pairing_report -> 'stages') as pairing_report,
+                'null'::jsonb as engine_pairing, version
+           from round where section_id = $1 order by number",
+    )
+    .bind(section_id)
+    .fetch_all(db)
+    .await
+}
+
 /// Sets a round's status.
 pub async fn set_status(
     db: impl PgExecutor<'_>,
@@ -262,8 +281,11 @@ pub async fn boards_of_games(
                 g.game_id, g.result, g.reported_result, g.version,
                 (select count(*) from foul f where f.game_id = g.game_id and f.side = 'red') as red_fouls,
                 (select count(*) from foul f where f.game_id = g.game_id and f.side = 'black') as black_fouls
-           from game g join board b using (board_id) join round r using (round_id)
-          where g.game_id = any($2) and r.section_id = $1",
+           from unnest($2::uuid[]) as changed (game_id)
+           join game g on g.game_id = changed.game_id
+           join board b on b.board_id = g.board_id
+           join round r on r.round_id = b.round_id
+          where r.section_id = $1",
     )
     .bind(section_id)
     .bind(game_ids)

@@ -62,6 +62,7 @@ pub async fn load_latest(
     let started = std::time::Instant::now();
     // Read before the rows: the rows are at least as new as the entries say.
     let recent = db::audit::recent(&mut *conn, section_id).await?;
+    let recent_at = started.elapsed();
     let version = db::audit::version_of(&recent);
     if section.entry_type == EntryType::Team {
         // A team section's boards are merged from several games each: read as before.
@@ -72,9 +73,11 @@ pub async fn load_latest(
         .ok()
         .and_then(|kept| kept.get(&section_id).cloned());
     let mut rows = None;
+    let mut cloned_at = recent_at;
     if let Some(kept) = kept {
         if let Some(games) = changed_games(&kept, &recent) {
             let mut patched = (*kept.rows).clone();
+            cloned_at = started.elapsed();
             if games.is_empty() || patch(conn, section_id, &mut patched, &games).await? {
                 rows = Some(patched);
             }
@@ -90,6 +93,8 @@ pub async fn load_latest(
     let state = build(section, rows, None, false);
     tracing::debug!(
         patched,
+        recent_us = recent_at.as_micros() as u64,
+        cloned_us = (cloned_at - recent_at).as_micros() as u64,
         read_us = read.as_micros() as u64,
         built_us = (started.elapsed() - read).as_micros() as u64,
         "section state from kept rows"
@@ -136,8 +141,16 @@ async fn patch(
     rows: &mut SectionRows,
     games: &[Uuid],
 ) -> Result<bool> {
+    let started = std::time::Instant::now();
     let fresh = db::round::boards_of_games(&mut *conn, section_id, games).await?;
-    rows.rounds = db::round::list_for_state(&mut *conn, section_id).await?;
+    let games_at = started.elapsed();
+    rows.rounds = db::round::list_for_standings(&mut *conn, section_id).await?;
+    tracing::debug!(
+        games = games.len(),
+        games_us = games_at.as_micros() as u64,
+        rounds_us = (started.elapsed() - games_at).as_micros() as u64,
+        "kept rows patched"
+    );
     let at: HashMap<Uuid, usize> = rows
         .boards
         .iter()
