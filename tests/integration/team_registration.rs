@@ -391,3 +391,58 @@ async fn a_team_registers_on_the_public_form_with_errors_next_to_the_fields(pool
     assert_eq!(list[0]["status"], "pending");
     assert_eq!(list[0]["fee_amount"], 300);
 }
+
+#[sqlx::test(migrations = "./migrations")]
+async fn the_team_form_answers_the_registration_limiter_in_words_with_retry_after(pool: PgPool) {
+    let (tid, s, _solo, _c) = setup(&pool).await;
+    let mut visitor = Browser::new(&pool);
+    visitor.accept_language = Some("zh-Hant".into());
+    let uri = format!("/t/{tid}/register/team");
+    let form = visitor.get(&uri).await;
+    let csrf = csrf_of(&form.text);
+    // This visitor (the router in tests sees no peer address: `::`) is locked out of the
+    // section's registrations, as after too many of them.
+    sqlx::query(
+        "insert into sign_in_throttle (key, hits, lockouts, locked_until)
+         values ($1, 20, 1, now() + interval '10 minutes')",
+    )
+    .bind(format!("register:{}:{s}", std::net::Ipv6Addr::UNSPECIFIED))
+    .execute(&pool)
+    .await
+    .unwrap();
+    let before = (players(&pool).await, registrations(&pool).await);
+    let refused = visitor
+        .post_form(
+            &uri,
+            &[
+                ("csrf", &csrf),
+                ("section_id", &s),
+                ("team_name", "九龍龍隊"),
+                ("name", "Li Wei"),
+                ("player_1_name", "Li Wei"),
+                ("player_2_name", "Wang Fang"),
+                ("player_3_name", "Zhao Lei"),
+                ("fee_tier", &format!("{s}:team")),
+            ],
+        )
+        .await;
+    assert_eq!(
+        refused.status,
+        StatusCode::TOO_MANY_REQUESTS,
+        "{}",
+        refused.text
+    );
+    let retry: u64 = refused.headers["retry-after"]
+        .to_str()
+        .unwrap()
+        .parse()
+        .unwrap();
+    assert!((1..=600).contains(&retry), "Retry-After {retry}");
+    assert!(
+        refused.text.contains("此連線報名次數過多"),
+        "{}",
+        refused.text
+    );
+    assert!(refused.text.contains("value=\"九龍龍隊\""), "values kept");
+    assert_eq!((players(&pool).await, registrations(&pool).await), before);
+}

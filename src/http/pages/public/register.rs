@@ -527,27 +527,18 @@ pub async fn create_registration(
         }
         Err(errors) => return Ok(again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None)),
     };
-    // The same limiter as the API's: per address and section, shared by every instance.
-    match service::throttle::registration_attempt(&state.db, &state.security.limits, ip, section.id)
+    if let Err(retry) = registration_limit(&state, ip, section.id)
         .await
+        .map_err(|err| PageError::from_ctx(err, &ctx))?
     {
-        Ok(()) => {}
-        Err(err @ service::Error::TooManyAttempts(_)) => {
-            let message = tr.t("register.too_many").to_string();
-            let mut response = again(
-                ctx,
-                StatusCode::TOO_MANY_REQUESTS,
-                FieldErrors::new(),
-                Some(message),
-            );
-            if let Some(seconds) = err.retry_after() {
-                response
-                    .headers_mut()
-                    .insert(axum::http::header::RETRY_AFTER, seconds.into());
-            }
-            return Ok(response);
-        }
-        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
+        let message = tr.t("register.too_many").to_string();
+        let page = again(
+            ctx,
+            StatusCode::TOO_MANY_REQUESTS,
+            FieldErrors::new(),
+            Some(message),
+        );
+        return Ok(with_retry_after(page, retry));
     }
     Ok(
         match service::registrations::register(&state.db, section.id, &input, email_on).await {
@@ -570,4 +561,29 @@ pub async fn create_registration(
             Err(err) => return Err(PageError::from_ctx(err, &ctx)),
         },
     )
+}
+
+/// The registration limiter, the API's too (per address and section, shared by every
+/// instance): `Ok(Err(seconds))` when the visitor must wait (how long, when known).
+pub(super) async fn registration_limit(
+    state: &AppState,
+    ip: std::net::IpAddr,
+    section_id: uuid::Uuid,
+) -> Result<Result<(), Option<u64>>, service::Error> {
+    match service::throttle::registration_attempt(&state.db, &state.security.limits, ip, section_id)
+        .await
+    {
+        Ok(()) => Ok(Ok(())),
+        Err(err @ service::Error::TooManyAttempts(_)) => Ok(Err(err.retry_after())),
+        Err(err) => Err(err),
+    }
+}
+
+/// `page` with the limiter's `Retry-After`, when it said one.
+pub(super) fn with_retry_after(mut page: Response, seconds: Option<u64>) -> Response {
+    if let Some(seconds) = seconds {
+        page.headers_mut()
+            .insert(axum::http::header::RETRY_AFTER, seconds.into());
+    }
+    page
 }

@@ -470,26 +470,18 @@ pub async fn submit_form(
         Err(errors) => return Ok(again(ctx, StatusCode::UNPROCESSABLE_ENTITY, errors, None)),
     };
     input.lang = Some(ctx.lang.tag().to_string());
-    match service::throttle::registration_attempt(&state.db, &state.security.limits, ip, section.id)
+    if let Err(retry) = super::register::registration_limit(&state, ip, section.id)
         .await
+        .map_err(|err| PageError::from_ctx(err, &ctx))?
     {
-        Ok(()) => {}
-        Err(err @ service::Error::TooManyAttempts(_)) => {
-            let message = tr.t("register.too_many").to_string();
-            let mut response = again(
-                ctx,
-                StatusCode::TOO_MANY_REQUESTS,
-                FieldErrors::new(),
-                Some(message),
-            );
-            if let Some(seconds) = err.retry_after() {
-                response
-                    .headers_mut()
-                    .insert(axum::http::header::RETRY_AFTER, seconds.into());
-            }
-            return Ok(response);
-        }
-        Err(err) => return Err(PageError::from_ctx(err, &ctx)),
+        let message = tr.t("register.too_many").to_string();
+        let page = again(
+            ctx,
+            StatusCode::TOO_MANY_REQUESTS,
+            FieldErrors::new(),
+            Some(message),
+        );
+        return Ok(super::register::with_retry_after(page, retry));
     }
     let t = &loaded.tournament;
     Ok(
